@@ -1,0 +1,206 @@
+"""AuthorityReranker: fuse source authority with relevance, or filter by authority."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+import numpy as np
+
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.base import RelevanceScorer
+from authorag.rerankers.domain_lists import DomainList
+from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
+from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, FusionMode, Ranking, RerankMode
+
+RELEVANCE_SCORE = "relevance"
+"""Score key read as upstream relevance when no relevance scorer is configured."""
+
+
+@dataclass(frozen=True, slots=True)
+class RerankPolicy:
+    """How authority and relevance are combined. Validated on construction.
+
+    Attributes:
+        mode: ``"rerank"`` fuses and sorts; ``"filter"`` keeps candidates by authority alone
+            (top-k by authority, as the paper's authority filter, and/or ``min_authority``),
+            then orders the kept ones by fused score.
+        fusion: ``"linear"`` (min-max normalized relevance) or ``"rrf"`` (weighted reciprocal ranks).
+        weight: share of authority in the fused score, in [0, 1].
+        credibility_weight: share of credibility in the authority signal where credibility is
+            known, in [0, 1]; 0 uses recognition authority only.
+        unknown_authority: value used for fusion when a source is unknown (flagged in the
+            breakdown), in [0, 1].
+        top_k: keep at most this many (None keeps all).
+        min_authority: drop candidates whose authority signal is below this (unknown ones are
+            dropped too), None disables.
+        rrf_k: the RRF constant.
+    """
+
+    mode: RerankMode = "rerank"
+    fusion: FusionMode = "linear"
+    weight: float = 0.3
+    credibility_weight: float = 0.0
+    unknown_authority: float = 0.3
+    top_k: int | None = None
+    min_authority: float | None = None
+    rrf_k: float = 60.0
+    allow: tuple[str, ...] = field(default=())
+    deny: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _check_choice("mode", self.mode, get_args(RerankMode))
+        _check_choice("fusion", self.fusion, get_args(FusionMode))
+        for name in ("weight", "credibility_weight", "unknown_authority"):
+            _check_unit(name, getattr(self, name))
+        if self.min_authority is not None:
+            _check_unit("min_authority", self.min_authority)
+        if self.top_k is not None and (isinstance(self.top_k, bool) or self.top_k <= 0):
+            raise ConfigError(f"top_k must be a positive integer or None, got {self.top_k!r}")
+        if self.rrf_k <= 0:
+            raise ConfigError(f"rrf_k must be > 0, got {self.rrf_k}")
+
+    def replace(self, **changes: Any) -> RerankPolicy:
+        """A copy with ``changes`` applied (None values are ignored: keep the instance default)."""
+        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view, recorded in every Ranking's provenance."""
+        return dataclasses.asdict(self)
+
+
+def _check_unit(name: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+        raise ConfigError(f"{name} must be in [0, 1], got {value!r}")
+
+
+def _check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
+    if value not in allowed:
+        raise ConfigError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+
+
+class AuthorityReranker:
+    """Rerank or filter candidates by source authority fused with relevance.
+
+    Scores written on each output candidate: ``authority`` (0–1, when known),
+    ``credibility`` (when known), ``authority.signal`` (the blend used in fusion, with
+    ``unknown_authority`` for unknown sources), the relevance scorer's own name (if one is
+    configured), ``relevance.norm`` and ``fused``. Upstream relevance is read from
+    ``scores["relevance"]``; without any relevance every candidate gets 0.5.
+
+    Example:
+        >>> from authorag.priors import load_prior
+        >>> rr = AuthorityReranker(load_prior(), weight=0.5)
+        >>> cands = [Candidate.create("https://someblog.blogspot.com/x", scores={"relevance": 0.9}),
+        ...          Candidate.create("https://www.nih.gov/y", scores={"relevance": 0.8})]
+        >>> [c.domain for c in rr.rerank("q", cands)]
+        ['nih.gov', 'someblog.blogspot.com']
+    """
+
+    def __init__(
+        self,
+        scorer: AuthorityScorer,
+        *,
+        relevance: RelevanceScorer | None = None,
+        policy: RerankPolicy | None = None,
+        **policy_fields: Any,
+    ) -> None:
+        self.scorer = scorer
+        self.relevance = relevance
+        base = RerankPolicy() if policy is None else policy
+        self.policy = base.replace(**policy_fields) if policy_fields else base
+        self._allow = DomainList.compile(self.policy.allow)
+        self._deny = DomainList.compile(self.policy.deny)
+
+    def rerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
+        """Rank ``candidates`` for ``query``; ``overrides`` replace policy fields for this call.
+
+        Raises:
+            ConfigError: on an invalid override (``weight must be in [0, 1], got 1.5``).
+        """
+        policy = self.policy.replace(**overrides) if overrides else self.policy
+        allow = self._allow if "allow" not in overrides else DomainList.compile(policy.allow)
+        deny = self._deny if "deny" not in overrides else DomainList.compile(policy.deny)
+        kept = [c for c in candidates if not deny.matches_candidate(c)]
+        dropped = [c for c in candidates if deny.matches_candidate(c)]
+        if not kept:
+            return Ranking(query, (), tuple(dropped), self._provenance(policy))
+        scored = self._score(query, kept, policy, allow)
+        return self._order(query, scored, dropped, policy)
+
+    async def arerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
+        """Async twin of :meth:`rerank` (runs in a worker thread; scorers may block on I/O)."""
+        return await asyncio.to_thread(self.rerank, query, candidates, **overrides)
+
+    def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy,
+               allow: DomainList) -> list[Candidate]:
+        details = self.scorer.score(cands)
+        if len(details) != len(cands):
+            raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
+        out = [_attach_authority(c, d, policy, allow.matches_candidate(c)) for c, d in zip(cands, details)]
+        if self.relevance is not None:
+            rel = self.relevance.score(query, out)
+            out = [c.with_score(self.relevance.name, r) for c, r in zip(out, rel)]
+            rel_arr = np.asarray(rel, dtype=np.float64)
+        else:
+            rel_arr = np.asarray([c.scores.get(RELEVANCE_SCORE, 0.5) for c in out], dtype=np.float64)
+        auth_arr = np.asarray([c.scores["authority.signal"] for c in out], dtype=np.float64)
+        rel_norm = minmax(rel_arr)
+        if policy.fusion == "linear":
+            fused = linear_fusion(rel_norm, auth_arr, policy.weight)
+        else:
+            fused = rrf_fusion(rel_arr, auth_arr, policy.weight, policy.rrf_k)
+        return [c.with_scores({"relevance.norm": float(r), "fused": float(f)})
+                for c, r, f in zip(out, rel_norm, fused)]
+
+    def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
+               policy: RerankPolicy) -> Ranking:
+        keep = scored
+        if policy.min_authority is not None:
+            floor = policy.min_authority
+            keep = [c for c in keep if _authority_known(c) and c.scores["authority.signal"] >= floor]
+        if policy.mode == "filter" and policy.top_k is not None:
+            by_auth = sorted(keep, key=lambda c: -c.scores["authority.signal"])
+            keep = by_auth[: policy.top_k]
+        keep_ids = {id(c) for c in keep}
+        removed = [c for c in scored if id(c) not in keep_ids]
+        ordered = sorted(keep, key=lambda c: -c.scores["fused"])
+        if policy.top_k is not None:
+            removed += ordered[policy.top_k:]
+            ordered = ordered[: policy.top_k]
+        return Ranking(query, tuple(ordered), tuple(dropped + removed), self._provenance(policy))
+
+    def _provenance(self, policy: RerankPolicy) -> dict[str, Any]:
+        return {"reranker": "authority", "scorer": self.scorer.name,
+                "relevance": None if self.relevance is None else self.relevance.name,
+                "policy": policy.to_dict()}
+
+
+def _authority_known(c: Candidate) -> bool:
+    return c.authority is not None and c.authority.authority is not None
+
+
+def _attach_authority(c: Candidate, detail: AuthorityDetail | None, policy: RerankPolicy,
+                      allowed: bool) -> Candidate:
+    d = UNKNOWN_AUTHORITY if detail is None else detail
+    if allowed:
+        d = dataclasses.replace(d, authority=1.0, confidence=1.0,
+                                note="allow-listed" if d.note is None else f"{d.note}; allow-listed")
+    scores: dict[str, float] = {}
+    if d.authority is not None:
+        scores["authority"] = d.authority
+    if d.credibility is not None:
+        scores["credibility"] = d.credibility
+    scores["authority.signal"] = authority_signal(d, policy)
+    return c.with_authority(d).with_scores(scores)
+
+
+def authority_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:
+    """The value fused with relevance: authority blended with credibility where known."""
+    base = policy.unknown_authority if detail.authority is None else detail.authority
+    if detail.credibility is None or policy.credibility_weight == 0.0:
+        return base
+    return (1.0 - policy.credibility_weight) * base + policy.credibility_weight * detail.credibility

@@ -1,0 +1,74 @@
+"""Allow/deny lists of domains with suffix wildcards.
+
+Patterns: ``nih.gov`` matches that host and every sub-domain (``www.nih.gov``,
+``pubmed.ncbi.nlm.nih.gov``); ``*.gov`` matches any host ending in ``.gov``; ``=example.org``
+matches that exact host only.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from authorag.domains import parse_host
+from authorag.errors import ConfigError, InvalidURLError
+from authorag.types import Candidate
+
+
+@dataclass(frozen=True, slots=True)
+class DomainList:
+    """A compiled list of domain patterns.
+
+    Example:
+        >>> dl = DomainList.compile(["*.gov", "who.int", "=example.org"])
+        >>> dl.matches("www.cdc.gov"), dl.matches("apps.who.int"), dl.matches("a.example.org")
+        (True, True, False)
+    """
+
+    suffixes: tuple[str, ...]
+    exact: frozenset[str]
+
+    @classmethod
+    def compile(cls, patterns: Iterable[str]) -> DomainList:
+        """Compile patterns; raises :class:`ConfigError` naming a bad pattern."""
+        suffixes: list[str] = []
+        exact: set[str] = set()
+        for raw in patterns:
+            pat = raw.strip().lower()
+            if pat.startswith("="):
+                exact.add(_host_of(pat[1:], raw))
+            elif pat.startswith("*."):
+                tail = pat[2:].strip(".")
+                if not tail or "*" in tail:
+                    raise ConfigError(f"bad domain pattern {raw!r}: use '*.gov', 'nih.gov' or '=host.org'")
+                suffixes.append(tail)
+            else:
+                host = _host_of(pat, raw)
+                exact.add(host)
+                suffixes.append(host)
+        return cls(tuple(suffixes), frozenset(exact))
+
+    def matches(self, host: str | None) -> bool:
+        """True when ``host`` (a normalized host) matches any pattern."""
+        if not host:
+            return False
+        if host in self.exact:
+            return True
+        return any(host == s or host.endswith("." + s) for s in self.suffixes)
+
+    def matches_candidate(self, candidate: Candidate) -> bool:
+        """Match on the candidate's host (falls back to its registrable domain)."""
+        return self.matches(candidate.host) or self.matches(candidate.domain)
+
+    def __bool__(self) -> bool:
+        return bool(self.suffixes or self.exact)
+
+
+def _host_of(pattern: str, raw: str) -> str:
+    if "*" in pattern:
+        raise ConfigError(f"bad domain pattern {raw!r}: a wildcard may only lead, as in '*.gov'")
+    try:
+        parsed = parse_host(pattern)
+    except InvalidURLError as exc:
+        raise ConfigError(f"bad domain pattern {raw!r}: {exc.reason}") from exc
+    assert parsed.host is not None
+    return parsed.host.removeprefix("www.")

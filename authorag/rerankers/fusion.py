@@ -1,0 +1,52 @@
+"""Pure fusion functions: score normalization, weighted linear fusion, reciprocal rank fusion."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+Array = NDArray[np.float64]
+
+
+def minmax(values: Sequence[float] | Array) -> Array:
+    """Scale to [0, 1]; constant input maps to all 0.5 (no information, no preference).
+
+    Example:
+        >>> minmax([2.0, 4.0, 3.0]).tolist()
+        [0.0, 1.0, 0.5]
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        return arr
+    lo, hi = float(arr.min()), float(arr.max())
+    if hi - lo <= 1e-12:
+        return np.full_like(arr, 0.5)
+    return (arr - lo) / (hi - lo)
+
+
+def ranks_desc(values: Sequence[float] | Array) -> Array:
+    """1-based ranks, highest value first; ties share the best (smallest) rank."""
+    arr = np.asarray(values, dtype=np.float64)
+    order = np.argsort(-arr, kind="stable")
+    ranks = np.empty(arr.size, dtype=np.float64)
+    ranks[order] = np.arange(1, arr.size + 1, dtype=np.float64)
+    for value in np.unique(arr):  # ties: every member gets the group's best rank
+        mask = arr == value
+        if mask.sum() > 1:
+            ranks[mask] = ranks[mask].min()
+    return ranks
+
+
+def linear_fusion(relevance: Array, authority: Array, weight: float) -> Array:
+    """``(1 - weight) * relevance + weight * authority`` on already-normalized arrays."""
+    return (1.0 - weight) * relevance + weight * authority
+
+
+def rrf_fusion(relevance: Array, authority: Array, weight: float, k: float = 60.0) -> Array:
+    """Weighted reciprocal rank fusion: ``(1-w)/(k + rank_rel) + w/(k + rank_auth)``.
+
+    Unlike unweighted RRF, ``weight`` really moves the result: weight 0 reproduces the relevance
+    order and weight 1 the authority order.
+    """
+    return (1.0 - weight) / (k + ranks_desc(relevance)) + weight / (k + ranks_desc(authority))

@@ -1,0 +1,203 @@
+"""The core types that flow through every stage: :class:`Candidate` and :class:`Ranking`.
+
+Stages never mutate a candidate: they return a new one with their own named score added
+(:meth:`Candidate.with_score`). A score name is written once; writing it again raises.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from authorag.errors import ConfigError
+
+Tier = Literal["table", "rule", "learned", "judge", "unknown"]
+"""Which authority tier produced a value: prior table, suffix rule, learned prior, LLM judge."""
+
+FusionMode = Literal["linear", "rrf"]
+RerankMode = Literal["rerank", "filter"]
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class SourceValue:
+    """One source's contribution to an authority or credibility value.
+
+    Attributes:
+        name: source name (``"ccnews_pagerank"``, ``"majestic"``, ``"rule"``, ``"judge.point"``...).
+        value: the source's value normalized to 0–1.
+        raw: the source's own value before normalization (a count, a status, a 0–9 score).
+    """
+
+    name: str
+    value: float
+    raw: float | str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorityDetail:
+    """Authority of one candidate's source, with where it came from.
+
+    Attributes:
+        authority: recognition/prestige on 0–1 (link and popularity signals), None when unknown.
+        confidence: 0–1; how much the value can be trusted (0 for unknown).
+        tier: which tier produced ``authority``.
+        sources: per-source authority values that were combined.
+        credibility: reporting reliability on 0–1 where known (a separate axis), else None.
+        credibility_sources: per-source credibility values.
+        matched: the key that matched in the producing table (host or registrable domain).
+        note: free text (e.g. why a judge was skipped).
+    """
+
+    authority: float | None
+    confidence: float
+    tier: Tier
+    sources: tuple[SourceValue, ...] = ()
+    credibility: float | None = None
+    credibility_sources: tuple[SourceValue, ...] = ()
+    matched: str | None = None
+    note: str | None = None
+
+    @property
+    def known(self) -> bool:
+        """True when an authority value is present."""
+        return self.authority is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (stable shape used by the CLI and the server)."""
+        return {
+            "authority": self.authority,
+            "confidence": self.confidence,
+            "tier": self.tier,
+            "credibility": self.credibility,
+            "matched": self.matched,
+            "sources": {s.name: s.value for s in self.sources},
+            "credibility_sources": {s.name: s.value for s in self.credibility_sources},
+            "raw": {s.name: s.raw for s in (*self.sources, *self.credibility_sources)},
+            "note": self.note,
+        }
+
+
+UNKNOWN_AUTHORITY = AuthorityDetail(authority=None, confidence=0.0, tier="unknown")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A retrieved item whose source authority is to be judged.
+
+    Build with :func:`Candidate.create` (which normalizes the URL) or directly when the
+    domain is already known.
+
+    Example:
+        >>> c = Candidate.create("https://www.NIH.gov/health", text="...", id="d1")
+        >>> c.domain, c.host
+        ('nih.gov', 'www.nih.gov')
+        >>> c.with_score("relevance.bm25", 3.2).scores["relevance.bm25"]
+        3.2
+    """
+
+    id: str
+    url: str
+    host: str | None
+    domain: str | None
+    text: str = ""
+    metadata: Mapping[str, Any] = field(default=_EMPTY)
+    scores: Mapping[str, float] = field(default=_EMPTY)
+    authority: AuthorityDetail | None = None
+
+    @classmethod
+    def create(
+        cls,
+        url: str,
+        text: str = "",
+        *,
+        id: str | None = None,  # noqa: A002 - "id" is the field name users know
+        metadata: Mapping[str, Any] | None = None,
+        scores: Mapping[str, float] | None = None,
+        strict: bool = False,
+    ) -> Candidate:
+        """Create a candidate from a URL or bare host.
+
+        Args:
+            url: page URL or host; may be empty when the source is unknown.
+            text: page text or snippet.
+            id: identifier; defaults to the URL.
+            metadata: caller data carried through untouched.
+            scores: initial scores (e.g. ``{"relevance": 0.8}`` from upstream).
+            strict: raise :class:`~authorag.errors.InvalidURLError` on an unreadable URL
+                instead of leaving ``domain`` None.
+        """
+        from authorag.domains import parse_host
+
+        parsed = parse_host(url, strict=strict) if url else None
+        return cls(
+            id=url if id is None else id,
+            url=url,
+            host=parsed.host if parsed else None,
+            domain=parsed.domain if parsed else None,
+            text=text,
+            metadata=MappingProxyType(dict(metadata or {})),
+            scores=MappingProxyType(dict(scores or {})),
+        )
+
+    def with_score(self, name: str, value: float) -> Candidate:
+        """Return a copy with score ``name`` added; raises if that score is already set."""
+        if name in self.scores:
+            raise ConfigError(
+                f"score {name!r} is already set on candidate {self.id!r}; every stage writes its "
+                "own score name once. Use a different name for a second stage of the same kind."
+            )
+        return dataclasses.replace(self, scores=MappingProxyType({**self.scores, name: float(value)}))
+
+    def with_scores(self, values: Mapping[str, float]) -> Candidate:
+        """Return a copy with several new scores added (same rule as :meth:`with_score`)."""
+        out = self
+        for name, value in values.items():
+            out = out.with_score(name, value)
+        return out
+
+    def with_authority(self, detail: AuthorityDetail) -> Candidate:
+        """Return a copy carrying ``detail`` (replacing no scores)."""
+        return dataclasses.replace(self, authority=detail)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """An ordered result of a reranking stage.
+
+    Attributes:
+        query: the query the candidates were ranked for.
+        candidates: candidates in rank order (best first).
+        dropped: candidates removed by a filter or deny list, in input order.
+        provenance: how the ranking was made (mode, weights, scorer, version).
+    """
+
+    query: str
+    candidates: tuple[Candidate, ...]
+    dropped: tuple[Candidate, ...] = ()
+    provenance: Mapping[str, Any] = field(default=_EMPTY)
+
+    def top_k(self, k: int) -> tuple[Candidate, ...]:
+        """The first ``k`` candidates; ``k`` must be positive."""
+        if k <= 0:
+            raise ConfigError(f"k must be a positive integer, got {k}")
+        return self.candidates[:k]
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self.candidates)
+
+    @property
+    def ids(self) -> list[str]:
+        """Candidate ids in rank order."""
+        return [c.id for c in self.candidates]
+
+
+def candidates_from(urls: Iterable[str]) -> list[Candidate]:
+    """Candidates for bare URLs/hosts, ids ``"0"``, ``"1"``, ... in input order."""
+    return [Candidate.create(u, id=str(i)) for i, u in enumerate(urls)]
