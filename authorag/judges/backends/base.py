@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,9 @@ class ChatRequest:
         json_schema: optional JSON schema for structured output.
         logprobs: ask for token logprobs.
         top_logprobs: alternatives per position when ``logprobs`` is set.
+        temperature: sampling temperature (0 = greedy).
+        seed: sampling seed.
+        prompt_version: the judge prompt's version; part of the cache key, never sent to a server.
     """
 
     messages: Sequence[Mapping[str, str]]
@@ -32,6 +35,7 @@ class ChatRequest:
     top_logprobs: int = 20
     temperature: float = 0.0
     seed: int = 0
+    prompt_version: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +47,26 @@ class TokenLogprob:
     top: Mapping[str, float] = field(default_factory=dict)
 
 
+#: Optional request features a server may reject; backends drop them and say so.
+Feature = Literal["grammar", "json_schema", "logprobs"]
+FEATURES: tuple[Feature, ...] = ("json_schema", "grammar", "logprobs")
+
+
 @dataclass(frozen=True, slots=True)
 class Completion:
-    """A backend's answer plus its cost."""
+    """A backend's answer plus its cost.
+
+    Attributes:
+        text: the generated text.
+        logprobs: one entry per generated token when logprobs were asked for and returned.
+        prompt_tokens, completion_tokens: usage reported by the backend.
+        latency_s: wall time of the call (of the cache lookup when ``cached``).
+        model: the model that answered.
+        cached: True when the answer came from the judge cache.
+        dropped_features: request features the server rejected and the backend left out
+            (e.g. ``("json_schema",)``); judges should then parse the text greedily.
+        finish_reason: ``"stop"``, ``"length"`` ... as reported by the server ("" if unknown).
+    """
 
     text: str
     logprobs: tuple[TokenLogprob, ...] | None = None
@@ -54,6 +75,8 @@ class Completion:
     latency_s: float = 0.0
     model: str = ""
     cached: bool = False
+    dropped_features: tuple[Feature, ...] = ()
+    finish_reason: str = ""
 
 
 @runtime_checkable

@@ -1,0 +1,203 @@
+"""Test helpers shipped with authorag: fakes at the process boundary only.
+
+- :class:`FakeBackend`: a scripted :class:`~authorag.judges.backends.base.LLMBackend` that
+  records every request (for unit tests of judges; no model, no network).
+- :func:`fake_completion`: build a :class:`Completion` with per-token top logprobs from plain
+  probabilities.
+- :func:`serve_openai_compatible`: start a real OpenAI-compatible HTTP server on loopback
+  (xllamacpp's embedded llama.cpp server) for integration tests of the OpenAI backend.
+
+Example:
+    >>> from authorag.judges.backends.base import ChatRequest
+    >>> fake = FakeBackend(["7"])
+    >>> fake.complete(ChatRequest(messages=[{"role": "user", "content": "x"}])).text
+    '7'
+"""
+from __future__ import annotations
+
+import gc
+import logging
+import math
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from authorag._optional import require
+from authorag.errors import ConfigError, JudgeError
+from authorag.judges.backends.base import ChatRequest, Completion, TokenLogprob
+
+logger = logging.getLogger(__name__)
+
+#: What a script step may be: plain text, a ready Completion, or an exception to raise.
+FakeAnswer = str | Completion | BaseException
+FakeScript = Sequence[FakeAnswer] | Callable[[ChatRequest], FakeAnswer]
+
+
+def fake_completion(
+    text: str,
+    top: Mapping[str, float] | Sequence[Mapping[str, float]] | None = None,
+    *,
+    model: str = "fake-model",
+) -> Completion:
+    """Build a Completion whose tokens carry top alternatives given as probabilities.
+
+    ``top`` is one mapping (for a one-token answer) or one mapping per token; each maps a
+    token to its probability (converted to natural-log logprobs). The chosen token of each
+    position is the character of ``text`` at that position (one-token answers: ``text``).
+
+    Example:
+        >>> c = fake_completion("7", {"7": 0.6, "8": 0.4})
+        >>> round(c.logprobs[0].top["8"], 3)
+        -0.916
+    """
+    if top is None:
+        return Completion(text=text, model=model, completion_tokens=1)
+    steps = [top] if isinstance(top, Mapping) else list(top)
+    tokens = [text] if len(steps) == 1 else list(text)
+    if len(tokens) != len(steps):
+        raise ConfigError(
+            f"fake_completion got {len(steps)} logprob steps for text {text!r}; give one "
+            "mapping per character, or a single mapping for a one-token answer"
+        )
+    logprobs = tuple(
+        TokenLogprob(
+            token=tok,
+            logprob=_log(step.get(tok, 0.0)),
+            top={k: _log(p) for k, p in step.items()},
+        )
+        for tok, step in zip(tokens, steps, strict=True)
+    )
+    return Completion(text=text, logprobs=logprobs, completion_tokens=len(tokens), model=model)
+
+
+def _log(p: float) -> float:
+    return math.log(p) if p > 0 else -math.inf
+
+
+class FakeBackend:
+    """A scripted LLM backend that records requests.
+
+    Args:
+        script: a list of answers used in order (a str, a Completion, or an exception to
+            raise), or a callable ``request -> answer``.
+        name: backend name (goes into cache keys).
+        model: model name reported in completions.
+
+    Raises:
+        JudgeError: when a list script is exhausted.
+
+    Example:
+        >>> fake = FakeBackend(lambda req: "A" if "first" in req.messages[-1]["content"] else "B")
+        >>> fake.complete(ChatRequest(messages=[{"role": "user", "content": "first?"}])).text
+        'A'
+        >>> len(fake.requests)
+        1
+    """
+
+    def __init__(
+        self, script: FakeScript, *, name: str = "fake", model: str = "fake-model"
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.requests: list[ChatRequest] = []
+        self._script = script
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def complete(self, request: ChatRequest) -> Completion:
+        """Answer from the script (records the request first)."""
+        with self._lock:
+            self.requests.append(request)
+            answer = self._answer(request)
+        if isinstance(answer, BaseException):
+            raise answer
+        if isinstance(answer, Completion):
+            return answer
+        return Completion(text=answer, model=self.model, completion_tokens=1)
+
+    async def acomplete(self, request: ChatRequest) -> Completion:
+        """Async twin of :meth:`complete`."""
+        return self.complete(request)
+
+    def _answer(self, request: ChatRequest) -> FakeAnswer:
+        if callable(self._script):
+            return self._script(request)
+        if self._next >= len(self._script):
+            raise JudgeError(
+                f"FakeBackend script exhausted after {len(self._script)} answers; "
+                "give more answers or a callable script"
+            )
+        answer = self._script[self._next]
+        self._next += 1
+        return answer
+
+
+@contextmanager
+def serve_openai_compatible(
+    model_path: str | Path,
+    port: int = 0,
+    *,
+    n_ctx: int = 2048,
+    n_threads: int = 2,
+    n_parallel: int = 1,
+    startup_timeout_s: float = 60.0,
+) -> Generator[str]:
+    """Run a real OpenAI-compatible server (xllamacpp) on 127.0.0.1; yield its ``/v1`` URL.
+
+    The server runs inside this process and stops when the block exits.
+
+    Args:
+        model_path: a GGUF file.
+        port: TCP port on 127.0.0.1 (0 picks a free one).
+        n_ctx, n_threads, n_parallel: llama.cpp context size, CPU threads and parallel slots.
+        startup_timeout_s: how long to wait for ``/v1/models`` to answer.
+
+    Raises:
+        MissingDependencyError: xllamacpp is not installed.
+        JudgeError: the server does not come up in time.
+
+    Example:
+        >>> from authorag.judges.backends.models import model_path
+        >>> with serve_openai_compatible(model_path("smollm2-135m")) as base_url:  # doctest: +SKIP
+        ...     print(base_url)
+        http://127.0.0.1:40123/v1
+    """
+    xl = require("xllamacpp", extra="llm", feature="serve_openai_compatible")
+    params = xl.CommonParams()
+    params.model.path = str(model_path)
+    params.n_ctx = n_ctx
+    params.n_parallel = n_parallel
+    params.cpuparams.n_threads = n_threads
+    params.verbosity = 0
+    params.port = port
+    server = xl.Server(params)
+    try:
+        base_url = str(server.listening_address).rstrip("/") + "/v1"
+        _wait_until_up(base_url + "/models", startup_timeout_s)
+        logger.info("OpenAI-compatible test server on %s", base_url)
+        yield base_url
+    finally:
+        del server
+        gc.collect()  # the native server stops listening when the object is freed
+
+
+def _wait_until_up(url: str, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    last: str = "no answer"
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2.0) as resp:  # noqa: S310 - loopback
+                if resp.status == 200:
+                    return
+                last = f"HTTP {resp.status}"
+        except (urllib.error.URLError, OSError) as exc:
+            last = str(exc)
+        time.sleep(0.1)
+    raise JudgeError(f"the test server at {url} did not answer within {timeout_s} s: {last}")
+
+
+__all__ = ["FakeAnswer", "FakeBackend", "FakeScript", "fake_completion", "serve_openai_compatible"]
