@@ -1,0 +1,56 @@
+"""authorag: authority-aware reranking for RAG.
+
+Score the source authority of retrieved candidates (shipped domain priors, a learned prior,
+LLM judges) and fuse it with relevance.
+
+Example:
+    >>> from authorag import AuthorityReranker, Candidate, load_prior
+    >>> reranker = AuthorityReranker(load_prior(), weight=0.5)
+    >>> ranking = reranker.rerank("q", [Candidate.create("https://www.cdc.gov/flu", scores={"relevance": 0.4}),
+    ...                                 Candidate.create("https://flu-cure.example.biz", scores={"relevance": 0.5})])
+    >>> ranking.candidates[0].domain
+    'cdc.gov'
+"""
+from __future__ import annotations
+
+from authorag.domains import ParsedHost, parse_host, registrable_domain
+from authorag.errors import (
+    AuthoragError,
+    ConfigError,
+    InvalidURLError,
+    JudgeError,
+    JudgeResponseError,
+    MissingDependencyError,
+    PriorUnavailable,
+)
+from authorag.priors import AuthorityScorer, PriorTable, load_prior
+from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.base import RelevanceScorer, Reranker
+from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AuthoragError",
+    "AuthorityDetail",
+    "AuthorityReranker",
+    "AuthorityScorer",
+    "Candidate",
+    "ConfigError",
+    "InvalidURLError",
+    "JudgeError",
+    "JudgeResponseError",
+    "MissingDependencyError",
+    "ParsedHost",
+    "PriorTable",
+    "PriorUnavailable",
+    "Ranking",
+    "RelevanceScorer",
+    "RerankPolicy",
+    "Reranker",
+    "SourceValue",
+    "__version__",
+    "load_prior",
+    "parse_host",
+    "registrable_domain",
+]

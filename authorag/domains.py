@@ -18,7 +18,7 @@ import ipaddress
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -28,8 +28,13 @@ from authorag.errors import InvalidURLError
 
 HostKind = Literal["domain", "ipv4", "ipv6", "localhost", "invalid"]
 
-# suffix_list_urls=() and cache_dir=None: use the snapshot shipped inside tldextract, never the network.
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+@cache
+def _extractor() -> tldextract.TLDExtract:
+    # suffix_list_urls=() and cache_dir=None: the snapshot shipped inside tldextract, never the network.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
 _LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 _MAX_INPUT = 4096
 
@@ -60,24 +65,30 @@ class ParsedHost:
         return None if self.domain is None else _to_unicode(self.domain)
 
     def lookup_keys(self) -> Iterator[str]:
-        """Keys to try in a domain table, most specific first.
+        """Keys to try in a domain table, most specific first (see :func:`host_keys`)."""
+        return host_keys(self.host, self.domain)
 
-        ``www.en.wikipedia.org`` yields ``en.wikipedia.org`` then ``wikipedia.org``: a table can
-        hold sub-domains with their own reputation and fall back to the registrable domain.
-        """
-        if self.host is None or self.domain is None:
+
+def host_keys(host: str | None, domain: str | None) -> Iterator[str]:
+    """Keys to try in a domain table for a normalized host, most specific first.
+
+    ``www.en.wikipedia.org`` yields ``en.wikipedia.org`` then ``wikipedia.org``: a table can
+    hold sub-domains with their own reputation and fall back to the registrable domain. A
+    leading ``www.`` is dropped unless it is the registrable label itself (``www.gov.uk``).
+
+    Example:
+        >>> list(host_keys("www.en.wikipedia.org", "wikipedia.org"))
+        ['en.wikipedia.org', 'wikipedia.org']
+    """
+    if host is None or domain is None:
+        return
+    if host.startswith("www.") and host != domain:
+        host = host[4:]
+    while len(host) >= len(domain):
+        yield host
+        if host == domain:
             return
-        host = self.host[4:] if self.host.startswith("www.") and self.host != "www." + (self.suffix or "") else self.host
-        if self.kind != "domain":
-            yield self.domain
-            return
-        while True:
-            yield host
-            if host == self.domain or "." not in host:
-                return
-            host = host.split(".", 1)[1]
-            if len(host) < len(self.domain):
-                return
+        host = host.split(".", 1)[1]
 
 
 def _to_unicode(host: str) -> str:
@@ -138,7 +149,7 @@ def _parse_host_cached(host: str, original: str) -> ParsedHost:
     bad = next((lbl for lbl in host.split(".") if not _LABEL.match(lbl)), None)
     if bad is not None:
         raise InvalidURLError(original, f"host label {bad!r} is not a valid DNS label (letters, digits, '-', 1-63 chars)")
-    ext = _EXTRACT.extract_str(host)
+    ext = _extractor().extract_str(host)
     if not ext.suffix:
         raise InvalidURLError(original, f"{host!r} has no known public suffix (like .com or .co.uk)")
     if not ext.domain:

@@ -22,6 +22,10 @@ RerankMode = Literal["rerank", "filter"]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
+def _empty() -> Mapping[str, Any]:
+    return _EMPTY
+
+
 @dataclass(frozen=True, slots=True)
 class SourceValue:
     """One source's contribution to an authority or credibility value.
@@ -104,8 +108,8 @@ class Candidate:
     host: str | None
     domain: str | None
     text: str = ""
-    metadata: Mapping[str, Any] = field(default=_EMPTY)
-    scores: Mapping[str, float] = field(default=_EMPTY)
+    metadata: Mapping[str, Any] = field(default_factory=_empty)
+    scores: Mapping[str, float] = field(default_factory=_empty)
     authority: AuthorityDetail | None = None
 
     @classmethod
@@ -178,7 +182,7 @@ class Ranking:
     query: str
     candidates: tuple[Candidate, ...]
     dropped: tuple[Candidate, ...] = ()
-    provenance: Mapping[str, Any] = field(default=_EMPTY)
+    provenance: Mapping[str, Any] = field(default_factory=_empty)
 
     def top_k(self, k: int) -> tuple[Candidate, ...]:
         """The first ``k`` candidates; ``k`` must be positive."""

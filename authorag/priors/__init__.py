@@ -1,0 +1,9 @@
+"""Domain priors: the shipped multi-source table, suffix rules, PageRank and learned priors."""
+from __future__ import annotations
+
+from authorag.priors.base import AuthorityScorer
+from authorag.priors.rules import DEFAULT_RULES, SuffixRule
+from authorag.priors.sources import SOURCES, load_source
+from authorag.priors.table import PriorTable, load_prior
+
+__all__ = ["DEFAULT_RULES", "SOURCES", "AuthorityScorer", "PriorTable", "SuffixRule", "load_prior", "load_source"]

@@ -1,0 +1,51 @@
+"""The ``authorag`` command line. ``main(argv) -> int``; each command lives in its own module.
+
+A command module exposes ``register(subparsers) -> None``, which adds its parser and sets
+``func`` (``(args) -> int``) as the parser default. Modules import heavy dependencies only
+inside ``func``, so ``authorag --help`` stays fast.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from authorag.errors import AuthoragError
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "authorag.priors.cli",
+    "authorag.rerankers.cli",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered command."""
+    from authorag import __version__
+
+    parser = argparse.ArgumentParser(prog="authorag", description="Authority-aware reranking for RAG.")
+    parser.add_argument("--version", action="version", version=f"authorag {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the process exit code (2 for usage errors, 1 for failures)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(func(args))
+    except AuthoragError as exc:
+        print(f"authorag: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Vendored data files (prior sources, examples). See DATA_LICENSES.md."""

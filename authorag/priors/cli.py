@@ -1,0 +1,133 @@
+"""CLI commands ``authorag score`` and ``authorag priors {info,compile,...}``."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from authorag._cliutil import JSON_VERSION, read_lines
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``score`` and ``priors`` to the CLI."""
+    p = sub.add_parser("score", help="score the authority of URLs or domains")
+    p.add_argument("urls", nargs="*", metavar="URL_OR_DOMAIN")
+    p.add_argument("--input", "-i", help="file with one URL or domain per line ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="print a JSON array (input order)")
+    add_scorer_options(p)
+    p.set_defaults(func=_score)
+
+    pr = sub.add_parser("priors", help="inspect and build domain priors")
+    psub = pr.add_subparsers(dest="priors_command", metavar="SUBCOMMAND", required=True)
+    info = psub.add_parser("info", help="list prior sources, coverage, licences and suffix rules")
+    info.add_argument("--json", action="store_true")
+    info.set_defaults(func=_info)
+    comp = psub.add_parser("compile", help="rebuild authorag/data/prior_sources.csv.gz from the vendored files")
+    comp.add_argument("--out", help="write here instead of the package data folder")
+    comp.set_defaults(func=_compile)
+    _add_extension_parsers(psub)
+
+
+def _add_extension_parsers(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    import importlib
+    import importlib.util
+
+    # TEMPORARY while the modules land; replaced by plain imports.
+    for name in ("authorag.priors.pagerank_cli", "authorag.priors.learned_cli"):
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).add_parsers(psub)
+
+
+def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
+    """Options that choose the authority scorer (shared by ``score``, ``rerank``, ``demo``)."""
+    p.add_argument("--exclude", action="append", default=[], metavar="SOURCE", help="leave a prior source out")
+    p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
+                   help="add an opt-in source (averitec_misinfo, grinberg2019)")
+    p.add_argument("--judge", choices=["local", "openai", "none"], default=judge_default,
+                   help="judge unknown/low-confidence domains with an LLM (hybrid scorer)")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint for --judge openai")
+    p.add_argument("--model", help="model name (openai) or GGUF path (local)")
+    p.add_argument("--no-learned", action="store_true", help="skip the learned-prior tier")
+
+
+def build_scorer(args: argparse.Namespace) -> Any:
+    """The authority scorer chosen by :func:`add_scorer_options`' flags."""
+    from authorag.priors import load_prior
+
+    table = load_prior(exclude=args.exclude, optin=args.optin)
+    judge = None if args.judge in (None, "none") else args.judge
+    if judge is None and args.no_learned:
+        return table
+    from authorag.hybrid import build_hybrid
+
+    kw = {k: v for k, v in (("base_url", args.base_url), ("model", args.model)) if v is not None}
+    return build_hybrid(judge, table=table, learned=not args.no_learned, **kw)
+
+
+def _score(args: argparse.Namespace) -> int:
+    from authorag.types import Candidate
+
+    inputs = list(args.urls) + (read_lines(args.input) if args.input else [])
+    if not inputs:
+        print("authorag score: give URLs/domains as arguments or with --input FILE", file=sys.stderr)
+        return 2
+    cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
+    details = build_scorer(args).score(cands)
+    rows = [_row(c.url, c.domain, d.to_dict()) for c, d in zip(cands, details)]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+    else:
+        _print_table(rows)
+    return 0
+
+
+def _row(url: str, domain: str | None, detail: dict[str, Any]) -> dict[str, Any]:
+    return {"version": JSON_VERSION, "input": url, "domain": domain, **detail}
+
+
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table("input", "domain", "authority", "conf", "tier", "credibility", "sources")
+    for r in rows:
+        auth = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
+        cred = "" if r["credibility"] is None else f"{r['credibility']:.2f}"
+        srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
+        t.add_row(r["input"], r["domain"] or "-", auth, f"{r['confidence']:.2f}", r["tier"], cred, srcs or (r["note"] or ""))
+    Console().print(t)
+
+
+def _info(args: argparse.Namespace) -> int:
+    from authorag.priors import DEFAULT_RULES, SOURCES, load_source
+
+    sources = [{"name": s.name, "axis": s.axis, "entries": len(load_source(s.name)), "confidence": s.confidence,
+                "default": not s.optin, "licence": s.licence, "description": s.description} for s in SOURCES.values()]
+    rules = [{"suffix": r.suffix, "authority": r.authority, "confidence": r.confidence, "label": r.label}
+             for r in DEFAULT_RULES]
+    if args.json:
+        print(json.dumps({"version": JSON_VERSION, "sources": sources, "rules": rules}, indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table("source", "axis", "entries", "conf", "default", "licence", "description", title="prior sources")
+    for s in sources:
+        t.add_row(s["name"], s["axis"], str(s["entries"]), f"{s['confidence']:.1f}", "yes" if s["default"] else "opt-in",
+                  s["licence"], s["description"])
+    Console().print(t)
+    Console().print("suffix rules: " + ", ".join(f".{r['suffix']}={r['authority']}" for r in rules))
+    return 0
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from importlib import resources
+    from pathlib import Path
+
+    from authorag.priors.sources import COMPILED_FILE, compile_sources
+
+    out = Path(args.out) if args.out else Path(str(resources.files("authorag.data").joinpath(COMPILED_FILE)))
+    out.write_bytes(compile_sources())
+    print(f"wrote {out}")
+    return 0

@@ -1,0 +1,214 @@
+"""Shipped prior sources: one registry, each source normalized to 0–1 per host key.
+
+Every source lives in ``authorag/data/<file>.csv.gz`` (vendored with provenance, see
+DATA_LICENSES.md). Keys are normalized hosts (lower case, punycode, no leading ``www.``), so a
+source may hold sub-domains with their own reputation (``en.wikipedia.org``).
+
+Normalization (documented in docs/priors.md):
+
+============================  ===========  =====================================================
+source                        axis         value
+============================  ===========  =====================================================
+``ccnews_pagerank``           authority    CC-News link-graph PageRank, already rank-normalized
+                                           0–1 over 15,425 news domains (Burdisso et al. 2024)
+``majestic``                  authority    0.55 + 0.45 × percentile of RefSubNets within the
+                                           Majestic top 15k: the list is the head of ~1M sites,
+                                           so its last entry still sits above most of the web
+``moz``                       authority    Moz Domain Authority / 100 (the top 500: 0.92–1.0)
+``wikipedia_perennial``       credibility  Wikipedia perennial sources status: reliable 0.9,
+                                           no consensus 0.5, unreliable 0.15, blacklisted 0.0
+``averitec_misinfo`` (opt-in) credibility  listed misinformation domain: 0.05
+``grinberg2019`` (opt-in)     credibility  black 0.0, red 0.1, orange 0.2, yellow 0.35,
+                                           satire 0.3, green 0.8
+============================  ===========  =====================================================
+"""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+from authorag.domains import host_keys, parse_host
+from authorag.errors import ConfigError, PriorUnavailable
+from authorag.types import SourceValue
+
+log = logging.getLogger(__name__)
+
+Axis = Literal["authority", "credibility"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpec:
+    """A prior source: where its data is, which axis it informs, and how much to trust it.
+
+    Attributes:
+        name: registry key.
+        file: file name under ``authorag/data``.
+        axis: ``authority`` (recognition/links) or ``credibility`` (reporting reliability).
+        confidence: 0–1 weight of this source when sources are combined.
+        optin: off by default (non-commercial or unclear licence).
+        licence: the licence as stated by the origin.
+        description: one line for ``authorag priors info``.
+    """
+
+    name: str
+    file: str
+    axis: Axis
+    confidence: float
+    optin: bool
+    licence: str
+    description: str
+    reader: Callable[[Iterator[dict[str, str]]], Iterator[tuple[str, float, float | str]]]
+
+
+def _read_ccnews(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        pr = float(r["pagerank"])
+        yield r["domain"], pr, pr
+
+
+def _read_majestic(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    data = [(r["domain"], int(r["ref_subnets"])) for r in rows]
+    ordered = sorted(v for _, v in data)
+    n = len(ordered)
+    import bisect
+
+    for dom, subnets in data:
+        pct = bisect.bisect_left(ordered, subnets) / max(n - 1, 1)
+        yield dom, 0.55 + 0.45 * min(pct, 1.0), float(subnets)
+
+
+def _read_moz(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        da = float(r["domain_authority"])
+        yield r["domain"], da / 100.0, da
+
+
+_PERENNIAL = {1: 0.9, 0: 0.5, -1: 0.15, -2: 0.0}
+
+
+def _read_perennial(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        status = int(r["status"])
+        yield r["domain"], _PERENNIAL[status], float(status)
+
+
+def _read_averitec(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        yield r["domain"], 0.05, "listed"
+
+
+_GRINBERG = {"black": 0.0, "red": 0.1, "orange": 0.2, "yellow": 0.35, "satire": 0.3, "green": 0.8}
+
+
+def _read_grinberg(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        if r["color"] in _GRINBERG:
+            yield r["domain"], _GRINBERG[r["color"]], r["color"]
+
+
+SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
+    SourceSpec("ccnews_pagerank", "ccnews_pagerank.csv.gz", "authority", 0.6, False, "Apache-2.0",
+               "PageRank of the CC-News news-domain link graph (Burdisso et al. 2024)", _read_ccnews),
+    SourceSpec("majestic", "majestic_top15k.csv.gz", "authority", 0.8, False, "CC BY 3.0 (Majestic)",
+               "Majestic Million top 15k: referring subnets", _read_majestic),
+    SourceSpec("moz", "moz_top500.csv.gz", "authority", 0.9, False, "MIT (npm top-sites)",
+               "Moz top 500 Domain Authority", _read_moz),
+    SourceSpec("wikipedia_perennial", "wikipedia_perennial.csv.gz", "credibility", 0.7, False,
+               "CC BY-SA (Wikipedia)", "Wikipedia perennial sources reliability status", _read_perennial),
+    SourceSpec("averitec_misinfo", "averitec_misinfo.csv.gz", "credibility", 0.6, True,
+               "CC BY-NC 4.0", "AVeriTeC misinformation domain list (opt-in)", _read_averitec),
+    SourceSpec("grinberg2019", "grinberg2019_fake_news.csv.gz", "credibility", 0.6, True,
+               "none stated", "Grinberg et al. 2019 fake-news domain tiers (opt-in)", _read_grinberg),
+)})
+
+
+def source_spec(name: str) -> SourceSpec:
+    """The registry entry for ``name``; raises ConfigError listing the known names."""
+    try:
+        return SOURCES[name]
+    except KeyError:
+        raise ConfigError(f"unknown prior source {name!r}; known sources: {', '.join(SOURCES)}") from None
+
+
+COMPILED_FILE = "prior_sources.csv.gz"
+"""All sources with keys already normalized (``authorag priors compile`` writes it), so loading
+the prior parses no URLs."""
+
+
+def normalize_key(raw: str) -> str | None:
+    """A source's row key → table key (host without ``www.``), or None for a broken row."""
+    parsed = parse_host(raw, strict=False)
+    return next(host_keys(parsed.host, parsed.domain), None)
+
+
+def _read_gz(file: str) -> str:
+    try:
+        with resources.files("authorag.data").joinpath(file).open("rb") as raw:
+            return gzip.decompress(raw.read()).decode("utf-8")
+    except OSError as exc:
+        raise PriorUnavailable(f"cannot read prior data file {file} ({exc}); reinstall authorag") from exc
+
+
+def normalize_source(name: str) -> dict[str, SourceValue]:
+    """Read one source's vendored file and normalize keys and values (slow: parses every key).
+
+    Rows whose key cannot be parsed (e.g. Majestic's ``.com`` row) are skipped and logged.
+    When two rows map to one key, the higher value wins.
+    """
+    spec = source_spec(name)
+    out: dict[str, SourceValue] = {}
+    skipped = 0
+    for key_raw, value, raw_value in spec.reader(csv.DictReader(_read_gz(spec.file).splitlines())):
+        key = normalize_key(key_raw)
+        if key is None:
+            skipped += 1
+            continue
+        if key not in out or out[key].value < value:
+            out[key] = SourceValue(name, value, raw_value)
+    if skipped:
+        log.info("prior source %s: skipped %d unparseable keys", name, skipped)
+    return out
+
+
+def compile_sources() -> bytes:
+    """The compiled table (gzip CSV: source, key, value, raw) of every registered source."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["source", "key", "value", "raw"])
+    for name in sorted(SOURCES):
+        for key, sv in sorted(normalize_source(name).items()):
+            writer.writerow([name, key, repr(sv.value), "" if sv.raw is None else sv.raw])
+    return gzip.compress(buf.getvalue().encode("utf-8"), mtime=0)
+
+
+@cache
+def _compiled() -> Mapping[str, Mapping[str, SourceValue]]:
+    tables: dict[str, dict[str, SourceValue]] = {name: {} for name in SOURCES}
+    for row in csv.reader(_read_gz(COMPILED_FILE).splitlines()[1:]):
+        name, key, value, raw = row
+        raw_value: float | str = raw
+        try:
+            raw_value = float(raw)
+        except ValueError:
+            pass
+        tables[name][key] = SourceValue(name, float(value), raw_value)
+    return MappingProxyType({n: MappingProxyType(t) for n, t in tables.items()})
+
+
+def load_source(name: str) -> Mapping[str, SourceValue]:
+    """Normalized values of one source: table key → :class:`SourceValue` (read-only, cached).
+
+    Example:
+        >>> load_source("moz")["youtube.com"].value
+        1.0
+    """
+    source_spec(name)
+    return _compiled()[name]

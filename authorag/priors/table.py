@@ -1,0 +1,159 @@
+"""PriorTable: the multi-source domain prior (tier 1) with rule fallback, leave-source-out."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from authorag.domains import host_keys, parse_host
+from authorag.errors import ConfigError
+from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
+from authorag.priors.sources import SOURCES, SourceSpec, load_source, source_spec
+from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
+
+log = logging.getLogger(__name__)
+
+
+def _combine(values: Sequence[SourceValue]) -> tuple[float | None, float]:
+    """Confidence-weighted mean of source values, and the combined confidence 1 − Π(1 − c)."""
+    if not values:
+        return None, 0.0
+    conf = [SOURCES[v.name].confidence if v.name in SOURCES else 0.5 for v in values]
+    value = float(np.average([v.value for v in values], weights=conf))
+    return value, 1.0 - float(np.prod([1.0 - c for c in conf]))
+
+
+class PriorTable:
+    """Domain authority and credibility from shipped sources, as an ``AuthorityScorer``.
+
+    Lookup walks the host from most to least specific (``en.wikipedia.org`` then
+    ``wikipedia.org``); each source contributes its most specific match. Authority sources
+    and credibility sources are combined separately (two axes). With no table entry, a suffix
+    rule may apply (tier ``rule``); otherwise the result is explicitly unknown.
+
+    Example:
+        >>> prior = load_prior()
+        >>> prior.lookup("https://www.nih.gov/news").tier
+        'table'
+        >>> prior.lookup("someone.blogspot.com").authority is None
+        True
+        >>> "majestic" in load_prior(exclude=["majestic"]).source_names
+        False
+    """
+
+    name = "prior"
+
+    def __init__(self, sources: Iterable[SourceSpec], rules: Iterable[SuffixRule] = DEFAULT_RULES) -> None:
+        self.specs: tuple[SourceSpec, ...] = tuple(sources)
+        self.rules: tuple[SuffixRule, ...] = tuple(rules)
+        self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
+        self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
+
+    @property
+    def source_names(self) -> tuple[str, ...]:
+        """Names of the active sources."""
+        return tuple(s.name for s in self.specs)
+
+    def without(self, *names: str) -> PriorTable:
+        """A new table with ``names`` excluded (leave-source-out)."""
+        for n in names:
+            source_spec(n)
+        return PriorTable([s for s in self.specs if s.name not in names], self.rules)
+
+    def __len__(self) -> int:
+        return len({k for t in self._tables.values() for k in t})
+
+    def keys(self) -> set[str]:
+        """Every key any active source knows."""
+        return {k for t in self._tables.values() for k in t}
+
+    def lookup(self, url: str) -> AuthorityDetail:
+        """Authority detail for a URL or host; unreadable input gives an unknown result with a note."""
+        parsed = parse_host(url, strict=False)
+        if parsed.kind == "invalid":
+            return AuthorityDetail(None, 0.0, "unknown", note=f"invalid URL: {parsed.error}")
+        return self.lookup_host(parsed.host, parsed.domain)
+
+    def lookup_host(self, host: str | None, domain: str | None) -> AuthorityDetail:
+        """Authority detail for a normalized host and its registrable domain (cached)."""
+        key = (host, domain)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._lookup(host, domain)
+            if len(self._cache) < 200_000:
+                self._cache[key] = hit
+        return hit
+
+    def _lookup(self, host: str | None, domain: str | None) -> AuthorityDetail:
+        keys = list(host_keys(host, domain))
+        found: list[SourceValue] = []
+        matched: str | None = None
+        for spec in self.specs:
+            table = self._tables[spec.name]
+            for k in keys:
+                sv = table.get(k)
+                if sv is not None:
+                    found.append(sv)
+                    matched = k if matched is None or len(k) > len(matched) else matched
+                    break
+        auth_sv = tuple(v for v in found if SOURCES[v.name].axis == "authority")
+        cred_sv = tuple(v for v in found if SOURCES[v.name].axis == "credibility")
+        authority, a_conf = _combine(auth_sv)
+        credibility, _ = _combine(cred_sv)
+        if authority is not None:
+            return AuthorityDetail(authority, a_conf, "table", auth_sv, credibility, cred_sv, matched)
+        rule = match_rule(host, self.rules)
+        if rule is not None:
+            sv = SourceValue("rule", rule.authority, f".{rule.suffix}")
+            note = f"suffix rule .{rule.suffix} ({rule.label})" if rule.label else f"suffix rule .{rule.suffix}"
+            return AuthorityDetail(rule.authority, rule.confidence, "rule", (sv,), credibility, cred_sv,
+                                   matched, note)
+        if credibility is not None:
+            return AuthorityDetail(None, 0.0, "unknown", (), credibility, cred_sv, matched,
+                                   "credibility known, authority unknown")
+        return UNKNOWN_AUTHORITY
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        """One detail per candidate (``AuthorityScorer`` protocol)."""
+        return [self.lookup_host(c.host, c.domain) for c in candidates]
+
+    def lookup_many(self, urls: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Vectorized view for batches: (authority with NaN for unknown, confidence) arrays."""
+        details = [self.lookup(u) for u in urls]
+        auth = np.array([np.nan if d.authority is None else d.authority for d in details], dtype=np.float64)
+        conf = np.array([d.confidence for d in details], dtype=np.float64)
+        return auth, conf
+
+
+def load_prior(
+    exclude: Iterable[str] = (),
+    optin: Iterable[str] = (),
+    rules: Iterable[SuffixRule] = DEFAULT_RULES,
+) -> PriorTable:
+    """Load the shipped prior table.
+
+    Args:
+        exclude: source names to leave out (leave-source-out evaluation).
+        optin: opt-in sources to add (``averitec_misinfo``, ``grinberg2019``; check their licences).
+        rules: suffix rules for domains the table does not know; ``()`` disables them.
+
+    Raises:
+        ConfigError: an unknown source name, or a name both excluded and opted in.
+
+    Example:
+        >>> load_prior(exclude=["majestic"]).source_names
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial')
+    """
+    excluded = set(exclude)
+    wanted = set(optin)
+    for n in excluded | wanted:
+        source_spec(n)
+    if excluded & wanted:
+        raise ConfigError(f"sources {sorted(excluded & wanted)} are both excluded and opted in; pick one")
+    not_optin = [n for n in wanted if not SOURCES[n].optin]
+    if not_optin:
+        log.debug("sources %s are on by default; optin has no effect for them", not_optin)
+    specs = [s for s in SOURCES.values() if s.name not in excluded and (not s.optin or s.name in wanted)]
+    return PriorTable(specs, rules)
