@@ -1,0 +1,162 @@
+"""LLM-judge entries of the method registry: every judge × output mode × with/without text.
+
+Names are ``judge-<point|pair|list>-<score|rank>[-greedy][-text]``. A judge class that is not
+installed in this build simply has no entries. Backends: ``embedded`` (local GGUF via the
+judges' embedded backend), ``openai`` (any OpenAI-compatible server; ``--option base_url=...``)
+and ``fake`` (a scripted, deterministic backend from :mod:`authorag.testing` for smoke runs).
+
+Example:
+    >>> "judge-point-score" in {s.name for s in judge_specs()}
+    True
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec
+from authorag.benchmarks.tasks import BenchItem, ItemKind
+from authorag.errors import ConfigError
+from authorag.judges.backends.base import ChatRequest, LLMBackend
+
+log = logging.getLogger(__name__)
+
+# judge form -> (module, class, output modes)
+_JUDGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "point": ("authorag.judges.point_judge", "PointJudge", ("score",)),
+    "pair": ("authorag.judges.pair_judge", "PairJudge", ("score", "rank")),
+    "list": ("authorag.judges.list_judge", "ListJudge", ("score", "rank")),
+}
+_TEXT_BUDGET = 600
+
+
+def fake_script(request: ChatRequest) -> str:
+    """Deterministic stand-in for a model: a digit (or A/B) derived from the prompt's hash.
+
+    The answers carry no knowledge; they only make the smoke run exercise the whole judge path
+    (prompting, parsing, costs) with numbers that never change.
+    """
+    content = request.messages[-1]["content"]
+    digest = int(hashlib.sha256(content.encode("utf-8")).hexdigest(), 16)
+    if re.search(r"\bA\b.*\bB\b", content, re.S) and "0-9" not in content and "0 to 9" not in content:
+        return "A" if digest % 2 else "B"
+    return str(digest % 10)
+
+
+def make_backend(ctx: MethodContext) -> LLMBackend:
+    """The LLM backend for ``ctx.backend`` (``fake`` | ``embedded`` | ``openai``)."""
+    if ctx.backend == "fake":
+        from authorag.testing import FakeBackend
+
+        return FakeBackend(fake_script, name="fake", model="scripted-hash")
+    if ctx.backend in ("embedded", "openai"):
+        backends = importlib.import_module("authorag.judges.backends")
+        loader = getattr(backends, "load_backend", None)
+        if loader is None:
+            raise ConfigError("this build has no authorag.judges.backends.load_backend; use --backend fake")
+        kwargs: dict[str, Any] = {k: v for k, v in ctx.options.items() if k in ("base_url", "api_key")}
+        if ctx.model is not None:
+            kwargs["model"] = ctx.model
+        backend: LLMBackend = loader(ctx.backend, **kwargs)
+        return backend
+    raise ConfigError(f"backend must be one of 'embedded', 'openai', 'fake', got {ctx.backend!r}")
+
+
+def to_judge_item(item: BenchItem, with_text: bool) -> Any:
+    """BenchItem → JudgeItem: entity, bare domain, or URL + truncated page text."""
+    from authorag.judges.items import JudgeItem, truncate
+
+    if "kind" in item.meta and not item.url:
+        return JudgeItem.entity(item.text, str(item.meta["kind"]))
+    if with_text:
+        return JudgeItem(label=item.url, kind="url", text=truncate(item.text, _TEXT_BUDGET))
+    from authorag.benchmarks.tasks import normalize_key
+
+    return JudgeItem(label=normalize_key(item.url) or item.url, kind="domain")
+
+
+class JudgeMethod:
+    """Adapts a judge to the benchmark: pointwise judges are cached per item, group judges
+    (pair, list) see each LE list or PE pair as one call. Rank output → score = n − position."""
+
+    def __init__(self, name: str, judge: Any, *, pointwise: bool, with_text: bool) -> None:
+        self.name = name
+        self.judge = judge
+        self.pointwise = pointwise
+        self.with_text = with_text
+        self._cache: dict[str, float | None] = {}
+        self._totals: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
+                                          "cache_hits": 0, "attempts": 0, "parse_failures": 0, "latency_s": 0.0}
+        self._backend = f"{judge.backend.name}:{judge.backend.model}"
+
+    def score(self, items: Sequence[BenchItem]) -> list[float | None]:
+        """Judge scores for ``items`` (None where the judge skipped an item)."""
+        if not self.pointwise:
+            return self._run(items)
+        todo = list({i.key: i for i in items if i.key not in self._cache}.values())
+        if todo:
+            for item, value in zip(todo, self._run(todo)):
+                self._cache[item.key] = value
+        return [self._cache[i.key] for i in items]
+
+    def _run(self, items: Sequence[BenchItem]) -> list[float | None]:
+        run = self.judge.judge([to_judge_item(i, self.with_text) for i in items])
+        for key, value in run.cost.to_dict().items():
+            self._totals[key] = self._totals.get(key, 0) + value
+        self._totals["attempts"] += run.attempts
+        self._totals["parse_failures"] += run.parse_failures
+        if run.output == "rank" and run.order is not None:
+            out: list[float | None] = [None] * len(items)
+            for pos, idx in enumerate(run.order):
+                out[idx] = float(len(items) - pos)
+            return out
+        return [s.score for s in run.scores]
+
+    def info(self) -> dict[str, Any]:
+        """Backend, calls, tokens, cache hits, parse failures."""
+        return {"backend": self._backend, "with_text": self.with_text, **self._totals}
+
+
+def _factory(form: str, output: str, greedy: bool, with_text: bool) -> Any:
+    module, cls_name, _ = _JUDGES[form]
+
+    def build(ctx: MethodContext) -> BenchMethod:
+        cls = getattr(importlib.import_module(module), cls_name)
+        params = inspect.signature(cls).parameters
+        kwargs: dict[str, Any] = {"with_text": with_text, "on_failure": "skip", "use_logprobs": not greedy}
+        if "output" in params:
+            kwargs["output"] = output
+        if with_text and "text_budget" in params:
+            kwargs["text_budget"] = _TEXT_BUDGET
+        judge = cls(make_backend(ctx), **{k: v for k, v in kwargs.items() if k in params})
+        name = _name(form, output, greedy, with_text)
+        return JudgeMethod(name, judge, pointwise=form == "point", with_text=with_text)
+
+    return build
+
+
+def _name(form: str, output: str, greedy: bool, with_text: bool) -> str:
+    return f"judge-{form}-{output}{'-greedy' if greedy else ''}{'-text' if with_text else ''}"
+
+
+def judge_specs() -> list[MethodSpec]:
+    """Registry entries for every judge class present in this build."""
+    specs: list[MethodSpec] = []
+    for form, (module, _cls, outputs) in _JUDGES.items():
+        if importlib.util.find_spec(module) is None:
+            continue
+        for output in outputs:
+            for greedy in (False, True):
+                for with_text in (False, True):
+                    kinds: tuple[ItemKind, ...] = ("document",) if with_text else ("domain", "entity", "document")
+                    desc = (f"{form} judge, {output} output, {'greedy digits' if greedy else 'logprob expectation'}, "
+                            f"{'URL + page text' if with_text else 'name only'}")
+                    specs.append(MethodSpec(_name(form, output, greedy, with_text),
+                                            _factory(form, output, greedy, with_text), kinds, True, desc))
+    return specs

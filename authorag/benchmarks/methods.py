@@ -1,0 +1,273 @@
+"""The benchmark method registry: name → factory of a :class:`BenchMethod`.
+
+A method scores a group of items (a list in LE, a pair in PE, an instance's documents in RAG);
+higher means more authoritative, ``None`` means "unknown". Pointwise methods ignore the group;
+list and pair judges use it. Add a method with one :class:`MethodSpec` entry in ``METHODS``
+(judge entries are generated in :mod:`authorag.benchmarks.judge_methods`).
+
+Example:
+    >>> from authorag.benchmarks.tasks import BenchItem
+    >>> m = build_method("oracle", MethodContext(task_family="domainauth", label_source=None))
+    >>> m.score([BenchItem("a.com", "a.com", 3), BenchItem("b.com", "b.com", 1)])
+    [3.0, 1.0]
+"""
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol, runtime_checkable
+
+from authorag.benchmarks.tasks import BenchItem, ItemKind, normalize_key, read_rows
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.authority import RerankPolicy, authority_signal
+from authorag.types import AuthorityDetail, Candidate
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class MethodContext:
+    """What a method factory may know about the run.
+
+    Attributes:
+        task_family: ``domainauth`` | ``credauth`` | ``entityauth`` | ``ragauth``.
+        label_source: the prior source the labels come from (left out of priors), or None.
+        item_kind: what the items are.
+        backend: LLM backend name for judges (``embedded``, ``openai``, ``fake``), or None.
+        model: model path or name for the backend.
+        options: free ``key=value`` options (``credibility_weight=0.5``, ``base_url=...``).
+        seed: run seed.
+    """
+
+    task_family: str
+    label_source: str | None
+    item_kind: ItemKind = "domain"
+    backend: str | None = None
+    model: str | None = None
+    options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    seed: int = 0
+
+    def option(self, name: str, default: str) -> str:
+        """An option's value, or ``default``."""
+        return self.options.get(name, default)
+
+
+@runtime_checkable
+class BenchMethod(Protocol):
+    """Scores items for the benchmark (higher = more authoritative, None = unknown)."""
+
+    name: str
+
+    def score(self, items: Sequence[BenchItem]) -> list[float | None]:
+        """One score per item, same order."""
+        ...
+
+    def info(self) -> dict[str, Any]:
+        """Run record: active sources, coverage, calls, tokens, cache hits, parse failures."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MethodSpec:
+    """A registry entry.
+
+    Attributes:
+        name: registry key (``prior``, ``judge-point-logprob``...).
+        factory: builds the method for a run context.
+        kinds: item kinds the method can score at all (others get all-None scores).
+        needs_backend: True for LLM judges (``--backend`` required).
+        description: one line for ``authorag bench list``.
+    """
+
+    name: str
+    factory: Callable[[MethodContext], BenchMethod]
+    kinds: tuple[ItemKind, ...]
+    needs_backend: bool
+    description: str
+
+
+class OracleMethod:
+    """Upper bound: returns the gold level."""
+
+    name = "oracle"
+
+    def score(self, items: Sequence[BenchItem]) -> list[float | None]:
+        """The gold level of every item."""
+        return [float(i.level) for i in items]
+
+    def info(self) -> dict[str, Any]:
+        """Nothing to record."""
+        return {}
+
+
+class RandomMethod:
+    """Lower bound: a seeded uniform score per item (stable across the groups it appears in)."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def score(self, items: Sequence[BenchItem]) -> list[float | None]:
+        """Uniform [0, 1) scores keyed by (seed, item key)."""
+        return [random.Random(f"{self.seed}:{i.key}").random() for i in items]
+
+    def info(self) -> dict[str, Any]:
+        """The seed."""
+        return {"seed": self.seed}
+
+
+class ScorerMethod:
+    """Adapts any :class:`AuthorityScorer` (prior table, learned prior, hybrid, judge) pointwise.
+
+    The score is :func:`authority_signal` of the detail under ``credibility_weight`` (the same
+    blend the reranker uses), or None when the source is unknown. Details are cached per item.
+    """
+
+    def __init__(self, name: str, scorer: AuthorityScorer, *, credibility_weight: float = 0.0,
+                 extra_info: Mapping[str, Any] | None = None) -> None:
+        self.name = name
+        self.scorer = scorer
+        self.policy = RerankPolicy(credibility_weight=credibility_weight)
+        self._details: dict[str, AuthorityDetail] = {}
+        self._extra = dict(extra_info or {})
+
+    def score(self, items: Sequence[BenchItem]) -> list[float | None]:
+        """Authority signals for ``items`` (None when the scorer does not know the source)."""
+        todo = [i for i in items if i.key not in self._details]
+        if todo:
+            cands = [Candidate.create(i.url, text=i.text, id=i.key) for i in todo]
+            for item, detail in zip(todo, self.scorer.score(cands)):
+                self._details[item.key] = detail
+        out: list[float | None] = []
+        for item in items:
+            d = self._details[item.key]
+            known = d.authority is not None or (self.policy.credibility_weight > 0 and d.credibility is not None)
+            out.append(authority_signal(d, self.policy) if known else None)
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """Tiers and per-source coverage of the items scored so far."""
+        n = len(self._details)
+        tiers: dict[str, int] = {}
+        per_source: dict[str, int] = {}
+        for d in self._details.values():
+            tiers[d.tier] = tiers.get(d.tier, 0) + 1
+            for s in (*d.sources, *d.credibility_sources):
+                per_source[s.name] = per_source.get(s.name, 0) + 1
+        return {**self._extra, "items_scored": n, "credibility_weight": self.policy.credibility_weight,
+                "tiers": tiers, "source_coverage": {k: v / n for k, v in sorted(per_source.items())} if n else {}}
+
+
+class TableMethod:
+    """A fixed external rating table (e.g. the osome ChatGPT ratings): key → value, else None."""
+
+    def __init__(self, name: str, table: Mapping[str, float], note: str) -> None:
+        self.name = name
+        self.table = table
+        self.note = note
+        self._seen = 0
+        self._hits = 0
+
+    def score(self, items: Sequence[BenchItem]) -> list[float | None]:
+        """Table value of each item's host key."""
+        out = [self.table.get(normalize_key(i.url) or i.key) if i.url else None for i in items]
+        self._seen += len(out)
+        self._hits += sum(v is not None for v in out)
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """Coverage over scored items (counted per group occurrence)."""
+        return {"note": self.note, "coverage": self._hits / self._seen if self._seen else 0.0}
+
+
+def _float_option(ctx: MethodContext, name: str, default: float) -> float:
+    raw = ctx.option(name, str(default))
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"option {name} must be a number, got {raw!r}") from None
+
+
+def _excluded(ctx: MethodContext) -> tuple[str, ...]:
+    return () if ctx.label_source is None else (ctx.label_source,)
+
+
+def _prior(ctx: MethodContext, default_cw: float = 0.0) -> BenchMethod:
+    from authorag.priors import load_prior
+
+    exclude = _excluded(ctx)
+    table = load_prior(exclude=exclude)
+    name = "prior" if default_cw == 0.0 else "prior-cred"
+    return ScorerMethod(name, table, credibility_weight=_float_option(ctx, "credibility_weight", default_cw),
+                        extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names)})
+
+
+def _learned(ctx: MethodContext) -> BenchMethod:
+    from authorag.priors.learned import load_learned_prior  # pyright: ignore[reportMissingImports]
+
+    exclude = _excluded(ctx)
+    scorer: AuthorityScorer = load_learned_prior(exclude=exclude)  # pyright: ignore[reportUnknownVariableType]
+    return ScorerMethod("learned", scorer, extra_info={"excluded_sources": list(exclude)})
+
+
+def _hybrid(ctx: MethodContext) -> BenchMethod:
+    from authorag import hybrid  # pyright: ignore[reportAttributeAccessIssue]
+
+    exclude = _excluded(ctx)
+    scorer: AuthorityScorer = hybrid.load_hybrid(exclude=exclude)  # pyright: ignore[reportUnknownVariableType]
+    return ScorerMethod("hybrid", scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0),
+                        extra_info={"excluded_sources": list(exclude)})
+
+
+def _chatgpt(_ctx: MethodContext) -> BenchMethod:
+    table: dict[str, float] = {}
+    for row in read_rows("authorag.benchmarks.data", "yang2023_chatgpt.csv.gz"):
+        value, key = float(row["chatgpt_rating"]), normalize_key(row["domain"])
+        if value >= 0.0 and key is not None:  # -1 marks "no rating" in the origin
+            table[key] = value
+    return TableMethod("chatgpt-yang2023", table, "Yang & Menczer 2023 ChatGPT ratings (external reference, no LLM call)")
+
+
+_BASE: tuple[MethodSpec, ...] = (
+    MethodSpec("random", lambda ctx: RandomMethod(ctx.seed), ("domain", "entity", "document"), False,
+               "seeded uniform scores (lower bound)"),
+    MethodSpec("oracle", lambda ctx: OracleMethod(), ("domain", "entity", "document"), False,
+               "the gold level (upper bound)"),
+    MethodSpec("prior", _prior, ("domain", "document"), False,
+               "shipped multi-source prior table, label source left out (leave-source-out)"),
+    MethodSpec("prior-cred", lambda ctx: _prior(ctx, 1.0), ("domain", "document"), False,
+               "prior table, credibility where known (credibility_weight=1), else authority"),
+    MethodSpec("learned", _learned, ("domain", "document"), False,
+               "learned domain-name prior, trained without the label source"),
+    MethodSpec("hybrid", _hybrid, ("domain", "document"), False,
+               "HybridAuthority: table → learned → judge tiers"),
+    MethodSpec("chatgpt-yang2023", _chatgpt, ("domain", "document"), False,
+               "osome ChatGPT credibility ratings (external reference row, CredAuth)"),
+)
+
+
+def _registry() -> dict[str, MethodSpec]:
+    from authorag.benchmarks.judge_methods import judge_specs
+
+    return {s.name: s for s in (*_BASE, *judge_specs())}
+
+
+def method_specs() -> Mapping[str, MethodSpec]:
+    """Every registered method (built-ins plus judge entries)."""
+    return MappingProxyType(_registry())
+
+
+def build_method(name: str, ctx: MethodContext) -> BenchMethod:
+    """Build method ``name`` for ``ctx``; raises ConfigError listing the known names."""
+    specs = _registry()
+    spec = specs.get(name)
+    if spec is None:
+        raise ConfigError(f"unknown method {name!r}; known methods: {', '.join(specs)}")
+    if spec.needs_backend and ctx.backend is None:
+        raise ConfigError(f"method {name!r} is an LLM judge and needs --backend (embedded, openai or fake)")
+    return spec.factory(ctx)

@@ -1,0 +1,169 @@
+"""Run one benchmark condition (task × method) and write its results folder.
+
+A results folder holds ``config.json`` (what was asked) and ``result.json`` (config, package
+version, seed, data checksums, backend, calls/tokens/cache hits/wall time, parse failures,
+method info such as active prior sources and coverage, and the metrics).
+
+Example:
+    >>> cfg = RunConfig(task="credauth-baly", method="oracle", n_lists=5, n_pairs=5)
+    >>> run_condition(cfg)["metrics"]["le"]["spearman"]
+    1.0
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import platform
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs
+from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
+from authorag.benchmarks.rag import YesNoGenerator, run_rag
+from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
+from authorag.errors import ConfigError
+
+log = logging.getLogger(__name__)
+RESULT_VERSION = 1
+FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned"})
+Progress = Callable[[str, int], Callable[[], None]]
+"""``progress(label, total)`` returns an ``advance()`` callback (the CLI draws a rich bar)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """One condition.
+
+    Attributes:
+        task: task name (``authorag bench list``).
+        method: method name.
+        n_lists: LE lists (ranking tasks).
+        n_pairs: PE pairs per difficulty (ranking tasks).
+        seed: sampling seed (lists, pairs, random method, bootstrap).
+        backend: LLM backend for judge methods / the RAG generator.
+        model: model path or name for the backend.
+        generator: RAG only: also score answers with an LLM generator on ``backend``.
+        max_instances: RAG only: use the first N instances (None = all).
+        relevance: RAG only: relevance filter scorer (``bm25`` | ``dense``).
+        options: method options (``credibility_weight=0.5``).
+        tag: suffix for the results folder name (e.g. ``cw0.5``).
+    """
+
+    task: str
+    method: str
+    n_lists: int = 100
+    n_pairs: int = 200
+    seed: int = 0
+    backend: str | None = None
+    model: str | None = None
+    generator: bool = False
+    max_instances: int | None = None
+    relevance: str = "bm25"
+    options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    tag: str = ""
+
+    def __post_init__(self) -> None:
+        if self.n_lists <= 0 or self.n_pairs < 0:
+            raise ConfigError(f"n_lists must be > 0 and n_pairs >= 0, got {self.n_lists} and {self.n_pairs}")
+        if self.max_instances is not None and self.max_instances <= 0:
+            raise ConfigError(f"max_instances must be positive or None, got {self.max_instances}")
+
+    def run_id(self) -> str:
+        """Folder name: ``<task>__<method>[__<tag>]``."""
+        return f"{self.task}__{self.method}" + (f"__{self.tag}" if self.tag else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view."""
+        return {f.name: dict(self.options) if f.name == "options" else getattr(self, f.name)
+                for f in dataclasses.fields(self)}
+
+
+def _no_progress(_label: str, _total: int) -> Callable[[], None]:
+    return lambda: None
+
+
+def _context(cfg: RunConfig, family: str, label_source: str | None, kind: Any) -> MethodContext:
+    return MethodContext(task_family=family, label_source=label_source, item_kind=kind, backend=cfg.backend,
+                         model=cfg.model, options=MappingProxyType(dict(cfg.options)), seed=cfg.seed)
+
+
+def _check_kind(method: str, kind: str) -> None:
+    spec = method_specs()[method]
+    if kind not in spec.kinds:
+        raise ConfigError(f"method {method!r} cannot score {kind} items (it handles {', '.join(spec.kinds)}); "
+                          "pick another method or task")
+
+
+def _rank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], BenchMethod, tuple[str, ...]]:
+    task = load_task(cfg.task)
+    _check_kind(cfg.method, task.item_kind)
+    method = build_method(cfg.method, _context(cfg, task.family, task.label_source, task.item_kind))
+    if cfg.method in FULL_COVERAGE_METHODS:  # table lookups are cheap: report coverage of every item
+        method.score(task.items)
+    lists = sample_lists(task, cfg.n_lists, cfg.seed)
+    le = run_lists(task, lists, method.score, progress("lists", len(lists))).summary(cfg.seed)
+    pe: dict[str, Any] = {}
+    for difficulty in ("easy", "hard"):
+        pairs = sample_pairs(task, cfg.n_pairs, difficulty, cfg.seed)
+        pe[difficulty] = run_pairs(task, pairs, method.score, progress(f"{difficulty} pairs", len(pairs)))
+    metrics = {"protocol": "le+pe", "n_levels": task.n_levels, "n_items": len(task.items),
+               "label_source": task.label_source, "le": le, "pe": pe}
+    return metrics, method, task.data_files
+
+
+def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], BenchMethod, tuple[str, ...]]:
+    task = load_rag_task(cfg.task)
+    _check_kind(cfg.method, "document")
+    method = build_method(cfg.method, _context(cfg, "ragauth", None, "document"))
+    instances = task.instances if cfg.max_instances is None else task.instances[: cfg.max_instances]
+    generator = None
+    if cfg.generator:
+        from authorag.benchmarks.judge_methods import make_backend
+
+        generator = YesNoGenerator(make_backend(_context(cfg, "ragauth", None, "document")))
+    metrics = run_rag(instances, method.score, relevance=cfg.relevance, generator=generator,
+                      progress=progress("instances", len(instances)))
+    metrics["protocol"] = "rag"
+    return metrics, method, task.data_files
+
+
+def run_condition(cfg: RunConfig, progress: Progress = _no_progress) -> dict[str, Any]:
+    """Run ``cfg`` and return the full result record (nothing written)."""
+    from authorag import __version__
+
+    start = time.perf_counter()
+    if cfg.task in RAG_TASKS:
+        metrics, method, files = _rag_metrics(cfg, progress)
+    else:
+        metrics, method, files = _rank_metrics(cfg, progress)
+    info = method.info()
+    return {
+        "result_version": RESULT_VERSION, "run_id": cfg.run_id(), "config": cfg.to_dict(),
+        "package_version": __version__, "python": platform.python_version(), "seed": cfg.seed,
+        "data_checksums": data_checksums(files), "backend": {"name": cfg.backend, "model": cfg.model},
+        "cost": {k: info.get(k, 0) for k in ("calls", "prompt_tokens", "completion_tokens", "cache_hits")},
+        "parse_failures": info.get("parse_failures", 0),
+        "wall_time_s": round(time.perf_counter() - start, 3), "method_info": info, "metrics": metrics,
+    }
+
+
+def write_result(result: Mapping[str, Any], out_dir: Path) -> Path:
+    """Write ``config.json`` and ``result.json`` under ``out_dir/<run_id>``; returns the folder."""
+    folder = out_dir / str(result["run_id"])
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(result["config"], indent=2, sort_keys=True) + "\n")
+    (folder / "result.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    log.info("wrote %s", folder)
+    return folder
+
+
+def load_results(root: Path) -> list[dict[str, Any]]:
+    """Every ``result.json`` under ``root`` (sorted by run id)."""
+    out = [json.loads(p.read_text()) for p in sorted(root.glob("*/result.json"))]
+    return sorted(out, key=lambda r: str(r["run_id"]))
