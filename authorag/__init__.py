@@ -5,7 +5,7 @@ LLM judges) and fuse it with relevance.
 
 Example:
     >>> from authorag import AuthorityReranker, Candidate, load_prior
-    >>> reranker = AuthorityReranker(load_prior(), weight=0.5)
+    >>> reranker = AuthorityReranker(load_prior(), weight=0.5, normalize="none")
     >>> ranking = reranker.rerank("q", [Candidate.create("https://www.cdc.gov/flu", scores={"relevance": 0.4}),
     ...                                 Candidate.create("https://flu-cure.example.biz", scores={"relevance": 0.5})])
     >>> ranking.candidates[0].domain

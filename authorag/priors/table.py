@@ -16,6 +16,11 @@ from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, Source
 log = logging.getLogger(__name__)
 
 
+def invalid_url_detail(error: str | None) -> AuthorityDetail:
+    """The explicit unknown result for an input with no readable domain."""
+    return AuthorityDetail(None, 0.0, "unknown", note=f"invalid URL: {error}")
+
+
 def _combine(values: Sequence[SourceValue]) -> tuple[float | None, float]:
     """Confidence-weighted mean of source values, and the combined confidence 1 − Π(1 − c)."""
     if not values:
@@ -73,7 +78,7 @@ class PriorTable:
         """Authority detail for a URL or host; unreadable input gives an unknown result with a note."""
         parsed = parse_host(url, strict=False)
         if parsed.kind == "invalid":
-            return AuthorityDetail(None, 0.0, "unknown", note=f"invalid URL: {parsed.error}")
+            return invalid_url_detail(parsed.error)
         return self.lookup_host(parsed.host, parsed.domain)
 
     def lookup_host(self, host: str | None, domain: str | None) -> AuthorityDetail:
@@ -117,7 +122,7 @@ class PriorTable:
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate (``AuthorityScorer`` protocol)."""
-        return [self.lookup_host(c.host, c.domain) for c in candidates]
+        return [self.lookup_host(c.host, c.domain) if c.domain else self.lookup(c.url) for c in candidates]
 
     def lookup_many(self, urls: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Vectorized view for batches: (authority with NaN for unknown, confidence) arrays."""

@@ -5,9 +5,10 @@ import asyncio
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
+from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
@@ -15,6 +16,8 @@ from authorag.rerankers.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, FusionMode, Ranking, RerankMode
+
+Normalize = Literal["minmax", "none"]
 
 RELEVANCE_SCORE = "relevance"
 """Score key read as upstream relevance when no relevance scorer is configured."""
@@ -38,6 +41,11 @@ class RerankPolicy:
         min_authority: drop candidates whose authority signal is below this (unknown ones are
             dropped too), None disables.
         rrf_k: the RRF constant.
+        normalize: how relevance is scaled before linear fusion: ``"minmax"`` over the
+            candidates (any scale; note that two candidates become 1 and 0), or ``"none"``
+            for scores already calibrated to [0, 1] (e.g. a Cohere-style relevance_score).
+        allow: domain patterns always kept, with authority set to 1 (``*.gov``, ``who.int``).
+        deny: domain patterns always dropped.
     """
 
     mode: RerankMode = "rerank"
@@ -48,12 +56,14 @@ class RerankPolicy:
     top_k: int | None = None
     min_authority: float | None = None
     rrf_k: float = 60.0
+    normalize: Normalize = "minmax"
     allow: tuple[str, ...] = field(default=())
     deny: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         _check_choice("mode", self.mode, get_args(RerankMode))
         _check_choice("fusion", self.fusion, get_args(FusionMode))
+        _check_choice("normalize", self.normalize, get_args(Normalize))
         for name in ("weight", "credibility_weight", "unknown_authority"):
             _check_unit(name, getattr(self, name))
         if self.min_authority is not None:
@@ -93,7 +103,7 @@ class AuthorityReranker:
 
     Example:
         >>> from authorag.priors import load_prior
-        >>> rr = AuthorityReranker(load_prior(), weight=0.5)
+        >>> rr = AuthorityReranker(load_prior(), weight=0.5, normalize="none")
         >>> cands = [Candidate.create("https://someblog.blogspot.com/x", scores={"relevance": 0.9}),
         ...          Candidate.create("https://www.nih.gov/y", scores={"relevance": 0.8})]
         >>> [c.domain for c in rr.rerank("q", cands)]
@@ -148,7 +158,7 @@ class AuthorityReranker:
         else:
             rel_arr = np.asarray([c.scores.get(RELEVANCE_SCORE, 0.5) for c in out], dtype=np.float64)
         auth_arr = np.asarray([c.scores["authority.signal"] for c in out], dtype=np.float64)
-        rel_norm = minmax(rel_arr)
+        rel_norm = minmax(rel_arr) if policy.normalize == "minmax" else _checked_unit(rel_arr)
         if policy.fusion == "linear":
             fused = linear_fusion(rel_norm, auth_arr, policy.weight)
         else:
@@ -177,6 +187,14 @@ class AuthorityReranker:
         return {"reranker": "authority", "scorer": self.scorer.name,
                 "relevance": None if self.relevance is None else self.relevance.name,
                 "policy": policy.to_dict()}
+
+
+def _checked_unit(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    bad = values[(values < 0.0) | (values > 1.0) | np.isnan(values)]
+    if bad.size:
+        raise ConfigError(f"normalize='none' needs relevance scores in [0, 1], got {float(bad[0])}; "
+                          "use normalize='minmax' for scores on another scale")
+    return values
 
 
 def _authority_known(c: Candidate) -> bool:

@@ -83,8 +83,9 @@ def _candidates(path: str, use_upstream: bool) -> tuple[list[Any], list[dict[str
 
 
 def _rerank(args: argparse.Namespace) -> int:
+    reranker = build_reranker(args)  # validates the options before reading any input
     cands, rows = _candidates(args.input, args.relevance == "upstream")
-    ranking = build_reranker(args).rerank(args.query, cands)
+    ranking = reranker.rerank(args.query, cands)
     index = {id(c): i for i, c in enumerate(cands)}
     by_id = {c.id: rows[index[id(c)]] for c in cands}
     write_jsonl(output_row(by_id[c.id], rank, c) for rank, c in enumerate(ranking.candidates, start=1))

@@ -1,0 +1,4 @@
+"""``python -m authorag`` runs the CLI."""
+from authorag.cli import entry
+
+entry()

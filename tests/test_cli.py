@@ -1,0 +1,85 @@
+"""The CLI through its entry point: JSON shapes, exit codes, error text."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from authorag.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_json_in_input_order(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "urls.txt"
+    f.write_text("# comment\nhttps://someone.blogspot.com/x\n\nnot a url\n", encoding="utf-8")
+    code, out, _ = run(capsys, "score", "https://www.nih.gov/a", "--input", str(f), "--json", "--no-learned")
+    rows = json.loads(out)
+    assert code == 0
+    assert [r["input"] for r in rows] == ["https://www.nih.gov/a", "https://someone.blogspot.com/x", "not a url"]
+    assert [r["domain"] for r in rows] == ["nih.gov", "someone.blogspot.com", None]
+    assert rows[0]["authority"] > 0.9 and rows[0]["tier"] == "table" and rows[0]["version"] == 1
+    assert set(rows[0]["sources"]) == {"ccnews_pagerank", "majestic", "moz"}
+    assert rows[1]["authority"] is None and rows[1]["confidence"] == 0.0
+    assert "invalid URL" in rows[2]["note"]
+
+
+def test_score_leave_source_out(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "score", "nih.gov", "--json", "--no-learned", "--exclude", "majestic")
+    assert set(json.loads(out)[0]["sources"]) == {"ccnews_pagerank", "moz"}
+
+
+def test_score_needs_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "score", "--no-learned")
+    assert code == 2 and "give URLs/domains" in err
+
+
+def test_rerank_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "c.jsonl"
+    rows = [{"id": "blog", "url": "https://cure.blogspot.com/x", "text": "t", "score": 0.9, "extra": [1]},
+            {"id": "nih", "url": "https://www.nih.gov/y", "text": "t", "score": 0.8}]
+    f.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    code, out, _ = run(capsys, "rerank", "-q", "q", "-i", str(f), "--weight", "0.8", "--no-learned")
+    lines = [json.loads(ln) for ln in out.splitlines()]
+    assert code == 0
+    assert [(ln["id"], ln["rank"]) for ln in lines] == [("nih", 1), ("blog", 2)]
+    assert lines[1]["extra"] == [1]
+    assert lines[0]["authority"]["domain"] == "nih.gov" and lines[0]["authority"]["tier"] == "table"
+    assert lines[0]["score"] == pytest.approx(lines[0]["authority"]["scores"]["fused"])
+    assert lines[0]["authority"]["scores"]["relevance"] == 0.8
+
+
+def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"url": "a.com"}\nnot json\n', encoding="utf-8")
+    code, _, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--no-learned")
+    assert code == 1 and f"{f}:2: not valid JSON" in err
+    code, _, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--weight", "2", "--no-learned")
+    assert code == 1 and "weight must be in [0, 1], got 2.0" in err
+
+
+def test_demo_prior_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--judge", "none", "--no-learned", "--relevance", "none")
+    assert code == 0
+    assert "before top 3: 1/3 credible" in out and "after  top 3: 3/3 credible" in out
+
+
+def test_priors_info_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "priors", "info", "--json")
+    info = json.loads(out)
+    assert code == 0 and info["version"] == 1
+    names = {s["name"]: s for s in info["sources"]}
+    assert names["majestic"]["entries"] == 14985 and names["averitec_misinfo"]["default"] is False
+    assert any(r["suffix"] == "gov" for r in info["rules"])
+
+
+def test_console_script_entry_point() -> None:
+    out = subprocess.run([sys.executable, "-m", "authorag", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("authorag 0.1.0")

@@ -1,0 +1,58 @@
+"""Package-level rules: public API, import direction, optional-dependency hints."""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import authorag
+from authorag._optional import require
+from authorag.errors import MissingDependencyError
+
+PKG = Path(authorag.__file__).parent
+
+
+def test_all_is_sorted_and_resolvable() -> None:
+    assert authorag.__all__ == sorted(authorag.__all__)
+    for name in authorag.__all__:
+        assert hasattr(authorag, name), name
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+ADAPTERS = ("authorag.server", "authorag.integrations", "authorag.benchmarks")
+
+
+@pytest.mark.parametrize("path", sorted(p for p in PKG.rglob("*.py")), ids=lambda p: str(p.relative_to(PKG)))
+def test_library_never_imports_adapters_or_benchmarks(path: Path) -> None:
+    rel = path.relative_to(PKG).parts
+    if rel[0] in ("server", "integrations", "benchmarks") or rel[0] == "cli.py":
+        return
+    bad = {m for m in _imports(path) if m.startswith(ADAPTERS)}
+    assert not bad, f"{path} imports {bad}: library code must not depend on adapters/benchmarks"
+
+
+def test_require_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "faiss", None)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'authorag\[embeddings\]'"):
+        require("faiss", extra="embeddings", feature="FAISS index")
+
+
+def test_import_is_light() -> None:
+    import subprocess
+
+    code = ("import sys, authorag; heavy = [m for m in ('torch', 'openai', 'fastapi', 'xllamacpp', "
+            "'sentence_transformers', 'langchain_core', 'haystack') if m in sys.modules]; print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
