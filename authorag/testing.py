@@ -190,7 +190,7 @@ def _wait_until_up(url: str, timeout_s: float) -> None:
     last: str = "no answer"
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(url, timeout=2.0) as resp:  # noqa: S310 - loopback
+            with urllib.request.urlopen(url, timeout=2.0) as resp:
                 if resp.status == 200:
                     return
                 last = f"HTTP {resp.status}"

@@ -1,0 +1,120 @@
+"""LLM backends for the judges: one protocol, one registry, one factory.
+
+- ``"local"``: :class:`LocalBackend`, llama.cpp in-process via xllamacpp (default model
+  Qwen2.5-Coder-1.5B-Instruct from ``authorag[model]``).
+- ``"openai"``: :class:`OpenAIBackend`, any OpenAI-compatible server (vLLM, Ollama,
+  llama.cpp server, OpenAI).
+
+Example:
+    >>> backend = load_backend("local", model_path="smollm2-135m", n_ctx=2048)  # doctest: +SKIP
+    >>> backend = load_backend("openai", base_url="http://127.0.0.1:8080/v1",
+    ...                        model="qwen")  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from authorag.errors import ConfigError
+from authorag.judges.backends.base import (
+    FEATURES,
+    ChatRequest,
+    Completion,
+    Feature,
+    LLMBackend,
+    TokenLogprob,
+)
+from authorag.judges.backends.local import LocalBackend
+from authorag.judges.backends.models import DEFAULT_MODEL, MODELS, model_path
+from authorag.judges.backends.openai_compat import OpenAIBackend
+
+if TYPE_CHECKING:
+    from authorag.judges.cache import JudgeCache
+
+BackendName = Literal["local", "openai"]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendInfo:
+    """One registered backend: its class, the extra it needs and what it is for."""
+
+    name: str
+    cls: type[Any]
+    extra: str
+    description: str
+
+
+BACKENDS: dict[str, BackendInfo] = {
+    "local": BackendInfo("local", LocalBackend, "llm",
+                         "llama.cpp in-process (xllamacpp); GGUF path or registered model"),
+    "openai": BackendInfo("openai", OpenAIBackend, "llm",
+                          "any OpenAI-compatible HTTP server (vLLM, Ollama, llama.cpp, OpenAI)"),
+}
+
+
+def load_backend(
+    name: BackendName,
+    *,
+    cache: JudgeCache | str | Path | bool | None = None,
+    **kwargs: Any,
+) -> LLMBackend:
+    """Build a registered backend, optionally behind a persistent judge cache.
+
+    Args:
+        name: ``"local"`` or ``"openai"``.
+        cache: None/False (no cache), True (the default cache file), a path or ``":memory:"``,
+            or a :class:`JudgeCache`.
+        **kwargs: the backend class's arguments.
+
+    Raises:
+        ConfigError: unknown name or arguments the backend does not take.
+        MissingDependencyError: the backend's extra is not installed.
+
+    Example:
+        >>> load_backend("gpt")
+        Traceback (most recent call last):
+        ...
+        authorag.errors.ConfigError: unknown backend 'gpt'; choose one of ['local', 'openai']
+    """
+    info = BACKENDS.get(name)
+    if info is None:
+        raise ConfigError(f"unknown backend {name!r}; choose one of {sorted(BACKENDS)}")
+    try:
+        inspect.signature(info.cls).bind(**kwargs)
+    except TypeError as exc:
+        allowed = [p for p in inspect.signature(info.cls).parameters if p != "self"]
+        raise ConfigError(
+            f"backend {name!r} does not accept {sorted(kwargs)}: {exc}; its parameters are "
+            f"{allowed}"
+        ) from exc
+    backend: LLMBackend = info.cls(**kwargs)
+    if cache is None or cache is False:
+        return backend
+    # authorag.judges.cache builds on this package; import it here to avoid a cycle.
+    from authorag.judges.cache import CachedBackend, JudgeCache
+
+    store = cache if isinstance(cache, JudgeCache) else JudgeCache(
+        None if cache is True else cache
+    )
+    return CachedBackend(backend, store)
+
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "FEATURES",
+    "MODELS",
+    "BackendInfo",
+    "BackendName",
+    "ChatRequest",
+    "Completion",
+    "Feature",
+    "LLMBackend",
+    "LocalBackend",
+    "OpenAIBackend",
+    "TokenLogprob",
+    "load_backend",
+    "model_path",
+]

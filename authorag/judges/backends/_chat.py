@@ -1,0 +1,153 @@
+"""OpenAI chat-completion shapes, written once for every backend.
+
+:func:`build_payload` turns a :class:`ChatRequest` into the JSON body an OpenAI-compatible
+server (or xllamacpp in-process) takes; :func:`parse_response` turns the JSON answer into a
+:class:`Completion`. The OpenAI backend sends the same body through the ``openai`` client
+(non-standard keys such as ``grammar`` travel in ``extra_body``).
+
+Example:
+    >>> from authorag.judges.backends.base import ChatRequest
+    >>> body = build_payload(ChatRequest(messages=[{"role": "user", "content": "hi"}],
+    ...                                  grammar="root ::= [0-9]"), model="m")
+    >>> body["grammar"], body["max_tokens"]
+    ('root ::= [0-9]', 16)
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from authorag.errors import JudgeError
+from authorag.judges.backends.base import ChatRequest, Completion, Feature, TokenLogprob
+
+#: Body keys the ``openai`` client accepts as named arguments; the rest go in ``extra_body``.
+OPENAI_ARGS = frozenset(
+    {"model", "messages", "max_tokens", "temperature", "seed", "logprobs", "top_logprobs",
+     "response_format"}
+)
+
+
+def build_payload(
+    request: ChatRequest, *, model: str, drop: Collection[Feature] = ()
+) -> dict[str, Any]:
+    """Build the chat-completions JSON body, leaving out the features in ``drop``.
+
+    Example:
+        >>> req = ChatRequest(messages=[{"role": "user", "content": "x"}], logprobs=True)
+        >>> sorted(build_payload(req, model="m", drop=("logprobs",)))
+        ['max_tokens', 'messages', 'model', 'seed', 'temperature']
+    """
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [dict(m) for m in request.messages],
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+        "seed": request.seed,
+    }
+    if request.grammar is not None and "grammar" not in drop:
+        body["grammar"] = request.grammar
+    if request.json_schema is not None and "json_schema" not in drop:
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "answer", "schema": dict(request.json_schema)},
+        }
+    if request.logprobs and "logprobs" not in drop:
+        body["logprobs"] = True
+        body["top_logprobs"] = request.top_logprobs
+    return body
+
+
+def used_features(request: ChatRequest) -> tuple[Feature, ...]:
+    """The optional features a request asks for, in the order a fallback drops them.
+
+    Example:
+        >>> used_features(ChatRequest(messages=[], grammar="root ::= [0-9]", logprobs=True))
+        ('grammar', 'logprobs')
+    """
+    asked: dict[Feature, bool] = {
+        "json_schema": request.json_schema is not None,
+        "grammar": request.grammar is not None,
+        "logprobs": request.logprobs,
+    }
+    return tuple(f for f, on in asked.items() if on)
+
+
+def split_openai_args(body: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split a body into ``openai`` named arguments and ``extra_body``.
+
+    Example:
+        >>> split_openai_args({"model": "m", "grammar": "g"})
+        ({'model': 'm'}, {'grammar': 'g'})
+    """
+    named = {k: v for k, v in body.items() if k in OPENAI_ARGS}
+    extra = {k: v for k, v in body.items() if k not in OPENAI_ARGS}
+    return named, extra
+
+
+def parse_response(
+    data: Mapping[str, Any],
+    *,
+    latency_s: float,
+    model: str,
+    dropped: tuple[Feature, ...] = (),
+) -> Completion:
+    """Turn a chat-completions JSON answer into a :class:`Completion`.
+
+    Raises:
+        JudgeError: the answer is an error object or has no choices.
+
+    Example:
+        >>> parse_response({"choices": [{"message": {"content": "7"}, "finish_reason": "stop"}],
+        ...                 "usage": {"prompt_tokens": 9, "completion_tokens": 1}},
+        ...                latency_s=0.1, model="m").text
+        '7'
+    """
+    if "error" in data:
+        raise JudgeError(f"the model server answered with an error: {data['error']!r}")
+    choices = data.get("choices") or []
+    if not choices:
+        raise JudgeError(f"the model server answered without choices: {str(dict(data))[:300]}")
+    choice: Mapping[str, Any] = choices[0]
+    message: Mapping[str, Any] = choice.get("message") or {}
+    usage: Mapping[str, Any] = data.get("usage") or {}
+    return Completion(
+        text=str(message.get("content") or ""),
+        logprobs=_parse_logprobs(choice.get("logprobs")),
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+        latency_s=latency_s,
+        model=str(data.get("model") or model),
+        dropped_features=dropped,
+        finish_reason=str(choice.get("finish_reason") or ""),
+    )
+
+
+def _parse_logprobs(raw: Mapping[str, Any] | None) -> tuple[TokenLogprob, ...] | None:
+    if not raw:
+        return None
+    content = raw.get("content")
+    if not content:
+        return None
+    return tuple(
+        TokenLogprob(
+            token=str(item.get("token", "")),
+            logprob=float(item.get("logprob", float("-inf"))),
+            top=_top_map(item.get("top_logprobs") or []),
+        )
+        for item in content
+    )
+
+
+def _top_map(alternatives: list[Mapping[str, Any]]) -> dict[str, float]:
+    # Several token ids can decode to the same string (" 7" vs "7" is kept apart, but
+    # byte-fallback tokens can collide); keep the most likely one for each string.
+    top: dict[str, float] = {}
+    for alt in alternatives:
+        token = str(alt.get("token", ""))
+        logprob = float(alt.get("logprob", float("-inf")))
+        if token not in top or logprob > top[token]:
+            top[token] = logprob
+    return top
+
+
+__all__ = ["build_payload", "parse_response", "split_openai_args", "used_features"]
