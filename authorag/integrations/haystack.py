@@ -1,0 +1,186 @@
+"""Haystack component: rank documents by source authority fused with relevance.
+
+Install with ``pip install 'authorag[haystack]'``. Works with Haystack 2.x and 3.x.
+
+:class:`AuthorityRanker` takes ``query`` and ``documents`` (from any retriever or ranker) and
+returns new documents in fused order: the fused score in ``Document.score``, the explanation in
+``Document.meta["authority"]`` (including the incoming score as ``relevance``, so it is never
+lost), all other meta kept. The source URL is read from ``meta`` (``url``, ``source``, ...).
+
+Loading a saved pipeline that contains it needs authorag on Haystack 3's deserialization
+allowlist: ``Pipeline.loads(text, allowed_modules=["authorag.*"])`` or the environment variable
+``HAYSTACK_DESERIALIZATION_ALLOWLIST="authorag.*"``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from authorag._optional import require
+
+require("haystack", extra="haystack", feature="authorag.integrations.haystack.AuthorityRanker")
+
+from haystack import Document, component, default_from_dict, default_to_dict  # noqa: E402
+from haystack.utils import Secret, deserialize_secrets_inplace  # noqa: E402
+
+from authorag.integrations import _adapt  # noqa: E402
+from authorag.rerankers.authority import AuthorityReranker  # noqa: E402
+from authorag.types import Candidate, Ranking  # noqa: E402
+
+META_KEY = "authority"
+"""``Document.meta`` key that receives the per-document explanation."""
+
+_POLICY_FIELDS = ("weight", "fusion", "mode", "credibility_weight", "unknown_authority",
+                  "min_authority", "allow", "deny")
+
+
+@component
+class AuthorityRanker:
+    """Rerank or filter Haystack documents by source authority fused with relevance.
+
+    Args:
+        weight: share of authority in the fused score, in [0, 1].
+        top_k: default number of documents to return (None returns all).
+        fusion: ``"linear"`` or ``"rrf"``.
+        mode: ``"rerank"`` (fuse and sort) or ``"filter"`` (keep the top by authority).
+        relevance: ``"auto"`` (incoming ``Document.score`` when every document has one, else
+            the incoming order), ``"rank"``, ``"upstream"``, or a scorer name (``"bm25"``,
+            ``"dense"``) scored over ``Document.content``.
+        url_meta_keys: meta keys searched in order for the source URL.
+        credibility_weight, unknown_authority, min_authority, allow, deny: see
+            :class:`~authorag.rerankers.authority.RerankPolicy`.
+        exclude_sources, optin_sources: prior sources to leave out / add (``load_prior``).
+        judge_api_key: API key for an LLM judge backend, as a ``Secret`` (serialized by
+            reference, never by value); kept for authority scorers that call a judge.
+
+    Example:
+        >>> from haystack import Document
+        >>> ranker = AuthorityRanker(weight=0.8)
+        >>> docs = [Document(content="a", meta={"url": "https://someblog.blogspot.com/x"}),
+        ...         Document(content="b", meta={"url": "https://www.nih.gov/y"})]
+        >>> [d.meta["url"] for d in ranker.run(query="q", documents=docs)["documents"]]
+        ['https://www.nih.gov/y', 'https://someblog.blogspot.com/x']
+    """
+
+    def __init__(  # noqa: PLR0913 - flat, JSON-serializable parameters are Haystack's convention
+        self,
+        *,
+        weight: float = 0.3,
+        top_k: int | None = None,
+        fusion: str = "linear",
+        mode: str = "rerank",
+        relevance: str = "auto",
+        url_meta_keys: list[str] | None = None,
+        credibility_weight: float = 0.0,
+        unknown_authority: float = 0.3,
+        min_authority: float | None = None,
+        allow: list[str] | None = None,
+        deny: list[str] | None = None,
+        exclude_sources: list[str] | None = None,
+        optin_sources: list[str] | None = None,
+        judge_api_key: Secret | None = None,
+    ) -> None:
+        self.weight = weight
+        self.top_k = _adapt.check_top("top_k", top_k)
+        self.fusion = fusion
+        self.mode = mode
+        self.relevance = relevance
+        self.url_meta_keys = list(_adapt.DEFAULT_URL_KEYS) if url_meta_keys is None else list(url_meta_keys)
+        self.credibility_weight = credibility_weight
+        self.unknown_authority = unknown_authority
+        self.min_authority = min_authority
+        self.allow = list(allow or [])
+        self.deny = list(deny or [])
+        self.exclude_sources = list(exclude_sources or [])
+        self.optin_sources = list(optin_sources or [])
+        self.judge_api_key = judge_api_key
+        _adapt.make_policy(self._policy())  # cheap validation; heavy state waits for warm_up()
+        self._reranker: AuthorityReranker | None = None
+        self._relevance_mode = "auto"
+
+    def _policy(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _POLICY_FIELDS}
+
+    def warm_up(self) -> None:
+        """Load the prior table and the relevance scorer (once; later calls do nothing)."""
+        if self._reranker is not None:
+            return
+        from authorag.priors import load_prior
+
+        mode, relevance = _adapt.resolve_relevance(self.relevance)
+        if self.exclude_sources or self.optin_sources:
+            scorer = load_prior(exclude=self.exclude_sources, optin=self.optin_sources)
+        else:
+            scorer = _adapt.default_scorer()
+        self._reranker = _adapt.build_reranker(scorer, relevance, self._policy())
+        self._relevance_mode = mode
+
+    def _prepare(self, documents: Sequence[Document], top_k: int | None) -> tuple[list[Candidate], str, int | None]:
+        self.warm_up()
+        limit = self.top_k if top_k is None else _adapt.check_top("top_k", top_k)
+        upstream = [_adapt.as_float(d.score) for d in documents]
+        rel, source = _adapt.choose_relevance(self._relevance_mode, upstream)
+        cands = [
+            _adapt.make_candidate(i, _adapt.url_from_metadata(d.meta, self.url_meta_keys),
+                                  d.content or "", None if rel is None else rel[i])
+            for i, d in enumerate(documents)
+        ]
+        return cands, source, limit
+
+    @staticmethod
+    def _documents(documents: Sequence[Document], ranking: Ranking, source: str) -> list[Document]:
+        return [
+            dataclasses.replace(
+                documents[int(c.id)],
+                score=c.scores["fused"],
+                meta={**documents[int(c.id)].meta, META_KEY: _adapt.breakdown(c, source)},
+            )
+            for c in ranking.candidates
+        ]
+
+    @component.output_types(documents=list[Document])
+    def run(self, query: str, documents: list[Document], top_k: int | None = None) -> dict[str, list[Document]]:
+        """Rank ``documents`` for ``query``; returns ``{"documents": [...]}`` (new objects).
+
+        Raises:
+            ValueError: ``top_k`` is zero or negative.
+        """
+        cands, source, limit = self._prepare(documents, top_k)
+        if not cands:
+            return {"documents": []}
+        assert self._reranker is not None  # set by warm_up() in _prepare()
+        ranking = self._reranker.rerank(query, cands, top_k=limit)
+        return {"documents": self._documents(documents, ranking, source)}
+
+    @component.output_types(documents=list[Document])
+    async def run_async(
+        self, query: str, documents: list[Document], top_k: int | None = None,
+    ) -> dict[str, list[Document]]:
+        """Async twin of :meth:`run` (scoring runs off the event loop)."""
+        cands, source, limit = self._prepare(documents, top_k)
+        if not cands:
+            return {"documents": []}
+        assert self._reranker is not None
+        ranking = await self._reranker.arerank(query, cands, top_k=limit)
+        return {"documents": self._documents(documents, ranking, source)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Serialize to a dict (the secret is written by reference, e.g. its env var name)."""
+        return default_to_dict(
+            self, weight=self.weight, top_k=self.top_k, fusion=self.fusion, mode=self.mode,
+            relevance=self.relevance, url_meta_keys=self.url_meta_keys,
+            credibility_weight=self.credibility_weight, unknown_authority=self.unknown_authority,
+            min_authority=self.min_authority, allow=self.allow, deny=self.deny,
+            exclude_sources=self.exclude_sources, optin_sources=self.optin_sources,
+            judge_api_key=None if self.judge_api_key is None else self.judge_api_key.to_dict(),
+        )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AuthorityRanker:
+        """Rebuild from :meth:`to_dict` output."""
+        deserialize_secrets_inplace(data.setdefault("init_parameters", {}), keys=["judge_api_key"])
+        return default_from_dict(cls, data)
+
+
+__all__ = ["META_KEY", "AuthorityRanker"]

@@ -1,0 +1,192 @@
+"""LangChain adapters: a document compressor and a retriever that rank by source authority.
+
+Install with ``pip install 'authorag[langchain]'``.
+
+* :class:`AuthorityCompressor` (a ``BaseDocumentCompressor``) reranks or filters ``Document``\\s
+  by authority fused with relevance. Use it in a ``ContextualCompressionRetriever`` or call it
+  directly. The fused score goes to ``metadata["relevance_score"]`` (the convention of LangChain
+  rerankers); the explanation goes to ``metadata["authority"]``; all other metadata is kept.
+* :class:`AuthorityRetriever` (a ``BaseRetriever``) wraps any retriever and applies the
+  authority stage to what it returns; ``k`` caps the number of results.
+
+Relevance: LangChain documents rarely carry a score. With ``relevance="auto"`` (default) the
+compressor uses ``metadata["relevance_score"]`` when every document has one (e.g. after a
+cross-encoder), else the incoming order (first = 1.0, last = 1/n), because retrievers return
+documents best first. See :mod:`authorag.integrations._adapt` for all modes.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from authorag._optional import require
+
+require("langchain_core", extra="langchain", feature="authorag.integrations.langchain")
+
+from langchain_core.callbacks import (  # noqa: E402 - after the dependency check on purpose
+    AsyncCallbackManagerForRetrieverRun,
+    CallbackManagerForRetrieverRun,
+    Callbacks,
+)
+from langchain_core.documents import BaseDocumentCompressor, Document  # noqa: E402
+from langchain_core.retrievers import BaseRetriever  # noqa: E402
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator  # noqa: E402
+
+from authorag.integrations import _adapt  # noqa: E402
+from authorag.priors.base import AuthorityScorer  # noqa: E402
+from authorag.rerankers.authority import AuthorityReranker  # noqa: E402
+from authorag.rerankers.base import RelevanceScorer  # noqa: E402
+from authorag.types import Candidate, FusionMode, Ranking, RerankMode  # noqa: E402
+
+SCORE_KEY = "relevance_score"
+"""Metadata key that receives the fused score (LangChain's reranker convention)."""
+
+
+class AuthorityCompressor(BaseDocumentCompressor):
+    """Rerank or filter LangChain documents by source authority fused with relevance.
+
+    Args (pydantic fields):
+        scorer: authority scorer; default the shipped prior table (``authorag.priors.load_prior``).
+        relevance: ``"auto"``, ``"rank"``, ``"upstream"``, a scorer name (``"bm25"``) or a
+            :class:`~authorag.rerankers.base.RelevanceScorer`.
+        url_keys: metadata keys searched in order for the source URL.
+        relevance_key: metadata key read as upstream relevance.
+        top_n: keep at most this many documents (None keeps all).
+        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, allow, deny:
+            the :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+
+    Example:
+        >>> from langchain_core.documents import Document
+        >>> docs = [Document("a", metadata={"source": "https://someblog.blogspot.com/x"}),
+        ...         Document("b", metadata={"source": "https://www.nih.gov/y"})]
+        >>> out = AuthorityCompressor(weight=0.8).compress_documents(docs, "query")
+        >>> [d.metadata["source"] for d in out]
+        ['https://www.nih.gov/y', 'https://someblog.blogspot.com/x']
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    scorer: AuthorityScorer | None = None
+    relevance: str | RelevanceScorer = "auto"
+    url_keys: tuple[str, ...] = _adapt.DEFAULT_URL_KEYS
+    relevance_key: str = SCORE_KEY
+    top_n: int | None = None
+    weight: float = 0.3
+    fusion: FusionMode = "linear"
+    mode: RerankMode = "rerank"
+    credibility_weight: float = 0.0
+    unknown_authority: float = 0.3
+    min_authority: float | None = None
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+
+    _reranker: AuthorityReranker | None = PrivateAttr(default=None)
+    _mode: str = PrivateAttr(default="auto")
+
+    @model_validator(mode="after")
+    def _validate(self) -> AuthorityCompressor:
+        _adapt.check_top("top_n", self.top_n)
+        _adapt.make_policy(self._policy())
+        return self
+
+    def _policy(self) -> dict[str, Any]:
+        return {"weight": self.weight, "fusion": self.fusion, "mode": self.mode,
+                "credibility_weight": self.credibility_weight,
+                "unknown_authority": self.unknown_authority, "min_authority": self.min_authority,
+                "allow": self.allow, "deny": self.deny}
+
+    def reranker(self) -> AuthorityReranker:
+        """The underlying reranker (built on first use: loading the prior is not free)."""
+        if self._reranker is None:
+            self._mode, scorer = _adapt.resolve_relevance(self.relevance)
+            self._reranker = _adapt.build_reranker(self.scorer, scorer, self._policy())
+        return self._reranker
+
+    def _candidates(self, documents: Sequence[Document]) -> tuple[list[Candidate], str]:
+        self.reranker()
+        upstream = [_adapt.as_float(d.metadata.get(self.relevance_key)) for d in documents]
+        rel, source = _adapt.choose_relevance(self._mode, upstream)
+        cands = [
+            _adapt.make_candidate(i, _adapt.url_from_metadata(d.metadata, self.url_keys),
+                                  d.page_content, None if rel is None else rel[i])
+            for i, d in enumerate(documents)
+        ]
+        return cands, source
+
+    def _documents(self, documents: Sequence[Document], ranking: Ranking, source: str) -> list[Document]:
+        out: list[Document] = []
+        for cand in ranking.candidates:
+            doc = documents[int(cand.id)]
+            meta = {**doc.metadata, SCORE_KEY: cand.scores["fused"],
+                    "authority": _adapt.breakdown(cand, source)}
+            out.append(Document(page_content=doc.page_content, metadata=meta, id=doc.id))
+        return out
+
+    def compress_documents(
+        self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None,
+    ) -> Sequence[Document]:
+        """Return new documents in fused order (at most ``top_n``); inputs are not changed."""
+        if not documents:
+            return []
+        cands, source = self._candidates(documents)
+        ranking = self.reranker().rerank(query, cands, top_k=self.top_n)
+        return self._documents(documents, ranking, source)
+
+    async def acompress_documents(
+        self, documents: Sequence[Document], query: str, callbacks: Callbacks | None = None,
+    ) -> Sequence[Document]:
+        """Async twin of :meth:`compress_documents` (scoring runs off the event loop)."""
+        if not documents:
+            return []
+        cands, source = self._candidates(documents)
+        ranking = await self.reranker().arerank(query, cands, top_k=self.top_n)
+        return self._documents(documents, ranking, source)
+
+
+class AuthorityRetriever(BaseRetriever):
+    """A retriever that applies the authority stage to another retriever's results.
+
+    Args (pydantic fields):
+        base_retriever: the first-stage retriever (vector store, BM25, ...).
+        compressor: the authority stage; default ``AuthorityCompressor()``.
+        k: return at most this many documents (None returns all the base retriever gave);
+            can be overridden per call: ``retriever.invoke(query, k=3)``.
+
+    Example:
+        >>> from langchain_core.vectorstores import InMemoryVectorStore
+        >>> retriever = AuthorityRetriever(base_retriever=store.as_retriever(search_kwargs={"k": 20}), k=4)
+        >>> docs = retriever.invoke("does vitamin C prevent colds?")  # doctest: +SKIP
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    base_retriever: BaseRetriever
+    compressor: AuthorityCompressor = Field(default_factory=AuthorityCompressor)
+    k: int | None = None
+
+    @model_validator(mode="after")
+    def _validate(self) -> AuthorityRetriever:
+        _adapt.check_top("k", self.k)
+        return self
+
+    def _limit(self, k: int | None) -> int | None:
+        return _adapt.check_top("k", self.k if k is None else k)
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None,
+    ) -> list[Document]:
+        limit = self._limit(k)
+        docs = self.base_retriever.invoke(query, config={"callbacks": run_manager.get_child()})
+        ranked = self.compressor.compress_documents(docs, query)
+        return list(ranked[:limit])
+
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, k: int | None = None,
+    ) -> list[Document]:
+        limit = self._limit(k)
+        docs = await self.base_retriever.ainvoke(query, config={"callbacks": run_manager.get_child()})
+        ranked = await self.compressor.acompress_documents(docs, query)
+        return list(ranked[:limit])
+
+
+__all__ = ["SCORE_KEY", "AuthorityCompressor", "AuthorityRetriever"]

@@ -1,0 +1,174 @@
+"""FastAPI app: a Cohere/Jina-compatible rerank API that fuses source authority with relevance.
+
+Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
+shapes), ``POST /v1/authority``, ``GET /healthz``, ``/readyz``, ``/metrics``, ``/openapi.json``.
+No endpoint fetches a URL. Every error is ``{"version": "1", "error": {"code", "status",
+"message"}}``.
+
+Example:
+    >>> from authorag.server.app import create_app
+    >>> from authorag.server.config import ServerConfig
+    >>> app = create_app(ServerConfig(relevance="rank"))
+    >>> # uvicorn.run(app, host="127.0.0.1", port=8000)
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from collections.abc import AsyncGenerator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from authorag._optional import require
+
+require("fastapi", extra="server", feature="authorag.server")
+
+from fastapi import Depends, FastAPI, Request  # noqa: E402
+from fastapi.exceptions import RequestValidationError  # noqa: E402
+from fastapi.responses import JSONResponse, PlainTextResponse  # noqa: E402
+from starlette.exceptions import HTTPException  # noqa: E402
+
+from authorag.errors import ConfigError  # noqa: E402
+from authorag.priors.base import AuthorityScorer  # noqa: E402
+from authorag.server.config import ServerConfig  # noqa: E402
+from authorag.server.metrics import CONTENT_TYPE  # noqa: E402
+from authorag.server.middleware import BodyLimitMiddleware, MetricsMiddleware  # noqa: E402
+from authorag.server.schemas import (  # noqa: E402
+    API_VERSION,
+    AuthorityRequest,
+    AuthorityResponse,
+    ErrorResponse,
+    RerankRequest,
+    RerankResponse,
+    error_body,
+)
+from authorag.server.service import LimitExceeded, RerankService  # noqa: E402
+
+log = logging.getLogger(__name__)
+
+_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
+                 413: "payload_too_large", 422: "invalid_request", 503: "not_ready"}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse}, 413: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+}
+
+
+def _error(status: int, code: str, message: str, service: RerankService,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    service.metrics.observe_error(code)
+    return JSONResponse(error_body(status, code, message), status_code=status, headers=headers)
+
+
+def _auth_dependency(config: ServerConfig) -> Callable[[Request], None]:
+    expected = None if config.api_key is None else f"Bearer {config.api_key}".encode()
+
+    def check(request: Request) -> None:
+        if expected is None:
+            return
+        got = request.headers.get("authorization", "").encode()
+        if not hmac.compare_digest(got, expected):
+            raise HTTPException(401, detail="missing or wrong API key: send 'Authorization: Bearer <key>' "
+                                            "with the key the server was started with")
+    return check
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts: list[str] = []
+    for err in list(exc.errors())[:5]:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+        parts.append(f"{loc or 'body'}: {err.get('msg', 'invalid')}")
+    return "invalid request: " + "; ".join(parts)
+
+
+def _install_handlers(app: FastAPI, service: RerankService) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        return _error(422, "invalid_request", _validation_message(exc), service)
+
+    @app.exception_handler(HTTPException)
+    async def _http(_: Request, exc: HTTPException) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        code = _STATUS_CODES.get(exc.status_code, "error")
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+        return _error(exc.status_code, code, str(exc.detail), service, headers)
+
+    @app.exception_handler(ConfigError)
+    async def _config(_: Request, exc: ConfigError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        code = exc.code if isinstance(exc, LimitExceeded) else "invalid_request"
+        return _error(422, code, str(exc), service)
+
+
+async def _run(service: RerankService, func: Callable[..., dict[str, Any]], *args: Any) -> JSONResponse:
+    # Prior-only scoring takes milliseconds: run it inline; judge calls and dense encoding may
+    # block for longer, so they go to a worker thread.
+    body = await asyncio.to_thread(func, *args) if service.offload else func(*args)
+    return JSONResponse(body)
+
+
+def _install_routes(app: FastAPI, service: RerankService) -> None:
+    auth = [Depends(_auth_dependency(service.config))]
+    rerank_doc = {"200": {"model": RerankResponse}}
+
+    for path, api in (("/v1/rerank", "v1"), ("/v2/rerank", "v2"), ("/rerank", "jina")):
+        def make(api_name: str) -> Callable[[RerankRequest], Any]:
+            async def rerank(body: RerankRequest) -> JSONResponse:
+                return await _run(service, service.rerank, body, api_name)
+            return rerank
+
+        app.add_api_route(path, make(api), methods=["POST"], dependencies=auth, responses={**_ERRORS, **rerank_doc},
+                          summary=f"Rerank documents ({api} shape): authority fused with relevance",
+                          response_class=JSONResponse)
+
+    @app.post("/v1/authority", dependencies=auth, responses={**_ERRORS, "200": {"model": AuthorityResponse}})
+    async def authority(body: AuthorityRequest) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        """Authority of URLs or domains from the configured scorer; nothing is fetched."""
+        return await _run(service, service.authority, body)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:  # pyright: ignore[reportUnusedFunction]
+        """Liveness: the process answers."""
+        return {"status": "ok", "version": API_VERSION}
+
+    @app.get("/readyz", responses={503: {"model": ErrorResponse}})
+    async def readyz() -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        """Readiness: the prior (and relevance model) are loaded."""
+        if not service.ready:
+            return _error(503, "not_ready", "the authority scorer is still loading", service)
+        return JSONResponse({"status": "ready", "version": API_VERSION, "config": service.config.public()})
+
+    @app.get("/metrics", response_class=PlainTextResponse)
+    async def metrics() -> PlainTextResponse:  # pyright: ignore[reportUnusedFunction]
+        """Prometheus text format."""
+        return PlainTextResponse(service.metrics.render(), media_type=CONTENT_TYPE)
+
+
+def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | None = None) -> FastAPI:
+    """Build the app; the scorer and relevance model load at startup (``/readyz`` says when).
+
+    Args:
+        config: settings; default :meth:`ServerConfig.from_env`.
+        scorer: an authority scorer to use instead of the one ``config`` describes.
+    """
+    cfg = ServerConfig.from_env() if config is None else config
+    service = RerankService(cfg, scorer)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncGenerator[None]:
+        await asyncio.to_thread(service.warm_up)
+        yield
+
+    from authorag import __version__
+
+    app = FastAPI(title="authorag", version=__version__, lifespan=lifespan,
+                  description="Authority-aware reranking (Cohere/Jina-compatible rerank API).")
+    _install_handlers(app, service)
+    _install_routes(app, service)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes, metrics=service.metrics)
+    app.add_middleware(MetricsMiddleware, metrics=service.metrics)
+    app.state.service = service
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """App factory for ``uvicorn --factory`` and multi-worker ``authorag serve``."""
+    return create_app(ServerConfig.from_env())

@@ -1,0 +1,61 @@
+"""``authorag serve``: run the rerank API with uvicorn.
+
+Flags override ``AUTHORAG_*`` environment variables (see :mod:`authorag.server.config`). The
+merged settings go to every worker process through those variables.
+
+Example:
+    authorag serve --host 127.0.0.1 --port 8000 --weight 0.4 --api-key "$KEY"
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+from authorag._cliutil import Subparsers
+
+
+def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``serve`` to the CLI."""
+    p = sub.add_parser("serve", help="run the Cohere/Jina-compatible rerank API (needs authorag[server])")
+    p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--weight", type=float, help="share of authority in the fused score [0, 1]")
+    p.add_argument("--fusion", choices=["linear", "rrf"])
+    p.add_argument("--credibility-weight", type=float)
+    p.add_argument("--unknown-authority", type=float, help="value fused for unknown sources [0, 1]")
+    p.add_argument("--relevance", choices=["bm25", "dense", "rank"],
+                   help="relevance over the request's documents (default bm25)")
+    p.add_argument("--exclude", action="append", metavar="SOURCE", help="leave a prior source out")
+    p.add_argument("--optin", action="append", metavar="SOURCE", help="add an opt-in prior source")
+    p.add_argument("--judge", choices=["none", "local", "openai"], help="LLM judge for unknown domains")
+    p.add_argument("--learned", action="store_true", default=None, help="add the learned-prior tier")
+    p.add_argument("--judge-model", help="judge model name (openai) or GGUF path (local)")
+    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint for --judge openai")
+    p.add_argument("--api-key", help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)")
+    p.add_argument("--max-documents", type=int)
+    p.add_argument("--max-urls", type=int)
+    p.add_argument("--max-body-bytes", type=int)
+    p.add_argument("--max-doc-chars", type=int)
+    p.set_defaults(func=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from authorag._optional import require
+    from authorag.server.config import ServerConfig
+
+    uvicorn = require("uvicorn", extra="server", feature="authorag serve")
+    config = ServerConfig.from_env(
+        weight=args.weight, fusion=args.fusion, credibility_weight=args.credibility_weight,
+        unknown_authority=args.unknown_authority, relevance=args.relevance,
+        exclude_sources=tuple(args.exclude) if args.exclude else None,
+        optin_sources=tuple(args.optin) if args.optin else None,
+        judge=args.judge, learned=args.learned, judge_model=args.judge_model,
+        judge_base_url=args.judge_base_url, api_key=args.api_key, max_documents=args.max_documents,
+        max_urls=args.max_urls, max_body_bytes=args.max_body_bytes, max_doc_chars=args.max_doc_chars,
+    )
+    os.environ.update(config.to_env())
+    uvicorn.run("authorag.server.app:app_from_env", factory=True, host=args.host, port=args.port,
+                workers=args.workers, log_level=args.log_level, access_log=False)
+    return 0

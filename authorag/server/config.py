@@ -1,0 +1,153 @@
+"""Server settings: one frozen dataclass, read from ``AUTHORAG_*`` environment variables.
+
+``authorag serve`` flags override the environment; the CLI passes the result to the worker
+processes through the same variables, so one code path configures every worker.
+
+==============================  =========================  ==========================================
+variable                        default                    meaning
+==============================  =========================  ==========================================
+``AUTHORAG_WEIGHT``             0.3                        share of authority in the fused score
+``AUTHORAG_FUSION``             linear                     ``linear`` or ``rrf``
+``AUTHORAG_CREDIBILITY_WEIGHT`` 0.0                        share of credibility where known
+``AUTHORAG_UNKNOWN_AUTHORITY``  0.3                        value fused for unknown sources
+``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense`` or ``rank``
+``AUTHORAG_EXCLUDE_SOURCES``    (none)                     comma-separated prior sources to leave out
+``AUTHORAG_OPTIN_SOURCES``      (none)                     comma-separated opt-in prior sources
+``AUTHORAG_JUDGE``              none                       ``none``, ``local`` or ``openai``
+``AUTHORAG_LEARNED``            false                      add the learned-prior tier (hybrid scorer)
+``AUTHORAG_JUDGE_MODEL``        (backend default)          judge model name or GGUF path
+``AUTHORAG_JUDGE_BASE_URL``     (none)                     OpenAI-compatible endpoint for the judge
+``AUTHORAG_JUDGE_API_KEY``      (none)                     API key for that endpoint
+``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
+``AUTHORAG_MAX_DOCUMENTS``      1000                       documents per rerank request
+``AUTHORAG_MAX_URLS``           1000                       URLs per ``/v1/authority`` request
+``AUTHORAG_MAX_BODY_BYTES``     5242880                    request body size (413 beyond)
+``AUTHORAG_MAX_DOC_CHARS``      20000                      per-document text budget (truncated)
+``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
+==============================  =========================  ==========================================
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from authorag.errors import ConfigError
+from authorag.types import FusionMode
+
+JudgeKind = Literal["none", "local", "openai"]
+RelevanceKind = Literal["bm25", "dense", "rank"]
+ENV_PREFIX = "AUTHORAG_"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Settings of one server process (see the module docstring for the variables).
+
+    Example:
+        >>> ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MAX_DOCUMENTS": "50"}).max_documents
+        50
+    """
+
+    weight: float = 0.3
+    fusion: FusionMode = "linear"
+    credibility_weight: float = 0.0
+    unknown_authority: float = 0.3
+    relevance: RelevanceKind = "bm25"
+    exclude_sources: tuple[str, ...] = ()
+    optin_sources: tuple[str, ...] = ()
+    judge: JudgeKind = "none"
+    learned: bool = False
+    judge_model: str | None = None
+    judge_base_url: str | None = None
+    judge_api_key: str | None = field(default=None, repr=False)
+    api_key: str | None = field(default=None, repr=False)
+    max_documents: int = 1000
+    max_urls: int = 1000
+    max_body_bytes: int = 5 * 1024 * 1024
+    max_doc_chars: int = 20_000
+    model_name: str = "authorag-authority"
+
+    def __post_init__(self) -> None:
+        _choice("fusion", self.fusion, get_args(FusionMode))
+        _choice("relevance", self.relevance, get_args(RelevanceKind))
+        _choice("judge", self.judge, get_args(JudgeKind))
+        for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+        if self.judge == "openai" and not self.judge_base_url:
+            raise ConfigError("judge 'openai' needs judge_base_url (AUTHORAG_JUDGE_BASE_URL or --judge-base-url)")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
+        """Read ``AUTHORAG_*`` variables (default: ``os.environ``); ``overrides`` win when not None.
+
+        Raises:
+            ConfigError: a value that cannot be parsed (``AUTHORAG_WEIGHT must be a number, got 'x'``).
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is not None and raw != "":
+                values[f.name] = _parse(f.name, raw, f.type)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def to_env(self) -> dict[str, str]:
+        """The ``AUTHORAG_*`` variables that reproduce this config (for worker processes)."""
+        out: dict[str, str] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
+            out[ENV_PREFIX + f.name.upper()] = text
+        return out
+
+    def policy(self) -> dict[str, Any]:
+        """The reranker policy fields this config sets."""
+        return {"weight": self.weight, "fusion": self.fusion,
+                "credibility_weight": self.credibility_weight,
+                "unknown_authority": self.unknown_authority}
+
+    def public(self) -> dict[str, Any]:
+        """A JSON view without secrets (for logs and ``/readyz``)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.name not in ("api_key", "judge_api_key")}
+        out["auth"] = self.api_key is not None
+        return out
+
+
+def _parse(name: str, raw: str, annotation: object) -> Any:
+    kind = str(annotation)
+    var = ENV_PREFIX + name.upper()
+    try:
+        if kind.startswith("tuple"):
+            return tuple(p.strip() for p in raw.split(",") if p.strip())
+        if kind == "float":
+            return float(raw)
+        if kind == "int":
+            return int(raw)
+        if kind == "bool":
+            return _parse_bool(var, raw)
+    except ValueError as exc:
+        raise ConfigError(f"{var} must be a {kind}, got {raw!r}") from exc
+    return raw
+
+
+def _parse_bool(var: str, raw: str) -> bool:
+    low = raw.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{var} must be true or false, got {raw!r}")
+
+
+def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
+    if value not in allowed:
+        raise ConfigError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")

@@ -1,0 +1,125 @@
+"""Read rerank request documents: the text to score, the source URL, what to echo back.
+
+Where the source URL comes from, first match wins:
+
+1. ``urls[i]`` of the request (an authorag extension aligned with ``documents``);
+2. a document object's ``url`` / ``source`` / ``link`` / ``href`` / ``source_url`` field;
+3. inside a string document, a YAML-style line ``url: https://...`` (also ``source:``,
+   ``link:``), as Cohere recommends YAML strings for structured documents in v2;
+4. a string document whose first non-empty line is a bare ``http(s)://`` URL (what Haystack's
+   ``CohereRanker`` sends with ``meta_fields_to_embed=["url"]``).
+
+A document without any gets no authority evidence (``has_url: false`` in its result).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from authorag.errors import ConfigError
+from authorag.integrations._adapt import DEFAULT_URL_KEYS
+
+_YAML_URL = re.compile(r"^[ \t]*(?:url|source|link|source_url)[ \t]*:[ \t]*[\"']?(\S+?)[\"']?[ \t]*$",
+                       re.IGNORECASE | re.MULTILINE)
+_BARE_URL = re.compile(r"^\s*(https?://\S+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    """One request document, read.
+
+    Attributes:
+        text: the text scored for relevance (after the budget).
+        url: the source URL, ``""`` when none was found.
+        echo: what ``return_documents`` sends back (``{"text": ...}`` or the whole object).
+        truncated: True when the text budget cut the text.
+    """
+
+    text: str
+    url: str
+    echo: dict[str, Any]
+    truncated: bool
+
+
+def url_in_text(text: str) -> str:
+    """A source URL carried inside a string document, or ``""``.
+
+    Example:
+        >>> url_in_text("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: ...")
+        'https://www.cdc.gov/flu'
+        >>> url_in_text("https://www.cdc.gov/flu\\nFlu facts")
+        'https://www.cdc.gov/flu'
+    """
+    match = _YAML_URL.search(text, 0, 4096)
+    if match:
+        return match.group(1)
+    first = text.lstrip().split("\n", 1)[0][:2048]
+    bare = _BARE_URL.match(first)
+    return bare.group(1) if bare else ""
+
+
+def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bool]:
+    """Apply the text budget: ``max_chars`` characters, then ``max_tokens`` whitespace tokens.
+
+    Example:
+        >>> truncate("a b c d", 100, 2)
+        ('a b', True)
+    """
+    cut = text[:max_chars]
+    if max_tokens is not None:
+        parts = cut.split(None, max_tokens)
+        if len(parts) > max_tokens:
+            cut = " ".join(parts[:max_tokens])
+    return cut, cut != text
+
+
+def _object_text(index: int, doc: dict[str, Any], rank_fields: Sequence[str] | None) -> str:
+    if rank_fields:
+        return "\n".join(f"{f}: {doc[f]}" for f in rank_fields if doc.get(f) not in (None, ""))
+    text = doc.get("text")
+    if not isinstance(text, str):
+        raise ConfigError(
+            f"documents[{index}] is an object without a string 'text' field (got keys {sorted(doc)[:10]}); "
+            "send {'text': ..., 'url': ...} or a plain string"
+        )
+    return text
+
+
+def _object_url(doc: dict[str, Any]) -> str:
+    for key in DEFAULT_URL_KEYS:
+        value = doc.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def parse_documents(
+    documents: Sequence[str | dict[str, Any]],
+    urls: Sequence[str | None] | None,
+    *,
+    rank_fields: Sequence[str] | None,
+    max_chars: int,
+    max_tokens: int | None,
+) -> list[ParsedDocument]:
+    """Read every document of a request (see the module docstring for the URL order).
+
+    Raises:
+        ConfigError: ``urls`` is not aligned with ``documents``, or an object has no text.
+    """
+    if urls is not None and len(urls) != len(documents):
+        raise ConfigError(f"urls has {len(urls)} entries but documents has {len(documents)}; "
+                          "send one URL (or null) per document")
+    out: list[ParsedDocument] = []
+    for i, doc in enumerate(documents):
+        if isinstance(doc, str):
+            raw, url, echo = doc, url_in_text(doc), None
+        else:
+            raw, url, echo = _object_text(i, doc, rank_fields), _object_url(doc), doc
+        given = urls[i] if urls is not None else None
+        if given:
+            url = given.strip()
+        text, cut = truncate(raw, max_chars, max_tokens)
+        out.append(ParsedDocument(text, url, {"text": doc} if echo is None else echo, cut))
+    return out

@@ -1,0 +1,115 @@
+"""Pure ASGI middleware: request body limit (413) and per-request metrics.
+
+Pure ASGI (not ``BaseHTTPMiddleware``) keeps the per-request cost to a few function calls.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from starlette.exceptions import HTTPException
+
+from authorag.server.metrics import Metrics
+from authorag.server.schemas import error_body
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+KNOWN_ROUTES: frozenset[str] = frozenset({
+    "/v1/rerank", "/v2/rerank", "/rerank", "/v1/authority", "/healthz", "/readyz", "/metrics",
+    "/openapi.json", "/docs",
+})
+
+
+async def send_error(send: Send, status: int, code: str, message: str) -> None:
+    """Send a complete JSON error response in the stable shape."""
+    body = json.dumps(error_body(status, code, message)).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimitMiddleware:
+    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed.
+
+    A declared ``Content-Length`` over the limit is refused before the body is read; a chunked
+    body is counted while it is read and refused as soon as it passes the limit.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.metrics = metrics
+
+    def _message(self, size: int | None) -> str:
+        got = "more" if size is None else f"{size} bytes"
+        return (f"request body is too large: got {got}, the limit is {self.max_bytes} bytes; send fewer or "
+                "shorter documents, or raise the server's --max-body-bytes")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            self.metrics.observe_error("payload_too_large")
+            await send_error(send, 413, "payload_too_large", self._message(declared))
+            return
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    # An HTTPException passes FastAPI's body parsing untouched and reaches the
+                    # app's exception handler, which writes the stable error shape.
+                    raise HTTPException(413, detail=self._message(None))
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
+class MetricsMiddleware:
+    """Count every HTTP request by method, route and status, with its latency."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def recording_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, recording_send)
+        finally:
+            path = str(scope.get("path", ""))
+            route = path if path in KNOWN_ROUTES else "other"
+            self.metrics.observe_request(str(scope.get("method", "")), route, status,
+                                         time.perf_counter() - start)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

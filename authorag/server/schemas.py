@@ -1,0 +1,128 @@
+"""Request and response models of the HTTP API (Cohere/Jina rerank shape plus authority).
+
+Requests are validated with these models. Responses are built as plain dicts for speed and
+follow the response models below, which exist for the OpenAPI document and for tests.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+API_VERSION = "1"
+"""Version of authorag's own JSON shapes (errors, ``/v1/authority``, the ``authority`` field)."""
+
+
+class RerankRequest(BaseModel):
+    """``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (Cohere v1/v2 and Jina field names).
+
+    Unknown fields are ignored, so newer client versions keep working.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    model: str | None = Field(default=None, description="Echoed back; the server has one model.")
+    query: str = Field(description="The search query.")
+    documents: list[str | dict[str, Any]] = Field(
+        description=(
+            "Strings, or objects with a 'text' field (v1 style; a 'url' field gives the source). "
+            "A string may carry its source as a YAML-style 'url: ...' line or as a bare URL on "
+            "its first line."
+        )
+    )
+    top_n: int | None = Field(default=None, ge=1, description="Return at most this many results.")
+    return_documents: bool | None = Field(default=None, description="Include each document in its result.")
+    max_tokens_per_doc: int | None = Field(
+        default=None, ge=1, description="Truncate each document to this many whitespace tokens before scoring."
+    )
+    rank_fields: list[str] | None = Field(
+        default=None, description="Object fields joined (in this order) into the text that is scored."
+    )
+    urls: list[str | None] | None = Field(
+        default=None, description="Optional source URLs aligned with 'documents' (authorag extension)."
+    )
+
+
+class ResultDocument(BaseModel):
+    """The document echoed in a result (``return_documents``); objects come back whole."""
+
+    model_config = ConfigDict(extra="allow")
+    text: str
+
+
+class RerankResult(BaseModel):
+    """One ranked document: ``index`` refers to the input order."""
+
+    index: int
+    relevance_score: float = Field(description="The fused authority+relevance score, 0–1 for linear fusion.")
+    document: ResultDocument | None = None
+    authority: dict[str, Any] = Field(
+        description="Per-signal explanation (authority, tier, sources, relevance, fused, has_url, ...)."
+    )
+
+
+class RerankResponse(BaseModel):
+    """Cohere-compatible response; ``authority``, ``model`` and ``usage`` are extra fields."""
+
+    id: str
+    results: list[RerankResult]
+    meta: dict[str, Any]
+    model: str
+    usage: dict[str, int]
+
+
+class AuthorityRequest(BaseModel):
+    """``POST /v1/authority``: URLs or bare domains to score (nothing is fetched)."""
+
+    model_config = ConfigDict(extra="forbid")
+    urls: list[str] = Field(description="URLs or hosts, e.g. 'https://www.nih.gov/x' or 'nih.gov'.")
+
+
+class AuthorityItem(BaseModel):
+    """Authority of one input, in input order."""
+
+    input: str
+    host: str | None
+    domain: str | None
+    authority: float | None
+    confidence: float
+    tier: str
+    credibility: float | None
+    matched: str | None
+    sources: dict[str, float]
+    credibility_sources: dict[str, float]
+    note: str | None
+    error: str | None = None
+
+
+class AuthorityResponse(BaseModel):
+    """``/v1/authority`` response."""
+
+    version: str = API_VERSION
+    results: list[AuthorityItem]
+    meta: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    """The ``error`` object of every 4xx/5xx response."""
+
+    code: str = Field(description="Stable machine-readable code, e.g. 'too_many_documents'.")
+    status: int
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every error: ``{"version": "1", "error": {"code", "status", "message"}}``."""
+
+    version: str = API_VERSION
+    error: ErrorBody
+
+
+def error_body(status: int, code: str, message: str) -> dict[str, Any]:
+    """The JSON of an :class:`ErrorResponse`.
+
+    Example:
+        >>> error_body(401, "unauthorized", "missing bearer token")["error"]["code"]
+        'unauthorized'
+    """
+    return {"version": API_VERSION, "error": {"code": code, "status": status, "message": message}}

@@ -1,0 +1,182 @@
+"""The server's work, free of HTTP: request documents -> candidates -> ranking -> response dict.
+
+Kept apart from the routes so that the adapters stay one conversion in, one out.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from authorag.errors import ConfigError
+from authorag.integrations import _adapt
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.authority import AuthorityReranker
+from authorag.server.config import ServerConfig
+from authorag.server.documents import ParsedDocument, parse_documents
+from authorag.server.metrics import Metrics
+from authorag.server.schemas import API_VERSION, AuthorityRequest, RerankRequest
+from authorag.types import Candidate, Ranking
+
+log = logging.getLogger(__name__)
+
+
+def build_scorer(config: ServerConfig) -> AuthorityScorer:
+    """The authority scorer the config asks for: the shipped prior, or the hybrid scorer
+    (prior + learned prior + judge) when ``judge`` or ``learned`` is set.
+
+    Raises:
+        ConfigError: a judge or the learned tier is asked for but this build has no hybrid scorer.
+    """
+    from authorag.priors import load_prior
+
+    if config.judge == "none" and not config.learned:
+        if config.exclude_sources or config.optin_sources:
+            return load_prior(exclude=config.exclude_sources, optin=config.optin_sources)
+        return _adapt.default_scorer()
+    table = load_prior(exclude=config.exclude_sources, optin=config.optin_sources)
+    try:
+        hybrid = importlib.import_module("authorag.hybrid")
+    except ImportError as exc:
+        raise ConfigError("--judge/--learned need authorag.hybrid, which this build does not include; "
+                          "run with --judge none") from exc
+    kw = {k: v for k, v in (("base_url", config.judge_base_url), ("model", config.judge_model),
+                            ("api_key", config.judge_api_key)) if v is not None}
+    judge = None if config.judge == "none" else config.judge
+    scorer: AuthorityScorer = hybrid.build_hybrid(judge, table=table, learned=config.learned, **kw)
+    return scorer
+
+
+class RerankService:
+    """Holds the reranker and turns validated requests into response dicts.
+
+    Example:
+        >>> svc = RerankService(ServerConfig(relevance="rank"))
+        >>> svc.warm_up()
+        >>> body = svc.rerank(RerankRequest(query="q", documents=["url: https://someblog.blogspot.com/x",
+        ...                                                       "url: https://www.nih.gov/y"]), "v2")
+        >>> [r["index"] for r in body["results"]]
+        [0, 1]
+    """
+
+    def __init__(self, config: ServerConfig, scorer: AuthorityScorer | None = None,
+                 metrics: Metrics | None = None) -> None:
+        self.config = config
+        self.metrics = Metrics() if metrics is None else metrics
+        self._scorer = scorer
+        self._reranker: AuthorityReranker | None = None
+        self._relevance_source = "rank"
+
+    @property
+    def ready(self) -> bool:
+        """True once :meth:`warm_up` has loaded the scorer and the relevance signal."""
+        return self._reranker is not None
+
+    @property
+    def offload(self) -> bool:
+        """True when scoring may block for long (judge calls, dense encoding): run it in a thread."""
+        return self.config.judge != "none" or self.config.learned or self.config.relevance == "dense"
+
+    def warm_up(self) -> None:
+        """Load the prior (and the relevance model) once."""
+        if self._reranker is not None:
+            return
+        scorer = build_scorer(self.config) if self._scorer is None else self._scorer
+        mode, relevance = _adapt.resolve_relevance(self.config.relevance)
+        self._reranker = _adapt.build_reranker(scorer, relevance, self.config.policy())
+        self._relevance_source = mode
+        self._scorer = scorer
+        log.info("authority service ready: scorer=%s relevance=%s", scorer.name, mode)
+
+    def _check_limits(self, request: RerankRequest) -> None:
+        n, cap = len(request.documents), self.config.max_documents
+        if n > cap:
+            raise LimitExceeded(
+                "too_many_documents",
+                f"documents has {n} entries, the limit is {cap} per request; split the request into "
+                f"batches of at most {cap} (server setting --max-documents)",
+            )
+
+    def rerank(self, request: RerankRequest, api: str) -> dict[str, Any]:
+        """Rank the request's documents; returns the Cohere/Jina-shaped response dict.
+
+        Raises:
+            LimitExceeded: more documents than the server allows.
+            ConfigError: ``urls`` misaligned, or a document object without text.
+        """
+        self._check_limits(request)
+        self.warm_up()
+        assert self._reranker is not None
+        docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
+                               max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
+        source = self._relevance_source
+        rel = _adapt.rank_relevance(len(docs)) if source == "rank" else None
+        cands = [_adapt.make_candidate(i, d.url, d.text, None if rel is None else rel[i])
+                 for i, d in enumerate(docs)]
+        ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n) if cands else \
+            Ranking(request.query, ())
+        self._count(docs, ranking)
+        return self._response(request, docs, ranking, api)
+
+    def _count(self, docs: Sequence[ParsedDocument], ranking: Ranking) -> None:
+        tiers = Counter(c.authority.tier if c.authority else "unknown" for c in ranking.candidates)
+        self.metrics.observe_documents(len(docs), sum(1 for d in docs if not d.url),
+                                       sum(1 for d in docs if d.truncated), dict(tiers))
+
+    def _response(self, request: RerankRequest, docs: Sequence[ParsedDocument], ranking: Ranking,
+                  api: str) -> dict[str, Any]:
+        echo = request.return_documents if request.return_documents is not None else api == "jina"
+        results: list[dict[str, Any]] = []
+        for cand in ranking.candidates:
+            index = int(cand.id)
+            item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
+            if echo:
+                item["document"] = docs[index].echo
+            item["authority"] = _adapt.breakdown(cand, self._relevance_source)
+            results.append(item)
+        tokens = sum(len(d.text.split()) for d in docs) + len(request.query.split())
+        meta = {
+            "api_version": {"version": "2" if api == "v2" else "1"},
+            "billed_units": {"search_units": 1},
+            "authorag": {"version": API_VERSION, "scorer": self._scorer.name if self._scorer else None,
+                         "relevance": self._relevance_source, "policy": self.config.policy(),
+                         "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
+                         "truncated": [i for i, d in enumerate(docs) if d.truncated]},
+        }
+        return {"id": str(uuid.uuid4()), "results": results, "meta": meta,
+                "model": request.model or self.config.model_name, "usage": {"total_tokens": tokens}}
+
+    def authority(self, request: AuthorityRequest) -> dict[str, Any]:
+        """Authority of each URL/host in input order (nothing is fetched).
+
+        Raises:
+            LimitExceeded: more URLs than the server allows.
+        """
+        n, cap = len(request.urls), self.config.max_urls
+        if n > cap:
+            raise LimitExceeded("too_many_urls", f"urls has {n} entries, the limit is {cap} per request; "
+                                "split the request (server setting --max-urls)")
+        self.warm_up()
+        assert self._scorer is not None
+        cands = [Candidate.create(u.strip(), id=str(i)) for i, u in enumerate(request.urls)]
+        details = self._scorer.score(cands)
+        results = [_authority_item(u, c, d.to_dict()) for u, c, d in zip(request.urls, cands, details)]
+        return {"version": API_VERSION, "results": results,
+                "meta": {"scorer": self._scorer.name, "count": len(results)}}
+
+
+def _authority_item(raw: str, cand: Candidate, detail: dict[str, Any]) -> dict[str, Any]:
+    detail.pop("raw", None)
+    error = None if cand.domain else "no readable host or domain in this input"
+    return {"input": raw, "host": cand.host, "domain": cand.domain, **detail, "error": error}
+
+
+class LimitExceeded(ConfigError):
+    """A request is over a server limit; ``code`` is the stable error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
