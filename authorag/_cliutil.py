@@ -1,6 +1,7 @@
 """Small helpers shared by the CLI command modules (input reading, JSON output)."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -8,6 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from authorag.errors import ConfigError
+
+Subparsers = argparse._SubParsersAction  # pyright: ignore[reportPrivateUsage]
+"""The type of ``parser.add_subparsers()``; argparse exposes it under a private name only."""
 
 JSON_VERSION = 1
 """Version of the CLI's JSON output shapes."""

@@ -185,7 +185,7 @@ def parse_host(url: str, *, strict: bool = True) -> ParsedHost:
     except InvalidURLError as exc:
         if strict:
             raise
-        return ParsedHost(url if isinstance(url, str) else repr(url), None, None, None, "invalid", exc.reason)
+        return ParsedHost(exc.input, None, None, None, "invalid", exc.reason)
 
 
 def registrable_domain(url: str) -> str:

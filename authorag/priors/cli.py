@@ -6,10 +6,10 @@ import json
 import sys
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, read_lines
+from authorag._cliutil import JSON_VERSION, Subparsers, read_lines
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``score`` and ``priors`` to the CLI."""
     p = sub.add_parser("score", help="score the authority of URLs or domains")
     p.add_argument("urls", nargs="*", metavar="URL_OR_DOMAIN")
@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_extension_parsers(psub)
 
 
-def _add_extension_parsers(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     import importlib
     import importlib.util
 
@@ -102,9 +102,9 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
 def _info(args: argparse.Namespace) -> int:
     from authorag.priors import DEFAULT_RULES, SOURCES, load_source
 
-    sources = [{"name": s.name, "axis": s.axis, "entries": len(load_source(s.name)), "confidence": s.confidence,
+    sources: list[dict[str, Any]] = [{"name": s.name, "axis": s.axis, "entries": len(load_source(s.name)), "confidence": s.confidence,
                 "default": not s.optin, "licence": s.licence, "description": s.description} for s in SOURCES.values()]
-    rules = [{"suffix": r.suffix, "authority": r.authority, "confidence": r.confidence, "label": r.label}
+    rules: list[dict[str, Any]] = [{"suffix": r.suffix, "authority": r.authority, "confidence": r.confidence, "label": r.label}
              for r in DEFAULT_RULES]
     if args.json:
         print(json.dumps({"version": JSON_VERSION, "sources": sources, "rules": rules}, indent=1))

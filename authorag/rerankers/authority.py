@@ -83,7 +83,8 @@ class RerankPolicy:
 
 
 def _check_unit(name: str, value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not ok or not 0.0 <= float(value) <= 1.0:
         raise ConfigError(f"{name} must be in [0, 1], got {value!r}")
 
 
@@ -134,8 +135,8 @@ class AuthorityReranker:
         policy = self.policy.replace(**overrides) if overrides else self.policy
         allow = self._allow if "allow" not in overrides else DomainList.compile(policy.allow)
         deny = self._deny if "deny" not in overrides else DomainList.compile(policy.deny)
-        kept = [c for c in candidates if not deny.matches_candidate(c)]
-        dropped = [c for c in candidates if deny.matches_candidate(c)]
+        kept = [c for c in candidates if not deny.matches_candidate(c)] if deny else list(candidates)
+        dropped = [c for c in candidates if deny.matches_candidate(c)] if deny else []
         if not kept:
             return Ranking(query, (), tuple(dropped), self._provenance(policy))
         scored = self._score(query, kept, policy, allow)
@@ -150,7 +151,8 @@ class AuthorityReranker:
         details = self.scorer.score(cands)
         if len(details) != len(cands):
             raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
-        out = [_attach_authority(c, d, policy, allow.matches_candidate(c)) for c, d in zip(cands, details)]
+        out = [_attach_authority(c, d, policy, bool(allow) and allow.matches_candidate(c))
+               for c, d in zip(cands, details)]
         if self.relevance is not None:
             rel = self.relevance.score(query, out)
             out = [c.with_score(self.relevance.name, r) for c, r in zip(out, rel)]
@@ -213,7 +215,7 @@ def _attach_authority(c: Candidate, detail: AuthorityDetail | None, policy: Rera
     if d.credibility is not None:
         scores["credibility"] = d.credibility
     scores["authority.signal"] = authority_signal(d, policy)
-    return c.with_authority(d).with_scores(scores)
+    return c.with_scores(scores, authority=d)
 
 
 def authority_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:

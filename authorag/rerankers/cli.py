@@ -5,13 +5,13 @@ import argparse
 import sys
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, read_jsonl, write_jsonl
+from authorag._cliutil import JSON_VERSION, Subparsers, read_jsonl, write_jsonl
 from authorag.errors import ConfigError
 
 RELEVANCE_CHOICES = ("upstream", "bm25", "dense", "none")
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``rerank`` and ``demo`` to the CLI."""
     from authorag.priors.cli import add_scorer_options
 

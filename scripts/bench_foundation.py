@@ -1,0 +1,96 @@
+"""Foundation performance: prior load time, prior-only rerank latency, URL normalization cost.
+
+Usage: .venv/bin/python scripts/bench_foundation.py [--repeats 2000] [--seed 0]
+
+Candidates are 100 real URLs: hosts drawn (seeded) from the shipped Majestic and CC-News keys
+plus unknown made-up hosts (30 %), each with a path. Figures are printed with ratios against
+baselines measured in the same run.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from authorag import AuthorityReranker, Candidate, load_prior
+from authorag.domains import _parse_host_cached, parse_host  # pyright: ignore[reportPrivateUsage]
+from authorag.priors import load_source
+
+
+def _pct(values: list[float], q: float) -> float:
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
+
+
+def load_time(runs: int = 5) -> list[float]:
+    code = "import time; t=time.perf_counter(); from authorag import load_prior; load_prior(); print(time.perf_counter()-t)"
+    return [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+            for _ in range(runs)]
+
+
+def make_urls(rng: random.Random, n: int) -> list[str]:
+    known = sorted(set(load_source("majestic")) | set(load_source("ccnews_pagerank")))
+    urls = []
+    for i in range(n):
+        host = rng.choice(known) if rng.random() < 0.7 else f"site-{rng.randrange(10**9)}.example-{i % 7}.com"
+        urls.append(f"https://www.{host}/articles/{rng.randrange(10**6)}?ref=x")
+    return urls
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    lt = load_time()
+    print(f"prior load (fresh process, incl. import): median {statistics.median(lt) * 1000:.0f} ms over {len(lt)} runs")
+
+    prior = load_prior()
+    rr = AuthorityReranker(prior, weight=0.3)
+    urls = make_urls(rng, 100)
+    cands = [Candidate.create(u, id=str(i), scores={"relevance": rng.random()}) for i, u in enumerate(urls)]
+    rr.rerank("q", cands)  # warm the lookup cache as a long-running service would be
+    lat = []
+    for _ in range(args.repeats):
+        t = time.perf_counter()
+        rr.rerank("q", cands)
+        lat.append(time.perf_counter() - t)
+    print(f"prior-only rerank of 100 candidates: p50 {_pct(lat, .5) * 1e3:.3f} ms, p99 {_pct(lat, .99) * 1e3:.3f} ms"
+          f" ({args.repeats} runs, warm lookup cache)")
+
+    cold = []
+    for r in range(50):
+        fresh = make_urls(random.Random(1000 + r), 100)
+        _parse_host_cached.cache_clear()
+        prior._cache.clear()  # pyright: ignore[reportPrivateUsage]
+        t = time.perf_counter()
+        cs = [Candidate.create(u, id=str(i), scores={"relevance": 0.5}) for i, u in enumerate(fresh)]
+        rr.rerank("q", cs)
+        cold.append(time.perf_counter() - t)
+    print(f"cold (new URLs: parse + lookup + rerank) 100 candidates: p50 {_pct(cold, .5) * 1e3:.3f} ms, "
+          f"p99 {_pct(cold, .99) * 1e3:.3f} ms (50 runs)")
+
+    many = make_urls(random.Random(7), 20000)
+    _parse_host_cached.cache_clear()
+    t = time.perf_counter()
+    parsed = [parse_host(u) for u in many]
+    t_parse = (time.perf_counter() - t) / len(many)
+    table = {p.domain: 1.0 for p in parsed}
+    t = time.perf_counter()
+    for p in parsed:
+        table.get(p.domain)
+    t_dict = (time.perf_counter() - t) / len(many)
+    t = time.perf_counter()
+    for u in many:
+        parse_host(u)
+    t_cached = (time.perf_counter() - t) / len(many)
+    print(f"URL normalization: {t_parse * 1e6:.2f} us/URL uncached, {t_cached * 1e6:.2f} us/URL cached; "
+          f"bare dict lookup {t_dict * 1e6:.3f} us -> {t_parse / t_dict:.0f}x / {t_cached / t_dict:.0f}x a dict lookup")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command: set up .venv (first run installs everything), type-check, run the default suite.
+# Extra arguments go to pytest (e.g. `scripts/test.sh -m slow` for the slow tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/pyright authorag
+.venv/bin/python -m pytest "$@"
