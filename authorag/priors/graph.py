@@ -1,0 +1,365 @@
+"""Registrable-domain link graphs from hyperlink edge lists (TSV/CSV/Parquet) or HTML outlinks.
+
+Every endpoint (a page URL or a bare host) is mapped to its registrable domain with
+:func:`authorag.domains.parse_host`; links inside one domain (``a.example.com`` →
+``b.example.com``) are self-links and dropped; repeated domain pairs become one edge whose
+weight is the number of links. Unreadable rows are skipped and counted, never fatal.
+
+Nothing here keeps a Python object per edge: endpoints go into ``array('i')`` buffers and
+are aggregated with numpy, so a 10 M-row edge file needs about 100 MB beyond the host index.
+
+Example:
+    >>> g = graph_from_pairs([("https://a.example.com/x", "https://b.example.com/y"),
+    ...                       ("https://en.wikipedia.org/wiki/X", "https://www.nih.gov/")])
+    >>> g.domains, g.num_edges, g.self_links
+    (('example.com', 'wikipedia.org', 'nih.gov'), 1, 1)
+"""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import logging
+import re
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, get_args
+
+import numpy as np
+from numpy.typing import NDArray
+
+from authorag._optional import require
+from authorag.domains import parse_host
+from authorag.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+EdgeFormat = Literal["auto", "tsv", "csv", "parquet"]
+Progress = Callable[[int], None]
+"""Progress callback: receives the amount of work done so far (bytes or files)."""
+
+_SKIP = -1
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.IGNORECASE)
+_REPORT_EVERY = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class DomainGraph:
+    """A weighted directed graph between registrable domains.
+
+    Attributes:
+        domains: node names; node ``i`` is ``domains[i]``.
+        src: source node of each unique edge (int32).
+        dst: target node of each unique edge (int32).
+        weight: number of links behind each edge (float64).
+        rows: input rows (links) read.
+        self_links: rows dropped because both ends are in one domain.
+        skipped: rows dropped because an end could not be read, by reason.
+    """
+
+    domains: tuple[str, ...]
+    src: NDArray[np.int32]
+    dst: NDArray[np.int32]
+    weight: NDArray[np.float64]
+    rows: int = 0
+    self_links: int = 0
+    skipped: dict[str, int] = field(default_factory=lambda: {})
+
+    @property
+    def num_nodes(self) -> int:
+        """Number of domains (including ones whose only links were self-links)."""
+        return len(self.domains)
+
+    @property
+    def num_edges(self) -> int:
+        """Number of distinct (source, target) domain pairs."""
+        return int(self.src.shape[0])
+
+    @property
+    def num_skipped(self) -> int:
+        """Total rows skipped as unreadable."""
+        return sum(self.skipped.values())
+
+    def summary(self) -> dict[str, object]:
+        """JSON-ready counts (used by the CLI)."""
+        return {"nodes": self.num_nodes, "edges": self.num_edges, "rows": self.rows,
+                "links": int(self.weight.sum()), "self_links": self.self_links,
+                "skipped": self.num_skipped, "skipped_by_reason": dict(self.skipped)}
+
+
+def _authority(text: str) -> str:
+    """The ``host[:port]`` part of a URL or bare host, by plain string search (no validation)."""
+    i = text.find("://")
+    if 0 <= i <= 12:
+        start = i + 3
+    elif text.startswith("//"):
+        start = 2
+    else:
+        start = 0
+    end = len(text)
+    for ch in "/?#":
+        j = text.find(ch, start, end)
+        if j != -1:
+            end = j
+    return text[start:end]
+
+
+class DomainGraphBuilder:
+    """Accumulates links between URLs/hosts and aggregates them into a :class:`DomainGraph`.
+
+    Example:
+        >>> b = DomainGraphBuilder()
+        >>> b.add("en.wikipedia.org", "nih.gov")
+        True
+        >>> b.add("not a url", "nih.gov")
+        False
+        >>> b.build().skipped
+        {'invalid': 1}
+    """
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+        self._domains: list[str] = []
+        self._by_text: dict[str, int] = {}
+        self._by_authority: dict[str, int | str] = {}
+        self._src = array("i")
+        self._dst = array("i")
+        self._skipped: Counter[str] = Counter()
+        self._rows = 0
+
+    def node(self, url: str) -> int | str:
+        """Node id of ``url``'s registrable domain, or the reason it cannot be read."""
+        hit = self._by_text.get(url)
+        if hit is not None:
+            return hit
+        text = url.strip()
+        if "://" not in text[:16] and _SCHEME.match(text):
+            return "unsupported scheme"
+        key = _authority(text)
+        found = self._by_authority.get(key)
+        if found is None:
+            found = self._resolve(key)
+            self._by_authority[key] = found
+        if key == url and isinstance(found, int):
+            self._by_text[url] = found
+        return found
+
+    def _resolve(self, authority: str) -> int | str:
+        parsed = parse_host(authority, strict=False)
+        if parsed.domain is None:
+            return "invalid"
+        if parsed.kind == "localhost":
+            return "localhost"
+        node = self._ids.get(parsed.domain)
+        if node is None:
+            node = self._ids[parsed.domain] = len(self._domains)
+            self._domains.append(parsed.domain)
+        return node
+
+    def add(self, src: str, dst: str) -> bool:
+        """Record one link; returns False (and counts the reason) when an end is unreadable."""
+        self._rows += 1
+        a = self.node(src)
+        b = self.node(dst)
+        if isinstance(a, str):
+            self._skipped[a] += 1
+            return False
+        if isinstance(b, str):
+            self._skipped[b] += 1
+            return False
+        self._src.append(a)
+        self._dst.append(b)
+        return True
+
+    def skip(self, reason: str) -> None:
+        """Count a row that could not be read at all (wrong column count, bad JSON)."""
+        self._rows += 1
+        self._skipped[reason] += 1
+
+    def build(self) -> DomainGraph:
+        """Aggregate the recorded links: drop self-links, merge repeats into weights."""
+        n = len(self._domains)
+        src = np.frombuffer(self._src, dtype=np.intc).astype(np.int64)
+        dst = np.frombuffer(self._dst, dtype=np.intc).astype(np.int64)
+        keep = src != dst
+        self_links = int(src.shape[0] - int(keep.sum()))
+        pairs, counts = np.unique(src[keep] * max(n, 1) + dst[keep], return_counts=True)
+        graph = DomainGraph(
+            domains=tuple(self._domains),
+            src=(pairs // max(n, 1)).astype(np.int32),
+            dst=(pairs % max(n, 1)).astype(np.int32),
+            weight=counts.astype(np.float64),
+            rows=self._rows,
+            self_links=self_links,
+            skipped=dict(self._skipped),
+        )
+        if graph.num_skipped:
+            log.info("skipped %d of %d rows: %s", graph.num_skipped, self._rows, dict(self._skipped))
+        return graph
+
+
+def graph_from_pairs(pairs: Iterable[tuple[str, str]]) -> DomainGraph:
+    """The domain graph of in-memory ``(source URL/host, target URL/host)`` links."""
+    builder = DomainGraphBuilder()
+    for src, dst in pairs:
+        builder.add(src, dst)
+    return builder.build()
+
+
+def detect_format(path: str | Path) -> Literal["tsv", "csv", "parquet"]:
+    """Edge-file format from the file name (``.tsv``/``.txt``, ``.csv``, ``.parquet``, optional ``.gz``)."""
+    name = Path(path).name.lower().removesuffix(".gz")
+    if name.endswith(".parquet") or name.endswith(".pq"):
+        return "parquet"
+    if name.endswith(".csv"):
+        return "csv"
+    if name.endswith((".tsv", ".txt", ".edges")):
+        return "tsv"
+    raise ConfigError(f"cannot tell the format of edge file {str(path)!r} from its name; "
+                      "pass format='tsv', 'csv' or 'parquet' (CLI: --format)")
+
+
+def _column(spec: str | int, header: Sequence[str] | None, what: str) -> int:
+    if isinstance(spec, int) or spec.isdigit():
+        return int(spec)
+    if header is None or spec not in header:
+        raise ConfigError(f"{what} column {spec!r} not found; the header has {list(header or [])}. "
+                          "Pass a column name from the header or a 0-based index")
+    return list(header).index(spec)
+
+
+def _is_header(row: Sequence[str], cols: tuple[int, int]) -> bool:
+    """True when the first row names columns instead of holding a readable link."""
+    cells = [row[c] for c in cols if c < len(row)]
+    return not any(parse_host(_authority(c.strip()), strict=False).domain for c in cells)
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    src: str | int
+    dst: str | int
+
+
+def _open_text(path: Path) -> tuple[io.BufferedReader, io.TextIOWrapper]:
+    raw = path.open("rb")
+    stream: io.BufferedIOBase = gzip.GzipFile(fileobj=raw) if path.name.lower().endswith(".gz") else raw
+    return raw, io.TextIOWrapper(stream, encoding="utf-8", errors="replace", newline="")
+
+
+def _read_delimited(path: Path, delimiter: str, cols: _Columns, builder: DomainGraphBuilder,
+                    progress: Progress | None) -> None:
+    raw, text = _open_text(path)
+    with raw, text:
+        reader = csv.reader(text, delimiter=delimiter)
+        first = next(reader, None)
+        if first is None:
+            return
+        named = not (isinstance(cols.src, int) or cols.src.isdigit()) or not (
+            isinstance(cols.dst, int) or cols.dst.isdigit())
+        header = first if named else None
+        idx = (_column(cols.src, header, "source"), _column(cols.dst, header, "target"))
+        if header is None and not _is_header(first, idx):
+            _add_row(first, idx, builder)
+        elif header is None:
+            log.info("treating the first row %s of %s as a header", first, path)
+        need = max(idx)
+        for i, row in enumerate(reader):
+            if len(row) > need:
+                builder.add(row[idx[0]], row[idx[1]])
+            else:
+                builder.skip("missing column")
+            if progress is not None and i % _REPORT_EVERY == 0:
+                progress(raw.tell())
+        if progress is not None:
+            progress(raw.tell())
+
+
+def _add_row(row: Sequence[str], idx: tuple[int, int], builder: DomainGraphBuilder) -> None:
+    if len(row) > max(idx):
+        builder.add(row[idx[0]], row[idx[1]])
+    else:
+        builder.skip("missing column")
+
+
+def _read_parquet(path: Path, cols: _Columns, builder: DomainGraphBuilder,
+                  progress: Progress | None) -> None:
+    pq = require("pyarrow.parquet", extra="bench", feature="Reading Parquet edge files")
+    pfile = pq.ParquetFile(str(path))
+    names: list[str] = list(pfile.schema_arrow.names)
+    src = names[_column(cols.src, names, "source")]
+    dst = names[_column(cols.dst, names, "target")]
+    done = 0
+    for batch in pfile.iter_batches(columns=[src, dst], batch_size=1 << 16):
+        for a, b in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
+            if isinstance(a, str) and isinstance(b, str):
+                builder.add(a, b)
+            else:
+                builder.skip("missing value")
+        done += batch.num_rows
+        if progress is not None:
+            progress(done)
+
+
+def read_edges(
+    path: str | Path,
+    *,
+    format: EdgeFormat = "auto",  # noqa: A002 - the CLI flag is --format
+    src_col: str | int = 0,
+    dst_col: str | int = 1,
+    progress: Progress | None = None,
+) -> DomainGraph:
+    """Read a hyperlink edge list (page URL → page URL or host → host) into a domain graph.
+
+    Args:
+        path: TSV, CSV (optionally ``.gz``) or Parquet file, one link per row.
+        format: ``auto`` picks from the file name.
+        src_col, dst_col: column names (header required) or 0-based indices. With indices, a
+            first row whose cells are not hosts (``src\\tdst``) is treated as a header.
+        progress: called with bytes read (TSV/CSV) or rows read (Parquet).
+
+    Raises:
+        ConfigError: unknown format or column. MissingDependencyError: Parquet without pyarrow.
+
+    Example:
+        >>> g = read_edges("links.tsv")  # doctest: +SKIP
+    """
+    if format not in get_args(EdgeFormat):
+        raise ConfigError(f"format must be one of {get_args(EdgeFormat)}, got {format!r}")
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"edge file {str(p)!r} does not exist")
+    fmt = detect_format(p) if format == "auto" else format
+    builder = DomainGraphBuilder()
+    cols = _Columns(src_col, dst_col)
+    if fmt == "parquet":
+        _read_parquet(p, cols, builder, progress)
+    else:
+        _read_delimited(p, "\t" if fmt == "tsv" else ",", cols, builder, progress)
+    return builder.build()
+
+
+def graph_from_documents(documents: Iterable[tuple[str | None, str]],
+                         progress: Progress | None = None) -> DomainGraph:
+    """The domain graph of the outlinks (``<a href>``) of ``(page URL, HTML)`` documents.
+
+    Pages without a URL are skipped (counted as ``no page url``); their links cannot be
+    resolved or attributed. Every domain that appears as a page is a node, even without links.
+    """
+    from authorag.priors.outlinks import extract_links
+
+    builder = DomainGraphBuilder()
+    for i, (url, html) in enumerate(documents, start=1):
+        if not url:
+            builder.skip("no page url")
+        elif isinstance(builder.node(url), str):
+            builder.skip("invalid page url")
+        else:
+            for link in extract_links(html, url):
+                builder.add(url, link)
+        if progress is not None:
+            progress(i)
+    return builder.build()
+
