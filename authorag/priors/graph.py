@@ -149,8 +149,8 @@ class DomainGraphBuilder:
 
     def _resolve(self, authority: str) -> int | str:
         parsed = parse_host(authority, strict=False)
-        if parsed.domain is None:
-            return "invalid"
+        if parsed.domain is None or (parsed.kind == "domain" and "." not in parsed.domain):
+            return "invalid"  # unreadable, or a bare top-level domain ("com", "target")
         if parsed.kind == "localhost":
             return "localhost"
         node = self._ids.get(parsed.domain)
@@ -233,8 +233,9 @@ def _column(spec: str | int, header: Sequence[str] | None, what: str) -> int:
 
 def _is_header(row: Sequence[str], cols: tuple[int, int]) -> bool:
     """True when the first row names columns instead of holding a readable link."""
-    cells = [row[c] for c in cols if c < len(row)]
-    return not any(parse_host(_authority(c.strip()), strict=False).domain for c in cells)
+    # Hosts and URLs contain a dot or a colon; column names ("source", "target") do not. Do not ask
+    # parse_host: "target" is a real top-level domain.
+    return not any("." in row[c] or ":" in row[c] for c in cols if c < len(row))
 
 
 @dataclass(frozen=True, slots=True)
