@@ -1,0 +1,151 @@
+"""AuthorityRanker inside real Haystack pipelines (InMemory BM25 retriever -> ranker), YAML round trip."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+pytest.importorskip("haystack")
+
+from haystack import Document, Pipeline  # noqa: E402
+from haystack.components.retrievers.in_memory import InMemoryBM25Retriever  # noqa: E402
+from haystack.document_stores.in_memory import InMemoryDocumentStore  # noqa: E402
+from haystack.utils import Secret  # noqa: E402
+
+from authorag.integrations.haystack import AuthorityRanker  # noqa: E402
+from authorag.priors import load_prior  # noqa: E402
+
+QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
+BLOG, NIH, MAYO, BIZ = (
+    "https://cranberrycure.blogspot.com/post", "https://www.nih.gov/news/cranberry-uti",
+    "https://www.mayoclinic.org/cranberry", "https://healthy-tips-4u.example.biz/cranberry",
+)
+
+
+@pytest.fixture
+def store(corpus: list[tuple[str, str]]) -> InMemoryDocumentStore:
+    s = InMemoryDocumentStore()
+    s.write_documents([Document(content=text, meta={"url": url}) for url, text in corpus])
+    return s
+
+
+def _pipeline(store: InMemoryDocumentStore, ranker: AuthorityRanker) -> Pipeline:
+    p = Pipeline()
+    p.add_component("retriever", InMemoryBM25Retriever(store, top_k=4))
+    p.add_component("ranker", ranker)
+    p.connect("retriever.documents", "ranker.documents")
+    return p
+
+
+def _urls(docs: list[Document]) -> list[str]:
+    return [d.meta["url"] for d in docs]
+
+
+def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
+    bm25 = InMemoryBM25Retriever(store, top_k=4).run(query=QUERY)["documents"]
+    assert _urls(bm25) == [BLOG, BIZ, MAYO, NIH]  # relevance alone
+    out = _pipeline(store, AuthorityRanker(weight=0.5, top_k=3)).run(
+        {"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})["ranker"]["documents"]
+    assert _urls(out) == [MAYO, BLOG, NIH]
+    s = {d.meta["url"]: d.score for d in bm25}
+    lo, hi = min(s.values()), max(s.values())
+    mayo_norm = (s[MAYO] - lo) / (hi - lo)
+    assert out[0].score == pytest.approx(0.5 * mayo_norm + 0.5 * load_prior().lookup(MAYO).authority)
+    assert out[1].score == pytest.approx(0.5 * 1.0 + 0.5 * 0.3)  # unknown source fuses 0.3
+    assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept
+    assert out[0].meta["authority"]["relevance_source"] == "upstream"
+
+
+def test_pipeline_yaml_round_trip(store: InMemoryDocumentStore) -> None:
+    ranker = AuthorityRanker(weight=0.5, top_k=3, deny=["*.example.biz"],
+                             judge_api_key=Secret.from_env_var("AUTHORAG_TEST_JUDGE_KEY", strict=False))
+    pipe = _pipeline(store, ranker)
+    text = pipe.dumps()
+    assert "authorag.integrations.haystack.AuthorityRanker" in text
+    assert "AUTHORAG_TEST_JUDGE_KEY" in text
+    loaded = Pipeline.loads(text, allowed_modules=["authorag.*"])
+    data = {"retriever": {"query": QUERY}, "ranker": {"query": QUERY}}
+    first = pipe.run(data)["ranker"]["documents"]
+    again = loaded.run(data)["ranker"]["documents"]
+    assert _urls(again) == _urls(first) == [MAYO, BLOG, NIH]
+    assert [d.score for d in again] == pytest.approx([d.score for d in first])
+    restored = loaded.get_component("ranker")
+    assert isinstance(restored, AuthorityRanker)
+    assert restored.to_dict() == ranker.to_dict()
+
+
+def test_loading_needs_the_allowlist(store: InMemoryDocumentStore) -> None:
+    from haystack.core.errors import DeserializationError
+
+    text = _pipeline(store, AuthorityRanker()).dumps()
+    with pytest.raises(DeserializationError, match="authorag"):
+        Pipeline.loads(text)
+
+
+async def test_pipeline_run_async(store: InMemoryDocumentStore) -> None:
+    pipe = _pipeline(store, AuthorityRanker(weight=0.5, top_k=2))
+    out = await pipe.run_async({"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})
+    assert _urls(out["ranker"]["documents"]) == [MAYO, BLOG]
+
+
+def _docs() -> list[Document]:
+    return [Document(content="blog", meta={"url": BLOG, "k": 1}, score=0.9),
+            Document(content="nih", meta={"source": NIH, "k": 2}, score=0.1),
+            Document(content="none", meta={"k": 3}, score=0.5)]
+
+
+def test_never_mutates_input_and_keeps_meta() -> None:
+    docs = _docs()
+    before = copy.deepcopy(docs)
+    out = AuthorityRanker(weight=0.9).run(query="q", documents=docs)["documents"]
+    assert docs == before
+    assert [d.meta["k"] for d in out] == [2, 1, 3]
+    assert [d.id for d in out] == [docs[1].id, docs[0].id, docs[2].id]
+    assert out[2].meta["authority"]["has_url"] is False
+
+
+def test_rank_relevance_without_scores() -> None:
+    docs = [Document(content="a", meta={"url": BLOG}), Document(content="b", meta={"url": NIH})]
+    out = AuthorityRanker(weight=0.3).run(query="q", documents=docs)["documents"]
+    assert _urls(out) == [BLOG, NIH]  # 0.7 + 0.09 vs 0.3 * 0.979
+    assert out[0].meta["authority"]["relevance_source"] == "rank"
+
+
+async def test_run_async_equals_run() -> None:
+    ranker = AuthorityRanker(weight=0.5)
+    assert (await ranker.run_async(query="q", documents=_docs()))["documents"] == \
+        ranker.run(query="q", documents=_docs())["documents"]
+
+
+@pytest.mark.parametrize("top_k", [0, -1])
+def test_top_k_must_be_positive(top_k: int) -> None:
+    with pytest.raises(ValueError, match="top_k must be a positive integer"):
+        AuthorityRanker().run(query="q", documents=_docs(), top_k=top_k)
+    with pytest.raises(ValueError, match="top_k must be a positive integer"):
+        AuthorityRanker(top_k=top_k)
+
+
+def test_empty_input_and_runtime_top_k() -> None:
+    ranker = AuthorityRanker(top_k=3)
+    assert ranker.run(query="q", documents=[]) == {"documents": []}
+    assert len(ranker.run(query="q", documents=_docs(), top_k=1)["documents"]) == 1
+
+
+def test_invalid_policy_fails_at_init() -> None:
+    with pytest.raises(ValueError, match=r"weight must be in \[0, 1\], got 2"):
+        AuthorityRanker(weight=2)
+
+
+def test_dict_round_trip_with_token_secret_refuses() -> None:
+    ranker = AuthorityRanker(judge_api_key=Secret.from_token("sk-123"))
+    with pytest.raises(ValueError, match="Cannot serialize token-based secret"):
+        ranker.to_dict()
+
+
+def test_dict_round_trip() -> None:
+    ranker = AuthorityRanker(weight=0.4, fusion="rrf", exclude_sources=["majestic"], url_meta_keys=["link"])
+    again: Any = AuthorityRanker.from_dict(ranker.to_dict())
+    assert again.to_dict() == ranker.to_dict()
+    docs = [Document(content="a", meta={"link": BLOG}), Document(content="b", meta={"link": NIH})]
+    assert again.run(query="q", documents=docs) == ranker.run(query="q", documents=docs)

@@ -1,0 +1,145 @@
+"""LangChain adapters inside real LangChain machinery (FAISS + MiniLM, ContextualCompressionRetriever, LCEL)."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
+
+pytest.importorskip("langchain_core")
+
+from langchain_core.documents import Document  # noqa: E402
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough  # noqa: E402
+from pydantic import ValidationError  # noqa: E402
+
+from authorag.integrations.langchain import AuthorityCompressor, AuthorityRetriever  # noqa: E402
+from authorag.priors import load_prior  # noqa: E402
+
+BLOG, NIH, MAYO, BIZ = (
+    "https://cranberrycure.blogspot.com/post", "https://www.nih.gov/news/cranberry-uti",
+    "https://www.mayoclinic.org/cranberry", "https://healthy-tips-4u.example.biz/cranberry",
+)
+
+
+def _sources(docs: Any) -> list[str]:
+    return [d.metadata["source"] for d in docs]
+
+
+def test_faiss_base_order_is_relevance_only(faiss_store: Any) -> None:
+    # The first stage alone puts the matching-but-unsourced blog first (this is what authority fixes).
+    docs = faiss_store.as_retriever(search_kwargs={"k": 4}).invoke(QUERY)
+    assert _sources(docs) == [BLOG, MAYO, BIZ, NIH]
+
+
+def test_contextual_compression_retriever_reorders_by_authority(faiss_store: Any) -> None:
+    from langchain_classic.retrievers import ContextualCompressionRetriever
+
+    retriever = ContextualCompressionRetriever(
+        base_compressor=AuthorityCompressor(weight=0.5, top_n=3),
+        base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
+    )
+    docs = retriever.invoke(QUERY)
+    # rank relevance (1, .75, .5, .25) -> norm (1, 2/3, 1/3, 0); fused = 0.5 * norm + 0.5 * authority,
+    # unknown sources fuse 0.3: blog .65, mayo .333 + .496, biz .317, nih .490.
+    assert _sources(docs) == [MAYO, BLOG, NIH]
+    prior = load_prior()
+    assert docs[0].metadata["relevance_score"] == pytest.approx(0.5 * 2 / 3 + 0.5 * prior.lookup(MAYO).authority)
+    assert docs[1].metadata["relevance_score"] == pytest.approx(0.5 + 0.5 * 0.3)
+    assert docs[2].metadata["relevance_score"] == pytest.approx(0.5 * prior.lookup(NIH).authority)
+
+
+def test_lcel_chain_with_compression(faiss_store: Any) -> None:
+    from langchain_classic.retrievers import ContextualCompressionRetriever
+
+    retriever = ContextualCompressionRetriever(
+        base_compressor=AuthorityCompressor(weight=0.5, top_n=2),
+        base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
+    )
+    chain = {"docs": retriever, "question": RunnablePassthrough()} | RunnableLambda(
+        lambda x: {"question": x["question"], "sources": _sources(x["docs"])}
+    )
+    assert chain.invoke(QUERY) == {"question": QUERY, "sources": [MAYO, BLOG]}
+
+
+async def test_contextual_compression_async_matches_sync(faiss_store: Any) -> None:
+    from langchain_classic.retrievers import ContextualCompressionRetriever
+
+    retriever = ContextualCompressionRetriever(
+        base_compressor=AuthorityCompressor(weight=0.5, top_n=3),
+        base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
+    )
+    assert _sources(await retriever.ainvoke(QUERY)) == [MAYO, BLOG, NIH]
+
+
+def _docs() -> list[Document]:
+    return [
+        Document("blog text", metadata={"source": BLOG, "chunk": 1}, id="a"),
+        Document("nih text", metadata={"url": NIH, "chunk": 2}, id="b"),
+        Document("no source", metadata={"chunk": 3}, id="c"),
+    ]
+
+
+def test_metadata_is_kept_and_inputs_untouched() -> None:
+    docs = _docs()
+    before = copy.deepcopy(docs)
+    out = AuthorityCompressor(weight=0.8).compress_documents(docs, "q")
+    assert [d.id for d in out] == ["b", "a", "c"]
+    assert docs == before
+    nih = out[0].metadata
+    assert nih["chunk"] == 2 and nih["url"] == NIH
+    assert nih["authority"]["tier"] == "table"
+    assert nih["authority"]["relevance_source"] == "rank"
+    assert nih["authority"]["relevance"] == pytest.approx(2 / 3)
+    assert out[2].metadata["authority"]["has_url"] is False
+    assert out[2].metadata["authority"]["authority"] is None
+
+
+def test_upstream_relevance_score_is_used_and_kept() -> None:
+    docs = [Document("x", metadata={"source": BLOG, "relevance_score": 0.9}),
+            Document("y", metadata={"source": NIH, "relevance_score": 0.1})]
+    out = AuthorityCompressor(weight=0.3).compress_documents(docs, "q")
+    # norm relevance (1, 0): blog 0.7 + 0.3 * 0.3 = 0.79 beats nih 0 + 0.3 * 0.979
+    assert _sources(out) == [BLOG, NIH]
+    assert out[0].metadata["authority"]["relevance_source"] == "upstream"
+    assert out[0].metadata["authority"]["relevance"] == pytest.approx(0.9)
+    assert out[0].metadata["relevance_score"] == pytest.approx(0.79)
+
+
+def test_custom_url_keys_and_filter_mode() -> None:
+    docs = [Document("x", metadata={"link_to": BLOG}), Document("y", metadata={"link_to": NIH}),
+            Document("z", metadata={"link_to": MAYO})]
+    out = AuthorityCompressor(url_keys=("link_to",), mode="filter", top_n=2).compress_documents(docs, "q")
+    assert [d.metadata["link_to"] for d in out] == [NIH, MAYO]
+
+
+async def test_async_equals_sync() -> None:
+    comp = AuthorityCompressor(weight=0.6, top_n=2)
+    sync = comp.compress_documents(_docs(), "q")
+    assert await comp.acompress_documents(_docs(), "q") == sync
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_empty_and_single(n: int) -> None:
+    out = AuthorityCompressor().compress_documents(_docs()[:n], "q")
+    assert len(out) == n
+
+
+@pytest.mark.parametrize("field,value,match", [
+    ("top_n", 0, "top_n must be a positive integer"),
+    ("weight", 1.5, r"weight must be in \[0, 1\], got 1.5"),
+    ("fusion", "max", "Input should be 'linear' or 'rrf'"),
+])
+def test_invalid_fields(field: str, value: object, match: str) -> None:
+    with pytest.raises(ValidationError, match=match):
+        AuthorityCompressor(**{field: value})
+
+
+def test_retriever_k_per_call(faiss_store: Any) -> None:
+    retriever = AuthorityRetriever(base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
+                                   compressor=AuthorityCompressor(weight=0.5), k=3)
+    assert _sources(retriever.invoke(QUERY)) == [MAYO, BLOG, NIH]
+    assert _sources(retriever.invoke(QUERY, k=1)) == [MAYO]
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        retriever.invoke(QUERY, k=0)
