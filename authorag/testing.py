@@ -142,7 +142,7 @@ def serve_openai_compatible(
     port: int = 0,
     *,
     n_ctx: int = 2048,
-    n_threads: int = 2,
+    n_threads: int = 1,
     n_parallel: int = 1,
     startup_timeout_s: float = 60.0,
 ) -> Generator[str]:
@@ -153,7 +153,8 @@ def serve_openai_compatible(
     Args:
         model_path: a GGUF file.
         port: TCP port on 127.0.0.1 (0 picks a free one).
-        n_ctx, n_threads, n_parallel: llama.cpp context size, CPU threads and parallel slots.
+        n_ctx, n_threads, n_parallel: llama.cpp context size, CPU threads and parallel slots
+            (one thread by default: on a busy CI machine, more threads spin and run slower).
         startup_timeout_s: how long to wait for ``/v1/models`` to answer.
 
     Raises:
@@ -172,6 +173,7 @@ def serve_openai_compatible(
     params.n_ctx = n_ctx
     params.n_parallel = n_parallel
     params.cpuparams.n_threads = n_threads
+    params.cpuparams_batch.n_threads = n_threads
     params.verbosity = 0
     params.port = port
     server = xl.Server(params)

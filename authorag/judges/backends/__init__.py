@@ -6,9 +6,10 @@
   llama.cpp server, OpenAI).
 
 Example:
-    >>> backend = load_backend("local", model_path="smollm2-135m", n_ctx=2048)  # doctest: +SKIP
-    >>> backend = load_backend("openai", base_url="http://127.0.0.1:8080/v1",
-    ...                        model="qwen")  # doctest: +SKIP
+    >>> load_backend("local", model_path="smollm2-135m", n_ctx=2048)  # loads on first call
+    LocalBackend(model='smollm2-135m', n_ctx=2048)
+    >>> load_backend("openai", base_url="http://127.0.0.1:8080/v1", model="qwen")
+    OpenAIBackend(base_url='http://127.0.0.1:8080/v1', model='qwen')
 """
 from __future__ import annotations
 

@@ -90,8 +90,12 @@ def parse_response(
     latency_s: float,
     model: str,
     dropped: tuple[Feature, ...] = (),
+    server_model: bool = True,
 ) -> Completion:
     """Turn a chat-completions JSON answer into a :class:`Completion`.
+
+    ``model`` is reported unless ``server_model`` is set and the answer names its model
+    (remote servers give versioned names; the embedded server gives a file path).
 
     Raises:
         JudgeError: the answer is an error object or has no choices.
@@ -116,7 +120,7 @@ def parse_response(
         prompt_tokens=int(usage.get("prompt_tokens") or 0),
         completion_tokens=int(usage.get("completion_tokens") or 0),
         latency_s=latency_s,
-        model=str(data.get("model") or model),
+        model=str(data.get("model") or model) if server_model else model,
         dropped_features=dropped,
         finish_reason=str(choice.get("finish_reason") or ""),
     )

@@ -51,7 +51,7 @@ class LocalBackend:
         ConfigError: a bad argument or an unknown model.
 
     Example:
-        >>> LocalBackend("smollm2-135m", n_ctx=8)  # doctest: +SKIP
+        >>> LocalBackend("smollm2-135m", n_ctx=8)
         Traceback (most recent call last):
         ...
         authorag.errors.ConfigError: n_ctx must be >= 64 tokens, got 8
@@ -105,7 +105,7 @@ class LocalBackend:
                 "check the grammar / json_schema and that the prompt fits n_ctx="
                 f"{self.n_ctx}"
             )
-        return parse_response(data, latency_s=latency, model=self.model)
+        return parse_response(data, latency_s=latency, model=self.model, server_model=False)
 
     async def acomplete(self, request: ChatRequest) -> Completion:
         """Async twin of :meth:`complete`; runs in a worker thread (the model frees the GIL)."""

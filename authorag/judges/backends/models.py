@@ -10,7 +10,7 @@ Cache directory: ``$AUTHORAG_CACHE_DIR``, else ``$XDG_CACHE_HOME/authorag``, els
 ``~/.cache/authorag``; models go in its ``models/`` folder.
 
 Example:
-    >>> path = model_path("smollm2-135m")  # doctest: +SKIP
+    >>> path = model_path("smollm2-135m")
     >>> path.name
     'SmolLM2-135M-Instruct.Q4_1.gguf'
 """
@@ -90,7 +90,7 @@ def cache_dir() -> Path:
     """The authorag cache directory (not created here).
 
     Example:
-        >>> cache_dir().name in {"authorag"} or "AUTHORAG_CACHE_DIR" in os.environ
+        >>> isinstance(cache_dir(), Path)
         True
     """
     explicit = os.environ.get("AUTHORAG_CACHE_DIR")
@@ -124,7 +124,7 @@ def resolve_model(model: str | Path | None) -> tuple[str, Path]:
         MissingDependencyError: the model's packages are not installed.
 
     Example:
-        >>> resolve_model("smollm2-135m")[0]  # doctest: +SKIP
+        >>> resolve_model("smollm2-135m")[0]
         'smollm2-135m'
     """
     if model is None:
