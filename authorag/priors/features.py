@@ -1,0 +1,389 @@
+"""Domain-name features for the learned prior: vectorized, deterministic, no network.
+
+A registrable domain ``best-cheap-pills-online.biz`` is split at its first dot into the *name*
+(``best-cheap-pills-online``) and the public *suffix* (``biz``). Features:
+
+- hashed sparse indices: character n-grams (2–5) of ``^name$``, alphabetic tokens of the name
+  (split at hyphens, digits, underscores), the suffix and its last label;
+- a small dense block (:data:`DENSE_NAMES`): suffix class (gov, edu, mil, int, national
+  government / academic second levels, ccTLD, legacy generic, new gTLD, private), name length,
+  digit and hyphen counts, dictionary-word coverage, spam-keyword count, brand-likeness.
+
+Everything runs on a batch at once with numpy (a polynomial rolling hash over a byte matrix),
+so featurizing 100k domains takes well under a second. Hashes are fixed constants, never
+Python's salted ``hash``: the same domain always gives the same features.
+
+Example:
+    >>> f = featurize(["nasa.gov", "best-cheap-pills-online.biz"])
+    >>> f.indices.shape[0], f.dense.shape == (2, len(DENSE_NAMES))
+    (2, True)
+    >>> float(f.dense[1, DENSE_NAMES.index("spam_words")])
+    3.0
+"""
+from __future__ import annotations
+
+import gzip
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+from numpy.typing import NDArray
+
+from authorag.errors import ConfigError
+
+HASH_BITS = 18
+"""Size of the hashed feature space: 2**18 weights (1 MiB as float32)."""
+NGRAM_SIZES = (2, 3, 4, 5)
+MAX_CHARS = 40
+"""Names are truncated to this many characters before hashing (lengths use the real length)."""
+WORD_BITS = 22
+_P = np.uint32(16_777_619)
+_MIX = np.uint32(0x9E3779B1)
+_BUCKETS = (12, 20, MAX_CHARS)
+"""Names are processed in groups of similar length so that short names do not pay for long ones."""
+_SALT_TOKEN = 0x5BD1E995
+_SALT_WORD = 0x27D4EB2F
+_SALT_SUFFIX = 0x61C88647
+_SALT_TLD = 0x7FEB352D
+
+# Words of commercial keyword stuffing (hand-written list, not learned): a name built from
+# several of these reads like an ad, not like a publisher's brand.
+SPAM_WORDS: tuple[str, ...] = (
+    "best", "cheap", "cheapest", "buy", "free", "online", "discount", "deal", "deals", "pills",
+    "pill", "casino", "loan", "loans", "payday", "pharmacy", "viagra", "cialis", "sale", "bonus",
+    "bet", "bets", "betting", "win", "cash", "money", "meds", "replica", "outlet", "coupon",
+    "coupons", "promo", "review", "reviews", "top", "download", "crack", "porn", "sex", "xxx",
+    "dating", "diet", "weight", "forex", "crypto", "insurance", "credit", "hot", "now", "fast",
+    "easy", "shop", "store", "lowest", "price", "prices", "rich", "slots", "poker",
+)
+
+_GOV_SLD = frozenset({"gov", "gob", "gouv", "go", "govt", "gv", "admin", "mil", "gc", "bund"})
+_ACADEMIC_SLD = frozenset({"ac", "edu", "sch"})
+_CC_SLD = frozenset({"co", "com", "net", "org", "or", "ne", "ltd", "plc", "nic", "info", "biz",
+                     "nom", "in", "me", "web", "firm", "gen", "res", "int", "pp", "ind", "news"})
+_LEGACY = frozenset({"com", "net", "org", "info", "biz", "name", "pro", "aero", "coop", "museum",
+                     "mobi", "jobs", "travel", "tel", "cat", "asia", "xxx", "post"})
+SUFFIX_CLASSES = ("gov", "mil", "edu", "int", "cc_gov", "cc_academic", "cc_second_level", "cctld",
+                  "legacy_generic", "new_gtld", "private")
+_LEN_EDGES = (4, 6, 8, 10, 13, 16, 21)
+DENSE_NAMES: tuple[str, ...] = (
+    *(f"suffix_{c}" for c in SUFFIX_CLASSES),
+    "len_1_3", "len_4_5", "len_6_7", "len_8_9", "len_10_12", "len_13_15", "len_16_20", "len_21_up",
+    "len_log", "digits_0", "digits_1", "digits_2_up", "digit_share", "hyphens_0", "hyphens_1",
+    "hyphens_2", "hyphens_3_up", "word_cover", "word_cover_full", "word_cover_none",
+    "longest_word_share", "spam_words", "spam_1", "spam_2_up", "brand_like", "punycode", "tokens_log",
+)
+"""Names of the dense feature columns, in order."""
+
+
+PAD = 1 << HASH_BITS
+"""Index of the padding slot: a weight vector has ``PAD + 1`` entries and the last one is 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureBlock:
+    """Hashed indices of the rows of one length group.
+
+    Attributes:
+        rows: positions of these domains in the batch.
+        indices: ``(len(rows), k)`` indices into the hashed space; padding slots hold :data:`PAD`.
+    """
+
+    rows: NDArray[np.intp]
+    indices: NDArray[np.int32]
+
+
+@dataclass(frozen=True, slots=True)
+class DomainFeatures:
+    """Features of a batch of registrable domains.
+
+    Attributes:
+        blocks: hashed sparse features, one block per length group (rows partition the batch).
+        dense: ``(n, len(DENSE_NAMES))`` float32 dense features, in batch order.
+    """
+
+    blocks: tuple[FeatureBlock, ...]
+    dense: NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return int(self.dense.shape[0])
+
+    def hashed_sum(self, weights: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Per-domain sum of ``weights`` (length ``PAD + 1``, last entry 0) over its hashed indices."""
+        out = np.zeros(len(self), dtype=np.float32)
+        for block in self.blocks:
+            out[block.rows] = weights[block.indices].sum(axis=1)
+        return out
+
+
+def split_domain(domain: str) -> tuple[str, str]:
+    """Split a registrable domain into (name, public suffix) at its first dot.
+
+    Example:
+        >>> split_domain("bbc.co.uk")
+        ('bbc', 'co.uk')
+    """
+    name, _, suffix = domain.partition(".")
+    return name, suffix
+
+
+def suffix_class(suffix: str) -> str:
+    """The class of a public suffix (one of :data:`SUFFIX_CLASSES`).
+
+    Example:
+        >>> suffix_class("gov.uk"), suffix_class("ac.jp"), suffix_class("shop")
+        ('cc_gov', 'cc_academic', 'new_gtld')
+    """
+    labels = suffix.split(".")
+    last = labels[-1]
+    if len(labels) == 1:
+        if last in ("gov", "mil", "edu", "int"):
+            return last
+        if last in _LEGACY:
+            return "legacy_generic"
+        return "cctld" if len(last) == 2 else "new_gtld"
+    first = labels[0]
+    if len(labels) == 2 and len(last) == 2:
+        if first in _GOV_SLD:
+            return "cc_gov"
+        if first in _ACADEMIC_SLD:
+            return "cc_academic"
+        if first in _CC_SLD:
+            return "cc_second_level"
+    return "private"
+
+
+def _hash_index(h: NDArray[np.uint32], salt: int, bits: int) -> NDArray[np.intp]:
+    mixed = (h ^ np.uint32(salt)) * _MIX
+    return (mixed >> np.uint32(32 - bits)).astype(np.intp)
+
+
+def _byte_matrix(names: Sequence[str], width: int) -> NDArray[np.uint8]:
+    try:
+        arr = np.array(names, dtype=f"S{width}")
+    except UnicodeEncodeError as exc:
+        bad = next(n for n in names if not n.isascii())
+        raise ConfigError(
+            f"domain name {bad!r} is not ASCII; pass registrable domains in punycode "
+            "(Candidate.domain, or authorag.domains.parse_host(url).domain)") from exc
+    return arr.view(np.uint8).reshape(len(names), width)
+
+
+def _string_hashes(strings: Sequence[str]) -> NDArray[np.uint32]:
+    """The polynomial hash of each whole string (used for words and suffixes)."""
+    width = max((len(s) for s in strings), default=1) or 1
+    mat = _byte_matrix(strings, width).astype(np.uint32)
+    h = np.zeros(len(strings), dtype=np.uint32)
+    for j in range(width):
+        col = mat[:, j]
+        h = np.where(col > 0, h * _P + col, h)
+    return h
+
+
+@cache
+def _word_table() -> NDArray[np.uint8]:
+    """Flags per hash slot (``2**WORD_BITS``): 1 = dictionary word, 2 = spam word; built once."""
+    raw = resources.files("authorag.data").joinpath("learned_prior_words.txt.gz").read_bytes()
+    words = gzip.decompress(raw).decode("ascii").split()
+    table = np.zeros(1 << WORD_BITS, dtype=np.uint8)
+    table[_hash_index(_string_hashes(words), _SALT_WORD, WORD_BITS)] |= 1
+    table[_hash_index(_string_hashes(list(SPAM_WORDS)), _SALT_WORD, WORD_BITS)] |= 3
+    return table
+
+
+@cache
+def _suffix_info(suffix: str) -> tuple[int, int, int]:
+    """(suffix index, last-label index, class number) for one suffix (few distinct: cached)."""
+    h = _string_hashes([suffix, suffix.rsplit(".", 1)[-1]])
+    sfx = int(_hash_index(h[:1], _SALT_SUFFIX, HASH_BITS)[0])
+    tld = int(_hash_index(h[1:], _SALT_TLD, HASH_BITS)[0])
+    return sfx, tld, SUFFIX_CLASSES.index(suffix_class(suffix))
+
+
+def _validate(codes: NDArray[np.uint8], lengths: NDArray[np.int64], names: Sequence[str],
+              domains: Sequence[str]) -> None:
+    allowed = np.zeros(256, dtype=np.bool_)
+    for ch in b"abcdefghijklmnopqrstuvwxyz0123456789-_":
+        allowed[ch] = True
+    allowed[0] = True
+    bad_rows = ~allowed[codes].all(axis=1) | (lengths == 0)
+    if bad_rows.any():
+        i = int(np.flatnonzero(bad_rows)[0])
+        raise ConfigError(
+            f"cannot featurize domain {domains[i]!r}: expected a lower-case registrable domain like "
+            f"'example.co.uk' (name {names[i]!r} must be letters, digits, '-' or '_'); "
+            "normalize URLs with authorag.domains.parse_host(url).domain first")
+
+
+def _ngram_indices(codes: NDArray[np.uint8], lengths: NDArray[np.int64]) -> list[NDArray[np.int32]]:
+    """Hashed n-grams of ``^name$`` (markers added in the matrix), one array per n-gram size."""
+    n, width = codes.shape
+    marked = np.zeros((n, width + 2), dtype=np.uint32)
+    marked[:, 0] = ord("^")
+    marked[:, 1:width + 1] = codes
+    marked[np.arange(n), np.minimum(lengths, width) + 1] = ord("$")
+    total = np.minimum(lengths, width) + 2
+    pos = np.arange(width + 2)
+    out: list[NDArray[np.int32]] = []
+    h = marked
+    for size in range(2, max(NGRAM_SIZES) + 1):
+        span = width + 3 - size
+        h = h[:, :span] * _P + marked[:, size - 1:size - 1 + span]
+        if size in NGRAM_SIZES:
+            idx = _hash_index(h, size, HASH_BITS).astype(np.int32)
+            idx[pos[None, :span] + size > total[:, None]] = PAD
+            out.append(idx)
+    return out
+
+
+def _token_indices(codes: NDArray[np.uint8]) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
+    """Hashes of maximal alphabetic runs (tokens split at hyphens, digits, underscores), count."""
+    alpha = (codes >= ord("a")) & (codes <= ord("z"))
+    h = np.zeros(codes.shape, dtype=np.uint32)
+    run = np.zeros(codes.shape[0], dtype=np.uint32)
+    c32 = codes.astype(np.uint32)
+    for j in range(codes.shape[1]):
+        run = np.where(alpha[:, j], run * _P + c32[:, j], np.uint32(0))
+        h[:, j] = run
+    end = alpha.copy()
+    end[:, :-1] &= ~alpha[:, 1:]
+    idx = _hash_index(h, _SALT_TOKEN, HASH_BITS).astype(np.int32)
+    idx[~end] = PAD
+    return idx, end.sum(axis=1).astype(np.int64)
+
+
+def _word_stats(codes: NDArray[np.uint8], lengths: NDArray[np.int64]) -> tuple[
+        NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(share of characters covered by dictionary words, longest word share, spam word count)."""
+    table = _word_table()
+    n, width = codes.shape
+    c32 = codes.astype(np.uint32)
+    reach = np.zeros((n, width), dtype=np.int8)
+    longest = np.zeros(n, dtype=np.int64)
+    spam_count = np.zeros(n, dtype=np.int64)
+    pos = np.arange(width, dtype=np.int8)
+    h = c32
+    for size in range(2, 13):
+        span = width + 1 - size
+        if span <= 0:
+            break
+        h = h[:, :span] * _P + c32[:, size - 1:size - 1 + span]
+        if size < 3:
+            continue
+        flags = table[_hash_index(h, _SALT_WORD, WORD_BITS)]
+        flags[pos[None, :span] + size > lengths[:, None]] = 0
+        hit = (flags & 1).astype(np.bool_)
+        np.maximum(reach[:, :span], np.where(hit, pos[:span] + np.int8(size), np.int8(0)),
+                   out=reach[:, :span])
+        longest[hit.any(axis=1)] = size
+        spam_count += (flags >> 1).sum(axis=1, dtype=np.int64)
+    covered = (np.maximum.accumulate(reach, axis=1) > pos[None, :]).sum(axis=1)
+    denom = np.maximum(np.minimum(lengths, width), 1)
+    return covered / denom, longest / denom, spam_count.astype(np.float64)
+
+
+def _dense(codes: NDArray[np.uint8], lengths: NDArray[np.int64], classes: NDArray[np.intp],
+           tokens: NDArray[np.int64]) -> NDArray[np.float32]:
+    n = codes.shape[0]
+    out = np.zeros((n, len(DENSE_NAMES)), dtype=np.float32)
+    rows = np.arange(n)
+    col = {name: i for i, name in enumerate(DENSE_NAMES)}
+    digits = ((codes >= ord("0")) & (codes <= ord("9"))).sum(axis=1)
+    hyphens = (codes == ord("-")).sum(axis=1)
+    cover, longest, spam = _word_stats(codes, lengths)
+    out[rows, classes] = 1.0
+    out[rows, col["len_1_3"] + np.searchsorted(_LEN_EDGES, lengths, side="right")] = 1.0
+    out[rows, col["digits_0"] + np.minimum(digits, 2)] = 1.0
+    out[rows, col["hyphens_0"] + np.minimum(hyphens, 3)] = 1.0
+    out[rows, col["spam_words"]] = spam
+    out[rows, col["spam_1"]] = spam == 1
+    out[rows, col["spam_2_up"]] = spam >= 2
+    out[:, col["len_log"]] = np.log1p(lengths)
+    out[:, col["digit_share"]] = digits / np.maximum(lengths, 1)
+    out[:, col["word_cover"]] = cover
+    out[:, col["word_cover_full"]] = cover >= 0.999
+    out[:, col["word_cover_none"]] = cover == 0.0
+    out[:, col["longest_word_share"]] = longest
+    out[:, col["brand_like"]] = (digits == 0) & (hyphens == 0) & (lengths <= 8) & (cover < 0.5)
+    out[:, col["punycode"]] = (codes[:, 0] == ord("x")) & (codes[:, 1] == ord("n")) & (codes[:, 2] == ord("-"))
+    out[:, col["tokens_log"]] = np.log1p(tokens)
+    return out
+
+
+def _split(domains: Sequence[str]) -> tuple[list[str], list[str]]:
+    try:
+        parts = [d.partition(".") for d in domains]
+    except AttributeError:
+        bad = next(d for d in domains if not isinstance(d, str))  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ConfigError(f"cannot featurize {bad!r}: expected a domain string like 'example.org', "
+                          f"got {type(bad).__name__}") from None
+    names = [p[0] for p in parts]
+    suffixes = [p[2] for p in parts]
+    if not all(suffixes):
+        bad = domains[suffixes.index("")]
+        raise ConfigError(f"cannot featurize {bad!r}: expected a registrable domain with a public "
+                          "suffix like 'example.org' (normalize URLs with authorag.domains.parse_host)")
+    return names, suffixes
+
+
+def featurize(domains: Sequence[str]) -> DomainFeatures:
+    """Features of registrable domains (``Candidate.domain``: lower case, punycode).
+
+    Args:
+        domains: registrable domains such as ``"example.co.uk"``; a host with sub-domains is
+            read wrongly (its first label is taken as the name), so normalize URLs first with
+            :func:`authorag.domains.parse_host`.
+
+    Returns:
+        :class:`DomainFeatures` for the batch (same order).
+
+    Raises:
+        ConfigError: a domain that is not a string, has no dot, or has characters a
+            registrable domain cannot have.
+
+    Example:
+        >>> len(featurize(["nytimes.com", "bbc.co.uk"]))
+        2
+    """
+    names, suffixes = _split(domains)
+    info = np.array([_suffix_info(s) for s in suffixes], dtype=np.intp).reshape(len(names), 3)
+    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+    groups = np.searchsorted(np.asarray(_BUCKETS[:-1]), lengths, side="left")
+    dense = np.zeros((len(names), len(DENSE_NAMES)), dtype=np.float32)
+    blocks: list[FeatureBlock] = []
+    for g, width in enumerate(_BUCKETS):
+        rows = np.flatnonzero(groups == g)
+        if len(rows) == 0:
+            continue
+        sub = [names[i] for i in rows.tolist()]
+        codes = _byte_matrix(sub, width)
+        _validate(codes, lengths[rows], sub, [domains[i] for i in rows.tolist()])
+        ngrams = _ngram_indices(codes, lengths[rows])
+        tok_idx, tokens = _token_indices(codes)
+        suffix_idx = info[rows, :2].astype(np.int32)
+        blocks.append(FeatureBlock(rows, np.concatenate([*ngrams, tok_idx, suffix_idx], axis=1)))
+        dense[rows] = _dense(codes, np.minimum(lengths[rows], 255), info[rows, 2], tokens)
+    return DomainFeatures(blocks=tuple(blocks), dense=dense)
+
+
+def to_sparse(features: DomainFeatures) -> object:
+    """A ``scipy.sparse.csr_matrix`` of shape ``(n, PAD + len(DENSE_NAMES))`` for training.
+
+    Hashed columns hold counts; the dense features follow. Inference works on
+    :class:`DomainFeatures` directly (:meth:`DomainFeatures.hashed_sum`).
+    """
+    from scipy import sparse
+
+    rows_all: list[NDArray[np.intp]] = []
+    cols_all: list[NDArray[np.int32]] = []
+    for block in features.blocks:
+        keep = block.indices != PAD
+        rows_all.append(np.broadcast_to(block.rows[:, None], block.indices.shape)[keep])
+        cols_all.append(block.indices[keep])
+    rows = np.concatenate(rows_all) if rows_all else np.zeros(0, dtype=np.intp)
+    cols = np.concatenate(cols_all) if cols_all else np.zeros(0, dtype=np.int32)
+    hashed = sparse.csr_matrix((np.ones(len(cols)), (rows, cols)), shape=(len(features), PAD))
+    hashed.sum_duplicates()
+    return sparse.hstack([hashed, sparse.csr_matrix(features.dense.astype(np.float64))], format="csr")
