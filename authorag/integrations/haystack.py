@@ -21,12 +21,12 @@ from authorag._optional import require
 
 require("haystack", extra="haystack", feature="authorag.integrations.haystack.AuthorityRanker")
 
-from haystack import Document, component, default_from_dict, default_to_dict  # noqa: E402
-from haystack.utils import Secret, deserialize_secrets_inplace  # noqa: E402
+from haystack import Document, component, default_from_dict, default_to_dict
+from haystack.utils import Secret, deserialize_secrets_inplace
 
-from authorag.integrations import _adapt  # noqa: E402
-from authorag.rerankers.authority import AuthorityReranker  # noqa: E402
-from authorag.types import Candidate, Ranking  # noqa: E402
+from authorag.integrations import _adapt
+from authorag.rerankers.authority import AuthorityReranker
+from authorag.types import Candidate, Ranking
 
 META_KEY = "authority"
 """``Document.meta`` key that receives the per-document explanation."""
@@ -63,7 +63,7 @@ class AuthorityRanker:
         ['https://www.nih.gov/y', 'https://someblog.blogspot.com/x']
     """
 
-    def __init__(  # noqa: PLR0913 - flat, JSON-serializable parameters are Haystack's convention
+    def __init__(
         self,
         *,
         weight: float = 0.3,

@@ -23,20 +23,20 @@ from authorag._optional import require
 
 require("langchain_core", extra="langchain", feature="authorag.integrations.langchain")
 
-from langchain_core.callbacks import (  # noqa: E402 - after the dependency check on purpose
+from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
     CallbackManagerForRetrieverRun,
     Callbacks,
 )
-from langchain_core.documents import BaseDocumentCompressor, Document  # noqa: E402
-from langchain_core.retrievers import BaseRetriever  # noqa: E402
-from pydantic import ConfigDict, Field, PrivateAttr, model_validator  # noqa: E402
+from langchain_core.documents import BaseDocumentCompressor, Document
+from langchain_core.retrievers import BaseRetriever
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
-from authorag.integrations import _adapt  # noqa: E402
-from authorag.priors.base import AuthorityScorer  # noqa: E402
-from authorag.rerankers.authority import AuthorityReranker  # noqa: E402
-from authorag.rerankers.base import RelevanceScorer  # noqa: E402
-from authorag.types import Candidate, FusionMode, Ranking, RerankMode  # noqa: E402
+from authorag.integrations import _adapt
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.authority import AuthorityReranker
+from authorag.rerankers.base import RelevanceScorer
+from authorag.types import Candidate, FusionMode, Ranking, RerankMode
 
 SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
@@ -154,7 +154,8 @@ class AuthorityRetriever(BaseRetriever):
 
     Example:
         >>> from langchain_core.vectorstores import InMemoryVectorStore
-        >>> retriever = AuthorityRetriever(base_retriever=store.as_retriever(search_kwargs={"k": 20}), k=4)
+        >>> store = InMemoryVectorStore(embeddings)  # doctest: +SKIP
+        >>> retriever = AuthorityRetriever(base_retriever=store.as_retriever(search_kwargs={"k": 20}), k=4)  # doctest: +SKIP
         >>> docs = retriever.invoke("does vitamin C prevent colds?")  # doctest: +SKIP
     """
 

@@ -24,17 +24,17 @@ from authorag._optional import require
 
 require("fastapi", extra="server", feature="authorag.server")
 
-from fastapi import Depends, FastAPI, Request  # noqa: E402
-from fastapi.exceptions import RequestValidationError  # noqa: E402
-from fastapi.responses import JSONResponse, PlainTextResponse  # noqa: E402
-from starlette.exceptions import HTTPException  # noqa: E402
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.exceptions import HTTPException
 
-from authorag.errors import ConfigError  # noqa: E402
-from authorag.priors.base import AuthorityScorer  # noqa: E402
-from authorag.server.config import ServerConfig  # noqa: E402
-from authorag.server.metrics import CONTENT_TYPE  # noqa: E402
-from authorag.server.middleware import BodyLimitMiddleware, MetricsMiddleware  # noqa: E402
-from authorag.server.schemas import (  # noqa: E402
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.server.config import ServerConfig
+from authorag.server.metrics import CONTENT_TYPE
+from authorag.server.middleware import BodyLimitMiddleware, MetricsMiddleware
+from authorag.server.schemas import (
     API_VERSION,
     AuthorityRequest,
     AuthorityResponse,
@@ -43,7 +43,7 @@ from authorag.server.schemas import (  # noqa: E402
     RerankResponse,
     error_body,
 )
-from authorag.server.service import LimitExceeded, RerankService  # noqa: E402
+from authorag.server.service import LimitExceeded, RerankService
 
 log = logging.getLogger(__name__)
 

@@ -125,6 +125,8 @@ class ServerConfig:
 def _parse(name: str, raw: str, annotation: object) -> Any:
     kind = str(annotation)
     var = ENV_PREFIX + name.upper()
+    if kind == "bool":
+        return _parse_bool(var, raw)
     try:
         if kind.startswith("tuple"):
             return tuple(p.strip() for p in raw.split(",") if p.strip())
@@ -132,8 +134,6 @@ def _parse(name: str, raw: str, annotation: object) -> Any:
             return float(raw)
         if kind == "int":
             return int(raw)
-        if kind == "bool":
-            return _parse_bool(var, raw)
     except ValueError as exc:
         raise ConfigError(f"{var} must be a {kind}, got {raw!r}") from exc
     return raw

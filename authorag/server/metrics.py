@@ -19,7 +19,7 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class _Histogram:
-    __slots__ = ("counts", "sum", "count")
+    __slots__ = ("count", "counts", "sum")
 
     def __init__(self) -> None:
         self.counts = [0] * (len(BUCKETS) + 1)

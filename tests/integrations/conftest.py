@@ -8,11 +8,11 @@ import pytest
 # (source URL, text): one question's worth of retrieved pages, from sources of very different standing.
 CORPUS: list[tuple[str, str]] = [
     ("https://cranberrycure.blogspot.com/post",
-     "Does cranberry juice prevent urinary tract infections? Yes! Cranberry juice prevents every "
-     "urinary tract infection, doctors hate this trick."),
+     ("Does cranberry juice prevent urinary tract infections? Yes! Cranberry juice prevents every "
+     "urinary tract infection, doctors hate this trick.")),
     ("https://www.nih.gov/news/cranberry-uti",
-     "A review of clinical trials of cranberry products found a modest reduction of recurrent "
-     "infections in some women."),
+     ("A review of clinical trials of cranberry products found a modest reduction of recurrent "
+     "infections in some women.")),
     ("https://www.mayoclinic.org/cranberry",
      "Cranberry juice and urinary tract infections: the evidence that cranberry prevents infection is mixed."),
     ("https://healthy-tips-4u.example.biz/cranberry",

@@ -8,13 +8,13 @@ import pytest
 
 pytest.importorskip("haystack")
 
-from haystack import Document, Pipeline  # noqa: E402
-from haystack.components.retrievers.in_memory import InMemoryBM25Retriever  # noqa: E402
-from haystack.document_stores.in_memory import InMemoryDocumentStore  # noqa: E402
-from haystack.utils import Secret  # noqa: E402
+from haystack import Document, Pipeline
+from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
+from haystack.document_stores.in_memory import InMemoryDocumentStore
+from haystack.utils import Secret
 
-from authorag.integrations.haystack import AuthorityRanker  # noqa: E402
-from authorag.priors import load_prior  # noqa: E402
+from authorag.integrations.haystack import AuthorityRanker
+from authorag.priors import load_prior
 
 QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
 BLOG, NIH, MAYO, BIZ = (

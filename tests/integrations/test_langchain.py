@@ -10,12 +10,12 @@ QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftes
 
 pytest.importorskip("langchain_core")
 
-from langchain_core.documents import Document  # noqa: E402
-from langchain_core.runnables import RunnableLambda, RunnablePassthrough  # noqa: E402
-from pydantic import ValidationError  # noqa: E402
+from langchain_core.documents import Document
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+from pydantic import ValidationError
 
-from authorag.integrations.langchain import AuthorityCompressor, AuthorityRetriever  # noqa: E402
-from authorag.priors import load_prior  # noqa: E402
+from authorag.integrations.langchain import AuthorityCompressor, AuthorityRetriever
+from authorag.priors import load_prior
 
 BLOG, NIH, MAYO, BIZ = (
     "https://cranberrycure.blogspot.com/post", "https://www.nih.gov/news/cranberry-uti",

@@ -9,10 +9,10 @@ QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftes
 
 pytest.importorskip("langchain_tests")
 
-from langchain_core.retrievers import BaseRetriever  # noqa: E402
-from langchain_tests.integration_tests import RetrieversIntegrationTests  # noqa: E402
+from langchain_core.retrievers import BaseRetriever
+from langchain_tests.integration_tests import RetrieversIntegrationTests
 
-from authorag.integrations.langchain import AuthorityRetriever  # noqa: E402
+from authorag.integrations.langchain import AuthorityRetriever
 
 
 class TestAuthorityRetrieverStandard(RetrieversIntegrationTests):

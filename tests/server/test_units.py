@@ -1,0 +1,93 @@
+"""Server pieces without HTTP: document reading, config parsing, metrics text, doc examples."""
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+from authorag.errors import ConfigError
+from authorag.server.config import ServerConfig
+from authorag.server.documents import parse_documents, truncate, url_in_text
+from authorag.server.metrics import Metrics
+
+
+@pytest.mark.parametrize("text,url", [
+    ("title: T\nurl: https://www.cdc.gov/flu\ntext: flu", "https://www.cdc.gov/flu"),
+    ("Source: 'https://nih.gov/x'\nbody", "https://nih.gov/x"),
+    ("  URL:   https://a.org/b  \n", "https://a.org/b"),
+    ("https://www.mayoclinic.org/c\nThe text", "https://www.mayoclinic.org/c"),
+    ("\n\nhttp://a.org\nx", "http://a.org"),
+    ("see https://a.org for more", ""),
+    ("curl: not a url key\ntext: x", ""),
+    ("", ""),
+])
+def test_url_in_text(text: str, url: str) -> None:
+    assert url_in_text(text) == url
+
+
+def test_url_priority_and_echo() -> None:
+    docs = parse_documents(
+        ["url: https://a.org/x\ntext", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"],
+        [None, "https://c.org", ""], rank_fields=None, max_chars=100, max_tokens=None)
+    assert [d.url for d in docs] == ["https://a.org/x", "https://c.org", ""]
+    assert docs[1].echo == {"text": "t", "source": "https://b.org", "extra": 1}
+    assert docs[2].echo == {"text": "plain"}
+
+
+def test_rank_fields_build_the_text() -> None:
+    [doc] = parse_documents([{"title": "Flu", "body": "shots", "url": "https://cdc.gov"}], None,
+                            rank_fields=["title", "body"], max_chars=100, max_tokens=None)
+    assert doc.text == "title: Flu\nbody: shots"
+    assert doc.url == "https://cdc.gov"
+
+
+@pytest.mark.parametrize("text,chars,tokens,out", [
+    ("abcdef", 3, None, ("abc", True)),
+    ("a b c", 100, 5, ("a b c", False)),
+    ("a  b\nc d", 100, 3, ("a b c", True)),
+])
+def test_truncate(text: str, chars: int, tokens: int | None, out: tuple[str, bool]) -> None:
+    assert truncate(text, chars, tokens) == out
+
+
+def test_config_from_env_and_overrides() -> None:
+    cfg = ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_EXCLUDE_SOURCES": "majestic, moz",
+                                 "AUTHORAG_LEARNED": "yes", "AUTHORAG_API_KEY": "s3cr3t-key"}, max_documents=7)
+    assert (cfg.weight, cfg.exclude_sources, cfg.learned, cfg.max_documents) == (0.5, ("majestic", "moz"), True, 7)
+    assert "s3cr3t-key" not in repr(cfg) and cfg.api_key == "s3cr3t-key"
+    assert ServerConfig.from_env(cfg.to_env()) == cfg
+
+
+@pytest.mark.parametrize("env,match", [
+    ({"AUTHORAG_WEIGHT": "heavy"}, "AUTHORAG_WEIGHT must be a float, got 'heavy'"),
+    ({"AUTHORAG_MAX_DOCUMENTS": "0"}, "max_documents must be a positive integer, got 0"),
+    ({"AUTHORAG_RELEVANCE": "tfidf"}, "relevance must be one of 'bm25', 'dense', 'rank', got 'tfidf'"),
+    ({"AUTHORAG_JUDGE": "openai"}, "judge 'openai' needs judge_base_url"),
+    ({"AUTHORAG_LEARNED": "maybe"}, "AUTHORAG_LEARNED must be true or false"),
+])
+def test_config_errors(env: dict[str, str], match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        ServerConfig.from_env(env)
+
+
+def test_metrics_histogram_is_cumulative() -> None:
+    m = Metrics()
+    for s in (0.0005, 0.003, 0.003, 20.0):
+        m.observe_request("POST", "/v1/rerank", 200, s)
+    text = m.render()
+    assert 'authorag_request_duration_seconds_bucket{route="/v1/rerank",le="0.001"} 1' in text
+    assert 'authorag_request_duration_seconds_bucket{route="/v1/rerank",le="0.005"} 3' in text
+    assert 'authorag_request_duration_seconds_bucket{route="/v1/rerank",le="10"} 3' in text
+    assert 'authorag_request_duration_seconds_bucket{route="/v1/rerank",le="+Inf"} 4' in text
+    assert 'authorag_request_duration_seconds_count{route="/v1/rerank"} 4' in text
+
+
+@pytest.mark.parametrize("name", [
+    "authorag.integrations._adapt", "authorag.integrations.langchain", "authorag.integrations.haystack",
+    "authorag.server.config", "authorag.server.documents", "authorag.server.metrics",
+    "authorag.server.schemas", "authorag.server.service", "authorag.server.app",
+])
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
