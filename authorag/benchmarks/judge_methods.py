@@ -12,9 +12,6 @@ Example:
 from __future__ import annotations
 
 import hashlib
-import importlib
-import importlib.util
-import inspect
 import logging
 import re
 from collections.abc import Sequence
@@ -27,45 +24,58 @@ from authorag.judges.backends.base import ChatRequest, LLMBackend
 
 log = logging.getLogger(__name__)
 
-# judge form -> (module, class, output modes)
-_JUDGES: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "point": ("authorag.judges.point_judge", "PointJudge", ("score",)),
-    "pair": ("authorag.judges.pair_judge", "PairJudge", ("score", "rank")),
-    "list": ("authorag.judges.list_judge", "ListJudge", ("score", "rank")),
-}
+# judge form -> output modes (the judges' own registry builds them: authorag.judges.registry)
+_FORMS: dict[str, tuple[str, ...]] = {"point": ("score",), "pair": ("score", "rank"), "list": ("score", "rank")}
 _TEXT_BUDGET = 600
 
 
-def fake_script(request: ChatRequest) -> str:
-    """Deterministic stand-in for a model: a digit (or A/B) derived from the prompt's hash.
+_DOMAIN_LIKE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+", re.I)
 
-    The answers carry no knowledge; they only make the smoke run exercise the whole judge path
-    (prompting, parsing, costs) with numbers that never change.
+
+def fake_script(request: ChatRequest) -> str:
+    """Deterministic stand-in for a model: an answer derived from the hash of the last
+    domain-like token of the prompt (the judged item comes last), so prompt wording edits do
+    not move the smoke numbers.
+
+    Generator prompts ("Answer yes or no.") get yes/no, pair prompts A/B, the rest a digit.
+    The answers carry no knowledge; they only exercise the whole judge path.
     """
     content = request.messages[-1]["content"]
-    digest = int(hashlib.sha256(content.encode("utf-8")).hexdigest(), 16)
+    tokens = _DOMAIN_LIKE.findall(content)
+    digest = int(hashlib.sha256((tokens[-1] if tokens else content).encode("utf-8")).hexdigest(), 16)
+    if content.rstrip().endswith("Answer yes or no."):
+        return "yes" if digest % 2 else "no"
     if re.search(r"\bA\b.*\bB\b", content, re.S) and "0-9" not in content and "0 to 9" not in content:
         return "A" if digest % 2 else "B"
     return str(digest % 10)
 
 
 def make_backend(ctx: MethodContext) -> LLMBackend:
-    """The LLM backend for ``ctx.backend`` (``fake`` | ``embedded`` | ``openai``)."""
+    """The LLM backend for ``ctx.backend`` (``local`` | ``openai`` | ``fake``).
+
+    ``local`` takes ``--model`` as a registered model name or GGUF path (default: the judges'
+    default 1.5B model); ``openai`` takes ``--model`` and ``--option base_url=...``
+    (``--option api_key=...``). Real backends sit behind the judges' persistent cache unless
+    ``--option cache=off``.
+    """
     if ctx.backend == "fake":
         from authorag.testing import FakeBackend
 
         return FakeBackend(fake_script, name="fake", model="scripted-hash")
-    if ctx.backend in ("embedded", "openai"):
-        backends = importlib.import_module("authorag.judges.backends")
-        loader = getattr(backends, "load_backend", None)
-        if loader is None:
-            raise ConfigError("this build has no authorag.judges.backends.load_backend; use --backend fake")
-        kwargs: dict[str, Any] = {k: v for k, v in ctx.options.items() if k in ("base_url", "api_key")}
+    from authorag.judges.backends import load_backend
+
+    cache: bool = ctx.option("cache", "on") != "off"
+    if ctx.backend == "local":
+        kwargs: dict[str, Any] = {"n_ctx": int(ctx.option("n_ctx", "4096"))}
+        if ctx.model is not None:
+            kwargs["model_path"] = ctx.model
+        return load_backend("local", cache=cache, **kwargs)
+    if ctx.backend == "openai":
+        kwargs = {k: v for k, v in ctx.options.items() if k in ("base_url", "api_key")}
         if ctx.model is not None:
             kwargs["model"] = ctx.model
-        backend: LLMBackend = loader(ctx.backend, **kwargs)
-        return backend
-    raise ConfigError(f"backend must be one of 'embedded', 'openai', 'fake', got {ctx.backend!r}")
+        return load_backend("openai", cache=cache, **kwargs)
+    raise ConfigError(f"backend must be one of 'local', 'openai', 'fake', got {ctx.backend!r}")
 
 
 def to_judge_item(item: BenchItem, with_text: bool) -> Any:
@@ -124,17 +134,15 @@ class JudgeMethod:
 
 
 def _factory(form: str, output: str, greedy: bool, with_text: bool) -> Any:
-    module, cls_name, _ = _JUDGES[form]
-
     def build(ctx: MethodContext) -> BenchMethod:
-        cls = getattr(importlib.import_module(module), cls_name)
-        params = inspect.signature(cls).parameters
+        from authorag.judges.registry import load_judge
+
         kwargs: dict[str, Any] = {"with_text": with_text, "on_failure": "skip", "use_logprobs": not greedy}
-        if "output" in params:
+        if form != "point":
             kwargs["output"] = output
-        if with_text and "text_budget" in params:
+        if with_text:
             kwargs["text_budget"] = _TEXT_BUDGET
-        judge = cls(make_backend(ctx), **{k: v for k, v in kwargs.items() if k in params})
+        judge = load_judge(form, make_backend(ctx), **kwargs)
         name = _name(form, output, greedy, with_text)
         return JudgeMethod(name, judge, pointwise=form == "point", with_text=with_text)
 
@@ -146,11 +154,9 @@ def _name(form: str, output: str, greedy: bool, with_text: bool) -> str:
 
 
 def judge_specs() -> list[MethodSpec]:
-    """Registry entries for every judge class present in this build."""
+    """Registry entries for every judge form × output × logprob/greedy × with/without text."""
     specs: list[MethodSpec] = []
-    for form, (module, _cls, outputs) in _JUDGES.items():
-        if importlib.util.find_spec(module) is None:
-            continue
+    for form, outputs in _FORMS.items():
         for output in outputs:
             for greedy in (False, True):
                 for with_text in (False, True):

@@ -207,21 +207,49 @@ def _prior(ctx: MethodContext, default_cw: float = 0.0) -> BenchMethod:
                         extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names)})
 
 
+def learned_without(source: str) -> Any:
+    """The learned prior retrained without ``source`` (cached under the judges' cache dir)."""
+    from authorag.judges.backends.models import cache_dir
+    from authorag.priors.learned import LearnedPrior, load_model, save_model
+    from authorag.priors.learned_train import train_learned_prior
+
+    path = cache_dir() / "bench" / f"learned_prior_without_{source}.npz"
+    if not path.exists():
+        log.info("training the learned prior without %s (minutes, once) -> %s", source, path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_model(train_learned_prior(exclude=(source,)), path)
+    return LearnedPrior(load_model(path))
+
+
 def _learned(ctx: MethodContext) -> BenchMethod:
-    from authorag.priors.learned import load_learned_prior  # pyright: ignore[reportMissingImports]
+    from authorag.priors.learned import load_learned_prior
 
     exclude = _excluded(ctx)
-    scorer: AuthorityScorer = load_learned_prior(exclude=exclude)  # pyright: ignore[reportUnknownVariableType]
-    return ScorerMethod("learned", scorer, extra_info={"excluded_sources": list(exclude)})
+    scorer: Any = learned_without(exclude[0]) if exclude else load_learned_prior()
+    return ScorerMethod("learned", scorer, extra_info={
+        "excluded_sources": list(exclude), "active_sources": list(scorer.meta.get("sources", []))})
 
 
-def _hybrid(ctx: MethodContext) -> BenchMethod:
-    from authorag import hybrid  # pyright: ignore[reportAttributeAccessIssue]
+def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
+    """Table → learned → (point judge on ``ctx.backend`` if ``with_judge``), leave-source-out."""
+    from authorag.hybrid import HybridAuthority
+    from authorag.priors import load_prior
 
     exclude = _excluded(ctx)
-    scorer: AuthorityScorer = hybrid.load_hybrid(exclude=exclude)  # pyright: ignore[reportUnknownVariableType]
-    return ScorerMethod("hybrid", scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0),
-                        extra_info={"excluded_sources": list(exclude)})
+    table = load_prior(exclude=exclude)
+    learned: Any = _learned(ctx)
+    judge = None
+    if with_judge:
+        from authorag.benchmarks.judge_methods import make_backend
+        from authorag.judges.registry import load_judge
+
+        judge = load_judge("point", make_backend(ctx), on_failure="skip")
+    scorer = HybridAuthority(table, learned.scorer, judge, max_judge_calls=10**9, max_seconds=1e9)
+    name = "hybrid" if judge is None else "hybrid-judge"
+    return ScorerMethod(name, scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0),
+                        extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names),
+                                    "learned_sources": learned.info().get("active_sources", []),
+                                    "judge": None if judge is None else f"{judge.backend.name}:{judge.backend.model}"})
 
 
 def _chatgpt(_ctx: MethodContext) -> BenchMethod:
@@ -245,7 +273,9 @@ _BASE: tuple[MethodSpec, ...] = (
     MethodSpec("learned", _learned, ("domain", "document"), False,
                "learned domain-name prior, trained without the label source"),
     MethodSpec("hybrid", _hybrid, ("domain", "document"), False,
-               "HybridAuthority: table → learned → judge tiers"),
+               "HybridAuthority: prior table → learned prior (both leave-source-out), no judge"),
+    MethodSpec("hybrid-judge", lambda ctx: _hybrid(ctx, True), ("domain", "document"), True,
+               "HybridAuthority with a point judge (--backend) for what the priors do not know"),
     MethodSpec("chatgpt-yang2023", _chatgpt, ("domain", "document"), False,
                "osome ChatGPT credibility ratings (external reference row, CredAuth)"),
 )

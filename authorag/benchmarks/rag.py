@@ -3,8 +3,10 @@
 Filters keep k documents of an instance:
 
 * ``none``: the first k in the instance's fixed shuffled order (what an unfiltered pipeline sees);
-* ``relevance``: top-k by a relevance scorer on the question (BM25 by default);
-* ``utility``: top-k by the NIST usefulness grade (a label stand-in for an LLM utility judge);
+* ``relevance``: top-k by a relevance scorer on the question (BM25 by default, dense, or the
+  judges' LLM RelevanceJudge);
+* ``utility``: top-k by the judges' LLM UtilityJudge, or by the NIST usefulness grade (``label``,
+  a stand-in that needs no model);
 * ``authority``: top-k by the benchmarked method's authority score (unknown sources get the
   reranker's default 0.3), i.e. ``AuthorityReranker(mode="filter", top_k=k)``'s order.
 
@@ -43,28 +45,64 @@ def keep_top(scores: Sequence[float], k: int) -> list[int]:
     return sorted(range(len(scores)), key=lambda i: -scores[i])[:k]
 
 
-def relevance_scores(instance: RagInstance, scorer_name: str) -> list[float]:
-    """Relevance of each document to the question (``bm25`` or ``dense``)."""
-    cands = [Candidate.create(d.url, text=d.text, id=d.key) for d in instance.documents]
-    if scorer_name == "bm25":
-        from authorag.rerankers.bm25 import BM25Relevance
+DocScorer = Callable[[RagInstance], list[float]]
+"""Scores an instance's documents for the relevance / utility filters (higher kept first)."""
 
-        return list(BM25Relevance().score(instance.question, cands))
-    if scorer_name == "dense":
-        from authorag.rerankers.dense import DenseRelevance
 
-        return list(DenseRelevance().score(instance.question, cands))
-    raise ConfigError(f"relevance scorer must be 'bm25' or 'dense', got {scorer_name!r}")
+def _cands(instance: RagInstance) -> list[Candidate]:
+    return [Candidate.create(d.url, text=d.text, id=d.key) for d in instance.documents]
+
+
+def usefulness_label(instance: RagInstance) -> list[float]:
+    """The NIST usefulness grade (1 or 2): the label stand-in for a utility judge."""
+    return [float(d.meta["usefulness"]) for d in instance.documents]
+
+
+class JudgeDocScorer:
+    """An LLM relevance/utility judge as a :data:`DocScorer` (skipped documents score 0)."""
+
+    def __init__(self, judge: Any) -> None:
+        self.judge = judge
+        self.stats: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cache_hits": 0,
+                                        "parse_failures": 0}
+
+    def __call__(self, instance: RagInstance) -> list[float]:
+        run = self.judge.judge_query(instance.question, _cands(instance))
+        for key, value in run.cost.to_dict().items():
+            if key in self.stats:
+                self.stats[key] += value
+        self.stats["parse_failures"] += run.parse_failures
+        return [0.0 if sc.score is None else float(sc.score) for sc in run.scores]
+
+
+def make_doc_scorer(name: str, backend: LLMBackend | None) -> DocScorer:
+    """``bm25`` | ``dense`` (relevance), ``label`` (NIST usefulness), ``llm-relevance`` |
+    ``llm-utility`` (the judges' RelevanceJudge / UtilityJudge on ``backend``)."""
+    if name == "label":
+        return usefulness_label
+    if name in ("bm25", "dense"):
+        from authorag.rerankers.relevance import load_relevance
+
+        scorer = load_relevance(name)  # type: ignore[arg-type]
+        assert scorer is not None
+        return lambda inst: [float(v) for v in scorer.score(inst.question, _cands(inst))]
+    if name in ("llm-relevance", "llm-utility"):
+        if backend is None:
+            raise ConfigError(f"{name} needs --backend (local, openai or fake)")
+        from authorag.judges.registry import load_judge
+
+        return JudgeDocScorer(load_judge(name.removeprefix("llm-"), backend, on_failure="skip"))
+    raise ConfigError(f"document scorer must be one of bm25, dense, label, llm-relevance, llm-utility; got {name!r}")
 
 
 def filter_orders(instance: RagInstance, authority: Sequence[float | None],
-                  relevance: Sequence[float]) -> dict[str, list[float]]:
+                  relevance: Sequence[float], utility: Sequence[float]) -> dict[str, list[float]]:
     """Per filter, the score each document is ranked by (higher kept first)."""
     n = len(instance.documents)
     return {
         "none": [float(n - i) for i in range(n)],
         "relevance": list(relevance),
-        "utility": [float(d.meta["usefulness"]) for d in instance.documents],
+        "utility": list(utility),
         "authority": [UNKNOWN_FILL if a is None else a for a in authority],
     }
 
@@ -135,8 +173,8 @@ def answer_score(p_yes: float | None, gold: int) -> float:
 
 
 def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[BenchItem]], list[float | None]],
-            *, relevance: str = "bm25", generator: YesNoGenerator | None = None,
-            progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
+            *, relevance: DocScorer, utility: DocScorer = usefulness_label,
+            generator: YesNoGenerator | None = None, progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Evaluate every filter × k on ``instances``; returns generator-free (and generator) accuracy."""
     free: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
     gen: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
@@ -145,7 +183,7 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
         auth = authority(inst.documents)
         known += sum(a is not None for a in auth)
         total += len(auth)
-        orders = filter_orders(inst, auth, relevance_scores(inst, relevance))
+        orders = filter_orders(inst, auth, relevance(inst), utility(inst))
         for name, scores in orders.items():
             for k in TOP_KS:
                 kept = [inst.documents[i] for i in keep_top(scores, k)]
@@ -154,7 +192,7 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
                     gen[name][k].append(answer_score(generator.p_yes(inst.question, kept), inst.gold))
         progress()
     out: dict[str, Any] = {
-        "n_instances": len(instances), "relevance_scorer": relevance, "utility_source": "nist_usefulness_label",
+        "n_instances": len(instances),
         "authority_coverage": known / total if total else 0.0,
         "generator_free": {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in free.items()},
         "all_documents": mean([stance_majority_score([int(d.meta["stance"]) for d in i.documents], i.gold)

@@ -24,14 +24,14 @@ from typing import Any
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
-from authorag.benchmarks.rag import YesNoGenerator, run_rag
+from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
 from authorag.errors import ConfigError
 
 log = logging.getLogger(__name__)
 RESULT_VERSION = 1
-FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned"})
+FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid"})
 Progress = Callable[[str, int], Callable[[], None]]
 """``progress(label, total)`` returns an ``advance()`` callback (the CLI draws a rich bar)."""
 
@@ -50,7 +50,8 @@ class RunConfig:
         model: model path or name for the backend.
         generator: RAG only: also score answers with an LLM generator on ``backend``.
         max_instances: RAG only: use the first N instances (None = all).
-        relevance: RAG only: relevance filter scorer (``bm25`` | ``dense``).
+        relevance: RAG only: relevance filter scorer (``bm25`` | ``dense`` | ``llm-relevance``).
+        utility: RAG only: utility filter scorer (``label`` = NIST usefulness | ``llm-utility``).
         options: method options (``credibility_weight=0.5``).
         tag: suffix for the results folder name (e.g. ``cw0.5``).
     """
@@ -65,6 +66,7 @@ class RunConfig:
     generator: bool = False
     max_instances: int | None = None
     relevance: str = "bm25"
+    utility: str = "label"
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tag: str = ""
 
@@ -122,14 +124,21 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     _check_kind(cfg.method, "document")
     method = build_method(cfg.method, _context(cfg, "ragauth", None, "document"))
     instances = task.instances if cfg.max_instances is None else task.instances[: cfg.max_instances]
-    generator = None
-    if cfg.generator:
+    backend = None
+    if cfg.backend is not None and (cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm")):
         from authorag.benchmarks.judge_methods import make_backend
 
-        generator = YesNoGenerator(make_backend(_context(cfg, "ragauth", None, "document")))
-    metrics = run_rag(instances, method.score, relevance=cfg.relevance, generator=generator,
+        backend = make_backend(_context(cfg, "ragauth", None, "document"))
+    generator = None if not cfg.generator or backend is None else YesNoGenerator(backend)
+    if cfg.generator and generator is None:
+        raise ConfigError("--generator needs --backend (local, openai or fake)")
+    relevance = make_doc_scorer(cfg.relevance, backend)
+    utility = make_doc_scorer(cfg.utility, backend)
+    metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
                       progress=progress("instances", len(instances)))
-    metrics["protocol"] = "rag"
+    metrics.update(protocol="rag", relevance_scorer=cfg.relevance, utility_scorer=cfg.utility,
+                   filter_judge_stats={n: dict(s.stats) for n, s in (("relevance", relevance), ("utility", utility))
+                                       if isinstance(s, JudgeDocScorer)})
     return metrics, method, task.data_files
 
 

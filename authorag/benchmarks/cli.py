@@ -1,0 +1,190 @@
+"""``authorag bench list|run|report|check``: the AuthorityBench-open command line.
+
+Example:
+    authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
+    authorag bench report --results benchmarks/results/runs --out benchmarks/results
+    authorag bench check --smoke
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from authorag._cliutil import Subparsers
+
+DEFAULT_RUNS = "benchmarks/results/runs"
+
+
+def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``bench`` with its four subcommands."""
+    bench = sub.add_parser("bench", help="AuthorityBench-open: run, report and check benchmarks")
+    bsub = bench.add_subparsers(dest="bench_command", metavar="SUBCOMMAND", required=True)
+    ls = bsub.add_parser("list", help="list tasks and methods")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=_list)
+    run = bsub.add_parser("run", help="run one task × method and write a results folder")
+    add_run_arguments(run)
+    run.add_argument("--out", default=DEFAULT_RUNS, help=f"results root (default {DEFAULT_RUNS})")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(func=_run)
+    rep = bsub.add_parser("report", help="render Markdown tables and PNG plots from results folders")
+    rep.add_argument("--results", default=DEFAULT_RUNS, help="folder holding <run_id>/result.json")
+    rep.add_argument("--out", default="benchmarks/results", help="where report.md and plots/ go")
+    rep.set_defaults(func=_report)
+    chk = bsub.add_parser("check", help="re-run manifest conditions; exit 1 on any mismatch")
+    chk.add_argument("--manifest", help="manifest YAML (default: the shipped expected.yaml)")
+    chk.add_argument("--list", action="store_true", help="list conditions and exit")
+    chk.add_argument("--condition", action="append", default=[], metavar="NAME", help="check this condition")
+    chk.add_argument("--all", action="store_true", help="check every condition (default: --smoke)")
+    chk.add_argument("--smoke", action="store_true", help="check the smoke subset (seconds; runs in CI)")
+    chk.add_argument("--dry-run", action="store_true", help="print the commands without running them")
+    chk.add_argument("--update", action="store_true", help="write measured values back into the manifest")
+    chk.set_defaults(func=_check)
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``bench run`` (also used to parse manifest commands)."""
+    p.add_argument("--task", required=True, help="task name (authorag bench list)")
+    p.add_argument("--method", required=True, help="method name (authorag bench list)")
+    p.add_argument("--lists", type=int, default=100, help="LE lists (default 100)")
+    p.add_argument("--pairs", type=int, default=200, help="PE pairs per difficulty (default 200)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--backend", choices=["local", "openai", "fake"], help="LLM backend for judges/generator")
+    p.add_argument("--model", help="GGUF path or model name for the backend")
+    p.add_argument("--generator", action="store_true", help="RAG: also score answers with an LLM generator")
+    p.add_argument("--max-instances", type=int, help="RAG: first N instances only")
+    p.add_argument("--relevance", choices=["bm25", "dense", "llm-relevance"], default="bm25",
+                   help="RAG relevance filter scorer (default bm25)")
+    p.add_argument("--utility", choices=["label", "llm-utility"], default="label",
+                   help="RAG utility filter: NIST usefulness label (default) or the LLM utility judge")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="method option, e.g. credibility_weight=0.5 or base_url=http://127.0.0.1:8080/v1")
+    p.add_argument("--tag", default="", help="suffix of the results folder name")
+
+
+def config_from_args(args: argparse.Namespace) -> Any:
+    """A :class:`~authorag.benchmarks.runner.RunConfig` from parsed ``run`` arguments."""
+    from authorag.benchmarks.runner import RunConfig
+    from authorag.errors import ConfigError
+
+    options: dict[str, str] = {}
+    for raw in args.option:
+        key, sep, value = str(raw).partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--option must look like KEY=VALUE, got {raw!r}")
+        options[key] = value
+    return RunConfig(task=args.task, method=args.method, n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
+                     backend=args.backend, model=args.model, generator=args.generator,
+                     max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag)
+
+
+def _list(args: argparse.Namespace) -> int:
+    from authorag.benchmarks.methods import method_specs
+    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.tasks import RAG_TASKS, load_task, task_names
+
+    tasks: list[dict[str, Any]] = []
+    for name in task_names():
+        if name in RAG_TASKS:
+            rag = load_rag_task(name)
+            tasks.append({"name": name, "items": len(rag.instances), "levels": None, "description": rag.description})
+        else:
+            t = load_task(name)
+            tasks.append({"name": name, "items": len(t.items), "levels": t.n_levels, "description": t.description})
+    methods = [{"name": s.name, "kinds": list(s.kinds), "llm": s.needs_backend, "description": s.description}
+               for s in method_specs().values()]
+    if args.json:
+        print(json.dumps({"version": 1, "tasks": tasks, "methods": methods}, indent=2))
+        return 0
+    print("TASKS")
+    for t in tasks:
+        print(f"  {t['name']:<30} {t['items']:>6} items  {t['description']}")
+    print("METHODS")
+    for m in methods:
+        print(f"  {m['name']:<30} {'LLM ' if m['llm'] else '    '}{m['description']}")
+    return 0
+
+
+def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[], None]]]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   disable=quiet, transient=False)
+
+    def make(label: str, total: int) -> Callable[[], None]:
+        tid = bar.add_task(label, total=total)
+        return lambda: bar.advance(tid)
+
+    return bar, make
+
+
+def _run(args: argparse.Namespace) -> int:
+    from authorag.benchmarks.runner import run_condition, write_result
+
+    cfg = config_from_args(args)
+    bar, make = _progress_factory(args.quiet)
+    with bar:
+        result = run_condition(cfg, make)
+    folder = write_result(result, Path(args.out))
+    print(json.dumps({"version": 1, "folder": str(folder), "metrics": _headline(result["metrics"]),
+                      "wall_time_s": result["wall_time_s"]}, indent=2))
+    return 0
+
+
+def _headline(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    if metrics.get("protocol") == "rag":
+        return {"generator_free": metrics["generator_free"], "generator": metrics.get("generator")}
+    return {"spearman": metrics["le"]["spearman"], "kendall": metrics["le"]["kendall"],
+            "coverage": metrics["le"]["coverage"],
+            "pe_easy": metrics["pe"]["easy"]["accuracy"], "pe_hard": metrics["pe"]["hard"]["accuracy"]}
+
+
+def _report(args: argparse.Namespace) -> int:
+    from authorag.benchmarks.report import write_report
+
+    path = write_report(Path(args.results), Path(args.out))
+    print(path)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from authorag.benchmarks import manifest as mf
+
+    path = Path(args.manifest) if args.manifest else mf.default_manifest_path()
+    conditions = mf.load_manifest(path)
+    if args.list:
+        for c in conditions:
+            print(f"{c.name:<40} {'smoke ' if c.smoke else '      '}{c.command}")
+        return 0
+    chosen = mf.select(conditions, names=args.condition, smoke=not (args.all or args.condition))
+    if args.dry_run:
+        for c in chosen:
+            print(c.command)
+        return 0
+    results = [r for c in chosen for r in mf.check_condition(c, _run_manifest_condition)]
+    for r in results:
+        shown = "missing" if r.actual is None else f"{r.actual:.6f}"
+        print(f"{'ok  ' if r.ok else 'FAIL'} {r.condition:<36} {r.metric:<34} expected {r.expected:.6f} "
+              f"± {r.tolerance:g}, got {shown}")
+    if args.update:
+        measured: dict[str, dict[str, float | None]] = {}
+        for r in results:
+            measured.setdefault(r.condition, {})[r.metric] = r.actual
+        mf.update_manifest(path, measured)
+        return 0
+    failed = sum(not r.ok for r in results)
+    print(f"{len(results) - failed}/{len(results)} metrics match", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _run_manifest_condition(cond: Any) -> Mapping[str, Any]:
+    from authorag.benchmarks.runner import run_condition
+
+    parser = argparse.ArgumentParser(prog="authorag bench run", add_help=False)
+    add_run_arguments(parser)
+    args = parser.parse_args(cond.run_argv())
+    return run_condition(config_from_args(args))["metrics"]
