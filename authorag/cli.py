@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "authorag.priors.cli",
     "authorag.rerankers.cli",
     "authorag.server.cli",
+    "authorag.benchmarks.cli",
 )
 
 
