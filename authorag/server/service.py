@@ -141,7 +141,7 @@ class RerankService:
         meta = {
             "api_version": {"version": "2" if api == "v2" else "1"},
             "billed_units": {"search_units": 1},
-            "authorag": {"version": API_VERSION, "scorer": self._scorer.name if self._scorer else None,
+            "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
                          "relevance": self._relevance_source, "policy": self.config.policy(),
                          "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
                          "truncated": [i for i, d in enumerate(docs) if d.truncated]},
