@@ -1,0 +1,217 @@
+"""HybridAuthority: prior table → learned prior → LLM judge, chosen per domain by confidence and budget.
+
+A table hit with enough confidence is used as is. Otherwise the learned prior (any
+AuthorityScorer of tier ``learned``) is asked. If that is still below ``min_confidence``, a judge
+is configured and the request's budget (``max_judge_calls``, ``max_seconds``) allows, the judge
+scores the domain and its score is calibrated onto the prior scale
+(:class:`~authorag.judges.calibration.Calibration`). Every detail says which tier produced it;
+when the judge is not used, the best lower-confidence value (table, then learned) is returned,
+or unknown, with a note saying why.
+
+Example:
+    >>> from authorag.priors.table import load_prior
+    >>> from authorag.judges.point_judge import PointJudge
+    >>> from authorag.testing import FakeBackend
+    >>> hybrid = HybridAuthority(load_prior(), judge=PointJudge(FakeBackend(["6"]), use_logprobs=False),
+    ...                          calibration=None)
+    >>> [d.tier for d in hybrid.score(candidates_from(["https://www.bbc.co.uk/news", "zq-unknown-site.biz"]))]
+    ['table', 'judge']
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from authorag.errors import ConfigError
+from authorag.judges.base import JudgeBase
+from authorag.judges.calibration import Calibration
+from authorag.priors.base import AuthorityScorer
+from authorag.types import (
+    UNKNOWN_AUTHORITY,
+    AuthorityDetail,
+    Candidate,
+    SourceValue,
+    candidates_from,
+)
+
+logger = logging.getLogger(__name__)
+
+_DEFAULT = "default"
+
+
+class HybridAuthority:
+    """The product's default authority scorer (AuthorityScorer).
+
+    Args:
+        table: the prior table (or any AuthorityScorer) asked first.
+        learned: an optional AuthorityScorer asked for what the table does not know confidently.
+        judge: an optional AuthorityScorer (usually a PointJudge) for what is still uncertain.
+        min_confidence: a tier's value is accepted at or above this confidence.
+        max_judge_calls: judge calls allowed per :meth:`score` call (cache hits are free).
+        max_seconds: wall-time budget for judging per :meth:`score` call.
+        calibration: ``"default"`` (the shipped fit), a :class:`Calibration`, or None (identity).
+
+    Raises:
+        ConfigError: a bound outside its range.
+    """
+
+    name = "hybrid"
+
+    def __init__(
+        self,
+        table: AuthorityScorer,
+        learned: AuthorityScorer | None = None,
+        judge: AuthorityScorer | None = None,
+        *,
+        min_confidence: float = 0.5,
+        max_judge_calls: int = 20,
+        max_seconds: float = 30.0,
+        calibration: Calibration | Literal["default"] | None = _DEFAULT,
+    ) -> None:
+        if not 0.0 <= min_confidence <= 1.0:
+            raise ConfigError(f"min_confidence must be in [0, 1], got {min_confidence!r}")
+        if max_judge_calls < 0 or max_seconds < 0:
+            raise ConfigError(f"budgets must be >= 0, got max_judge_calls={max_judge_calls}, max_seconds={max_seconds}")
+        self.table = table
+        self.learned = learned
+        self.judge = judge
+        self.min_confidence = min_confidence
+        self.max_judge_calls = max_judge_calls
+        self.max_seconds = max_seconds
+        if calibration == _DEFAULT:
+            self.calibration = Calibration.load() if judge is not None else Calibration.identity()
+        else:
+            self.calibration = calibration if isinstance(calibration, Calibration) else Calibration.identity()
+
+    def _confident(self, detail: AuthorityDetail) -> bool:
+        return detail.authority is not None and detail.confidence >= self.min_confidence
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        """One detail per candidate; ``tier`` tells which tier produced it."""
+        out = list(self.table.score(candidates))
+        todo = [i for i, d in enumerate(out) if not self._confident(d)]
+        fallback: dict[int, AuthorityDetail] = {i: out[i] for i in todo if out[i].known}
+        if todo and self.learned is not None:
+            learned = self.learned.score([candidates[i] for i in todo])
+            for i, detail in zip(todo, learned, strict=True):
+                if self._confident(detail):
+                    out[i] = detail
+                elif detail.known and i not in fallback:
+                    fallback[i] = detail
+            todo = [i for i in todo if not self._confident(out[i])]
+        judged = self._judge([candidates[i] for i in todo]) if todo else []
+        for i, detail in zip(todo, judged, strict=True):
+            out[i] = detail if detail.known else _explain(fallback.get(i, out[i]), detail.note)
+        return out
+
+    def _judge(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
+        """Judge candidates one domain at a time within the budget; unjudged → unknown + note."""
+        if self.judge is None:
+            return [dataclasses.replace(UNKNOWN_AUTHORITY, note="no judge configured")] * len(candidates)
+        start, calls = time.monotonic(), 0
+        done: dict[str, AuthorityDetail] = {}
+        out: list[AuthorityDetail] = []
+        for cand in candidates:
+            key = cand.domain or cand.url
+            if key not in done:
+                reason = self._over_budget(calls, time.monotonic() - start)
+                if reason is not None:
+                    out.append(dataclasses.replace(UNKNOWN_AUTHORITY, note=reason))
+                    continue
+                detail, used = self._judge_one(cand)
+                calls += used
+                done[key] = detail
+            out.append(done[key])
+        return out
+
+    def _over_budget(self, calls: int, elapsed: float) -> str | None:
+        if calls >= self.max_judge_calls:
+            return f"judge budget exhausted (max_judge_calls={self.max_judge_calls})"
+        if elapsed >= self.max_seconds:
+            return f"judge time budget exhausted (max_seconds={self.max_seconds:g})"
+        return None
+
+    def _judge_one(self, cand: Candidate) -> tuple[AuthorityDetail, int]:
+        assert self.judge is not None
+        if isinstance(self.judge, JudgeBase):
+            run = self.judge.judge([cand])
+            from authorag.judges.base import to_detail
+
+            detail, used = to_detail(self.judge.name, run.scores[0]), run.cost.calls - run.cost.cache_hits
+        else:
+            detail, used = self.judge.score([cand])[0], 1
+        return self._calibrate(detail), used
+
+    def _calibrate(self, detail: AuthorityDetail) -> AuthorityDetail:
+        if detail.authority is None:
+            return detail
+        value = self.calibration(detail.authority)
+        cal = self.calibration
+        note = f"{detail.note or ''}; calibrated {cal.kind} ({cal.model or 'no model'}) {detail.authority:.3f} -> {value:.3f}"
+        return dataclasses.replace(
+            detail, authority=value, tier="judge",
+            sources=(*detail.sources, SourceValue("judge.calibrated", value, detail.authority)), note=note.lstrip("; "),
+        )
+
+
+def _explain(detail: AuthorityDetail, reason: str | None) -> AuthorityDetail:
+    note = "; ".join(n for n in (detail.note, reason) if n)
+    return dataclasses.replace(detail, note=note or None)
+
+
+def build_hybrid(
+    judge: str | None,
+    *,
+    table: AuthorityScorer | None = None,
+    learned: bool | AuthorityScorer = True,
+    cache: Any = True,
+    judge_method: str = "point",
+    hybrid_kw: dict[str, Any] | None = None,
+    **backend_kw: Any,
+) -> HybridAuthority:
+    """The default hybrid scorer: shipped prior + learned prior + optional judge.
+
+    Args:
+        judge: None (no judge), ``"local"`` (embedded model) or ``"openai"`` (``base_url``, ``model``).
+        table: prior table (default ``load_prior()``).
+        learned: True for the shipped learned prior, False for none, or any AuthorityScorer.
+        cache: judge cache for the backend (True: the default sqlite file; False: none).
+        judge_method: registered judge name (``point`` by default: one call per domain).
+        hybrid_kw: HybridAuthority options (``min_confidence``, ``max_judge_calls``, ...).
+        backend_kw: backend arguments; ``model`` means the GGUF path/name for ``local``.
+
+    Example:
+        >>> build_hybrid(None, learned=False).score(candidates_from(["nih.gov"]))[0].tier
+        'table'
+    """
+    from authorag.priors.table import load_prior
+
+    prior = load_prior() if table is None else table
+    learned_scorer: AuthorityScorer | None
+    if learned is True:
+        from authorag.priors.learned import load_learned_prior
+
+        learned_scorer = load_learned_prior()
+    else:
+        learned_scorer = None if learned is False else learned
+    judge_scorer = None if judge is None else _make_judge(judge, judge_method, cache, backend_kw)
+    return HybridAuthority(prior, learned_scorer, judge_scorer, **(hybrid_kw or {}))
+
+
+def _make_judge(judge: str, method: str, cache: Any, backend_kw: dict[str, Any]) -> JudgeBase:
+    from authorag.judges.backends import load_backend
+    from authorag.judges.registry import load_judge
+
+    if judge not in ("local", "openai"):
+        raise ConfigError(f"judge must be 'local', 'openai' or None, got {judge!r}")
+    kw = dict(backend_kw)
+    if judge == "local" and "model" in kw:
+        kw["model_path"] = kw.pop("model")
+    backend = load_backend(judge, cache=cache, **kw)
+    return load_judge(method, backend, on_failure="skip")
+
+
+__all__ = ["HybridAuthority", "build_hybrid", "candidates_from"]
