@@ -16,6 +16,7 @@ from authorag.errors import AuthoragError
 COMMAND_MODULES: tuple[str, ...] = (
     "authorag.priors.cli",
     "authorag.rerankers.cli",
+    "authorag.judges.cli",
     "authorag.server.cli",
     "authorag.benchmarks.cli",
 )
