@@ -66,6 +66,7 @@ def cache_key(backend: str, model: str, request: ChatRequest) -> str:
         "json_schema": request.json_schema,
         "logprobs": request.logprobs,
         "top_logprobs": request.top_logprobs if request.logprobs else None,
+        "constrained_probs": request.constrained_probs and request.logprobs,
         "temperature": float(request.temperature),
         "seed": request.seed,
     }

@@ -50,6 +50,13 @@ def test_key_parts_cause_misses(other_request: ChatRequest, other_model: str) ->
     assert len(other.requests) == 1 and len(cache) == 2
 
 
+def test_constrained_probs_is_part_of_the_key() -> None:
+    plain = _request()
+    constrained = ChatRequest(messages=plain.messages, max_tokens=1, grammar=plain.grammar,
+                              logprobs=True, prompt_version="point-v1", constrained_probs=True)
+    assert cache_key("local", "m", plain) != cache_key("local", "m", constrained)
+
+
 def test_key_ignores_mapping_order_and_backend_name_matters() -> None:
     a = ChatRequest(messages=[{"role": "user", "content": "x"}])
     b = ChatRequest(messages=[{"content": "x", "role": "user"}])

@@ -87,7 +87,7 @@ def load_backend(
     except TypeError as exc:
         allowed = [p for p in inspect.signature(info.cls).parameters if p != "self"]
         raise ConfigError(
-            f"backend {name!r} does not accept {sorted(kwargs)}: {exc}; its parameters are "
+            f"bad arguments {sorted(kwargs)} for backend {name!r}: {exc}; its parameters are "
             f"{allowed}"
         ) from exc
     backend: LLMBackend = info.cls(**kwargs)

@@ -14,6 +14,7 @@ Example:
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -54,7 +55,16 @@ def build_payload(
     if request.logprobs and "logprobs" not in drop:
         body["logprobs"] = True
         body["top_logprobs"] = request.top_logprobs
+        if request.constrained_probs and "constrained_probs" not in drop:
+            body.update(_CONSTRAINED)
     return body
+
+
+# llama.cpp reports post-sampling probabilities only for tokens the sampler chain keeps:
+# temperature 1 with every truncation off keeps the whole grammar-allowed distribution.
+_CONSTRAINED: dict[str, Any] = {
+    "post_sampling_probs": True, "temperature": 1.0, "top_k": 0, "top_p": 1.0, "min_p": 0.0,
+}
 
 
 def used_features(request: ChatRequest) -> tuple[Feature, ...]:
@@ -65,6 +75,7 @@ def used_features(request: ChatRequest) -> tuple[Feature, ...]:
         ('grammar', 'logprobs')
     """
     asked: dict[Feature, bool] = {
+        "constrained_probs": request.logprobs and request.constrained_probs,
         "json_schema": request.json_schema is not None,
         "grammar": request.grammar is not None,
         "logprobs": request.logprobs,
@@ -135,20 +146,28 @@ def _parse_logprobs(raw: Mapping[str, Any] | None) -> tuple[TokenLogprob, ...] |
     return tuple(
         TokenLogprob(
             token=str(item.get("token", "")),
-            logprob=float(item.get("logprob", float("-inf"))),
-            top=_top_map(item.get("top_logprobs") or []),
+            logprob=_logprob(item),
+            # llama.cpp's post_sampling_probs answers carry "top_probs"/"prob" instead
+            top=_top_map(item.get("top_logprobs") or item.get("top_probs") or []),
         )
         for item in content
     )
 
 
+def _logprob(item: Mapping[str, Any]) -> float:
+    if item.get("logprob") is not None:
+        return float(item["logprob"])
+    prob = item.get("prob")
+    return math.log(prob) if prob else float("-inf")
+
+
 def _top_map(alternatives: list[Mapping[str, Any]]) -> dict[str, float]:
-    # Several token ids can decode to the same string (" 7" vs "7" is kept apart, but
-    # byte-fallback tokens can collide); keep the most likely one for each string.
+    # Several token ids can decode to the same string (byte-fallback tokens can collide);
+    # keep the most likely one for each string.
     top: dict[str, float] = {}
     for alt in alternatives:
         token = str(alt.get("token", ""))
-        logprob = float(alt.get("logprob", float("-inf")))
+        logprob = _logprob(alt)
         if token not in top or logprob > top[token]:
             top[token] = logprob
     return top

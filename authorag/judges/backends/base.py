@@ -25,6 +25,12 @@ class ChatRequest:
         temperature: sampling temperature (0 = greedy).
         seed: sampling seed.
         prompt_version: the judge prompt's version; part of the cache key, never sent to a server.
+        constrained_probs: with ``logprobs``, ask llama.cpp servers for the token distribution
+            *after* the grammar (``post_sampling_probs``; sampling then runs at temperature 1
+            with top-k/top-p/min-p off, so ``top`` covers every allowed token, e.g. all ten
+            digits, and the text is a seeded sample). Without it llama.cpp reports the raw
+            distribution, whose top entries may be words the grammar forbids. Servers that
+            reject it get the plain request (see ``Completion.dropped_features``).
     """
 
     messages: Sequence[Mapping[str, str]]
@@ -36,6 +42,7 @@ class ChatRequest:
     temperature: float = 0.0
     seed: int = 0
     prompt_version: str = ""
+    constrained_probs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +55,9 @@ class TokenLogprob:
 
 
 #: Optional request features a server may reject; backends drop them and say so.
-Feature = Literal["grammar", "json_schema", "logprobs"]
-FEATURES: tuple[Feature, ...] = ("json_schema", "grammar", "logprobs")
+Feature = Literal["constrained_probs", "grammar", "json_schema", "logprobs"]
+#: In the order a backend drops them when a server refuses a request.
+FEATURES: tuple[Feature, ...] = ("constrained_probs", "json_schema", "grammar", "logprobs")
 
 
 @dataclass(frozen=True, slots=True)

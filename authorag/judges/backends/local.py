@@ -42,7 +42,7 @@ class LocalBackend:
         model_path: a registered model name (``"qwen2.5-coder-1.5b"``, the default, or
             ``"smollm2-135m"``) or the path of any GGUF file.
         n_ctx: context window in tokens (shared by the ``n_parallel`` slots).
-        n_threads: CPU threads (None: all cores).
+        n_threads: CPU threads (None: :func:`default_threads`).
         n_parallel: requests the model decodes at once.
 
     Raises:
@@ -67,7 +67,7 @@ class LocalBackend:
         n_threads: int | None = None,
         n_parallel: int = 1,
     ) -> None:
-        threads = n_threads if n_threads is not None else os.cpu_count() or 1
+        threads = n_threads if n_threads is not None else default_threads()
         _validate(n_ctx=n_ctx, n_threads=threads, n_parallel=n_parallel)
         self._xl: Any = require("xllamacpp", extra="llm", feature="LocalBackend")
         if model_path is None or (isinstance(model_path, str) and model_path in MODELS):
@@ -151,6 +151,19 @@ def _start(xl: Any, key: _ServerKey) -> Any:
     return server
 
 
+def default_threads() -> int:
+    """All cores but one (at least one).
+
+    llama.cpp's worker threads spin while waiting; when they compete with other busy
+    processes for every core, a call gets many times slower (docs/backends.md has numbers).
+
+    Example:
+        >>> default_threads() >= 1
+        True
+    """
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
 def unload_all() -> int:
     """Free every loaded local model; returns how many were loaded.
 
@@ -174,4 +187,4 @@ def _validate(*, n_ctx: int, n_threads: int, n_parallel: int) -> None:
         raise ConfigError(f"n_parallel must be >= 1, got {n_parallel}")
 
 
-__all__ = ["LocalBackend", "unload_all"]
+__all__ = ["LocalBackend", "default_threads", "unload_all"]

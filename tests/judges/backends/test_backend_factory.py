@@ -26,8 +26,10 @@ def test_unknown_backend() -> None:
 
 
 def test_unknown_argument_lists_the_parameters() -> None:
-    with pytest.raises(ConfigError, match=r"does not accept \['modle'\].*'model'"):
+    with pytest.raises(ConfigError, match=r"bad arguments \['modle'\] for backend 'openai'.*'model'"):
         load_backend("openai", modle="m")
+    with pytest.raises(ConfigError, match=r"bad arguments \[\] for backend 'openai': missing"):
+        load_backend("openai")
 
 
 @pytest.mark.parametrize("name", [

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -43,6 +44,15 @@ def test_digit_with_logprobs(smol: LocalBackend) -> None:
     assert 2 <= len(completion.logprobs[0].top) <= 5
     assert completion.prompt_tokens > 10 and completion.completion_tokens == 1
     assert completion.model == "smollm2-135m" and completion.finish_reason in {"length", "stop"}
+
+
+def test_constrained_probs_are_a_digit_distribution(smol: LocalBackend) -> None:
+    request = ChatRequest(messages=MESSAGES, max_tokens=1, grammar=DIGIT, logprobs=True,
+                          constrained_probs=True)
+    first, again = smol.complete(request), smol.complete(request)
+    assert first.logprobs is not None and sorted(first.logprobs[0].top) == list("0123456789")
+    assert sum(math.exp(v) for v in first.logprobs[0].top.values()) == pytest.approx(1.0, abs=1e-3)
+    assert again.text == first.text  # the sample is seeded
 
 
 def test_json_schema(smol: LocalBackend) -> None:

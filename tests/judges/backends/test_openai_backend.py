@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import sys
 import threading
@@ -151,6 +152,16 @@ def test_logprobs_have_top_alternatives(openai_server: str) -> None:
     assert token.logprob <= 0.0
 
 
+def test_constrained_probs_cover_every_digit(openai_server: str) -> None:
+    backend = OpenAIBackend(openai_server, model="smollm2")
+    completion = backend.complete(_digit_request(logprobs=True, constrained_probs=True))
+    assert completion.logprobs is not None and completion.dropped_features == ()
+    top = completion.logprobs[0].top
+    assert sorted(top) == list("0123456789")
+    assert sum(math.exp(v) for v in top.values()) == pytest.approx(1.0, abs=1e-3)
+    assert completion.text in top
+
+
 def test_json_schema_output_parses(openai_server: str) -> None:
     backend = OpenAIBackend(openai_server, model="smollm2")
     completion = backend.complete(ChatRequest(messages=MESSAGES, max_tokens=40, json_schema=SCHEMA))
@@ -219,6 +230,20 @@ def test_rejected_json_schema_falls_back_and_is_remembered(openai_server: str) -
     assert re.fullmatch(r"[0-9]", first.text)  # the grammar still applied
     assert backend.unsupported == frozenset({"json_schema"})
     assert ["response_format" in b for b in state.bodies] == [True, False, False]
+
+
+def test_rejected_constrained_probs_falls_back_to_raw_logprobs(openai_server: str) -> None:
+    def reject(n: int, body: dict[str, object]) -> tuple[int, dict[str, object]] | None:
+        if "post_sampling_probs" in body:
+            return 400, {"error": {"message": "unknown field post_sampling_probs"}}
+        return None
+
+    with proxy(openai_server, reject) as (url, state):
+        backend = OpenAIBackend(url, model="smollm2")
+        completion = backend.complete(_digit_request(logprobs=True, constrained_probs=True))
+    assert completion.dropped_features == ("constrained_probs",)
+    assert completion.logprobs is not None and len(completion.logprobs[0].top) >= 2
+    assert [b["temperature"] for b in state.bodies] == [1.0, 0.0]
 
 
 def test_fallback_can_be_turned_off(openai_server: str) -> None:
