@@ -5,13 +5,14 @@ N = edges / 10 nodes; edge sources follow Zipf(0.8) over 70 % of the nodes (the 
 dangling), targets Zipf(1.0) over all nodes, node ids randomly permuted; duplicate edges and
 self-loops are removed and exactly ``edges`` distinct edges kept.
 
-Cases (each in its own subprocess, so the peak resident memory (ru_maxrss) is the case's own):
+Cases (each in its own subprocess, so the peak resident memory (VmHWM) is the case's own):
   pagerank/<engine>  the PageRank step on int32 edge arrays loaded from .npy
                      (networkx includes building its DiGraph, which it needs)
   build/<engine>     end to end: TSV of page URLs (https://www.site<i>.com/p<j>) →
                      read_edges (parse_host per distinct host) → PageRank → prior .csv.gz
-Memory is reported as the process peak and as the peak above the same process right after
-its imports and input load ("delta"). Ratios are against networkx on 1 M edges in the same run.
+Memory is reported as the process peak (VmHWM) and as that peak minus the process's resident
+memory right after its imports and input load ("delta"); for the scipy step also as the
+tracemalloc peak of a second run. A tolerance check reports iterations and error per ``tol``. Ratios are against networkx on 1 M edges in the same run.
 
 Usage:
     .venv/bin/python scripts/bench_pagerank.py                 # 1M + 10M scipy, 1M networkx
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -66,30 +66,65 @@ def write_url_tsv(path: Path, src: NDArray[np.int32], dst: NDArray[np.int32]) ->
                              for a, b in zip(s, d, strict=True)))
 
 
-def _maxrss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+def _proc_mb(field: str) -> float:
+    """VmHWM (peak) or VmRSS (current) of this process from /proc/self/status, in MiB.
+
+    Not ru_maxrss: Linux carries it over fork+exec, so a child would report the parent's size.
+    """
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024.0
+    raise RuntimeError(f"{field} not in /proc/self/status (Linux only)")
+
+
+def _peak_mb() -> float:
+    return _proc_mb("VmHWM")
+
+
+def _rss_mb() -> float:
+    return _proc_mb("VmRSS")
+
+
+def _traced_peak_mb(fn: Any) -> float:
+    """Peak bytes allocated while ``fn()`` runs, by tracemalloc (numpy reports its buffers to it)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
 
 
 def child(spec: dict[str, Any]) -> dict[str, Any]:
     """Run one case in this process and return its measurements."""
-    import networkx  # noqa: F401 - imported before timing, so no case pays for imports
-    import scipy.sparse  # noqa: F401
+    import importlib
+
+    for module in ("networkx", "scipy.sparse"):  # imported before timing: no case pays for imports
+        importlib.import_module(module)
 
     from authorag.priors.pagerank import ENGINES, PageRankPrior
 
+    if spec["kind"] == "tolerance":
+        return tolerance_check(spec)
     if spec["kind"] == "pagerank":
         src, dst = np.load(spec["src"]), np.load(spec["dst"])
         weight = np.ones(src.shape[0], dtype=np.float64)
-        loaded = _maxrss_mb()
+        engine = ENGINES[spec["engine"]]
+        loaded = _rss_mb()
         start = time.perf_counter()
-        scores, iterations = ENGINES[spec["engine"]](spec["n"], src, dst, weight)
+        scores, iterations = engine(spec["n"], src, dst, weight)
         seconds = time.perf_counter() - start
         np.save(spec["result"], scores)
-        return {"seconds": seconds, "iterations": iterations, "peak_mb": _maxrss_mb(),
-                "delta_mb": _maxrss_mb() - loaded}
+        out = {"seconds": seconds, "iterations": iterations, "peak_mb": _peak_mb(), "delta_mb": _peak_mb() - loaded}
+        if spec["engine"] == "scipy":  # cheap to repeat; networkx under tracemalloc would take minutes
+            del scores
+            out["traced_mb"] = _traced_peak_mb(lambda: engine(spec["n"], src, dst, weight))
+        return out
     from authorag.priors.graph import read_edges
 
-    loaded = _maxrss_mb()
+    loaded = _rss_mb()
     start = time.perf_counter()
     graph = read_edges(spec["tsv"])
     read_s = time.perf_counter() - start
@@ -97,7 +132,23 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     prior.save(spec["out"])
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "read_seconds": read_s, "nodes": graph.num_nodes, "edges": graph.num_edges,
-            "peak_mb": _maxrss_mb(), "delta_mb": _maxrss_mb() - loaded}
+            "peak_mb": _peak_mb(), "delta_mb": _peak_mb() - loaded}
+
+
+def tolerance_check(spec: dict[str, Any]) -> dict[str, Any]:
+    """Iterations and error of the scipy engine per tol, against a tol = 1e-15/N reference."""
+    from authorag.priors.pagerank import pagerank_scipy, rank_normalize
+
+    src, dst, n = np.load(spec["src"]), np.load(spec["dst"]), spec["n"]
+    weight = np.ones(src.shape[0], dtype=np.float64)
+    ref, ref_iter = pagerank_scipy(n, src, dst, weight, tol=1e-15 / n, max_iter=1000)
+    ref_score = rank_normalize(ref)
+    rows = []
+    for tol in (1e-6, 1e-8, 1e-10):
+        x, it = pagerank_scipy(n, src, dst, weight, tol=tol, max_iter=1000)
+        rows.append({"tol": tol, "iterations": it, "l1": float(np.abs(x - ref).sum()),
+                     "max_score_error": float(np.abs(rank_normalize(x) - ref_score).max())})
+    return {"reference_iterations": ref_iter, "rows": rows}
 
 
 def run_case(spec: dict[str, Any]) -> dict[str, Any]:
@@ -109,8 +160,8 @@ def run_case(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fmt(r: dict[str, Any], base: dict[str, Any] | None) -> str:
-    ratio = (f"{r['seconds'] / base['seconds']:6.2f}x {r['peak_mb'] / base['peak_mb']:5.2f}x {r['delta_mb'] / base['delta_mb']:5.2f}x"
-             if base else "     -      -      -")
+    ratio = (f"{r['seconds'] / base['seconds']:7.3g}x {r['peak_mb'] / base['peak_mb']:6.3g}x "
+             f"{r['delta_mb'] / base['delta_mb']:6.3g}x" if base else "      -       -       -")
     return (f"{r['kind'] + '/' + r['engine']:18} {r['m']:>10,} {r['n']:>9,} {r['seconds']:9.2f} "
             f"{r['peak_mb']:9.0f} {r['delta_mb']:9.0f}  {ratio}")
 
@@ -121,6 +172,8 @@ def main() -> int:
     ap.add_argument("--networkx-sizes", default="1000000", help="edge counts for networkx")
     ap.add_argument("--build-sizes", default="1000000", help="edge counts for the end-to-end file build (scipy)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tol-check", type=int, default=10_000_000,
+                    help="edge count of the graph for the tolerance check (0 skips it)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -129,6 +182,8 @@ def main() -> int:
     sizes = {int(s) for s in f"{args.sizes},{args.networkx_sizes},{args.build_sizes}".split(",") if s}
     print(f"# bench_pagerank: seed {args.seed}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start", flush=True)
     results: list[dict[str, Any]] = []
+    agree: list[str] = []
+    tol_report: dict[str, Any] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         for m in sorted(sizes):
             t0 = time.perf_counter()
@@ -148,10 +203,13 @@ def main() -> int:
                 results.append(run_case({"kind": "build", "engine": "scipy", "m": m, "n": n, "tsv": str(tsv),
                                          "out": str(Path(tmp) / f"prior_{m}.csv.gz")}))
                 print("#", _fmt(results[-1], None), flush=True)
-            for a, b in ((Path(tmp) / f"pr_networkx_{m}.npy", Path(tmp) / f"pr_scipy_{m}.npy"),):
-                if a.exists() and b.exists():
-                    diff = np.abs(np.load(a) - np.load(b))
-                    print(f"# {m:,} edges: scipy vs networkx max |diff| {diff.max():.2e}, L1 {diff.sum():.2e}")
+            a, b = Path(tmp) / f"pr_networkx_{m}.npy", Path(tmp) / f"pr_scipy_{m}.npy"
+            if a.exists() and b.exists():
+                diff = np.abs(np.load(a) - np.load(b))
+                agree.append(f"{m:,} edges: scipy vs networkx max |diff| {diff.max():.2e}, L1 {diff.sum():.2e}")
+                print("#", agree[-1], flush=True)
+            if m == args.tol_check:
+                tol_report = run_case({"kind": "tolerance", "engine": "scipy", "m": m, "n": n, **files})
     base = next((r for r in results if r["kind"] == "pagerank" and r["engine"] == "networkx" and r["m"] == 1_000_000), None)
     print(f"\n{'case':18} {'edges':>10} {'nodes':>9} {'seconds':>9} {'peak MB':>9} {'delta MB':>9}  "
           "time / peak / delta vs networkx 1M")
@@ -161,6 +219,18 @@ def main() -> int:
         if r["kind"] == "build":
             print(f"build {r['m']:,}: reading + domain aggregation {r['read_seconds']:.1f} s of {r['seconds']:.1f} s "
                   f"({r['nodes']:,} domains, {r['edges']:,} domain edges)")
+    for r in results:
+        if "traced_mb" in r:
+            print(f"scipy {r['m']:,}: {r['iterations']} iterations, tracemalloc peak {r['traced_mb']:.0f} MB "
+                  f"({r['traced_mb'] * 2**20 / r['m']:.0f} bytes/edge)")
+    for line in agree:
+        print(line)
+    if tol_report is not None:
+        print(f"tolerance (scipy, {args.tol_check:,} edges; reference tol 1e-15/N took "
+              f"{tol_report['reference_iterations']} iterations):")
+        for row in tol_report["rows"]:
+            print(f"  tol {row['tol']:g}: {row['iterations']:3d} iterations, L1 error {row['l1']:.1e}, "
+                  f"max rank-score error {row['max_score_error']:.3f}")
     print(f"# load average {os.getloadavg()[0]:.1f} at end")
     return 0
 

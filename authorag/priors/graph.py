@@ -66,7 +66,7 @@ class DomainGraph:
     weight: NDArray[np.float64]
     rows: int = 0
     self_links: int = 0
-    skipped: dict[str, int] = field(default_factory=lambda: {})
+    skipped: dict[str, int] = field(default_factory=dict[str, int])
 
     @property
     def num_nodes(self) -> int:
@@ -212,7 +212,7 @@ def graph_from_pairs(pairs: Iterable[tuple[str, str]]) -> DomainGraph:
 def detect_format(path: str | Path) -> Literal["tsv", "csv", "parquet"]:
     """Edge-file format from the file name (``.tsv``/``.txt``, ``.csv``, ``.parquet``, optional ``.gz``)."""
     name = Path(path).name.lower().removesuffix(".gz")
-    if name.endswith(".parquet") or name.endswith(".pq"):
+    if name.endswith((".parquet", ".pq")):
         return "parquet"
     if name.endswith(".csv"):
         return "csv"
@@ -224,6 +224,9 @@ def detect_format(path: str | Path) -> Literal["tsv", "csv", "parquet"]:
 
 def _column(spec: str | int, header: Sequence[str] | None, what: str) -> int:
     if isinstance(spec, int) or spec.isdigit():
+        if header is not None and int(spec) >= len(header):
+            raise ConfigError(f"{what} column index {spec} is out of range; the file has {len(header)} "
+                              f"columns {list(header)}")
         return int(spec)
     if header is None or spec not in header:
         raise ConfigError(f"{what} column {spec!r} not found; the header has {list(header or [])}. "
@@ -307,7 +310,7 @@ def _read_parquet(path: Path, cols: _Columns, builder: DomainGraphBuilder,
 def read_edges(
     path: str | Path,
     *,
-    format: EdgeFormat = "auto",  # noqa: A002 - the CLI flag is --format
+    format: EdgeFormat = "auto",  # the CLI flag is --format
     src_col: str | int = 0,
     dst_col: str | int = 1,
     progress: Progress | None = None,

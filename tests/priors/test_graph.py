@@ -133,6 +133,9 @@ def test_read_parquet(tmp_path: Path) -> None:
     assert _edges(g) == {("wikipedia.org", "nih.gov"): 1.0, ("nih.gov", "cdc.gov"): 1.0}
     assert g.skipped == {"missing value": 1}
     assert g.self_links == 1
+    assert _edges(read_edges(path)) == _edges(g)  # default: the first two columns
+    with pytest.raises(ConfigError, match=r"target column index 5 is out of range; the file has 2 columns"):
+        read_edges(path, dst_col=5)
 
 
 def test_parquet_without_pyarrow_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
