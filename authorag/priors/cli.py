@@ -30,13 +30,10 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
-    import importlib
-    import importlib.util
+    from authorag.priors import learned_cli, pagerank_cli
 
-    # TEMPORARY while the modules land; replaced by plain imports.
-    for name in ("authorag.priors.pagerank_cli", "authorag.priors.learned_cli"):
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name).add_parsers(psub)
+    pagerank_cli.add_parsers(psub)
+    learned_cli.add_parsers(psub)
 
 
 def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
