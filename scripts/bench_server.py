@@ -1,4 +1,5 @@
-"""Loopback load test of ``POST /v1/rerank`` with 100 documents per request (prior-only authority).
+"""Loopback load test of ``POST /v1/rerank`` with 100 documents per request (prior-only authority,
+or the hybrid scorer with the local judge on a warm cache).
 
 Starts ``authorag serve`` on 127.0.0.1 (a free port) as a subprocess, then for each concurrency
 level runs an httpx async client for at most ``--duration`` seconds or ``--max-requests``
@@ -52,9 +53,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, workers: int, relevance: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int, relevance: str, judge: str, judge_model: str | None) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "authorag", "serve", "--host", HOST, "--port", str(port),
-           "--workers", str(workers), "--relevance", relevance, "--judge", "none"]
+           "--workers", str(workers), "--relevance", relevance, "--judge", judge]
+    if judge_model:
+        cmd += ["--judge-model", judge_model]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -109,20 +112,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--documents", type=int, default=100)
     ap.add_argument("--duration", type=float, default=10.0, help="seconds per level (upper bound)")
     ap.add_argument("--max-requests", type=int, default=5000, help="requests per level (upper bound)")
+    ap.add_argument("--judge", default="none", choices=["none", "local"],
+                    help="'local': hybrid scorer with the embedded judge; one untimed request first "
+                         "fills the judge cache, then every level runs on a warm cache")
+    ap.add_argument("--judge-model", help="GGUF path or registered name for --judge local")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     load_before = os.getloadavg()[0]
     port = free_port()
     body = json.dumps(payload(args.documents)).encode()
-    proc = start_server(port, args.workers, args.relevance)
+    proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model)
+    warm_s = None
     try:
         url = f"http://{HOST}:{port}/v1/rerank"
+        if args.judge != "none":
+            t0 = time.perf_counter()
+            for _ in range(3 * args.workers):  # per-request judge budgets may need more than one pass
+                httpx.post(url, content=body, headers={"content-type": "application/json"}, timeout=1800)
+            warm_s = round(time.perf_counter() - t0, 1)
         levels = [asyncio.run(run_level(url, body, c, args.duration, args.max_requests)) for c in args.concurrency]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
     report = {"endpoint": "/v1/rerank", "documents": args.documents, "request_bytes": len(body),
-              "workers": args.workers, "relevance": args.relevance, "authority": "prior (no judge)",
+              "workers": args.workers, "relevance": args.relevance,
+              "authority": "prior (no judge)" if args.judge == "none" else f"hybrid, judge {args.judge} (warm cache)",
+              "judge_model": args.judge_model, "cache_warmup_seconds": warm_s,
               "client": "httpx.AsyncClient in one process on the same machine",
               "cpus": os.cpu_count(), "load_average_before": load_before, "python": platform.python_version(),
               "levels": levels}

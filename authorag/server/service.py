@@ -4,7 +4,6 @@ Kept apart from the routes so that the adapters stay one conversion in, one out.
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import uuid
 from collections import Counter
@@ -29,7 +28,8 @@ def build_scorer(config: ServerConfig) -> AuthorityScorer:
     (prior + learned prior + judge) when ``judge`` or ``learned`` is set.
 
     Raises:
-        ConfigError: a judge or the learned tier is asked for but this build has no hybrid scorer.
+        ConfigError: invalid judge settings (unknown backend option, missing model).
+        MissingDependencyError: the judge backend's extra is not installed.
     """
     from authorag.priors import load_prior
 
@@ -37,17 +37,13 @@ def build_scorer(config: ServerConfig) -> AuthorityScorer:
         if config.exclude_sources or config.optin_sources:
             return load_prior(exclude=config.exclude_sources, optin=config.optin_sources)
         return _adapt.default_scorer()
+    from authorag.hybrid import build_hybrid
+
     table = load_prior(exclude=config.exclude_sources, optin=config.optin_sources)
-    try:
-        hybrid = importlib.import_module("authorag.hybrid")
-    except ImportError as exc:
-        raise ConfigError("--judge/--learned need authorag.hybrid, which this build does not include; "
-                          "run with --judge none") from exc
-    kw = {k: v for k, v in (("base_url", config.judge_base_url), ("model", config.judge_model),
+    kw: dict[str, Any] = {k: v for k, v in (("base_url", config.judge_base_url), ("model", config.judge_model),
                             ("api_key", config.judge_api_key)) if v is not None}
     judge = None if config.judge == "none" else config.judge
-    scorer: AuthorityScorer = hybrid.build_hybrid(judge, table=table, learned=config.learned, **kw)
-    return scorer
+    return build_hybrid(judge, table=table, learned=config.learned, **kw)
 
 
 class RerankService:

@@ -91,3 +91,13 @@ def test_metrics_histogram_is_cumulative() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_learned_tier_through_the_service() -> None:
+    from authorag.server.schemas import AuthorityRequest
+    from authorag.server.service import RerankService
+
+    svc = RerankService(ServerConfig(relevance="rank", learned=True))
+    out = svc.authority(AuthorityRequest(urls=["nih.gov", "cranberry-cures-4u.biz"]))
+    assert [r["tier"] for r in out["results"]] == ["table", "learned"]
+    assert out["meta"]["scorer"] != "prior"
