@@ -3,7 +3,8 @@
 Every endpoint (a page URL or a bare host) is mapped to its registrable domain with
 :func:`authorag.domains.parse_host`; links inside one domain (``a.example.com`` →
 ``b.example.com``) are self-links and dropped; repeated domain pairs become one edge whose
-weight is the number of links. Unreadable rows are skipped and counted, never fatal.
+weight is the number of links (or the sum of a weight column, for pre-aggregated lists).
+Unreadable rows are skipped and counted, never fatal.
 
 Nothing here keeps a Python object per edge: endpoints go into ``array('i')`` buffers and
 are aggregated with numpy, so a 10 M-row edge file needs about 100 MB beyond the host index.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import itertools
 import logging
 import re
 from array import array
@@ -54,7 +56,7 @@ class DomainGraph:
         domains: node names; node ``i`` is ``domains[i]``.
         src: source node of each unique edge (int32).
         dst: target node of each unique edge (int32).
-        weight: number of links behind each edge (float64).
+        weight: number of links behind each edge, or the sum of their weights (float64).
         rows: input rows (links) read.
         self_links: rows dropped because both ends are in one domain.
         skipped: rows dropped because an end could not be read, by reason.
@@ -86,7 +88,7 @@ class DomainGraph:
     def summary(self) -> dict[str, object]:
         """JSON-ready counts (used by the CLI)."""
         return {"nodes": self.num_nodes, "edges": self.num_edges, "rows": self.rows,
-                "links": int(self.weight.sum()), "self_links": self.self_links,
+                "links": float(self.weight.sum()), "self_links": self.self_links,
                 "skipped": self.num_skipped, "skipped_by_reason": dict(self.skipped)}
 
 
@@ -127,6 +129,7 @@ class DomainGraphBuilder:
         self._by_authority: dict[str, int | str] = {}
         self._src = array("i")
         self._dst = array("i")
+        self._weight: array[float] | None = None
         self._skipped: Counter[str] = Counter()
         self._rows = 0
 
@@ -159,8 +162,9 @@ class DomainGraphBuilder:
             self._domains.append(parsed.domain)
         return node
 
-    def add(self, src: str, dst: str) -> bool:
-        """Record one link; returns False (and counts the reason) when an end is unreadable."""
+    def add(self, src: str, dst: str, weight: float | None = None) -> bool:
+        """Record one link (``weight`` links when given); returns False (and counts the reason)
+        when an end is unreadable."""
         self._rows += 1
         a = self.node(src)
         b = self.node(dst)
@@ -170,6 +174,13 @@ class DomainGraphBuilder:
         if isinstance(b, str):
             self._skipped[b] += 1
             return False
+        if weight is not None or self._weight is not None:
+            if weight is None or not weight >= 0 or weight == float("inf"):
+                self._skipped["bad weight"] += 1
+                return False
+            if self._weight is None:  # first weighted row: earlier rows weigh 1
+                self._weight = array("d", [1.0]) * len(self._src)
+            self._weight.append(weight)
         self._src.append(a)
         self._dst.append(b)
         return True
@@ -186,7 +197,9 @@ class DomainGraphBuilder:
         dst = np.frombuffer(self._dst, dtype=np.intc).astype(np.int64)
         keep = src != dst
         self_links = int(src.shape[0] - int(keep.sum()))
-        pairs, counts = np.unique(src[keep] * max(n, 1) + dst[keep], return_counts=True)
+        pairs, inverse = np.unique(src[keep] * max(n, 1) + dst[keep], return_inverse=True)
+        w = None if self._weight is None else np.frombuffer(self._weight, dtype=np.float64)[keep]
+        counts = np.bincount(inverse, weights=w, minlength=pairs.shape[0])
         graph = DomainGraph(
             domains=tuple(self._domains),
             src=(pairs // max(n, 1)).astype(np.int32),
@@ -245,6 +258,26 @@ def _is_header(row: Sequence[str], cols: tuple[int, int]) -> bool:
 class _Columns:
     src: str | int
     dst: str | int
+    weight: str | int | None = None
+
+    @property
+    def named(self) -> bool:
+        """True when any column is given by name (the file then needs a header)."""
+        return any(isinstance(c, str) and not c.isdigit() for c in (self.src, self.dst, self.weight))
+
+    def indices(self, header: Sequence[str] | None) -> tuple[int, int, int | None]:
+        return (_column(self.src, header, "source"), _column(self.dst, header, "target"),
+                None if self.weight is None else _column(self.weight, header, "weight"))
+
+
+def _number(text: object) -> float:
+    """A weight cell as float; NaN (rejected by the builder) when it is not a number."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    try:
+        return float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return float("nan")
 
 
 def _open_text(path: Path) -> tuple[io.BufferedReader, io.TextIOWrapper]:
@@ -261,31 +294,24 @@ def _read_delimited(path: Path, delimiter: str, cols: _Columns, builder: DomainG
         first = next(reader, None)
         if first is None:
             return
-        named = not (isinstance(cols.src, int) or cols.src.isdigit()) or not (
-            isinstance(cols.dst, int) or cols.dst.isdigit())
-        header = first if named else None
-        idx = (_column(cols.src, header, "source"), _column(cols.dst, header, "target"))
-        if header is None and not _is_header(first, idx):
-            _add_row(first, idx, builder)
+        header = first if cols.named else None
+        s, d, w = cols.indices(header)
+        need = max(s, d, -1 if w is None else w)
+        if header is None and not _is_header(first, (s, d)):
+            reader = itertools.chain([first], reader)
         elif header is None:
             log.info("treating the first row %s of %s as a header", first, path)
-        need = max(idx)
         for i, row in enumerate(reader):
-            if len(row) > need:
-                builder.add(row[idx[0]], row[idx[1]])
-            else:
+            if len(row) <= need:
                 builder.skip("missing column")
+            elif w is None:
+                builder.add(row[s], row[d])
+            else:
+                builder.add(row[s], row[d], _number(row[w]))
             if progress is not None and i % _REPORT_EVERY == 0:
                 progress(raw.tell())
         if progress is not None:
             progress(raw.tell())
-
-
-def _add_row(row: Sequence[str], idx: tuple[int, int], builder: DomainGraphBuilder) -> None:
-    if len(row) > max(idx):
-        builder.add(row[idx[0]], row[idx[1]])
-    else:
-        builder.skip("missing column")
 
 
 def _read_parquet(path: Path, cols: _Columns, builder: DomainGraphBuilder,
@@ -293,15 +319,16 @@ def _read_parquet(path: Path, cols: _Columns, builder: DomainGraphBuilder,
     pq = require("pyarrow.parquet", extra="bench", feature="Reading Parquet edge files")
     pfile = pq.ParquetFile(str(path))
     names: list[str] = list(pfile.schema_arrow.names)
-    src = names[_column(cols.src, names, "source")]
-    dst = names[_column(cols.dst, names, "target")]
+    picked = [names[i] for i in cols.indices(names) if i is not None]
     done = 0
-    for batch in pfile.iter_batches(columns=[src, dst], batch_size=1 << 16):
-        for a, b in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
-            if isinstance(a, str) and isinstance(b, str):
-                builder.add(a, b)
-            else:
+    for batch in pfile.iter_batches(columns=picked, batch_size=1 << 16):
+        columns = [batch.column(i).to_pylist() for i in range(len(picked))]
+        weights = columns[2] if len(columns) == 3 else itertools.repeat(None)
+        for a, b, wt in zip(columns[0], columns[1], weights):
+            if not (isinstance(a, str) and isinstance(b, str)):
                 builder.skip("missing value")
+            else:
+                builder.add(a, b, None if len(columns) == 2 else _number(wt))
         done += batch.num_rows
         if progress is not None:
             progress(done)
@@ -313,6 +340,7 @@ def read_edges(
     format: EdgeFormat = "auto",  # the CLI flag is --format
     src_col: str | int = 0,
     dst_col: str | int = 1,
+    weight_col: str | int | None = None,
     progress: Progress | None = None,
 ) -> DomainGraph:
     """Read a hyperlink edge list (page URL → page URL or host → host) into a domain graph.
@@ -322,6 +350,9 @@ def read_edges(
         format: ``auto`` picks from the file name.
         src_col, dst_col: column names (header required) or 0-based indices. With indices, a
             first row whose cells are not hosts (``src\\tdst``) is treated as a header.
+        weight_col: optional column with a link count per row (for lists already aggregated
+            elsewhere, e.g. ``src_domain, dst_domain, n_links``); rows with a missing, negative
+            or non-numeric weight are skipped as ``bad weight``. Without it every row is one link.
         progress: called with bytes read (TSV/CSV) or rows read (Parquet).
 
     Raises:
@@ -337,7 +368,7 @@ def read_edges(
         raise ConfigError(f"edge file {str(p)!r} does not exist")
     fmt = detect_format(p) if format == "auto" else format
     builder = DomainGraphBuilder()
-    cols = _Columns(src_col, dst_col)
+    cols = _Columns(src_col, dst_col, weight_col)
     if fmt == "parquet":
         _read_parquet(p, cols, builder, progress)
     else:

@@ -29,6 +29,7 @@ def add_parsers(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                    help="edge file format (default: from the file name)")
     p.add_argument("--src-col", default="0", help="source column: header name or 0-based index (default 0)")
     p.add_argument("--dst-col", default="1", help="target column: header name or 0-based index (default 1)")
+    p.add_argument("--weight-col", help="optional column holding a link count per row (pre-aggregated lists)")
     p.add_argument("--out", required=True, metavar="FILE", help="prior file to write (e.g. prior.csv.gz)")
     p.add_argument("--damping", type=float, default=0.85, help="PageRank damping factor (default 0.85)")
     p.add_argument("--engine", choices=["auto", "networkx", "scipy"], default="auto",
@@ -69,7 +70,8 @@ def _read_graph(args: argparse.Namespace) -> Any:
         path = Path(args.edges)
         size = path.stat().st_size if path.is_file() else None
         with _progress(f"reading {path.name}", size if args.format != "parquet" else None, args.quiet) as cb:
-            return read_edges(path, format=args.format, src_col=args.src_col, dst_col=args.dst_col, progress=cb)
+            return read_edges(path, format=args.format, src_col=args.src_col, dst_col=args.dst_col,
+                              weight_col=args.weight_col, progress=cb)
     if args.html_dir:
         if not Path(args.html_dir).is_dir():
             raise ConfigError(f"--html-dir {args.html_dir!r} is not a directory")

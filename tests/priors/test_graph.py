@@ -134,6 +134,11 @@ def test_read_parquet(tmp_path: Path) -> None:
     assert g.skipped == {"missing value": 1}
     assert g.self_links == 1
     assert _edges(read_edges(path)) == _edges(g)  # default: the first two columns
+    table = pa.table({"s": ["a.org", "a.org", "b.org"], "d": ["b.org", "c.org", "c.org"], "n": [2, None, 7]})
+    pq.write_table(table, tmp_path / "w.parquet")
+    weighted = read_edges(tmp_path / "w.parquet", src_col="s", dst_col="d", weight_col="n")
+    assert _edges(weighted) == {("a.org", "b.org"): 2.0, ("b.org", "c.org"): 7.0}
+    assert weighted.skipped == {"bad weight": 1}
     with pytest.raises(ConfigError, match=r"target column index 5 is out of range; the file has 2 columns"):
         read_edges(path, dst_col=5)
 
@@ -144,3 +149,23 @@ def test_parquet_without_pyarrow_names_the_extra(tmp_path: Path, monkeypatch: py
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     with pytest.raises(MissingDependencyError, match=r"Parquet edge files needs .*pip install 'authorag\[bench\]'"):
         read_edges(path)
+
+
+def test_weight_column_for_pre_aggregated_lists(tmp_path: Path) -> None:
+    path = tmp_path / "domains.csv"
+    path.write_text("src,dst,links\nwikipedia.org,nih.gov,120\nen.wikipedia.org,nih.gov,5\n"
+                    "nih.gov,cdc.gov,2.5\nnih.gov,who.int,-1\nnih.gov,who.int,many\ncdc.gov,cdc.gov,9\n",
+                    encoding="utf-8")
+    g = read_edges(path, src_col="src", dst_col="dst", weight_col="links")
+    assert _edges(g) == {("wikipedia.org", "nih.gov"): 125.0, ("nih.gov", "cdc.gov"): 2.5}
+    assert g.skipped == {"bad weight": 2}
+    assert g.self_links == 1
+    assert _edges(read_edges(path, src_col=0, dst_col=1, weight_col=2)) == _edges(g)
+
+
+def test_weights_mixed_with_plain_links_count_one_each() -> None:
+    b = DomainGraphBuilder()
+    b.add("a.org", "b.org")
+    b.add("a.org", "b.org", 3.0)
+    b.add("a.org", "c.org")  # after a weighted row a missing weight is an error, not 1
+    assert _edges(b.build()) == {("a.org", "b.org"): 4.0}

@@ -96,3 +96,15 @@ def test_help_states_the_library_defaults(capsys: pytest.CaptureFixture[str]) ->
     help_text = " ".join(capsys.readouterr().out.split())
     assert f"(default {DEFAULT_TOL:g})" in help_text
     assert f"(default {DEFAULT_MAX_ITER})" in help_text
+
+
+def test_build_with_weight_column(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edges = tmp_path / "domains.csv"
+    edges.write_text("src,dst,n\na.org,b.org,3\na.org,c.org,1\nb.org,a.org,oops\n", encoding="utf-8")
+    out = tmp_path / "p.csv.gz"
+    argv = ["priors", "build", "--edges", str(edges), "--src-col", "src", "--dst-col", "dst",
+            "--weight-col", "n", "--out", str(out), "--json", "--quiet"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["links"], summary["skipped_by_reason"]) == (4.0, {"bad weight": 1})
+    assert PageRankPrior.load(out).domains == ("b.org", "c.org", "a.org")
