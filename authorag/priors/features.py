@@ -41,7 +41,7 @@ MAX_CHARS = 40
 WORD_BITS = 22
 _P = np.uint32(16_777_619)
 _MIX = np.uint32(0x9E3779B1)
-_BUCKETS = (12, 20, MAX_CHARS)
+_BUCKETS = (7, 10, 13, 17, 24, MAX_CHARS)
 """Names are processed in groups of similar length so that short names do not pay for long ones."""
 _SALT_TOKEN = 0x5BD1E995
 _SALT_WORD = 0x27D4EB2F
@@ -111,8 +111,12 @@ class DomainFeatures:
         return int(self.dense.shape[0])
 
     def hashed_sum(self, weights: NDArray[np.float32]) -> NDArray[np.float32]:
-        """Per-domain sum of ``weights`` (length ``PAD + 1``, last entry 0) over its hashed indices."""
-        out = np.zeros(len(self), dtype=np.float32)
+        """Per-domain sum of ``weights`` over its hashed indices.
+
+        ``weights`` has ``PAD + 1`` rows (the last one zero: padding) and optionally columns:
+        several weight vectors stacked as columns are summed in one gather, ``(n, columns)`` out.
+        """
+        out = np.zeros((len(self), *weights.shape[1:]), dtype=np.float32)
         for block in self.blocks:
             out[block.rows] = weights[block.indices].sum(axis=1)
         return out
@@ -161,14 +165,20 @@ def _hash_index(h: NDArray[np.uint32], salt: int, bits: int) -> NDArray[np.intp]
 
 
 def _byte_matrix(names: Sequence[str], width: int) -> NDArray[np.uint8]:
+    """``(len(names), width)`` bytes, zero-padded (longer names truncated)."""
     try:
-        arr = np.array(names, dtype=f"S{width}")
+        flat = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)
     except UnicodeEncodeError as exc:
         bad = next(n for n in names if not n.isascii())
         raise ConfigError(
             f"domain name {bad!r} is not ASCII; pass registrable domains in punycode "
             "(Candidate.domain, or authorag.domains.parse_host(url).domain)") from exc
-    return arr.view(np.uint8).reshape(len(names), width)
+    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+    starts = np.cumsum(lengths) - lengths
+    cols = np.arange(width)
+    inside = cols[None, :] < lengths[:, None]
+    pos = np.where(inside, starts[:, None] + cols[None, :], 0)
+    return np.where(inside, flat[pos] if len(flat) else np.uint8(0), np.uint8(0)).astype(np.uint8)
 
 
 def _string_hashes(strings: Sequence[str]) -> NDArray[np.uint32]:
@@ -265,7 +275,7 @@ def _word_stats(codes: NDArray[np.uint8], lengths: NDArray[np.int64]) -> tuple[
     spam_count = np.zeros(n, dtype=np.int64)
     pos = np.arange(width, dtype=np.int8)
     h = c32
-    for size in range(2, 13):
+    for size in range(2, 11):
         span = width + 1 - size
         if span <= 0:
             break

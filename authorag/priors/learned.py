@@ -159,9 +159,10 @@ class LearnedPrior:
 
     def __init__(self, model: LearnedModel) -> None:
         self.model = model
-        self._seen = model.seen.astype(np.float32)
-        self._present = np.ones(PAD + 1, dtype=np.float32)
-        self._present[PAD] = 0.0
+        present = np.ones(PAD + 1, dtype=np.float32)
+        present[PAD] = 0.0
+        # One gather serves the score, the seen-feature count and the feature count.
+        self._stacked = np.column_stack([model.weights, model.seen.astype(np.float32), present])
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -180,12 +181,14 @@ class LearnedPrior:
     def predict_features(self, feats: DomainFeatures) -> LearnedPrediction:
         """Prediction from precomputed features."""
         m = self.model
-        raw = feats.hashed_sum(m.weights) + feats.dense @ m.dense_weights + np.float32(m.intercept)
+        sums = feats.hashed_sum(self._stacked)
+        raw = sums[:, 0] + feats.dense @ m.dense_weights + np.float32(m.intercept)
         authority = np.interp(raw.astype(np.float64), m.calib_x, m.calib_y)
-        total = np.maximum(feats.hashed_sum(self._present), 1.0)
-        novelty = 1.0 - feats.hashed_sum(self._seen) / total
-        u_x = np.column_stack([feats.dense.astype(np.float64), raw, novelty])
-        uncertainty = np.clip(u_x @ m.unc_weights + m.unc_intercept, _MIN_UNCERTAINTY, UNCERTAINTY_CEILING)
+        novelty = 1.0 - sums[:, 1] / np.maximum(sums[:, 2], 1.0)
+        d = len(DENSE_NAMES)
+        u_lin = (feats.dense @ m.unc_weights[:d].astype(np.float32) + raw * m.unc_weights[d]
+                 + novelty * m.unc_weights[d + 1] + m.unc_intercept)
+        uncertainty = np.clip(u_lin.astype(np.float64), _MIN_UNCERTAINTY, UNCERTAINTY_CEILING)
         confidence = MAX_CONFIDENCE * np.clip(1.0 - uncertainty / UNCERTAINTY_CEILING, 0.0, 1.0)
         return LearnedPrediction(authority, uncertainty, confidence, novelty.astype(np.float64))
 

@@ -15,7 +15,8 @@ split     combined table authority (continuous)       (train split only)     n/a
 
 Methods per track: ``learned`` (alone, every item), ``table`` (``load_prior(exclude=...)``,
 including suffix rules, only on the items it covers), ``table+learned`` (table where it covers,
-learned prior for the gaps, every item). Metrics: Spearman ρ, Kendall τ-b over all items, and
+learned prior for the gaps, every item), and a trivial reference, ``baseline: shorter name``
+(minus the length of the name: short names tend to be older, better-known sites). Metrics: Spearman ρ, Kendall τ-b over all items, and
 the mean Spearman ρ of seeded lists that draw one domain per level (list-of-10; list-of-6 for
 CredAuth) with a bootstrap 95 % interval.
 
@@ -175,6 +176,7 @@ def evaluate_track(track: Track, models: _Models, *, n_lists: int, seed: int) ->
     covered = ~np.isnan(table_vals)
     combined = np.where(covered, table_vals, learned)
     lv = track.levels
+    short = -np.array([len(d.partition(".")[0]) for d in track.domains], dtype=np.float64)
     return {
         "track": track.name, "description": track.description, "n_test": len(track.domains),
         "label_source": track.label_source, "model_sources": list(default_sources(exclude)),
@@ -183,6 +185,7 @@ def evaluate_track(track: Track, models: _Models, *, n_lists: int, seed: int) ->
             "learned": metrics(learned, lv, n_lists=n_lists, seed=seed),
             "table": metrics(table_vals[covered], lv[covered], n_lists=n_lists, seed=seed),
             "table+learned": metrics(combined, lv, n_lists=n_lists, seed=seed),
+            "baseline: shorter name": metrics(short, lv, n_lists=n_lists, seed=seed),
         },
     }
 
@@ -191,9 +194,11 @@ def evaluate_split(models: _Models, *, seed: int) -> dict[str, Any]:
     """In-distribution check: model trained on the train split, scored on the test split."""
     test = build_training_set(default_sources(), split="test")
     pred = models.get(()).predict(test.domains).authority
+    short = -np.array([len(d.partition(".")[0]) for d in test.domains], dtype=np.float64)
     return {"track": "split", "description": "hash split: combined table authority of test domains",
             "n_test": len(test.domains), "label_source": None, "model_sources": list(default_sources()),
-            "methods": {"learned": metrics(pred, test.target, n_lists=0, seed=seed)}}
+            "methods": {"learned": metrics(pred, test.target, n_lists=0, seed=seed),
+                        "baseline: shorter name": metrics(short, test.target, n_lists=0, seed=seed)}}
 
 
 def evaluate(seed: int = 0, n_lists: int = 1000, tracks: Sequence[str] = ("web", "news", "credauth"),

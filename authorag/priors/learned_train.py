@@ -23,6 +23,8 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
@@ -92,8 +94,9 @@ class TrainingSet:
     source_names: tuple[str, ...]
 
 
-def registrable_values(name: str) -> dict[str, float]:
-    """One source's values per registrable domain.
+@cache
+def registrable_values(name: str) -> Mapping[str, float]:
+    """One source's values per registrable domain (read-only, cached).
 
     A key that is itself the registrable domain wins; otherwise sub-domain keys
     (``en.wikipedia.org``) are averaged. Keys that are not domains (IPs) are dropped.
@@ -110,7 +113,7 @@ def registrable_values(name: str) -> dict[str, float]:
             subs[parsed.domain].append(sv.value)
     out = {d: float(np.mean(v)) for d, v in subs.items()}
     out.update(exact)
-    return out
+    return MappingProxyType(out)
 
 
 def build_training_set(sources: Sequence[str], split: Split = "all") -> TrainingSet:
