@@ -73,7 +73,25 @@ def start_server(port: int, workers: int, relevance: str, judge: str, judge_mode
     raise SystemExit("server did not become ready within 120 s")
 
 
-async def run_level(url: str, body: bytes, concurrency: int, duration: float, max_requests: int) -> dict[str, Any]:
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU seconds of ``pid`` and its children (uvicorn workers), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    while pids:
+        p = pids.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{p}/task").iterdir():
+                pids += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+async def run_level(url: str, body: bytes, concurrency: int, duration: float, max_requests: int,
+                    server_pid: int) -> dict[str, Any]:
     """``concurrency`` workers send requests until the time or count budget is spent."""
     latencies: list[float] = []
     errors = 0
@@ -93,15 +111,19 @@ async def run_level(url: str, body: bytes, concurrency: int, duration: float, ma
                 else:
                     errors += 1
 
-        start = time.perf_counter()
+        start, cpu0, client0 = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
         stop_at = start + duration
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         wall = time.perf_counter() - start
+        server_cpu, client_cpu = cpu_seconds(server_pid) - cpu0, time.process_time() - client0
     lat = sorted(latencies)
     return {"concurrency": concurrency, "requests": len(lat), "errors": errors, "seconds": round(wall, 3),
             "req_per_s": round(len(lat) / wall, 1),
             "p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
-            "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2) if lat else None}
+            "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2) if lat else None,
+            # CPU per request does not depend on how busy the machine is, unlike req/s and latency.
+            "server_cpu_ms_per_req": round(1000 * server_cpu / max(1, len(lat)), 2),
+            "client_cpu_ms_per_req": round(1000 * client_cpu / max(1, len(lat)), 2)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(3 * args.workers):  # per-request judge budgets may need more than one pass
                 httpx.post(url, content=body, headers={"content-type": "application/json"}, timeout=1800)
             warm_s = round(time.perf_counter() - t0, 1)
-        levels = [asyncio.run(run_level(url, body, c, args.duration, args.max_requests)) for c in args.concurrency]
+        levels = [asyncio.run(run_level(url, body, c, args.duration, args.max_requests, proc.pid))
+                  for c in args.concurrency]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -143,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
               "levels": levels}
     for lv in levels:
         print(f"c={lv['concurrency']:>3}  {lv['req_per_s']:>7} req/s  p50 {lv['p50_ms']} ms  p99 {lv['p99_ms']} ms"
+              f"  server CPU {lv['server_cpu_ms_per_req']} ms/req, client CPU {lv['client_cpu_ms_per_req']} ms/req"
               f"  ({lv['requests']} requests, {lv['errors']} errors, {lv['seconds']} s)")
     print(json.dumps({k: v for k, v in report.items() if k != "levels"}))
     if args.json:
