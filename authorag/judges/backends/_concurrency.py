@@ -41,6 +41,12 @@ class PerLoop(Generic[T]):
                 self._items[loop] = item
             return item
 
+    def pop(self) -> T | None:
+        """Forget and return the running loop's instance (None if it has none)."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            return self._items.pop(loop, None)
+
     def items(self) -> list[T]:
         """Every instance built so far (for closing)."""
         with self._lock:

@@ -137,9 +137,9 @@ class OpenAIBackend:
         while True:
             named, extra = split_openai_args(build_payload(request, model=self.model,
                                                            drop=state.drop))
-            start = time.perf_counter()
             try:
-                with self._threads:
+                with self._threads:  # latency counts from here, not from the queue
+                    start = time.perf_counter()
                     raw = self._client.chat.completions.create(**named, extra_body=extra)
             except self._openai.APIError as exc:
                 time.sleep(self._after_error(exc, state))
@@ -153,9 +153,9 @@ class OpenAIBackend:
         while True:
             named, extra = split_openai_args(build_payload(request, model=self.model,
                                                            drop=state.drop))
-            start = time.perf_counter()
             try:
                 async with self._asems.get():
+                    start = time.perf_counter()
                     raw = await client.chat.completions.create(**named, extra_body=extra)
             except self._openai.APIError as exc:
                 await asyncio.sleep(self._after_error(exc, state))
@@ -163,8 +163,21 @@ class OpenAIBackend:
             return self._finish(raw, state, time.perf_counter() - start)
 
     def close(self) -> None:
-        """Close the sync HTTP client (async clients close with their event loop)."""
+        """Close the sync HTTP client (see :meth:`aclose` for the async one)."""
         self._client.close()
+
+    async def aclose(self) -> None:
+        """Close the running event loop's async HTTP client and the sync client."""
+        client = self._aclients.pop()
+        if client is not None:
+            await client.close()
+        self.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
     def __enter__(self) -> Self:
         return self

@@ -193,8 +193,8 @@ def test_retries_with_backoff_after_503s(openai_server: str) -> None:
 
 async def test_async_retries_after_429(openai_server: str) -> None:
     with proxy(openai_server, fail_first(1, 429)) as (url, state):
-        backend = OpenAIBackend(url, model="smollm2", max_retries=1, backoff_s=0.01)
-        completion = await backend.acomplete(_digit_request())
+        async with OpenAIBackend(url, model="smollm2", max_retries=1, backoff_s=0.01) as backend:
+            completion = await backend.acomplete(_digit_request())
     assert re.fullmatch(r"[0-9]", completion.text)
     assert len(state.bodies) == 2
 
