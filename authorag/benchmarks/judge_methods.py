@@ -29,25 +29,35 @@ _FORMS: dict[str, tuple[str, ...]] = {"point": ("score",), "pair": ("score", "ra
 _TEXT_BUDGET = 600
 
 
-_DOMAIN_LIKE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+", re.I)
+_ITEM_LINE = re.compile(r"^\[(\w+)\] (.+)$", re.MULTILINE)
+
+
+def _digit(text: str) -> int:
+    return int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % 10
 
 
 def fake_script(request: ChatRequest) -> str:
-    """Deterministic stand-in for a model: an answer derived from the hash of the last
-    domain-like token of the prompt (the judged item comes last), so prompt wording edits do
-    not move the smoke numbers.
+    """Deterministic stand-in for a model, for smoke runs of every judge form.
 
-    Generator prompts ("Answer yes or no.") get yes/no, pair prompts A/B, the rest a digit.
-    The answers carry no knowledge; they only exercise the whole judge path.
+    Each item shown as ``[id] ...`` gets a digit from the hash of its line, so point, pair and
+    list judges see the same (knowledge-free) opinion of an item; the answer follows the format
+    the prompt asks for: a digit, ``A``/``B``, ``[i] > [j]``, ``[i]: d`` / ``A: d`` lines, or
+    ``yes``/``no`` for the RAG generator.
     """
     content = request.messages[-1]["content"]
-    tokens = _DOMAIN_LIKE.findall(content)
-    digest = int(hashlib.sha256((tokens[-1] if tokens else content).encode("utf-8")).hexdigest(), 16)
     if content.rstrip().endswith("Answer yes or no."):
-        return "yes" if digest % 2 else "no"
-    if re.search(r"\bA\b.*\bB\b", content, re.S) and "0-9" not in content and "0 to 9" not in content:
-        return "A" if digest % 2 else "B"
-    return str(digest % 10)
+        return "yes" if _digit(content) % 2 else "no"
+    items = [(m.group(1), _digit(m.group(2))) for m in _ITEM_LINE.finditer(content)]
+    if not items:  # point prompts show one item without an id; it is the last line
+        return str(_digit(content.strip().splitlines()[-1]))
+    if len(items) == 1:
+        return str(items[0][1])
+    if "single letter A or B" in content:
+        return "A" if items[0][1] >= items[1][1] else "B"
+    if '" > "' in content:
+        return " > ".join(f"[{i}]" for i, _ in sorted(items, key=lambda t: -t[1]))
+    bracket = "[i]:" in content
+    return "\n".join(f"[{i}]: {d}" if bracket else f"{i}: {d}" for i, d in items)
 
 
 def make_backend(ctx: MethodContext) -> LLMBackend:

@@ -145,8 +145,8 @@ def bootstrap_ci(values: Sequence[float], *, n_boot: int = 1000, seed: int = 0,
     rng = random.Random(seed)
     n = len(values)
     means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(n_boot))
-    lo_idx = int(math.floor((1.0 - level) / 2.0 * (n_boot - 1)))
-    hi_idx = int(math.ceil((1.0 + level) / 2.0 * (n_boot - 1)))
+    lo_idx = math.floor((1.0 - level) / 2.0 * (n_boot - 1))
+    hi_idx = math.ceil((1.0 + level) / 2.0 * (n_boot - 1))
     return means[lo_idx], means[hi_idx]
 
 

@@ -22,7 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from authorag.benchmarks.metrics import average_ranks, bootstrap_ci, kendall_tau_b, mean, pair_accuracy, spearman
+from authorag.benchmarks.metrics import (
+    average_ranks,
+    bootstrap_ci,
+    kendall_tau_b,
+    mean,
+    pair_accuracy,
+    spearman,
+)
 from authorag.benchmarks.tasks import BenchItem, RankTask
 from authorag.errors import ConfigError
 
@@ -106,7 +113,7 @@ def run_lists(task: RankTask, lists: Sequence[Sequence[BenchItem]], scorer: Scor
         res.total += len(raw)
         levels_present = sorted(i.level for i in lst)
         for item, rank in zip(lst, average_ranks(pred)):
-            predicted = levels_present[min(len(lst) - 1, int(round(rank)) - 1)]
+            predicted = levels_present[min(len(lst) - 1, round(rank) - 1)]
             res.confusion[item.level][predicted] += 1
         progress()
     return res

@@ -34,7 +34,7 @@ from authorag.types import Candidate
 
 FILTERS = ("none", "relevance", "utility", "authority")
 TOP_KS = (1, 3, 5)
-GENERATOR_TEXT_BUDGET = 500
+GENERATOR_TEXT_BUDGET = 400
 GENERATOR_PROMPT_VERSION = "rag_yesno_v1"
 _SYSTEM = ("You answer health questions with a single word, yes or no, using only the documents "
            "you are given.")

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Reproduce every number in benchmarks/results/report.md.
+#   bash benchmarks/results/reproduce.sh cheap   # priors, learned, hybrid, bounds, references (minutes)
+#   bash benchmarks/results/reproduce.sh llm     # local 1.5B judge rows on samples (about an hour on 2 CPUs)
+#   bash benchmarks/results/reproduce.sh report  # tables + plots from the results folders
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+A=${AUTHORAG:-.venv/bin/authorag}
+OUT=benchmarks/results/runs
+RANK_TASKS="domainauth-web-fine domainauth-web-coarse domainauth-news-fine domainauth-news-coarse credauth-mbfc credauth-baly"
+ENTITY_TASKS="entityauth-basketball-fine entityauth-basketball-coarse entityauth-movies-fine entityauth-movies-coarse entityauth-songs-fine entityauth-songs-coarse"
+N="--lists 500 --pairs 500 --seed 0 --quiet --out $OUT"
+
+cheap() {
+  for t in $RANK_TASKS; do
+    for m in oracle random prior learned hybrid; do $A bench run --task "$t" --method "$m" $N >/dev/null; done
+  done
+  for t in credauth-mbfc credauth-baly; do
+    for m in prior-cred chatgpt-yang2023; do $A bench run --task "$t" --method "$m" $N >/dev/null; done
+  done
+  for t in $ENTITY_TASKS; do
+    for m in oracle random; do $A bench run --task "$t" --method "$m" $N >/dev/null; done
+  done
+  R="--task ragauth-trec2019 --seed 0 --quiet --out $OUT"
+  for m in oracle random learned hybrid; do $A bench run $R --method "$m" >/dev/null; done
+  # credibility blend of the authority signal (RerankPolicy.credibility_weight)
+  for cw in 0 0.5 1; do
+    $A bench run $R --method prior --option credibility_weight=$cw --tag cw$cw >/dev/null
+  done
+  $A bench run $R --method prior --relevance dense --tag dense >/dev/null
+}
+
+llm() {
+  # Local Qwen2.5-Coder-1.5B point judge (expected digit from logprobs), judge cache on.
+  L="--backend local --seed 0 --quiet --out $OUT"
+  $A bench run --task credauth-baly --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task ragauth-trec2019 --method prior --generator --max-instances 12 --tag generator $L >/dev/null
+  $A bench run --task domainauth-news-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task domainauth-web-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task credauth-mbfc --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task entityauth-movies-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task domainauth-news-fine --method hybrid-judge --lists 10 --pairs 20 $L >/dev/null
+}
+
+report() { $A bench report --results $OUT --out benchmarks/results; }
+
+"${1:-cheap}"
