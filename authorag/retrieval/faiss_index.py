@@ -44,8 +44,8 @@ class IndexOptions:
 
     Attributes:
         kind: ``"flat"``, ``"ivf"`` or ``"hnsw"``.
-        nlist: IVF lists; None picks ``min(4 * sqrt(n), n // 39)`` (at least 1) at build time,
-            so that k-means has the 39 points per centroid faiss asks for.
+        nlist: IVF lists; None picks :func:`auto_nlist` at build time (``4 * sqrt(n)``, capped
+            so that k-means has the 39 training points per centroid faiss asks for).
         nprobe: IVF lists searched per query (capped at ``nlist``).
         m: HNSW links per node.
         ef_construction: HNSW build-time beam width.
@@ -73,14 +73,15 @@ class IndexOptions:
             raise ConfigError(f"nlist must be a positive integer or None, got {self.nlist!r}")
 
 
-def auto_nlist(n: int) -> int:
-    """Default IVF list count for ``n`` vectors (``4 * sqrt(n)``, at most ``n // 39``, at least 1).
+def auto_nlist(n: int, train_size: int | None = None) -> int:
+    """Default IVF list count: ``4 * sqrt(n)``, at most (training points // 39), at least 1.
 
     Example:
-        >>> auto_nlist(1_000_000), auto_nlist(10_000), auto_nlist(12)
-        (4000, 256, 1)
+        >>> auto_nlist(1_000_000), auto_nlist(1_000_000, train_size=100_000), auto_nlist(12)
+        (4000, 2564, 1)
     """
-    return max(1, min(int(4 * math.sqrt(n)), n // 39))
+    trained = n if train_size is None else min(n, train_size)
+    return max(1, min(int(4 * math.sqrt(n)), trained // 39))
 
 
 def as_vectors(vectors: Any, dim: int | None = None) -> Vectors:
@@ -225,7 +226,7 @@ def _train_ivf(faiss: Any, arr: Vectors, opts: IndexOptions) -> tuple[Any, Index
     n, dim = arr.shape
     if n == 0:
         raise ConfigError("an IVF index needs vectors to train on; use kind='flat' for an empty index")
-    nlist = auto_nlist(n) if opts.nlist is None else opts.nlist
+    nlist = auto_nlist(n, opts.train_size) if opts.nlist is None else opts.nlist
     if nlist > n:
         raise ConfigError(f"nlist must be <= the number of vectors ({n}), got {nlist}; "
                           "lower nlist or use kind='flat'")

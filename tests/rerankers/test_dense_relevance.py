@@ -77,6 +77,14 @@ def test_encoder_outputs_unit_float32_rows() -> None:
     assert enc.dim == 384
 
 
+def test_cutting_long_texts_keeps_the_embedding() -> None:
+    page = "Cranberry juice and urinary tract infections. " * 2000  # ~92,000 characters
+    cut, full = DenseEncoder(), DenseEncoder(max_chars=None)
+    assert cut.encode([page]) == pytest.approx(full.encode([page]), abs=1e-6)
+    with pytest.raises(ConfigError, match=r"max_chars must be a positive integer or None, got 0"):
+        DenseEncoder(max_chars=0)
+
+
 def test_query_prompt_is_prepended() -> None:
     plain, prompted = DenseEncoder(), DenseEncoder(query_prompt="query: ")
     assert prompted.encode_query("zinc") == pytest.approx(plain.encode(["query: zinc"])[0], abs=1e-6)

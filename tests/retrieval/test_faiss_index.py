@@ -162,6 +162,9 @@ def test_missing_faiss_gives_install_hint(monkeypatch: pytest.MonkeyPatch, data:
         FaissIndex.build(data[:3])
 
 
-@pytest.mark.parametrize(("n", "nlist"), [(1, 1), (38, 1), (78, 2), (10_000, 256), (1_000_000, 4000)])
-def test_auto_nlist(n: int, nlist: int) -> None:
-    assert auto_nlist(n) == nlist
+@pytest.mark.parametrize(("n", "train_size", "nlist"), [
+    (1, None, 1), (38, None, 1), (78, None, 2), (10_000, None, 256), (1_000_000, None, 4000),
+    (1_000_000, 100_000, 2564), (10_000, 100_000, 256),
+])
+def test_auto_nlist(n: int, train_size: int | None, nlist: int) -> None:
+    assert auto_nlist(n, train_size) == nlist
