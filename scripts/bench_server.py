@@ -126,6 +126,40 @@ async def run_level(url: str, body: bytes, concurrency: int, duration: float, ma
             "client_cpu_ms_per_req": round(1000 * client_cpu / max(1, len(lat)), 2)}
 
 
+def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float]:
+    """CPU ms per request of each in-process step (no HTTP), averaged over ``repeat`` runs."""
+    from authorag.integrations import _adapt
+    from authorag.server.config import ServerConfig
+    from authorag.server.documents import parse_documents
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import RerankService
+
+    svc = RerankService(ServerConfig(relevance=relevance))  # type: ignore[arg-type]
+    reranker = svc.reranker
+    body = json.dumps(payload(n_docs))
+    req = RerankRequest.model_validate_json(body)
+    docs = parse_documents(req.documents, None, rank_fields=None, max_chars=20_000, max_tokens=None)
+    rel = _adapt.rank_relevance(len(docs))
+    cands = [_adapt.make_candidate(i, d.url, d.text, rel[i]) for i, d in enumerate(docs)]
+    steps = {
+        "validate (pydantic)": lambda: RerankRequest.model_validate_json(body),
+        "read documents (urls, budget)": lambda: parse_documents(req.documents, None, rank_fields=None,
+                                                                 max_chars=20_000, max_tokens=None),
+        "build candidates (Candidate.create)": lambda: [_adapt.make_candidate(i, d.url, d.text, rel[i])
+                                                        for i, d in enumerate(docs)],
+        "AuthorityReranker.rerank": lambda: reranker.rerank(req.query, cands, top_k=req.top_n),
+        "service total (all of the above + response dict)": lambda: svc.rerank(req, "v1"),
+    }
+    out: dict[str, float] = {}
+    for name, step in steps.items():
+        step()
+        t0 = time.process_time()
+        for _ in range(repeat):
+            step()
+        out[name] = round(1000 * (time.process_time() - t0) / repeat, 3)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (default 2 = cores here)")
@@ -139,7 +173,12 @@ def main(argv: list[str] | None = None) -> int:
                          "fills the judge cache, then every level runs on a warm cache")
     ap.add_argument("--judge-model", help="GGUF path or registered name for --judge local")
     ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--breakdown", action="store_true", help="only print in-process CPU ms per step (no HTTP)")
     args = ap.parse_args(argv)
+    if args.breakdown:
+        for name, ms in breakdown(args.documents, args.relevance).items():
+            print(f"{ms:>8.3f} ms  {name}")
+        return 0
     load_before = os.getloadavg()[0]
     port = free_port()
     body = json.dumps(payload(args.documents)).encode()

@@ -72,6 +72,13 @@ class RerankService:
         return self._reranker is not None
 
     @property
+    def reranker(self) -> AuthorityReranker:
+        """The configured reranker (loads it on first use)."""
+        self.warm_up()
+        assert self._reranker is not None
+        return self._reranker
+
+    @property
     def offload(self) -> bool:
         """True when scoring may block for long (judge calls, dense encoding): run it in a thread."""
         return self.config.judge != "none" or self.config.learned or self.config.relevance == "dense"
