@@ -140,29 +140,33 @@ class AuthorityRanker:
         ]
 
     @component.output_types(documents=list[Document])
-    def run(self, query: str, documents: list[Document], top_k: int | None = None) -> dict[str, list[Document]]:
+    def run(
+        self, query: str, documents: list[Document], top_k: int | None = None, weight: float | None = None,
+    ) -> dict[str, list[Document]]:
         """Rank ``documents`` for ``query``; returns ``{"documents": [...]}`` (new objects).
 
+        ``top_k`` and ``weight`` override the instance values for this call.
+
         Raises:
-            ValueError: ``top_k`` is zero or negative.
+            ValueError: ``top_k`` is zero or negative, or ``weight`` is outside [0, 1].
         """
         cands, source, limit = self._prepare(documents, top_k)
         if not cands:
             return {"documents": []}
         assert self._reranker is not None  # set by warm_up() in _prepare()
-        ranking = self._reranker.rerank(query, cands, top_k=limit)
+        ranking = self._reranker.rerank(query, cands, top_k=limit, weight=weight)
         return {"documents": self._documents(documents, ranking, source)}
 
     @component.output_types(documents=list[Document])
     async def run_async(
-        self, query: str, documents: list[Document], top_k: int | None = None,
+        self, query: str, documents: list[Document], top_k: int | None = None, weight: float | None = None,
     ) -> dict[str, list[Document]]:
         """Async twin of :meth:`run` (scoring runs off the event loop)."""
         cands, source, limit = self._prepare(documents, top_k)
         if not cands:
             return {"documents": []}
         assert self._reranker is not None
-        ranking = await self._reranker.arerank(query, cands, top_k=limit)
+        ranking = await self._reranker.arerank(query, cands, top_k=limit, weight=weight)
         return {"documents": self._documents(documents, ranking, source)}
 
     def to_dict(self) -> dict[str, Any]:

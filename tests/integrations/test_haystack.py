@@ -149,3 +149,12 @@ def test_dict_round_trip() -> None:
     assert again.to_dict() == ranker.to_dict()
     docs = [Document(content="a", meta={"link": BLOG}), Document(content="b", meta={"link": NIH})]
     assert again.run(query="q", documents=docs) == ranker.run(query="q", documents=docs)
+
+
+def test_runtime_weight_override() -> None:
+    docs = [Document(content="a", meta={"url": BLOG}), Document(content="b", meta={"url": NIH})]
+    ranker = AuthorityRanker(weight=0.0)
+    assert _urls(ranker.run(query="q", documents=docs)["documents"]) == [BLOG, NIH]
+    assert _urls(ranker.run(query="q", documents=docs, weight=1.0)["documents"]) == [NIH, BLOG]
+    with pytest.raises(ValueError, match=r"weight must be in \[0, 1\], got 1.5"):
+        ranker.run(query="q", documents=docs, weight=1.5)
