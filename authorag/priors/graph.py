@@ -44,6 +44,7 @@ Progress = Callable[[int], None]
 """Progress callback: receives the amount of work done so far (bytes or files)."""
 
 _SKIP = -1
+_QUERY_OR_FRAGMENT = re.compile(r"[?#]")
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d)", re.IGNORECASE)
 _REPORT_EVERY = 1 << 16
 
@@ -93,20 +94,15 @@ class DomainGraph:
 
 
 def _authority(text: str) -> str:
-    """The ``host[:port]`` part of a URL or bare host, by plain string search (no validation)."""
-    i = text.find("://")
-    if 0 <= i <= 12:
-        start = i + 3
-    elif text.startswith("//"):
-        start = 2
+    """The ``host[:port]`` part of a URL or bare host, by plain string splitting (no validation)."""
+    parts = text.split("/", 3)  # "https://host/path" -> ["https:", "", "host", "path"]
+    if len(parts) >= 3 and parts[1] == "" and (parts[0] == "" or parts[0].endswith(":")):
+        authority = parts[2]
     else:
-        start = 0
-    end = len(text)
-    for ch in "/?#":
-        j = text.find(ch, start, end)
-        if j != -1:
-            end = j
-    return text[start:end]
+        authority = parts[0]
+    if "?" in authority or "#" in authority:
+        authority = _QUERY_OR_FRAGMENT.split(authority, maxsplit=1)[0]
+    return authority
 
 
 class DomainGraphBuilder:
@@ -192,19 +188,20 @@ class DomainGraphBuilder:
 
     def build(self) -> DomainGraph:
         """Aggregate the recorded links: drop self-links, merge repeats into weights."""
-        n = len(self._domains)
-        src = np.frombuffer(self._src, dtype=np.intc).astype(np.int64)
-        dst = np.frombuffer(self._dst, dtype=np.intc).astype(np.int64)
-        keep = src != dst
-        self_links = int(src.shape[0] - int(keep.sum()))
-        pairs, inverse = np.unique(src[keep] * max(n, 1) + dst[keep], return_inverse=True)
-        w = None if self._weight is None else np.frombuffer(self._weight, dtype=np.float64)[keep]
-        counts = np.bincount(inverse, weights=w, minlength=pairs.shape[0])
+        n = max(len(self._domains), 1)
+        key = np.frombuffer(self._src, dtype=np.intc).astype(np.int64)
+        dst = np.frombuffer(self._dst, dtype=np.intc)
+        keep = key != dst
+        self_links = int(keep.shape[0] - np.count_nonzero(keep))
+        key *= n  # in place: one int64 array per link is the peak, not three
+        key += dst
+        weight = None if self._weight is None else np.frombuffer(self._weight, dtype=np.float64)[keep]
+        pairs, counts = _sum_repeats(key[keep], weight)
         graph = DomainGraph(
             domains=tuple(self._domains),
-            src=(pairs // max(n, 1)).astype(np.int32),
-            dst=(pairs % max(n, 1)).astype(np.int32),
-            weight=counts.astype(np.float64),
+            src=(pairs // n).astype(np.int32),
+            dst=(pairs % n).astype(np.int32),
+            weight=counts,
             rows=self._rows,
             self_links=self_links,
             skipped=dict(self._skipped),
@@ -212,6 +209,24 @@ class DomainGraphBuilder:
         if graph.num_skipped:
             log.info("skipped %d of %d rows: %s", graph.num_skipped, self._rows, dict(self._skipped))
         return graph
+
+
+def _sum_repeats(key: NDArray[np.int64], weight: NDArray[np.float64] | None,
+                 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Distinct keys (sorted) and, per key, the number of repeats or the sum of their weights."""
+    if weight is None:
+        key.sort()  # in place; np.unique(return_counts=True) would copy and argsort
+    else:
+        order = np.argsort(key, kind="stable")
+        key, weight = key[order], weight[order]
+    if key.shape[0] == 0:
+        return key, np.zeros(0, dtype=np.float64)
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    if weight is None:
+        counts = np.diff(np.append(starts, key.shape[0])).astype(np.float64)
+    else:
+        counts = np.add.reduceat(weight, starts)
+    return key[starts], counts
 
 
 def graph_from_pairs(pairs: Iterable[tuple[str, str]]) -> DomainGraph:

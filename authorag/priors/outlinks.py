@@ -100,7 +100,8 @@ def _url_from_path(rel: Path) -> str | None:
 def page_url(html: str, rel_path: Path | None = None) -> str | None:
     """The URL of a saved page: its canonical link, ``og:url`` or ``<base href>``, else its
     mirror path (``example.org/a.html`` → ``https://example.org/a.html``), else None."""
-    parser = _parse(html)
+    end = html.lower().find("</head>")
+    parser = _parse(html if end < 0 else html[:end])  # the hints live in <head>: skip the body
     for hint in (parser.canonical, parser.base):
         if hint and urlsplit(hint).scheme in _WEB_SCHEMES:
             return hint
