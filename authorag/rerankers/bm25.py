@@ -33,8 +33,13 @@ logger = logging.getLogger(__name__)
 
 IdfMode = Literal["okapi", "lucene"]
 """``okapi``: rank-bm25's Okapi IDF, ``log((N - n + 0.5) / (n + 0.5))``, with negative values
-floored at ``epsilon`` times the mean IDF. ``lucene``: ``log(1 + (N - n + 0.5) / (n + 0.5))``,
-never negative, better behaved on very small candidate sets (two or three candidates)."""
+(terms in more than half of the documents) floored at ``epsilon`` times the mean IDF.
+``lucene``: ``log(1 + (N - n + 0.5) / (n + 0.5))`` (Lucene, Elasticsearch, Pyserini), never
+negative. Reranking scores a handful of candidates that were all retrieved for the query, so
+query terms usually occur in most of them; Okapi IDF then flattens those terms to the epsilon
+floor (and is exactly 0 for a term in one of two candidates), so :class:`BM25Relevance`
+defaults to ``lucene``. Corpus retrieval (:class:`~authorag.retrieval.BM25Retriever`)
+defaults to ``okapi``."""
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -117,14 +122,15 @@ class BM25Relevance:
     """Okapi BM25 relevance of each candidate's text to the query (score ``relevance.bm25``).
 
     Statistics (IDF, mean length) are computed over the candidates passed to :meth:`score`.
-    Scores are raw BM25 values (>= 0 with ``idf="lucene"``; may be slightly negative with
-    ``"okapi"`` on tiny sets); the reranker min-max normalizes them before fusion.
+    Scores are raw BM25 values (>= 0 with the default ``idf="lucene"``; may be negative with
+    ``"okapi"`` on tiny sets); the reranker min-max normalizes them before fusion. ``k1`` and
+    ``b`` default to the usual Okapi values.
 
     Args:
         k1: term-frequency saturation (Okapi default 1.5).
         b: length normalization in [0, 1] (Okapi default 0.75).
         epsilon: floor for negative Okapi IDF, as a share of the mean IDF (default 0.25).
-        idf: ``"okapi"`` (default) or ``"lucene"`` (see :data:`IdfMode`).
+        idf: ``"lucene"`` (default) or ``"okapi"`` (see :data:`IdfMode`).
         stopwords: words to drop (e.g. :data:`ENGLISH_STOPWORDS`); None keeps every token.
 
     Raises:
@@ -143,7 +149,7 @@ class BM25Relevance:
     name: str = "relevance.bm25"
 
     def __init__(self, *, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25,
-                 idf: IdfMode = "okapi", stopwords: Iterable[str] | None = None) -> None:
+                 idf: IdfMode = "lucene", stopwords: Iterable[str] | None = None) -> None:
         check_bm25_params(k1, b, epsilon, idf)
         self.k1 = float(k1)
         self.b = float(b)

@@ -38,7 +38,7 @@ def test_okapi_score_matches_hand_computation() -> None:
     cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
     idf = math.log((3 - 1 + 0.5) / (1 + 0.5))
     expected = idf * (1 * 2.5) / (1 + 1.5 * (1 - 0.75 + 0.75 * 2 / (8 / 3)))
-    assert BM25Relevance().score("Cranberry!", cands) == pytest.approx([expected, 0.0, 0.0])
+    assert BM25Relevance(idf="okapi").score("Cranberry!", cands) == pytest.approx([expected, 0.0, 0.0])
     assert expected == pytest.approx(0.57558, abs=1e-5)
 
 
@@ -46,10 +46,29 @@ def test_k1_and_b_are_used() -> None:
     cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
     idf = math.log(2.5 / 1.5)
     # b = 0 removes length normalization: score = idf * (k1 + 1) / (1 + k1)
-    assert BM25Relevance(k1=2.0, b=0.0).score("cranberry", cands)[0] == pytest.approx(idf)
-    assert BM25Relevance(k1=0.5, b=0.0).score("cranberry", cands)[0] == pytest.approx(idf)
+    assert BM25Relevance(k1=2.0, b=0.0, idf="okapi").score("cranberry", cands)[0] == pytest.approx(idf)
+    assert BM25Relevance(k1=0.5, b=0.0, idf="okapi").score("cranberry", cands)[0] == pytest.approx(idf)
     # b = 1 with a document shorter than average raises the score above idf
-    assert BM25Relevance(b=1.0).score("cranberry", cands)[0] > idf
+    assert BM25Relevance(b=1.0, idf="okapi").score("cranberry", cands)[0] > idf
+
+
+def test_lucene_idf_is_the_default() -> None:
+    cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
+    idf = math.log(1 + 2.5 / 1.5)
+    expected = idf * 2.5 / (1 + 1.5 * (1 - 0.75 + 0.75 * 2 / (8 / 3)))
+    assert BM25Relevance().score("cranberry", cands) == pytest.approx([expected, 0.0, 0.0])
+
+
+def test_lucene_keeps_terms_shared_by_most_candidates() -> None:
+    # "urinary" and "tract" occur in 2 of 3 candidates: Okapi floors them to epsilon * mean IDF.
+    cands = _cands("Cranberries cure every urinary tract infection overnight",
+                   "Cranberry products and urinary tract infections: a review of trials",
+                   "How to change a flat tyre")
+    okapi = BM25Relevance(idf="okapi").score("cranberries urinary tract infection", cands)
+    lucene = BM25Relevance().score("cranberries urinary tract infection", cands)
+    assert okapi[1] / okapi[0] == pytest.approx(0.1259, abs=1e-3)
+    assert lucene[1] / lucene[0] == pytest.approx(0.2738, abs=1e-3)
+    assert lucene[2] == okapi[2] == 0.0
 
 
 def test_matching_document_ranks_first() -> None:
@@ -70,15 +89,15 @@ def test_matching_document_ranks_first() -> None:
 def test_two_candidates_okapi_idf_is_zero_lucene_is_not() -> None:
     # With N = 2 and n = 1, Okapi IDF is log(1.5 / 1.5) = 0: BM25 cannot separate two candidates.
     cands = _cands("cranberry juice", "vitamin c")
-    assert BM25Relevance().score("cranberry", cands) == [0.0, 0.0]
+    assert BM25Relevance(idf="okapi").score("cranberry", cands) == [0.0, 0.0]
     lucene = BM25Relevance(idf="lucene").score("cranberry", cands)
     assert lucene == pytest.approx([math.log(1 + 1.5 / 1.5), 0.0])
 
 
 def test_single_candidate() -> None:
     cands = _cands("cranberry juice")
-    assert BM25Relevance(idf="lucene").score("cranberry", cands) == pytest.approx([math.log(1 + 0.5 / 1.5)])
-    assert len(BM25Relevance().score("cranberry", cands)) == 1
+    assert BM25Relevance().score("cranberry", cands) == pytest.approx([math.log(1 + 0.5 / 1.5)])
+    assert len(BM25Relevance(idf="okapi").score("cranberry", cands)) == 1
 
 
 @pytest.mark.parametrize(("query", "texts"), [
