@@ -3,22 +3,22 @@
 A registrable domain ``best-cheap-pills-online.biz`` is split at its first dot into the *name*
 (``best-cheap-pills-online``) and the public *suffix* (``biz``). Features:
 
-- hashed sparse indices: character n-grams (2–5) of ``^name$``, alphabetic tokens of the name
-  (split at hyphens, digits, underscores), the suffix and its last label;
+- hashed sparse indices (2**18 buckets): character n-grams (2–5) of ``^name$``, alphabetic
+  tokens of the name (split at hyphens, digits, underscores), the suffix and its last label;
 - a small dense block (:data:`DENSE_NAMES`): suffix class (gov, edu, mil, int, national
   government / academic second levels, ccTLD, legacy generic, new gTLD, private), name length,
   digit and hyphen counts, dictionary-word coverage, spam-keyword count, brand-likeness.
 
-Everything runs on a batch at once with numpy (a polynomial rolling hash over a byte matrix),
-so featurizing 100k domains takes well under a second. Hashes are fixed constants, never
+Everything runs on a batch at once with numpy (a polynomial rolling hash over a byte matrix,
+names grouped by length), so featurizing 100k domains takes well under a second. Hashes are fixed constants, never
 Python's salted ``hash``: the same domain always gives the same features.
 
 Example:
     >>> f = featurize(["nasa.gov", "best-cheap-pills-online.biz"])
-    >>> f.indices.shape[0], f.dense.shape == (2, len(DENSE_NAMES))
+    >>> len(f), f.dense.shape == (2, len(DENSE_NAMES))
     (2, True)
-    >>> float(f.dense[1, DENSE_NAMES.index("spam_words")])
-    3.0
+    >>> float(f.dense[1, DENSE_NAMES.index("spam_words")])  # best, cheap, pill, pills, online
+    5.0
 """
 from __future__ import annotations
 

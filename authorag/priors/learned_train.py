@@ -145,10 +145,18 @@ def _combine(values: Mapping[str, float]) -> float:
 
 
 def _fit_ridge(x: Any, y: NDArray[np.float64], alpha: float) -> tuple[NDArray[np.float64], float]:
+    """Ridge fit; a sparse ``x`` is reduced to its non-empty columns first (unused hash buckets
+    would get weight 0 anyway, and 2**18-long vectors make every solver step slow)."""
     linear = require("sklearn.linear_model", extra="bench", feature="training the learned prior")
     model = linear.Ridge(alpha=alpha, solver="lsqr", tol=1e-4, fit_intercept=True)
-    model.fit(x, y)
-    return np.asarray(model.coef_, dtype=np.float64), float(model.intercept_)
+    if isinstance(x, np.ndarray):
+        model.fit(x, y)
+        return np.asarray(model.coef_, dtype=np.float64), float(model.intercept_)
+    used = np.unique(x.indices)
+    model.fit(x[:, used], y)
+    coef = np.zeros(x.shape[1], dtype=np.float64)
+    coef[used] = model.coef_
+    return coef, float(model.intercept_)
 
 
 def _novelty(x_hashed: Any, seen: NDArray[np.bool_]) -> NDArray[np.float64]:
@@ -211,8 +219,17 @@ def train_learned_prior(sources: Sequence[str] | None = None, *, exclude: Iterab
         ConfigError: bad source names, or too few training rows.
         MissingDependencyError: scikit-learn is not installed.
     """
-    names = default_sources(exclude) if sources is None else tuple(s for s in sources if s not in set(exclude))
+    excluded = tuple(exclude)
+    names = default_sources(excluded) if sources is None else tuple(s for s in sources if s not in excluded)
     data = build_training_set(names, split)
+    threadpoolctl = require("threadpoolctl", extra="bench", feature="training the learned prior")
+    # One BLAS thread: the vectors are small, and on a shared machine threads mostly wait.
+    with threadpoolctl.threadpool_limits(limits=1):
+        return _train(data, names, excluded, split, seed)
+
+
+def _train(data: TrainingSet, names: tuple[str, ...], exclude: tuple[str, ...], split: Split,
+           seed: int) -> LearnedModel:
     if len(data.domains) < 10 * N_FOLDS:
         raise ConfigError(f"only {len(data.domains)} training domains from sources {names}; need at least "
                           f"{10 * N_FOLDS}")
