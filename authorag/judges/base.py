@@ -8,6 +8,7 @@ the run's cost and its parse-failure rate. Judges also implement
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -254,6 +255,10 @@ class JudgeBase:
     def judge(self, values: Sequence[JudgeItem | Candidate | str]) -> JudgeRun:
         """Judge ``values``; implemented by each judge."""
         raise NotImplementedError
+
+    async def ajudge(self, values: Sequence[JudgeItem | Candidate | str]) -> JudgeRun:
+        """Async twin of :meth:`judge` (runs it in a worker thread; the calls stay sequential)."""
+        return await asyncio.to_thread(self.judge, values)
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """AuthorityScorer: one tier-``judge`` detail per candidate (unknown where skipped)."""

@@ -73,3 +73,8 @@ def test_with_text_and_entities_reach_the_prompt() -> None:
 def test_bad_policy_is_rejected() -> None:
     with pytest.raises(ConfigError, match=r"on_failure must be one of \['raise', 'skip'\], got 'ignore'"):
         PointJudge(FakeBackend([]), on_failure="ignore")  # type: ignore[arg-type]
+
+
+async def test_ajudge_matches_judge() -> None:
+    run = await PointJudge(FakeBackend(["4"]), use_logprobs=False).ajudge(["nih.gov"])
+    assert run.scores[0].raw == 4.0
