@@ -45,11 +45,11 @@ def run_server(app: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    """The rerank API (BM25 relevance, prior authority) with a bearer key and small limits."""
+    """The rerank API (BM25 relevance, prior authority, weight 0.5) with a bearer key and small limits."""
     from authorag.server.app import create_app
     from authorag.server.config import ServerConfig
 
-    config = ServerConfig(api_key=API_KEY, max_documents=20, max_body_bytes=20_000, max_doc_chars=2_000,
+    config = ServerConfig(api_key=API_KEY, weight=0.5, max_documents=20, max_body_bytes=20_000, max_doc_chars=2_000,
                           max_urls=5)
     with run_server(create_app(config)) as url:
         yield url
