@@ -22,42 +22,32 @@ Example:
 """
 from __future__ import annotations
 
-import gzip
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
+from authorag.priors._namehash import (
+    P,
+    hash_index,
+    read_batch,
+    string_hashes,
+    word_stats,
+)
 
 HASH_BITS = 18
 """Size of the hashed feature space: 2**18 weights (1 MiB as float32)."""
 NGRAM_SIZES = (2, 3, 4, 5)
 MAX_CHARS = 40
 """Names are truncated to this many characters before hashing (lengths use the real length)."""
-WORD_BITS = 22
-_P = np.uint32(16_777_619)
-_MIX = np.uint32(0x9E3779B1)
 _BUCKETS = (7, 10, 13, 17, 24, MAX_CHARS)
 """Names are processed in groups of similar length so that short names do not pay for long ones."""
 _SALT_TOKEN = 0x5BD1E995
-_SALT_WORD = 0x27D4EB2F
 _SALT_SUFFIX = 0x61C88647
 _SALT_TLD = 0x7FEB352D
-
-# Words of commercial keyword stuffing (hand-written list, not learned): a name built from
-# several of these reads like an ad, not like a publisher's brand.
-SPAM_WORDS: tuple[str, ...] = (
-    "best", "cheap", "cheapest", "buy", "free", "online", "discount", "deal", "deals", "pills",
-    "pill", "casino", "loan", "loans", "payday", "pharmacy", "viagra", "cialis", "sale", "bonus",
-    "bet", "bets", "betting", "win", "cash", "money", "meds", "replica", "outlet", "coupon",
-    "coupons", "promo", "review", "reviews", "top", "download", "crack", "porn", "sex", "xxx",
-    "dating", "diet", "weight", "forex", "crypto", "insurance", "credit", "hot", "now", "fast",
-    "easy", "shop", "store", "lowest", "price", "prices", "rich", "slots", "poker",
-)
 
 _GOV_SLD = frozenset({"gov", "gob", "gouv", "go", "govt", "gv", "admin", "mil", "gc", "bund"})
 _ACADEMIC_SLD = frozenset({"ac", "edu", "sch"})
@@ -159,71 +149,26 @@ def suffix_class(suffix: str) -> str:
     return "private"
 
 
-def _hash_index(h: NDArray[np.uint32], salt: int, bits: int) -> NDArray[np.intp]:
-    mixed = (h ^ np.uint32(salt)) * _MIX
-    return (mixed >> np.uint32(32 - bits)).astype(np.intp)
-
-
-def _byte_matrix(names: Sequence[str], width: int) -> NDArray[np.uint8]:
-    """``(len(names), width)`` bytes, zero-padded (longer names truncated)."""
-    try:
-        flat = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)
-    except UnicodeEncodeError as exc:
-        bad = next(n for n in names if not n.isascii())
-        raise ConfigError(
-            f"domain name {bad!r} is not ASCII; pass registrable domains in punycode "
-            "(Candidate.domain, or authorag.domains.parse_host(url).domain)") from exc
-    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
-    starts = np.cumsum(lengths) - lengths
-    cols = np.arange(width)
-    inside = cols[None, :] < lengths[:, None]
-    pos = np.where(inside, starts[:, None] + cols[None, :], 0)
-    return np.where(inside, flat[pos] if len(flat) else np.uint8(0), np.uint8(0)).astype(np.uint8)
-
-
-def _string_hashes(strings: Sequence[str]) -> NDArray[np.uint32]:
-    """The polynomial hash of each whole string (used for words and suffixes)."""
-    width = max((len(s) for s in strings), default=1) or 1
-    mat = _byte_matrix(strings, width).astype(np.uint32)
-    h = np.zeros(len(strings), dtype=np.uint32)
-    for j in range(width):
-        col = mat[:, j]
-        h = np.where(col > 0, h * _P + col, h)
-    return h
-
-
-@cache
-def _word_table() -> NDArray[np.uint8]:
-    """Flags per hash slot (``2**WORD_BITS``): 1 = dictionary word, 2 = spam word; built once."""
-    raw = resources.files("authorag.data").joinpath("learned_prior_words.txt.gz").read_bytes()
-    words = gzip.decompress(raw).decode("ascii").split()
-    table = np.zeros(1 << WORD_BITS, dtype=np.uint8)
-    table[_hash_index(_string_hashes(words), _SALT_WORD, WORD_BITS)] |= 1
-    table[_hash_index(_string_hashes(list(SPAM_WORDS)), _SALT_WORD, WORD_BITS)] |= 3
-    return table
-
-
 @cache
 def _suffix_info(suffix: str) -> tuple[int, int, int]:
     """(suffix index, last-label index, class number) for one suffix (few distinct: cached)."""
-    h = _string_hashes([suffix, suffix.rsplit(".", 1)[-1]])
-    sfx = int(_hash_index(h[:1], _SALT_SUFFIX, HASH_BITS)[0])
-    tld = int(_hash_index(h[1:], _SALT_TLD, HASH_BITS)[0])
+    h = string_hashes([suffix, suffix.rsplit(".", 1)[-1]])
+    sfx = int(hash_index(h[:1], _SALT_SUFFIX, HASH_BITS)[0])
+    tld = int(hash_index(h[1:], _SALT_TLD, HASH_BITS)[0])
     return sfx, tld, SUFFIX_CLASSES.index(suffix_class(suffix))
 
 
-def _validate(codes: NDArray[np.uint8], lengths: NDArray[np.int64], names: Sequence[str],
-              domains: Sequence[str]) -> None:
+def _validate(codes: NDArray[np.uint8], lengths: NDArray[np.int64], domains: Sequence[str],
+              rows: NDArray[np.intp]) -> None:
     allowed = np.zeros(256, dtype=np.bool_)
-    for ch in b"abcdefghijklmnopqrstuvwxyz0123456789-_":
-        allowed[ch] = True
+    allowed[list(b"abcdefghijklmnopqrstuvwxyz0123456789-_")] = True
     allowed[0] = True
     bad_rows = ~allowed[codes].all(axis=1) | (lengths == 0)
     if bad_rows.any():
-        i = int(np.flatnonzero(bad_rows)[0])
+        bad = domains[int(rows[np.flatnonzero(bad_rows)[0]])]
         raise ConfigError(
-            f"cannot featurize domain {domains[i]!r}: expected a lower-case registrable domain like "
-            f"'example.co.uk' (name {names[i]!r} must be letters, digits, '-' or '_'); "
+            f"cannot featurize domain {bad!r}: expected a lower-case registrable domain like "
+            f"'example.co.uk' (the name before the first dot must be letters, digits, '-' or '_'); "
             "normalize URLs with authorag.domains.parse_host(url).domain first")
 
 
@@ -240,9 +185,9 @@ def _ngram_indices(codes: NDArray[np.uint8], lengths: NDArray[np.int64]) -> list
     h = marked
     for size in range(2, max(NGRAM_SIZES) + 1):
         span = width + 3 - size
-        h = h[:, :span] * _P + marked[:, size - 1:size - 1 + span]
+        h = h[:, :span] * P + marked[:, size - 1:size - 1 + span]
         if size in NGRAM_SIZES:
-            idx = _hash_index(h, size, HASH_BITS).astype(np.int32)
+            idx = hash_index(h, size, HASH_BITS).astype(np.int32)
             idx[pos[None, :span] + size > total[:, None]] = PAD
             out.append(idx)
     return out
@@ -255,43 +200,13 @@ def _token_indices(codes: NDArray[np.uint8]) -> tuple[NDArray[np.int32], NDArray
     run = np.zeros(codes.shape[0], dtype=np.uint32)
     c32 = codes.astype(np.uint32)
     for j in range(codes.shape[1]):
-        run = np.where(alpha[:, j], run * _P + c32[:, j], np.uint32(0))
+        run = np.where(alpha[:, j], run * P + c32[:, j], np.uint32(0))
         h[:, j] = run
     end = alpha.copy()
     end[:, :-1] &= ~alpha[:, 1:]
-    idx = _hash_index(h, _SALT_TOKEN, HASH_BITS).astype(np.int32)
+    idx = hash_index(h, _SALT_TOKEN, HASH_BITS).astype(np.int32)
     idx[~end] = PAD
     return idx, end.sum(axis=1).astype(np.int64)
-
-
-def _word_stats(codes: NDArray[np.uint8], lengths: NDArray[np.int64]) -> tuple[
-        NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """(share of characters covered by dictionary words, longest word share, spam word count)."""
-    table = _word_table()
-    n, width = codes.shape
-    c32 = codes.astype(np.uint32)
-    reach = np.zeros((n, width), dtype=np.int8)
-    longest = np.zeros(n, dtype=np.int64)
-    spam_count = np.zeros(n, dtype=np.int64)
-    pos = np.arange(width, dtype=np.int8)
-    h = c32
-    for size in range(2, 11):
-        span = width + 1 - size
-        if span <= 0:
-            break
-        h = h[:, :span] * _P + c32[:, size - 1:size - 1 + span]
-        if size < 3:
-            continue
-        flags = table[_hash_index(h, _SALT_WORD, WORD_BITS)]
-        flags[pos[None, :span] + size > lengths[:, None]] = 0
-        hit = (flags & 1).astype(np.bool_)
-        np.maximum(reach[:, :span], np.where(hit, pos[:span] + np.int8(size), np.int8(0)),
-                   out=reach[:, :span])
-        longest[hit.any(axis=1)] = size
-        spam_count += (flags >> 1).sum(axis=1, dtype=np.int64)
-    covered = (np.maximum.accumulate(reach, axis=1) > pos[None, :]).sum(axis=1)
-    denom = np.maximum(np.minimum(lengths, width), 1)
-    return covered / denom, longest / denom, spam_count.astype(np.float64)
 
 
 def _dense(codes: NDArray[np.uint8], lengths: NDArray[np.int64], classes: NDArray[np.intp],
@@ -302,7 +217,7 @@ def _dense(codes: NDArray[np.uint8], lengths: NDArray[np.int64], classes: NDArra
     col = {name: i for i, name in enumerate(DENSE_NAMES)}
     digits = ((codes >= ord("0")) & (codes <= ord("9"))).sum(axis=1)
     hyphens = (codes == ord("-")).sum(axis=1)
-    cover, longest, spam = _word_stats(codes, lengths)
+    cover, longest, spam = word_stats(codes, lengths)
     out[rows, classes] = 1.0
     out[rows, col["len_1_3"] + np.searchsorted(_LEN_EDGES, lengths, side="right")] = 1.0
     out[rows, col["digits_0"] + np.minimum(digits, 2)] = 1.0
@@ -320,22 +235,6 @@ def _dense(codes: NDArray[np.uint8], lengths: NDArray[np.int64], classes: NDArra
     out[:, col["punycode"]] = (codes[:, 0] == ord("x")) & (codes[:, 1] == ord("n")) & (codes[:, 2] == ord("-"))
     out[:, col["tokens_log"]] = np.log1p(tokens)
     return out
-
-
-def _split(domains: Sequence[str]) -> tuple[list[str], list[str]]:
-    try:
-        parts = [d.partition(".") for d in domains]
-    except AttributeError:
-        bad = next(d for d in domains if not isinstance(d, str))  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ConfigError(f"cannot featurize {bad!r}: expected a domain string like 'example.org', "
-                          f"got {type(bad).__name__}") from None
-    names = [p[0] for p in parts]
-    suffixes = [p[2] for p in parts]
-    if not all(suffixes):
-        bad = domains[suffixes.index("")]
-        raise ConfigError(f"cannot featurize {bad!r}: expected a registrable domain with a public "
-                          "suffix like 'example.org' (normalize URLs with authorag.domains.parse_host)")
-    return names, suffixes
 
 
 def featurize(domains: Sequence[str]) -> DomainFeatures:
@@ -357,19 +256,18 @@ def featurize(domains: Sequence[str]) -> DomainFeatures:
         >>> len(featurize(["nytimes.com", "bbc.co.uk"]))
         2
     """
-    names, suffixes = _split(domains)
-    info = np.array([_suffix_info(s) for s in suffixes], dtype=np.intp).reshape(len(names), 3)
-    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+    batch = read_batch(domains)
+    info = np.array([_suffix_info(sfx) for sfx in batch.suffixes], dtype=np.intp).reshape(-1, 3)[batch.suffix_ids]
+    lengths = batch.name_lengths
     groups = np.searchsorted(np.asarray(_BUCKETS[:-1]), lengths, side="left")
-    dense = np.zeros((len(names), len(DENSE_NAMES)), dtype=np.float32)
+    dense = np.zeros((len(lengths), len(DENSE_NAMES)), dtype=np.float32)
     blocks: list[FeatureBlock] = []
     for g, width in enumerate(_BUCKETS):
         rows = np.flatnonzero(groups == g)
         if len(rows) == 0:
             continue
-        sub = [names[i] for i in rows.tolist()]
-        codes = _byte_matrix(sub, width)
-        _validate(codes, lengths[rows], sub, [domains[i] for i in rows.tolist()])
+        codes = batch.names(rows, width)
+        _validate(codes, lengths[rows], domains, rows)
         ngrams = _ngram_indices(codes, lengths[rows])
         tok_idx, tokens = _token_indices(codes)
         suffix_idx = info[rows, :2].astype(np.int32)
