@@ -70,6 +70,11 @@ def test_host_with_port_is_not_a_scheme() -> None:
     assert _edges(g) == {("example.org", "nih.gov"): 1.0}
 
 
+def test_bare_hosts_with_query_or_fragment() -> None:
+    g = graph_from_pairs([("example.org?ref=1", "nih.gov#top"), ("https://cdc.gov?x", "ftp://files.who.int/a")])
+    assert _edges(g) == {("example.org", "nih.gov"): 1.0, ("cdc.gov", "who.int"): 1.0}
+
+
 TSV = ("src\tdst\n"
        "https://a.example.com/x\thttps://b.example.com/y\n"
        "https://en.wikipedia.org/wiki/X\thttps://www.nih.gov/\n"
