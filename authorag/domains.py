@@ -37,6 +37,7 @@ def _extractor() -> tldextract.TLDExtract:
 
 _LABEL = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 _MAX_INPUT = 4096
+_SPACE = re.compile(r"\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ def parse_host(url: str, *, strict: bool = True) -> ParsedHost:
             raise InvalidURLError(url, "empty string; pass a URL or a host name")
         if len(text) > _MAX_INPUT:
             raise InvalidURLError(url[:80] + "...", f"input is {len(text)} characters; the limit is {_MAX_INPUT}")
-        if any(ch.isspace() for ch in text):
+        if _SPACE.search(text):
             raise InvalidURLError(url, "contains whitespace; URLs cannot contain spaces")
         return _parse_host_cached(_host_part(text), url)
     except InvalidURLError as exc:

@@ -55,6 +55,7 @@ class PriorTable:
         self.rules: tuple[SuffixRule, ...] = tuple(rules)
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
         self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
+        self._len: int | None = None
 
     @property
     def source_names(self) -> tuple[str, ...]:
@@ -68,7 +69,13 @@ class PriorTable:
         return PriorTable([s for s in self.specs if s.name not in names], self.rules)
 
     def __len__(self) -> int:
-        return len({k for t in self._tables.values() for k in t})
+        """Number of distinct keys any active source knows."""
+        if self._len is None:
+            self._len = len(self.keys())
+        return self._len
+
+    def __bool__(self) -> bool:
+        return True  # a table without sources still answers (rules, explicit unknowns)
 
     def keys(self) -> set[str]:
         """Every key any active source knows."""
