@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from authorag.benchmarks.metrics import mean, stance_majority_score
+from authorag.benchmarks.metrics import bootstrap_ci, mean, stance_majority_score
 from authorag.benchmarks.protocols import UNKNOWN_FILL
 from authorag.benchmarks.rag_tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
@@ -172,9 +172,15 @@ def answer_score(p_yes: float | None, gold: int) -> float:
     return 1.0 if (p_yes > 0.5) == (gold == 1) else 0.0
 
 
+def _cis(values: Mapping[str, Mapping[int, list[float]]], seed: int) -> dict[str, dict[str, list[float]]]:
+    """Bootstrap 95 % CI over instances for every filter × k."""
+    return {f: {str(k): list(bootstrap_ci(v, seed=seed)) for k, v in ks.items() if v} for f, ks in values.items()}
+
+
 def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[BenchItem]], list[float | None]],
             *, relevance: DocScorer, utility: DocScorer = usefulness_label,
-            generator: YesNoGenerator | None = None, progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
+            generator: YesNoGenerator | None = None, seed: int = 0,
+            progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Evaluate every filter × k on ``instances``; returns generator-free (and generator) accuracy."""
     free: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
     gen: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
@@ -195,11 +201,13 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
         "n_instances": len(instances),
         "authority_coverage": known / total if total else 0.0,
         "generator_free": {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in free.items()},
+        "generator_free_ci": _cis(free, seed),
         "all_documents": mean([stance_majority_score([int(d.meta["stance"]) for d in i.documents], i.gold)
                                for i in instances]),
     }
     if generator is not None:
         out["generator"] = {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in gen.items()}
+        out["generator_ci"] = _cis(gen, seed)
         out["generator_stats"] = dict(generator.stats)
         out["generator_prompt_version"] = GENERATOR_PROMPT_VERSION
     return out

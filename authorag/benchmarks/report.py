@@ -109,10 +109,40 @@ def rag_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
             for kind in ("generator_free", "generator"):
                 if kind not in m:
                     continue
-                rows = [[f, *(_fmt(m[kind][f][str(k)]) for k in TOP_KS)] for f in FILTERS]
+                ci = m.get(f"{kind}_ci", {})
+                rows = [[f, *(_fmt(m[kind][f][str(k)]) + _ci_text(ci, f, k) for k in TOP_KS)] for f in FILTERS]
                 lines += [f"*{kind.replace('_', '-')} accuracy*", ""]
                 lines += _table(["filter", *(f"k={k}" for k in TOP_KS)], rows) + [""]
     return lines
+
+
+def rag_summary_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One table per RAG task: baseline filters once, then the authority filter of every run."""
+    lines: list[str] = []
+    for task, task_runs in sorted(_by_task(runs, "rag").items()):
+        for kind in ("generator_free", "generator"):
+            with_kind = [r for r in task_runs if kind in r["metrics"]]
+            if not with_kind:
+                continue
+            rows: list[list[str]] = []
+            seen: set[tuple[str, int]] = set()
+            for r in with_kind:  # baseline filters once per distinct scorer and sample
+                m = r["metrics"]
+                for f in ("none", "relevance", "utility"):
+                    label = f if f == "none" else f"{f} ({m[f'{f}_scorer']})"
+                    if (label, m["n_instances"]) not in seen:
+                        seen.add((label, m["n_instances"]))
+                        rows.append([label, *(_fmt(m[kind][f][str(k)]) for k in TOP_KS), str(m["n_instances"])])
+            rows += [[f"authority: {_label(r)}", *(_fmt(r["metrics"][kind]["authority"][str(k)]) for k in TOP_KS),
+                      str(r["metrics"]["n_instances"])] for r in with_kind]
+            lines += ["", f"*{task}, {kind.replace('_', '-')} accuracy*", ""]
+            lines += _table(["filter", *(f"k={k}" for k in TOP_KS), "instances"], rows)
+    return lines
+
+
+def _ci_text(ci: Mapping[str, Any], f: str, k: int) -> str:
+    pair = ci.get(f, {}).get(str(k))
+    return "" if not pair else f" [{_fmt(pair[0], 2)}, {_fmt(pair[1], 2)}]"
 
 
 def sources_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -220,7 +250,8 @@ def write_report(results_dir: Path, out_dir: Path) -> Path:
               "edit by hand. Open stand-in data, not the paper's AuthorityBench."), "",
              "## Summary (LE, Spearman ρ / Kendall τ)", "", *summary_section(runs), "",
              "## DomainAuth / CredAuth / EntityAuth: LE and PE", *le_pe_section(runs), "",
-             "## RAGAuth-open", *rag_section(runs), "",
+             "## RAGAuth-open (filter × top-k)", *rag_summary_section(runs), "",
+             "### Per run", *rag_section(runs), "",
              "## Prior sources active per run (leave-source-out) and coverage", "", *sources_section(runs), "",
              "## LLM cost per run", "", *cost_section(runs), "", "## Plots", ""]
     lines += [f"![{p.stem}](plots/{p.name})" for p in plots]

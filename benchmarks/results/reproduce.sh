@@ -21,6 +21,10 @@ cheap() {
   for t in $ENTITY_TASKS; do
     for m in oracle random; do $A bench run --task "$t" --method "$m" $N >/dev/null; done
   done
+  rag
+}
+
+rag() {
   R="--task ragauth-trec2019 --seed 0 --quiet --out $OUT"
   for m in oracle random learned hybrid; do $A bench run $R --method "$m" >/dev/null; done
   # credibility blend of the authority signal (RerankPolicy.credibility_weight)
