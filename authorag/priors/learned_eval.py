@@ -192,11 +192,17 @@ def evaluate_track(track: Track, models: _Models, *, n_lists: int, seed: int) ->
 
 def evaluate_split(models: _Models, *, seed: int) -> dict[str, Any]:
     """In-distribution check: model trained on the train split, scored on the test split."""
+    stats = require("scipy.stats", extra="core", feature="the learned prior evaluation")
     test = build_training_set(default_sources(), split="test")
-    pred = models.get(()).predict(test.domains).authority
+    full = models.get(()).predict(test.domains)
+    pred = full.authority
+    error = np.abs(pred - test.target)
     short = -np.array([len(d.partition(".")[0]) for d in test.domains], dtype=np.float64)
     return {"track": "split", "description": "hash split: combined table authority of test domains",
             "n_test": len(test.domains), "label_source": None, "model_sources": list(default_sources()),
+            "uncertainty": {"mean_abs_error": round(float(error.mean()), 4),
+                            "mean_predicted": round(float(full.uncertainty.mean()), 4),
+                            "spearman_with_error": round(float(stats.spearmanr(full.uncertainty, error).statistic), 4)},
             "methods": {"learned": metrics(pred, test.target, n_lists=0, seed=seed),
                         "baseline: shorter name": metrics(short, test.target, n_lists=0, seed=seed)}}
 
@@ -232,4 +238,7 @@ def format_report(report: dict[str, Any]) -> str:
              f"model trained on {', '.join(tr['model_sources'])} (train split)"
              + (f"; table sources {', '.join(tr['table_sources'])}, coverage {tr['table_coverage']:.1%}"
                 if "table_sources" in tr else "") for tr in report["tracks"]]
-    return "\n".join([*lines, "", f"seed {report['seed']}, {report['n_lists']} lists per method", *notes])
+    unc = [f"- uncertainty on the {tr['track']} track: mean absolute error {u['mean_abs_error']:.3f}, mean predicted "
+           f"uncertainty {u['mean_predicted']:.3f}, Spearman(uncertainty, error) {u['spearman_with_error']:.3f}"
+           for tr in report["tracks"] if (u := tr.get("uncertainty"))]
+    return "\n".join([*lines, "", f"seed {report['seed']}, {report['n_lists']} lists per method", *notes, *unc])
