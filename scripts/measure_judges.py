@@ -157,6 +157,20 @@ def write(result: dict[str, Any]) -> None:
     OUT.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
 
 
+def bootstrap_ci(values: Sequence[float], n_boot: int = 1000, seed: int = 0) -> tuple[float, float] | None:
+    """95 % percentile bootstrap CI of the mean over lists."""
+    if len(values) < 2:
+        return None
+    rng = random.Random(seed)
+    means = sorted(statistics.fmean(rng.choices(values, k=len(values))) for _ in range(n_boot))
+    return means[int(0.025 * n_boot)], means[int(0.975 * n_boot) - 1]
+
+
+def _ci(values: Sequence[float]) -> str:
+    ci = bootstrap_ci(values)
+    return "–" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
 def _fmt(x: Any, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
@@ -168,20 +182,21 @@ def markdown(r: dict[str, Any]) -> str:
          " one domain per Majestic RefSubNets decile). Spearman ρ / Kendall τ-b per list vs the decile level,"
          " averaged over lists; a constant prediction counts as 0. Head of the web only (Majestic top 15k):"
          " no low-authority tail."), "",
-        "| method | lists | ρ mean (sd) | τ mean | prior-only ρ on the same lists | calls | prompt tok | completion tok | wall s | parse failures | modes |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| method | lists | ρ mean (sd) | ρ 95% CI | τ mean | prior-only ρ on the same lists | calls | prompt tok | completion tok | wall s | parse failures | modes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     p = r["prior_only"]
     lines.append(
         f"| prior only, Majestic left out ({', '.join(p['sources'])}; coverage {p['coverage']:.0%}) | {p['lists']} |"
-        f" {_fmt(p['spearman_mean'])} ({_fmt(p['spearman_sd'])}) | {_fmt(p['kendall_mean'])} | {_fmt(p['spearman_mean'])} | 0 | 0 | 0 | – | – | table |"
+        f" {_fmt(p['spearman_mean'])} ({_fmt(p['spearman_sd'])}) | {_ci(p['per_list_spearman'])} | {_fmt(p['kendall_mean'])} | {_fmt(p['spearman_mean'])} | 0 | 0 | 0 | – | – | table |"
     )
     for name, label in (("point", "PointJudge (logprob)"), ("list", "ListJudge-PointScore"), ("pair", "PairJudge-PointScore (anchor 5 → 35 pairs, both orders, AverageScore)")):
         m = r["judges"].get(name)
         if m is None:
             continue
         lines.append(
-            f"| {label} | {m['lists']} | {_fmt(m['spearman_mean'])} ({_fmt(m['spearman_sd'])}) | {_fmt(m['kendall_mean'])} |"
+            f"| {label} | {m['lists']} | {_fmt(m['spearman_mean'])} ({_fmt(m['spearman_sd'])}) | {_ci(m['per_list_spearman'])} |"
+            f" {_fmt(m['kendall_mean'])} |"
             f" {_fmt(statistics.fmean(p['per_list_spearman'][: m['lists']]) if m['lists'] else None)} |"
             f" {m['calls']} | {m['prompt_tokens']} | {m['completion_tokens']} | {m['wall_s']} |"
             f" {m['parse_failures']}/{m['attempts']} | {', '.join(f'{k}: {v}' for k, v in m['modes'].items())} |"

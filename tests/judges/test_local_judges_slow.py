@@ -22,11 +22,14 @@ def test_point_judge_prefers_nih_over_spam(backend) -> None:
     assert nih is not None and spam is not None and nih > spam + 1.0
 
 
-def test_pair_judge_prefers_nih_in_both_orders(backend) -> None:
-    judge = PairJudge(backend, variant="pair_rank")
+def test_pair_judge_point_score_prefers_nih_in_both_orders(backend) -> None:
+    # PointScore, not PairRank: the 1.5B model's A/B preference stays near 0.5 (docs/judges.md).
+    judge = PairJudge(backend, variant="point_score")
     a, b = judge.items(["nih.gov", "free-cash-prizes-4u.biz"])
     outcome = judge.compare(a, b)
-    assert outcome.p_a > 0.6 and outcome.mode == "logprob"
+    assert outcome.mode == "logprob"
+    assert outcome.score_a is not None and outcome.score_b is not None
+    assert outcome.score_a > outcome.score_b and outcome.p_a == 1.0
 
 
 def test_list_judge_puts_spam_last(backend) -> None:
