@@ -389,27 +389,3 @@ def read_edges(
     else:
         _read_delimited(p, "\t" if fmt == "tsv" else ",", cols, builder, progress)
     return builder.build()
-
-
-def graph_from_documents(documents: Iterable[tuple[str | None, str]],
-                         progress: Progress | None = None) -> DomainGraph:
-    """The domain graph of the outlinks (``<a href>``) of ``(page URL, HTML)`` documents.
-
-    Pages without a URL are skipped (counted as ``no page url``); their links cannot be
-    resolved or attributed. Every domain that appears as a page is a node, even without links.
-    """
-    from authorag.priors.outlinks import extract_links
-
-    builder = DomainGraphBuilder()
-    for i, (url, html) in enumerate(documents, start=1):
-        if not url:
-            builder.skip("no page url")
-        elif isinstance(builder.node(url), str):
-            builder.skip("invalid page url")
-        else:
-            for link in extract_links(html, url):
-                builder.add(url, link)
-        if progress is not None:
-            progress(i)
-    return builder.build()
-

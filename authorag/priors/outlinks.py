@@ -1,4 +1,4 @@
-"""Outlinks of HTML pages (``<a href>``), for building a link graph over a document collection.
+"""Outlinks of HTML pages (``<a href>``) and the domain graph of a document collection.
 
 Uses the standard library's ``html.parser``: relative links are resolved against the page URL
 (or the page's ``<base href>``), fragments are removed, and only http(s) links are kept
@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
+from authorag.priors.graph import DomainGraph, DomainGraphBuilder, Progress
 
 log = logging.getLogger(__name__)
 
@@ -155,3 +156,24 @@ def iter_html_jsonl(path: str | Path) -> Iterator[tuple[str | None, str]]:
                 yield None, ""
                 continue
             yield url, html
+
+
+def graph_from_documents(documents: Iterable[tuple[str | None, str]],
+                         progress: Progress | None = None) -> DomainGraph:
+    """The domain graph of the outlinks (``<a href>``) of ``(page URL, HTML)`` documents.
+
+    Pages without a URL are skipped (counted as ``no page url``); their links cannot be
+    resolved or attributed. Every domain that appears as a page is a node, even without links.
+    """
+    builder = DomainGraphBuilder()
+    for i, (url, html) in enumerate(documents, start=1):
+        if not url:
+            builder.skip("no page url")
+        elif isinstance(builder.node(url), str):
+            builder.skip("invalid page url")
+        else:
+            for link in extract_links(html, url):
+                builder.add(url, link)
+        if progress is not None:
+            progress(i)
+    return builder.build()

@@ -63,8 +63,13 @@ def _progress(label: str, total: int | None, quiet: bool) -> Generator[Callable[
 
 
 def _read_graph(args: argparse.Namespace) -> Any:
-    from authorag.priors.graph import graph_from_documents, read_edges
-    from authorag.priors.outlinks import count_html_files, iter_html_dir, iter_html_jsonl
+    from authorag.priors.graph import read_edges
+    from authorag.priors.outlinks import (
+        count_html_files,
+        graph_from_documents,
+        iter_html_dir,
+        iter_html_jsonl,
+    )
 
     if args.edges:
         path = Path(args.edges)

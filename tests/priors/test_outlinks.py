@@ -7,8 +7,13 @@ from pathlib import Path
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.priors.graph import graph_from_documents
-from authorag.priors.outlinks import extract_links, iter_html_dir, iter_html_jsonl, page_url
+from authorag.priors.outlinks import (
+    extract_links,
+    graph_from_documents,
+    iter_html_dir,
+    iter_html_jsonl,
+    page_url,
+)
 
 PAGE = """<html><head><title>t</title></head><body>
 <a href="/health/flu.html">flu</a>
