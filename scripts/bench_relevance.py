@@ -28,7 +28,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -110,7 +110,7 @@ def recall(approx: np.ndarray, exact: np.ndarray) -> float:
 
 
 def bench_faiss(n: int, dim: int, n_queries: int, kinds: Sequence[str], hnsw_max: int,
-                ivf: IndexOptions, hnsw: IndexOptions) -> list[dict[str, Any]]:
+                ivf: IndexOptions, hnsw: IndexOptions, sweep: dict[str, list[int]]) -> list[dict[str, Any]]:
     data = random_unit(n, dim, seed=n)
     queries = random_unit(n_queries, dim, seed=n + 1)
     results: list[dict[str, Any]] = []
@@ -123,18 +123,34 @@ def bench_faiss(n: int, dim: int, n_queries: int, kinds: Sequence[str], hnsw_max
         t0 = time.perf_counter()
         index = FaissIndex.build(data, opts)
         build_s = time.perf_counter() - t0
-        times, found = query_latency(index, queries)
-        if kind == "flat":
-            exact = found
-        row = {"n": n, "dim": dim, "kind": kind, "build_s": build_s,
-               "latency_ms_median": 1000 * statistics.median(times), "latency_ms_p95": 1000 * pct(times, 95),
-               "recall_at_10": None if exact is None else recall(found, exact),
-               "options": {k: v for k, v in vars_of(index.options).items() if k != "kind"}}
-        results.append(row)
-        print(f"  n={n:>9,} {kind:<5} build {build_s:7.1f} s  query median {row['latency_ms_median']:8.3f} ms"
-              f"  p95 {row['latency_ms_p95']:8.3f} ms  recall@10 {fmt(row['recall_at_10'])}", flush=True)
+        for knob, value in _settings(kind, index, sweep):
+            times, found = query_latency(index, queries)
+            if kind == "flat":
+                exact = found
+            row = {"n": n, "dim": dim, "kind": kind, "build_s": build_s, knob: value,
+                   "latency_ms_median": 1000 * statistics.median(times), "latency_ms_p95": 1000 * pct(times, 95),
+                   "recall_at_10": None if exact is None else recall(found, exact),
+                   "options": {k: v for k, v in vars_of(index.options).items() if k != "kind"}}
+            results.append(row)
+            label = f"{kind} {knob}={value}" if knob else kind
+            print(f"  n={n:>9,} {label:<16} build {build_s:7.1f} s  query median {row['latency_ms_median']:8.3f} ms"
+                  f"  p95 {row['latency_ms_p95']:8.3f} ms  recall@10 {fmt(row['recall_at_10'])}", flush=True)
         del index
     return results
+
+
+def _settings(kind: str, index: FaissIndex, sweep: dict[str, list[int]]) -> Iterator[tuple[str, int | None]]:
+    """Apply each search-time setting of the sweep in turn, yielding its name and value."""
+    if kind == "flat":
+        yield "", None
+        return
+    knob = "nprobe" if kind == "ivf" else "ef_search"
+    for value in sweep[knob]:
+        if kind == "ivf":
+            index.index.nprobe = min(value, index.index.nlist)
+        else:
+            index.index.hnsw.efSearch = value
+        yield knob, value
 
 
 def vars_of(opts: IndexOptions) -> dict[str, Any]:
@@ -230,6 +246,10 @@ def _cpu_pressure() -> str | None:
         return None
 
 
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--sizes", default="10000,1000000", help="comma-separated index sizes")
@@ -238,8 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--kinds", default="flat,ivf,hnsw")
     ap.add_argument("--hnsw-max", type=int, default=100_000, help="skip HNSW above this size (slow build)")
     ap.add_argument("--nlist", type=int, default=1024, help="IVF lists at 1M vectors (scaled by sqrt(n / 1M))")
-    ap.add_argument("--nprobe", type=int, default=16)
-    ap.add_argument("--ef-search", type=int, default=64)
+    ap.add_argument("--nprobe", default="16,64,256", help="IVF lists probed (comma-separated sweep)")
+    ap.add_argument("--ef-search", default="64,256", help="HNSW search beam (comma-separated sweep)")
     ap.add_argument("--docs", type=int, default=128, help="documents embedded for throughput")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--candidates", type=int, default=100)
@@ -263,9 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         out["faiss"] = []
         for n in sizes:
             nlist = max(1, round(args.nlist * (n / 1_000_000) ** 0.5))
-            ivf = IndexOptions(kind="ivf", nlist=nlist, nprobe=args.nprobe, train_size=max(64 * nlist, 10_000))
-            hnsw = IndexOptions(kind="hnsw", m=32, ef_construction=80, ef_search=args.ef_search)
-            out["faiss"] += bench_faiss(n, args.dim, args.queries, args.kinds.split(","), args.hnsw_max, ivf, hnsw)
+            ivf = IndexOptions(kind="ivf", nlist=nlist, train_size=max(64 * nlist, 10_000))
+            hnsw = IndexOptions(kind="hnsw", m=32, ef_construction=80)
+            sweep = {"nprobe": _ints(args.nprobe), "ef_search": _ints(args.ef_search)}
+            out["faiss"] += bench_faiss(n, args.dim, args.queries, args.kinds.split(","), args.hnsw_max,
+                                        ivf, hnsw, sweep)
     if "fusion" not in skip:
         print(f"3. authority fusion on top of a dense rerank of {args.candidates} candidates", flush=True)
         out["fusion"] = bench_fusion(args.candidates, args.repeats)

@@ -116,7 +116,8 @@ class HybridRetriever:
         """Retrieve, fuse and rerank by authority; ``overrides`` replace rerank policy fields.
 
         Returns a :class:`Ranking` of at most ``top_k`` candidates (None: the policy's
-        ``top_k``, by default the whole fused union); its provenance adds a ``"retrieval"`` entry describing this stage.
+        ``top_k``, by default the whole fused union); its provenance adds a ``"retrieval"``
+        entry describing this stage.
         """
         if top_k is not None and not is_positive_int(top_k):
             raise ConfigError(f"top_k must be a positive integer or None, got {top_k!r}")
