@@ -150,8 +150,8 @@ def metrics(pred: NDArray[np.float64], levels: NDArray[np.float64] | NDArray[np.
     return out
 
 
-class _Models:
-    """Trains each needed model once per evaluation run."""
+class TrackModels:
+    """The leave-source-out models of one evaluation run, each trained once on the train split."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -165,7 +165,7 @@ class _Models:
         return self._cache[exclude]
 
 
-def evaluate_track(track: Track, models: _Models, *, n_lists: int, seed: int) -> dict[str, Any]:
+def evaluate_track(track: Track, models: TrackModels, *, n_lists: int, seed: int) -> dict[str, Any]:
     """All three methods on one track."""
     from authorag.priors.table import load_prior
 
@@ -190,7 +190,7 @@ def evaluate_track(track: Track, models: _Models, *, n_lists: int, seed: int) ->
     }
 
 
-def evaluate_split(models: _Models, *, seed: int) -> dict[str, Any]:
+def evaluate_split(models: TrackModels, *, seed: int) -> dict[str, Any]:
     """In-distribution check: model trained on the train split, scored on the test split."""
     stats = require("scipy.stats", extra="core", feature="the learned prior evaluation")
     test = build_training_set(default_sources(), split="test")
@@ -214,7 +214,7 @@ def evaluate(seed: int = 0, n_lists: int = 1000, tracks: Sequence[str] = ("web",
     Raises:
         MissingDependencyError: scikit-learn is missing (training needs ``authorag[bench]``).
     """
-    models = _Models(seed)
+    models = TrackModels(seed)
     results = [evaluate_track(TRACKS[name](), models, n_lists=n_lists, seed=seed) for name in tracks]
     if include_split:
         results.append(evaluate_split(models, seed=seed))

@@ -5,7 +5,15 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.priors.learned_eval import list_rhos, metrics, news_track
+from authorag.priors.learned import LearnedPrior
+from authorag.priors.learned_eval import (
+    TrackModels,
+    evaluate_track,
+    list_rhos,
+    metrics,
+    news_track,
+    web_track,
+)
 from authorag.priors.learned_train import (
     build_training_set,
     default_sources,
@@ -85,3 +93,29 @@ def test_list_rhos_perfect_reversed_and_tied() -> None:
     assert np.allclose(list_rhos(levels.astype(float), levels, 20, rng), 1.0)
     assert np.allclose(list_rhos(-levels.astype(float), levels, 20, rng), -1.0)
     assert np.allclose(list_rhos(np.zeros(50), levels, 20, rng), 0.0)
+
+
+class _RecordingModels(TrackModels):
+    """Trains on Moz only (fast) and records which sources each requested model must leave out."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=0)
+        self.requested: list[tuple[str, ...]] = []
+
+    def get(self, exclude: tuple[str, ...]) -> LearnedPrior:
+        self.requested.append(exclude)
+        return LearnedPrior(train_learned_prior(["moz"], exclude=exclude, split="train"))
+
+
+def test_web_track_leaves_majestic_out_of_model_and_table() -> None:
+    track = web_track()
+    assert track.label_source == "majestic"
+    assert all(domain_split(d) == "test" for d in track.domains)
+    counts = np.bincount(track.levels, minlength=10)
+    assert len(counts) == 10 and counts.min() > 0.8 * counts.mean()  # deciles: balanced levels
+    models = _RecordingModels()
+    result = evaluate_track(track, models, n_lists=20, seed=0)
+    assert models.requested == [("majestic",)]
+    assert "majestic" not in result["table_sources"] and "majestic" not in result["model_sources"]
+    assert result["methods"]["learned"]["n"] == len(track.domains)
+    assert result["methods"]["table"]["n"] == round(result["table_coverage"] * len(track.domains))
