@@ -4,6 +4,18 @@ from __future__ import annotations
 from authorag.priors.base import AuthorityScorer
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule
 from authorag.priors.sources import SOURCES, load_source
-from authorag.priors.table import PriorTable, load_prior
+from authorag.priors.pagerank import PageRankPrior, load_pagerank_prior
+from authorag.priors.table import ExtraSource, PriorTable, load_prior
 
-__all__ = ["DEFAULT_RULES", "SOURCES", "AuthorityScorer", "PriorTable", "SuffixRule", "load_prior", "load_source"]
+__all__ = [
+    "DEFAULT_RULES",
+    "SOURCES",
+    "AuthorityScorer",
+    "ExtraSource",
+    "PageRankPrior",
+    "PriorTable",
+    "SuffixRule",
+    "load_pagerank_prior",
+    "load_prior",
+    "load_source",
+]

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from authorag._cliutil import JSON_VERSION, Subparsers, read_lines
+from authorag.errors import ConfigError
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -41,6 +42,8 @@ def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = N
     p.add_argument("--exclude", action="append", default=[], metavar="SOURCE", help="leave a prior source out")
     p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
                    help="add an opt-in source (averitec_misinfo, grinberg2019)")
+    p.add_argument("--prior-file", action="append", default=[], metavar="NAME=PATH",
+                   help="add a PageRank prior built with 'authorag priors build' as an authority source")
     p.add_argument("--judge", choices=["local", "openai", "none"], default=judge_default,
                    help="judge unknown/low-confidence domains with an LLM (hybrid scorer)")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint for --judge openai")
@@ -52,7 +55,8 @@ def build_scorer(args: argparse.Namespace) -> Any:
     """The authority scorer chosen by :func:`add_scorer_options`' flags."""
     from authorag.priors import load_prior
 
-    table = load_prior(exclude=args.exclude, optin=args.optin)
+    table = load_prior(exclude=args.exclude, optin=args.optin,
+                       extra=[_prior_file(spec) for spec in args.prior_file])
     judge = None if args.judge in (None, "none") else args.judge
     if judge is None and args.no_learned:
         return table
@@ -60,6 +64,15 @@ def build_scorer(args: argparse.Namespace) -> Any:
 
     kw = {k: v for k, v in (("base_url", args.base_url), ("model", args.model)) if v is not None}
     return build_hybrid(judge, table=table, learned=not args.no_learned, **kw)
+
+
+def _prior_file(spec: str) -> Any:
+    from authorag.priors.table import ExtraSource
+
+    name, sep, path = spec.partition("=")
+    if not sep or not name or not path:
+        raise ConfigError(f"--prior-file needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
+    return ExtraSource.from_pagerank_file(path, name)
 
 
 def _score(args: argparse.Namespace) -> int:

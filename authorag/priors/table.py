@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -10,7 +11,7 @@ from numpy.typing import NDArray
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
-from authorag.priors.sources import SOURCES, SourceSpec, load_source, source_spec
+from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)
@@ -21,11 +22,43 @@ def invalid_url_detail(error: str | None) -> AuthorityDetail:
     return AuthorityDetail(None, 0.0, "unknown", note=f"invalid URL: {error}")
 
 
-def _combine(values: Sequence[SourceValue]) -> tuple[float | None, float]:
+@dataclass(frozen=True, slots=True)
+class ExtraSource:
+    """A user-supplied prior source (e.g. a PageRank prior built with ``authorag priors build``).
+
+    Attributes:
+        name: source name shown in breakdowns; must not clash with a shipped source.
+        values: table key (host or registrable domain) → value on 0–1.
+        axis: ``authority`` or ``credibility``.
+        confidence: weight when combined with other sources, in [0, 1].
+    """
+
+    name: str
+    values: Mapping[str, SourceValue]
+    axis: Axis = "authority"
+    confidence: float = 0.7
+
+    def __post_init__(self) -> None:
+        if self.name in SOURCES:
+            raise ConfigError(f"extra source name {self.name!r} clashes with a shipped source; pick another name")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ConfigError(f"extra source {self.name!r}: confidence must be in [0, 1], got {self.confidence}")
+        if self.axis not in ("authority", "credibility"):
+            raise ConfigError(f"extra source {self.name!r}: axis must be 'authority' or 'credibility', got {self.axis!r}")
+
+    @classmethod
+    def from_pagerank_file(cls, path: str, name: str = "pagerank", confidence: float = 0.7) -> ExtraSource:
+        """Load a prior file written by ``authorag priors build``."""
+        from authorag.priors.pagerank import load_pagerank_prior
+
+        return cls(name, load_pagerank_prior(path, name), "authority", confidence)
+
+
+def _combine(values: Sequence[SourceValue], weights: Mapping[str, float]) -> tuple[float | None, float]:
     """Confidence-weighted mean of source values, and the combined confidence 1 − Π(1 − c)."""
     if not values:
         return None, 0.0
-    conf = [SOURCES[v.name].confidence if v.name in SOURCES else 0.5 for v in values]
+    conf = [weights.get(v.name, 0.5) for v in values]
     value = float(np.average([v.value for v in values], weights=conf))
     return value, 1.0 - float(np.prod([1.0 - c for c in conf]))
 
@@ -50,23 +83,31 @@ class PriorTable:
 
     name = "prior"
 
-    def __init__(self, sources: Iterable[SourceSpec], rules: Iterable[SuffixRule] = DEFAULT_RULES) -> None:
+    def __init__(self, sources: Iterable[SourceSpec], rules: Iterable[SuffixRule] = DEFAULT_RULES,
+                 extra: Iterable[ExtraSource] = ()) -> None:
         self.specs: tuple[SourceSpec, ...] = tuple(sources)
         self.rules: tuple[SuffixRule, ...] = tuple(rules)
+        self.extra: tuple[ExtraSource, ...] = tuple(extra)
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
+        self._tables.update({e.name: e.values for e in self.extra})
+        self._weight = {s.name: s.confidence for s in self.specs} | {e.name: e.confidence for e in self.extra}
+        self._axis: dict[str, Axis] = {s.name: s.axis for s in self.specs} | {e.name: e.axis for e in self.extra}
         self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
         self._len: int | None = None
 
     @property
     def source_names(self) -> tuple[str, ...]:
-        """Names of the active sources."""
-        return tuple(s.name for s in self.specs)
+        """Names of the active sources (shipped, then extra)."""
+        return tuple(self._tables)
 
     def without(self, *names: str) -> PriorTable:
         """A new table with ``names`` excluded (leave-source-out)."""
+        extra_names = {e.name for e in self.extra}
         for n in names:
-            source_spec(n)
-        return PriorTable([s for s in self.specs if s.name not in names], self.rules)
+            if n not in extra_names:
+                source_spec(n)
+        return PriorTable([s for s in self.specs if s.name not in names], self.rules,
+                          [e for e in self.extra if e.name not in names])
 
     def __len__(self) -> int:
         """Number of distinct keys any active source knows."""
@@ -102,18 +143,17 @@ class PriorTable:
         keys = list(host_keys(host, domain))
         found: list[SourceValue] = []
         matched: str | None = None
-        for spec in self.specs:
-            table = self._tables[spec.name]
+        for table in self._tables.values():
             for k in keys:
                 sv = table.get(k)
                 if sv is not None:
                     found.append(sv)
                     matched = k if matched is None or len(k) > len(matched) else matched
                     break
-        auth_sv = tuple(v for v in found if SOURCES[v.name].axis == "authority")
-        cred_sv = tuple(v for v in found if SOURCES[v.name].axis == "credibility")
-        authority, a_conf = _combine(auth_sv)
-        credibility, _ = _combine(cred_sv)
+        auth_sv = tuple(v for v in found if self._axis[v.name] == "authority")
+        cred_sv = tuple(v for v in found if self._axis[v.name] == "credibility")
+        authority, a_conf = _combine(auth_sv, self._weight)
+        credibility, _ = _combine(cred_sv, self._weight)
         if authority is not None:
             return AuthorityDetail(authority, a_conf, "table", auth_sv, credibility, cred_sv, matched)
         rule = match_rule(host, self.rules)
@@ -143,6 +183,7 @@ def load_prior(
     exclude: Iterable[str] = (),
     optin: Iterable[str] = (),
     rules: Iterable[SuffixRule] = DEFAULT_RULES,
+    extra: Iterable[ExtraSource] = (),
 ) -> PriorTable:
     """Load the shipped prior table.
 
@@ -150,6 +191,7 @@ def load_prior(
         exclude: source names to leave out (leave-source-out evaluation).
         optin: opt-in sources to add (``averitec_misinfo``, ``grinberg2019``; check their licences).
         rules: suffix rules for domains the table does not know; ``()`` disables them.
+        extra: your own sources, e.g. ``ExtraSource.from_pagerank_file("prior.csv.gz")``.
 
     Raises:
         ConfigError: an unknown source name, or a name both excluded and opted in.
@@ -168,4 +210,4 @@ def load_prior(
     if not_optin:
         log.debug("sources %s are on by default; optin has no effect for them", not_optin)
     specs = [s for s in SOURCES.values() if s.name not in excluded and (not s.optin or s.name in wanted)]
-    return PriorTable(specs, rules)
+    return PriorTable(specs, rules, extra)

@@ -111,3 +111,29 @@ def test_normalize_source_moz() -> None:
     moz = normalize_source("moz")
     assert moz["youtube.com"].value == 1.0 and moz["youtube.com"].raw == 100.0
     assert "google.com" in moz and "www.google.com" not in moz
+
+
+def test_extra_pagerank_source_end_to_end(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from authorag.cli import main
+    from authorag.priors import ExtraSource
+
+    edges = tmp_path / "links.tsv"
+    edges.write_text("".join(f"https://site{i}.org/a\thttps://hub-of-links.org/x\n" for i in range(5))
+                     + "https://hub-of-links.org/y\thttps://site0.org/b\n", encoding="utf-8")
+    out = tmp_path / "prior.csv.gz"
+    assert main(["priors", "build", "--edges", str(edges), "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    prior = load_prior(extra=[ExtraSource.from_pagerank_file(str(out), "mylinks")])
+    assert prior.source_names[-1] == "mylinks"
+    hub, leaf = prior.lookup("hub-of-links.org"), prior.lookup("site3.org")
+    assert hub.tier == "table" and [s.name for s in hub.sources] == ["mylinks"]
+    assert hub.authority is not None and leaf.authority is not None and hub.authority > leaf.authority
+    assert "mylinks" not in prior.without("mylinks").source_names
+    assert main(["score", "hub-of-links.org", "--json", "--no-learned", "--prior-file", f"mylinks={out}"]) == 0
+    assert set(json.loads(capsys.readouterr().out)[0]["sources"]) == {"mylinks"}
+    assert main(["score", "x.org", "--no-learned", "--prior-file", "oops"]) == 1
+    assert "--prior-file needs NAME=PATH" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="clashes with a shipped source"):
+        ExtraSource("majestic", {})
