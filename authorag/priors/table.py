@@ -91,7 +91,8 @@ class PriorTable:
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
         self._tables.update({e.name: e.values for e in self.extra})
         self._weight = {s.name: s.confidence for s in self.specs} | {e.name: e.confidence for e in self.extra}
-        self._axis: dict[str, Axis] = {s.name: s.axis for s in self.specs} | {e.name: e.axis for e in self.extra}
+        self._axis: dict[str, Axis] = {s.name: s.axis for s in self.specs}
+        self._axis.update({e.name: e.axis for e in self.extra})
         self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
         self._len: int | None = None
 
