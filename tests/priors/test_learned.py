@@ -109,3 +109,15 @@ def test_round_trip_and_shape_check(prior: LearnedPrior, tmp_path: Path) -> None
     (tmp_path / "bad.json").write_text(path.with_suffix(".json").read_text())
     with pytest.raises(PriorUnavailable, match="dense_weights has"):
         load_model(tmp_path / "bad.npz")
+
+
+def test_one_bad_domain_does_not_sink_the_batch(prior: LearnedPrior, caplog: pytest.LogCaptureFixture) -> None:
+    good = Candidate.create("https://nytimes.com/a", id="good")
+    bad = Candidate(id="bad", url="x", host="Bad!.com", domain="Bad!.com")
+    with caplog.at_level("WARNING", logger="authorag.priors.learned"):
+        details = prior.score([good, bad])
+    assert details[0].tier == "learned"
+    assert details[0].authority == pytest.approx(float(prior.predict(["nytimes.com"]).authority[0]))
+    assert details[1].tier == "unknown" and details[1].authority is None
+    assert details[1].note is not None and "Bad!.com" in details[1].note
+    assert "scoring one by one" in caplog.text
