@@ -4,6 +4,7 @@ from __future__ import annotations
 from authorag.priors.base import AuthorityScorer
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule
 from authorag.priors.sources import SOURCES, load_source
+from authorag.priors.learned import LearnedPrior, load_learned_prior
 from authorag.priors.pagerank import PageRankPrior, load_pagerank_prior
 from authorag.priors.table import ExtraSource, PriorTable, load_prior
 
@@ -12,9 +13,11 @@ __all__ = [
     "SOURCES",
     "AuthorityScorer",
     "ExtraSource",
+    "LearnedPrior",
     "PageRankPrior",
     "PriorTable",
     "SuffixRule",
+    "load_learned_prior",
     "load_pagerank_prior",
     "load_prior",
     "load_source",
