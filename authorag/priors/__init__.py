@@ -9,13 +9,13 @@ from authorag.priors.pagerank import PageRankPrior, load_pagerank_prior
 from authorag.priors.table import ExtraSource, PriorTable, load_prior
 
 __all__ = [
-    "DEFAULT_RULES",
-    "SOURCES",
     "AuthorityScorer",
+    "DEFAULT_RULES",
     "ExtraSource",
     "LearnedPrior",
     "PageRankPrior",
     "PriorTable",
+    "SOURCES",
     "SuffixRule",
     "load_learned_prior",
     "load_pagerank_prior",
