@@ -180,9 +180,32 @@ def plot_all(runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> list[Path]:
         out.append(_plot_rho(plt, task, task_runs, plot_dir))
         out.append(_plot_confusion(plt, task, [r for r in task_runs if r["config"]["method"] not in ("oracle",)],
                                    plot_dir))
-    for r in (r for rs in _by_task(runs, "rag").values() for r in rs):
-        out.append(_plot_rag(plt, r, plot_dir))
+    for task, task_runs in sorted(_by_task(runs, "rag").items()):
+        out.append(_plot_rag_methods(plt, task, task_runs, plot_dir))
+        out += [_plot_rag(plt, r, plot_dir) for r in task_runs if "generator" in r["metrics"]]
     return out
+
+
+def _plot_rag_methods(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> Path:
+    """Generator-free accuracy vs k: baseline filters (dashed) and every run's authority filter."""
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    first = runs[0]["metrics"]["generator_free"]
+    for f in ("none", "relevance", "utility"):
+        ax.plot(TOP_KS, [first[f][str(k)] for k in TOP_KS], linestyle="--", marker="s", label=f)
+    for r in runs:
+        ax.plot(TOP_KS, [r["metrics"]["generator_free"]["authority"][str(k)] for k in TOP_KS], marker="o",
+                label=f"authority: {_label(r)}")
+    ax.set_xticks(TOP_KS)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_xlabel("top-k kept")
+    ax.set_ylabel("generator-free accuracy")
+    ax.set_title(f"{task}: filters × k", fontsize=9)
+    ax.legend(fontsize=6, loc="lower right", ncol=2)
+    fig.tight_layout()
+    path = plot_dir / f"rag_{task}.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def _plot_rho(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> Path:

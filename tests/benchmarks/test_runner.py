@@ -112,7 +112,7 @@ def test_cli_report_renders_tables_and_plots(tmp_path: Path) -> None:
     assert "| oracle | 1.00 / 1.00 |" in report
     assert "| authority |" in report
     assert {p.name for p in (tmp_path / "plots").iterdir()} == {
-        "rho_credauth-baly.png", "confusion_credauth-baly.png", "rag_ragauth-trec2019__oracle.png"}
+        "rho_credauth-baly.png", "confusion_credauth-baly.png", "rag_ragauth-trec2019.png"}
 
 
 def test_smoke_check_passes() -> None:
