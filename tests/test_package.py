@@ -14,10 +14,14 @@ from authorag.errors import MissingDependencyError
 PKG = Path(authorag.__file__).parent
 
 
-def test_all_is_sorted_and_resolvable() -> None:
-    assert authorag.__all__ == sorted(authorag.__all__)
-    for name in authorag.__all__:
-        assert hasattr(authorag, name), name
+@pytest.mark.parametrize("module", ["authorag", "authorag.priors"])
+def test_all_is_sorted_and_resolvable(module: str) -> None:
+    import importlib
+
+    mod = importlib.import_module(module)
+    assert mod.__all__ == sorted(mod.__all__)
+    for name in mod.__all__:
+        assert hasattr(mod, name), name
 
 
 def _imports(path: Path) -> set[str]:
