@@ -105,15 +105,17 @@ def _list(args: argparse.Namespace) -> int:
         print(f"  {t['name']:<30} {t['items']:>6} items  {t['description']}")
     print("METHODS")
     for m in methods:
-        print(f"  {m['name']:<30} {'LLM ' if m['llm'] else '    '}{m['description']}")
+        print(f"  {m['name']:<32} {'LLM ' if m['llm'] else '    '}{m['description']}")
     return 0
 
 
 def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[], None]]]:
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    # the bar goes to stderr so stdout stays one JSON document
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   disable=quiet, transient=False)
+                   console=Console(stderr=True), disable=quiet, transient=False)
 
     def make(label: str, total: int) -> Callable[[], None]:
         tid = bar.add_task(label, total=total)

@@ -141,3 +141,17 @@ def test_manifest_shape() -> None:
     assert any(c.smoke for c in conds)
     assert all(c.command.startswith("authorag bench run ") for c in conds)
     assert metric_at({"a": {"b": {"3": 0.5}}}, "a.b.3") == 0.5 and metric_at({}, "a") is None
+
+
+def test_hybrid_fills_unknowns_with_the_learned_tier() -> None:
+    result = run_condition(RunConfig(task="credauth-baly", method="hybrid", n_lists=5, n_pairs=5))
+    tiers = result["method_info"]["tiers"]
+    assert set(tiers) <= {"table", "rule", "learned"} and tiers["learned"] > 0
+    assert result["metrics"]["le"]["coverage"] == 1.0
+
+
+def test_chatgpt_reference_row_skips_unrated_domains() -> None:
+    m = build_method("chatgpt-yang2023", MethodContext(task_family="credauth", label_source=None))
+    scores = m.score([BenchItem("100percentfedup.com", "100percentfedup.com", 0),
+                      BenchItem("not-rated-zq.example", "not-rated-zq.example", 0)])
+    assert scores == [pytest.approx(0.2), None]
