@@ -143,7 +143,8 @@ class YesNoGenerator:
         self.backend = backend
         self._cache: dict[str, float | None] = {}
         self.stats: dict[str, float] = {"calls": 0, "cache_hits": 0, "prompt_tokens": 0,
-                                        "completion_tokens": 0, "parse_failures": 0, "latency_s": 0.0}
+                                        "completion_tokens": 0, "parse_failures": 0, "latency_s": 0.0,
+                                        "backend_cache_hits": 0}
 
     def p_yes(self, question: str, docs: Sequence[BenchItem]) -> float | None:
         """Probability the model answers yes (None when its answer is unreadable)."""
@@ -157,6 +158,7 @@ class YesNoGenerator:
         self.stats["prompt_tokens"] += completion.prompt_tokens
         self.stats["completion_tokens"] += completion.completion_tokens
         self.stats["latency_s"] += completion.latency_s
+        self.stats["backend_cache_hits"] += int(completion.cached)
         top = completion.logprobs[0].top if completion.logprobs else {}
         value = yes_probability(top, completion.text)
         if value is None:

@@ -152,12 +152,14 @@ def run_condition(cfg: RunConfig, progress: Progress = _no_progress) -> dict[str
     else:
         metrics, method, files = _rank_metrics(cfg, progress)
     info = method.info()
+    meters = [info, metrics.get("generator_stats", {}), *metrics.get("filter_judge_stats", {}).values()]
+    cost_keys = ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "parse_failures")
+    totals = {k: sum(int(m.get(k, 0)) for m in meters) for k in cost_keys}
     return {
         "result_version": RESULT_VERSION, "run_id": cfg.run_id(), "config": cfg.to_dict(),
         "package_version": __version__, "python": platform.python_version(), "seed": cfg.seed,
         "data_checksums": data_checksums(files), "backend": {"name": cfg.backend, "model": cfg.model},
-        "cost": {k: info.get(k, 0) for k in ("calls", "prompt_tokens", "completion_tokens", "cache_hits")},
-        "parse_failures": info.get("parse_failures", 0),
+        "cost": {k: totals[k] for k in cost_keys[:4]}, "parse_failures": totals["parse_failures"],
         "wall_time_s": round(time.perf_counter() - start, 3), "method_info": info, "metrics": metrics,
     }
 
