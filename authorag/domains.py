@@ -14,6 +14,7 @@ Example:
 """
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import re
 from collections.abc import Iterator
@@ -128,7 +129,9 @@ def _to_ascii(host: str, original: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _parse_host_cached(host: str, original: str) -> ParsedHost:
+def _parse_host_cached(host: str) -> ParsedHost:
+    """Parse a bare host (cached by host; ``input`` is the host, the caller replaces it)."""
+    original = host
     if host.startswith("[") and host.endswith("]"):
         try:
             ip6 = ipaddress.IPv6Address(host[1:-1])
@@ -175,18 +178,28 @@ def parse_host(url: str, *, strict: bool = True) -> ParsedHost:
     try:
         if not isinstance(url, str):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise InvalidURLError(repr(url), f"expected a string, got {type(url).__name__}")
-        text = url.strip()
-        if not text:
-            raise InvalidURLError(url, "empty string; pass a URL or a host name")
-        if len(text) > _MAX_INPUT:
-            raise InvalidURLError(url[:80] + "...", f"input is {len(text)} characters; the limit is {_MAX_INPUT}")
-        if _SPACE.search(text):
-            raise InvalidURLError(url, "contains whitespace; URLs cannot contain spaces")
-        return _parse_host_cached(_host_part(text), url)
+        return _parse_url(url)
     except InvalidURLError as exc:
         if strict:
             raise
         return ParsedHost(exc.input, None, None, None, "invalid", exc.reason)
+
+
+@lru_cache(maxsize=65536)
+def _parse_url(url: str) -> ParsedHost:
+    # Cached by the whole URL: a service sees the same URLs again and again. Errors are not cached.
+    text = url.strip()
+    if not text:
+        raise InvalidURLError(url, "empty string; pass a URL or a host name")
+    if len(text) > _MAX_INPUT:
+        raise InvalidURLError(url[:80] + "...", f"input is {len(text)} characters; the limit is {_MAX_INPUT}")
+    if _SPACE.search(text):
+        raise InvalidURLError(url, "contains whitespace; URLs cannot contain spaces")
+    try:
+        parsed = _parse_host_cached(_host_part(text))
+    except InvalidURLError as exc:
+        raise InvalidURLError(url, exc.reason) from None
+    return dataclasses.replace(parsed, input=url)
 
 
 def registrable_domain(url: str) -> str:
