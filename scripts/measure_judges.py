@@ -112,6 +112,7 @@ def run_judge(name: str, judge: JudgeBase, lists: list[list[tuple[str, int]]], d
     totals = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "attempts": 0, "parse_failures": 0, "skipped": 0}
     modes: dict[str, int] = {}
     item_scores: dict[str, float | None] = {}
+    counts: dict[str, int] = {}
     start = time.perf_counter()
     for k, items in enumerate(lists):
         if time.perf_counter() > deadline:
@@ -126,12 +127,15 @@ def run_judge(name: str, judge: JudgeBase, lists: list[list[tuple[str, int]]], d
         per_list.append(correlations([lv for _, lv in items], [-1.0 if s is None else s for s in scores]))
         for key in ("calls", "prompt_tokens", "completion_tokens"):
             totals[key] += int(getattr(run.cost, key))
+        for key, value in run.stats.items():
+            if isinstance(value, int):
+                counts[key] = counts.get(key, 0) + value
         totals["attempts"] += run.attempts
         totals["parse_failures"] += run.parse_failures
         print(f"{name} list {k}: rho={per_list[-1][0]:.3f} calls={run.cost.calls} t={time.perf_counter() - start:.0f}s", flush=True)
     out = summarize(per_list)
     out.update(totals, wall_s=round(time.perf_counter() - start, 1), modes=modes, prompt=judge_prompt(judge),
-               item_scores=item_scores)
+               item_scores=item_scores, stats=counts, stats_lists=len(per_list))
     return out
 
 
@@ -171,6 +175,14 @@ def _ci(values: Sequence[float]) -> str:
     return "–" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
+def _same(r: dict[str, Any], method: str, n: int) -> str:
+    """Mean rho of ``method`` over the first ``n`` lists (the lists another method reached)."""
+    m = r["judges"].get(method)
+    if not m or m["lists"] < n or n == 0:
+        return "–"
+    return _fmt(statistics.fmean(m["per_list_spearman"][:n]))
+
+
 def _fmt(x: Any, digits: int = 3) -> str:
     return "–" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
@@ -182,13 +194,13 @@ def markdown(r: dict[str, Any]) -> str:
          " one domain per Majestic RefSubNets decile). Spearman ρ / Kendall τ-b per list vs the decile level,"
          " averaged over lists; a constant prediction counts as 0. Head of the web only (Majestic top 15k):"
          " no low-authority tail."), "",
-        "| method | lists | ρ mean (sd) | ρ 95% CI | τ mean | prior-only ρ on the same lists | calls | prompt tok | completion tok | wall s | parse failures | modes |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| method | lists | ρ mean (sd) | ρ 95% CI | τ mean | prior-only ρ on the same lists | PointJudge ρ on the same lists | calls | prompt tok | completion tok | wall s | parse failures | modes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     p = r["prior_only"]
     lines.append(
         f"| prior only, Majestic left out ({', '.join(p['sources'])}; coverage {p['coverage']:.0%}) | {p['lists']} |"
-        f" {_fmt(p['spearman_mean'])} ({_fmt(p['spearman_sd'])}) | {_ci(p['per_list_spearman'])} | {_fmt(p['kendall_mean'])} | {_fmt(p['spearman_mean'])} | 0 | 0 | 0 | – | – | table |"
+        f" {_fmt(p['spearman_mean'])} ({_fmt(p['spearman_sd'])}) | {_ci(p['per_list_spearman'])} | {_fmt(p['kendall_mean'])} | {_fmt(p['spearman_mean'])} | {_same(r, 'point', p['lists'])} | 0 | 0 | 0 | – | – | table |"
     )
     for name, label in (("point", "PointJudge (logprob)"), ("list", "ListJudge-PointScore"), ("pair", "PairJudge-PointScore (anchor 5 → 35 pairs, both orders, AverageScore)")):
         m = r["judges"].get(name)
@@ -198,9 +210,14 @@ def markdown(r: dict[str, Any]) -> str:
             f"| {label} | {m['lists']} | {_fmt(m['spearman_mean'])} ({_fmt(m['spearman_sd'])}) | {_ci(m['per_list_spearman'])} |"
             f" {_fmt(m['kendall_mean'])} |"
             f" {_fmt(statistics.fmean(p['per_list_spearman'][: m['lists']]) if m['lists'] else None)} |"
+            f" {_same(r, 'point', m['lists'])} |"
             f" {m['calls']} | {m['prompt_tokens']} | {m['completion_tokens']} | {m['wall_s']} |"
             f" {m['parse_failures']}/{m['attempts']} | {', '.join(f'{k}: {v}' for k, v in m['modes'].items())} |"
         )
+    for name, m in r["judges"].items():
+        if m.get("stats"):
+            lines.append(f"\n{name} judge counters over {m['stats_lists']} lists: "
+                         + ", ".join(f"{k} {v}" for k, v in sorted(m["stats"].items())))
     known = p["known_only"]
     lines += [
         "", f"Prior-only on the covered domains only: ρ {_fmt(known['spearman_mean'])} over {known['lists']} lists with ≥ 3 covered domains.",
@@ -218,7 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=90.0, help="time budget per method")
     parser.add_argument("--report", action="store_true", help="only rewrite the Markdown from the JSON")
     parser.add_argument("--threads", type=int, default=None, help="llama.cpp threads (1 is faster on a busy machine)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the methods in the existing JSON on the lists they did not reach")
     args = parser.parse_args(argv)
+    if args.resume:
+        return resume(args)
     if args.report:
         OUT.with_suffix(".md").write_text(markdown(json.loads(OUT.with_suffix(".json").read_text("utf-8"))), encoding="utf-8")
         return 0
@@ -239,6 +260,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in args.methods.split(","):
         judge = factories[name]()
         result["judges"][name] = run_judge(name, judge, lists, time.perf_counter() + 60 * args.minutes)
+        write(result)
+    return 0
+
+
+def merge(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Combine a method's results over consecutive list ranges (old lists first)."""
+    n1, n2 = old["lists"], new["lists"]
+    rhos = old["per_list_spearman"] + new["per_list_spearman"]
+    out = dict(old)
+    out.update(
+        lists=n1 + n2, per_list_spearman=rhos, spearman_mean=statistics.fmean(rhos),
+        spearman_sd=statistics.stdev(rhos) if len(rhos) > 1 else None,
+        kendall_mean=(old["kendall_mean"] * n1 + new["kendall_mean"] * n2) / (n1 + n2),
+        wall_s=round(old["wall_s"] + new["wall_s"], 1), item_scores={**old["item_scores"], **new["item_scores"]},
+        modes={k: old["modes"].get(k, 0) + new["modes"].get(k, 0) for k in {*old["modes"], *new["modes"]}},
+    )
+    if "stats" in new:  # judge counters (e.g. position bias) exist only for runs that recorded them
+        old_stats = old.get("stats", {})
+        out["stats"] = {k: old_stats.get(k, 0) + v for k, v in new["stats"].items()}
+        out["stats_lists"] = old.get("stats_lists", 0) + new["stats_lists"]
+    for key in ("calls", "prompt_tokens", "completion_tokens", "attempts", "parse_failures", "skipped"):
+        out[key] = old[key] + new[key]
+    return out
+
+
+def resume(args: argparse.Namespace) -> int:
+    """Run ``--methods`` on the lists of the existing JSON that each method did not reach."""
+    from authorag.judges.backends.local import LocalBackend
+
+    result = json.loads(OUT.with_suffix(".json").read_text("utf-8"))
+    lists = sample_lists(web_levels(), result["n_lists"], result["seed"])
+    factories = make_judges(LocalBackend(result["model"], n_threads=args.threads))
+    for name in args.methods.split(","):
+        done = result["judges"][name]
+        rest = lists[done["lists"]:]
+        if not rest:
+            continue
+        new = run_judge(name, factories[name](), rest, time.perf_counter() + 60 * args.minutes)
+        result["judges"][name] = merge(done, new)
+        result["command"] += f"; resumed with --resume --methods {name} --minutes {args.minutes:g}"
         write(result)
     return 0
 
