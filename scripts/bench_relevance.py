@@ -236,7 +236,13 @@ def machine() -> dict[str, Any]:
             "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
             "sentence_transformers": sentence_transformers.__version__, "faiss": faiss.__version__,
             "faiss_threads": faiss.omp_get_max_threads(), "loadavg_start": os.getloadavg(),
-            "cpu_pressure": _cpu_pressure()}
+            "cpu_pressure": _cpu_pressure(), "matmul_1000_s": _matmul_probe()}
+
+
+def _matmul_probe() -> float:
+    """Median time of a 1000x1000 float32 matmul: a quick gauge of how contended the CPU is."""
+    a = np.random.default_rng(0).standard_normal((1000, 1000), dtype=np.float32)
+    return statistics.median(timed(lambda: a @ a) for _ in range(5))
 
 
 def _cpu_pressure() -> str | None:

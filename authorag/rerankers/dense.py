@@ -112,6 +112,7 @@ class DenseEncoder:
         self.batch_size = batch_size
         self.query_prompt = query_prompt
         self.max_chars = max_chars
+        self._dim: int | None = None
 
     @property
     def model_id(self) -> str:
@@ -121,7 +122,9 @@ class DenseEncoder:
     @property
     def dim(self) -> int:
         """Embedding dimension (loads the model if needed)."""
-        return int(self.encode(["dimension probe"]).shape[1])
+        if self._dim is None:
+            self._dim = int(self.encode(["dimension probe"]).shape[1])
+        return self._dim
 
     def encode(self, texts: Sequence[str]) -> Embeddings:
         """Embed ``texts``: shape ``(len(texts), dim)``, float32, unit length rows.
