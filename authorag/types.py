@@ -118,7 +118,7 @@ class Candidate:
         url: str,
         text: str = "",
         *,
-        id: str | None = None,  # noqa: A002 - "id" is the field name users know
+        id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         scores: Mapping[str, float] | None = None,
         strict: bool = False,

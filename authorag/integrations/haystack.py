@@ -25,7 +25,12 @@ from haystack import Document, component, default_from_dict, default_to_dict
 from haystack.utils import Secret, deserialize_secrets_inplace
 
 from authorag.integrations import _adapt
-from authorag.rerankers.authority import AuthorityReranker
+from authorag.rerankers.authority import (
+    DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_UNKNOWN_AUTHORITY,
+    DEFAULT_WEIGHT,
+    AuthorityReranker,
+)
 from authorag.types import Candidate, Ranking
 
 META_KEY = "authority"
@@ -66,14 +71,14 @@ class AuthorityRanker:
     def __init__(
         self,
         *,
-        weight: float = 0.3,
+        weight: float = DEFAULT_WEIGHT,
         top_k: int | None = None,
         fusion: str = "linear",
         mode: str = "rerank",
         relevance: str = "auto",
         url_meta_keys: list[str] | None = None,
-        credibility_weight: float = 0.0,
-        unknown_authority: float = 0.3,
+        credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
+        unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY,
         min_authority: float | None = None,
         allow: list[str] | None = None,
         deny: list[str] | None = None,

@@ -34,7 +34,12 @@ from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
 from authorag.integrations import _adapt
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import AuthorityReranker
+from authorag.rerankers.authority import (
+    DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_UNKNOWN_AUTHORITY,
+    DEFAULT_WEIGHT,
+    AuthorityReranker,
+)
 from authorag.rerankers.base import RelevanceScorer
 from authorag.types import Candidate, FusionMode, Ranking, RerankMode
 
@@ -71,11 +76,11 @@ class AuthorityCompressor(BaseDocumentCompressor):
     url_keys: tuple[str, ...] = _adapt.DEFAULT_URL_KEYS
     relevance_key: str = SCORE_KEY
     top_n: int | None = None
-    weight: float = 0.3
+    weight: float = DEFAULT_WEIGHT
     fusion: FusionMode = "linear"
     mode: RerankMode = "rerank"
-    credibility_weight: float = 0.0
-    unknown_authority: float = 0.3
+    credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
+    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     min_authority: float | None = None
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()

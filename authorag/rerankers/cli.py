@@ -29,11 +29,13 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add_policy_options(p: argparse.ArgumentParser, relevance_default: str = "upstream",
-                        weight_default: float = 0.3) -> None:
+                        weight_default: float | None = None) -> None:
     p.add_argument("--mode", choices=["rerank", "filter"], default="rerank")
     p.add_argument("--fusion", choices=["linear", "rrf"], default="linear")
-    p.add_argument("--weight", type=float, default=weight_default, help="share of authority in the fused score [0, 1]")
-    p.add_argument("--credibility-weight", type=float, default=0.0, help="share of credibility in the authority signal")
+    p.add_argument("--weight", type=float, default=weight_default,
+                   help="share of authority in the fused score [0, 1] (default 0.3)")
+    p.add_argument("--credibility-weight", type=float, default=None,
+                   help="share of credibility in the authority signal where known (default 0.5)")
     p.add_argument("--top-k", type=int, default=None)
     p.add_argument("--min-authority", type=float, default=None)
     p.add_argument("--allow", action="append", default=[], metavar="PATTERN", help="e.g. '*.gov', 'who.int'")
@@ -48,9 +50,9 @@ def build_reranker(args: argparse.Namespace) -> Any:
     from authorag.priors.cli import build_scorer
     from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 
-    policy = RerankPolicy(mode=args.mode, fusion=args.fusion, weight=args.weight,
-                          credibility_weight=args.credibility_weight, top_k=args.top_k,
-                          min_authority=args.min_authority, allow=tuple(args.allow), deny=tuple(args.deny))
+    policy = RerankPolicy().replace(mode=args.mode, fusion=args.fusion, weight=args.weight,
+                                    credibility_weight=args.credibility_weight, top_k=args.top_k,
+                                    min_authority=args.min_authority, allow=tuple(args.allow), deny=tuple(args.deny))
     relevance = None
     if args.relevance in ("bm25", "dense"):
         from authorag.rerankers.relevance import load_relevance

@@ -35,6 +35,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from authorag.errors import ConfigError
+from authorag.rerankers.authority import (
+    DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_UNKNOWN_AUTHORITY,
+    DEFAULT_WEIGHT,
+)
 from authorag.types import FusionMode
 
 JudgeKind = Literal["none", "local", "openai"]
@@ -51,10 +56,10 @@ class ServerConfig:
         50
     """
 
-    weight: float = 0.3
+    weight: float = DEFAULT_WEIGHT
     fusion: FusionMode = "linear"
-    credibility_weight: float = 0.0
-    unknown_authority: float = 0.3
+    credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
+    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     relevance: RelevanceKind = "bm25"
     exclude_sources: tuple[str, ...] = ()
     optin_sources: tuple[str, ...] = ()

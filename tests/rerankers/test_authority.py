@@ -36,7 +36,7 @@ def cands() -> list[Candidate]:
 
 
 def test_linear_fusion_exact_order_and_scores() -> None:
-    r = AuthorityReranker(SCORER, weight=0.5).rerank("q", cands())
+    r = AuthorityReranker(SCORER, credibility_weight=0.0, weight=0.5).rerank("q", cands())
     # relevance normalized: a 0, b 0.5, c 1, d 0.75; authority a .9, b .5, c .1, d unknown -> 0.3
     assert r.ids == ["c", "d", "b", "a"]
     fused = {c.id: c.scores["fused"] for c in r.candidates}
@@ -44,13 +44,13 @@ def test_linear_fusion_exact_order_and_scores() -> None:
 
 
 def test_weight_zero_and_one() -> None:
-    rr = AuthorityReranker(SCORER)
+    rr = AuthorityReranker(SCORER, credibility_weight=0.0)
     assert rr.rerank("q", cands(), weight=0.0).ids == ["c", "d", "b", "a"]
     assert rr.rerank("q", cands(), weight=1.0).ids == ["a", "b", "d", "c"]
 
 
 def test_rrf_honours_weight() -> None:
-    rr = AuthorityReranker(SCORER, fusion="rrf")
+    rr = AuthorityReranker(SCORER, credibility_weight=0.0, fusion="rrf")
     assert rr.rerank("q", cands(), weight=0.0).ids == ["c", "d", "b", "a"]
     assert rr.rerank("q", cands(), weight=1.0).ids == ["a", "b", "d", "c"]
 
@@ -61,19 +61,28 @@ def test_credibility_blend() -> None:
     assert rr.rerank("q", cands()).ids == ["b", "d", "a", "c"]
 
 
+def test_default_blend_is_half_credibility() -> None:
+    r = AuthorityReranker(SCORER, weight=1.0).rerank("q", cands())
+    signal = {c.id: c.scores["authority.signal"] for c in r.candidates}
+    # a: .5*.9+.5*.2, b: .5*.5+.5*.9, c: no credibility -> .1, d: unknown -> .3
+    assert signal == pytest.approx({"a": 0.55, "b": 0.7, "c": 0.1, "d": 0.3})
+    assert r.ids == ["b", "a", "d", "c"]
+    assert r.provenance["policy"]["credibility_weight"] == 0.5
+
+
 def test_filter_top_k_by_authority_then_fused_order() -> None:
-    r = AuthorityReranker(SCORER, mode="filter", top_k=2, weight=0.5).rerank("q", cands())
+    r = AuthorityReranker(SCORER, credibility_weight=0.0, mode="filter", top_k=2, weight=0.5).rerank("q", cands())
     assert r.ids == ["b", "a"]
     assert sorted(c.id for c in r.dropped) == ["c", "d"]
 
 
 def test_min_authority_drops_unknown() -> None:
-    r = AuthorityReranker(SCORER, min_authority=0.4, weight=0.0).rerank("q", cands())
+    r = AuthorityReranker(SCORER, credibility_weight=0.0, min_authority=0.4, weight=0.0).rerank("q", cands())
     assert r.ids == ["b", "a"]
 
 
 def test_allow_and_deny_lists() -> None:
-    r = AuthorityReranker(SCORER, weight=1.0, deny=("a.com",), allow=("*.com",)).rerank("q", cands())
+    r = AuthorityReranker(SCORER, credibility_weight=0.0, weight=1.0, deny=("a.com",), allow=("*.com",)).rerank("q", cands())
     assert "a" not in r.ids and [c.id for c in r.dropped] == ["a"]
     assert all(c.scores["authority"] == 1.0 for c in r.candidates)
     assert all("allow-listed" in (c.authority.note or "") for c in r.candidates if c.authority)
@@ -81,7 +90,7 @@ def test_allow_and_deny_lists() -> None:
 
 def test_breakdown_and_no_mutation() -> None:
     inp = cands()
-    r = AuthorityReranker(SCORER).rerank("q", inp)
+    r = AuthorityReranker(SCORER, credibility_weight=0.0).rerank("q", inp)
     assert all(dict(c.scores) == {"relevance": c.scores["relevance"]} for c in inp)
     top = r.candidates[0]
     assert set(top.scores) >= {"relevance", "authority", "authority.signal", "relevance.norm", "fused"}
@@ -102,24 +111,24 @@ def test_breakdown_and_no_mutation() -> None:
 ])
 def test_validation_in_init_and_overrides(kw: dict[str, object], msg: str) -> None:
     with pytest.raises(ConfigError, match=msg):
-        AuthorityReranker(SCORER, **kw)
+        AuthorityReranker(SCORER, credibility_weight=0.0, **kw)
     with pytest.raises(ConfigError, match=msg):
-        AuthorityReranker(SCORER).rerank("q", cands(), **kw)
+        AuthorityReranker(SCORER, credibility_weight=0.0).rerank("q", cands(), **kw)
 
 
 def test_empty_and_single() -> None:
-    rr = AuthorityReranker(SCORER)
+    rr = AuthorityReranker(SCORER, credibility_weight=0.0)
     assert rr.rerank("q", []).ids == []
     assert rr.rerank("q", cands()[:1]).ids == ["a"]
 
 
 def test_ties_keep_input_order() -> None:
     same = [Candidate.create("x.org", id=str(i)) for i in range(3)]
-    assert AuthorityReranker(SCORER).rerank("q", same).ids == ["0", "1", "2"]
+    assert AuthorityReranker(SCORER, credibility_weight=0.0).rerank("q", same).ids == ["0", "1", "2"]
 
 
 async def test_arerank_matches_rerank() -> None:
-    rr = AuthorityReranker(SCORER, weight=0.5)
+    rr = AuthorityReranker(SCORER, credibility_weight=0.0, weight=0.5)
     assert (await rr.arerank("q", cands())).ids == rr.rerank("q", cands()).ids
 
 
@@ -153,4 +162,4 @@ def test_with_real_prior_table() -> None:
 def test_normalize_none_rejects_out_of_range() -> None:
     bad = [Candidate.create("a.com", scores={"relevance": 3.0})]
     with pytest.raises(ConfigError, match=r"normalize='none' needs relevance scores in \[0, 1\], got 3.0"):
-        AuthorityReranker(SCORER, normalize="none").rerank("q", bad)
+        AuthorityReranker(SCORER, credibility_weight=0.0, normalize="none").rerank("q", bad)
