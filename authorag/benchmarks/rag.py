@@ -186,6 +186,7 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
     """Evaluate every filter × k on ``instances``; returns generator-free (and generator) accuracy."""
     free: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
     gen: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
+    p_yes: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
     known = total = 0
     for inst in instances:
         auth = authority(inst.documents)
@@ -197,7 +198,9 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
                 kept = [inst.documents[i] for i in keep_top(scores, k)]
                 free[name][k].append(stance_majority_score([int(d.meta["stance"]) for d in kept], inst.gold))
                 if generator is not None:
-                    gen[name][k].append(answer_score(generator.p_yes(inst.question, kept), inst.gold))
+                    p = generator.p_yes(inst.question, kept)
+                    gen[name][k].append(answer_score(p, inst.gold))
+                    p_yes[name][k].append(0.5 if p is None else p)
         progress()
     out: dict[str, Any] = {
         "n_instances": len(instances),
@@ -210,6 +213,8 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
     if generator is not None:
         out["generator"] = {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in gen.items()}
         out["generator_ci"] = _cis(gen, seed)
+        # a generator that always says yes (or no) shows here: its mean P(yes) barely moves
+        out["generator_mean_p_yes"] = {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in p_yes.items()}
         out["generator_stats"] = dict(generator.stats)
         out["generator_prompt_version"] = GENERATOR_PROMPT_VERSION
     return out

@@ -106,12 +106,13 @@ def rag_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
                     f"{m['utility_scorer']}; authority coverage {_fmt(m['authority_coverage'], 2)}; "
                     f"all documents kept: {_fmt(m['all_documents'])}")
             lines += ["", f"### {task} — authority = {_label(r)}", "", note, ""]
-            for kind in ("generator_free", "generator"):
+            for kind in ("generator_free", "generator", "generator_mean_p_yes"):
                 if kind not in m:
                     continue
                 ci = m.get(f"{kind}_ci", {})
                 rows = [[f, *(_fmt(m[kind][f][str(k)]) + _ci_text(ci, f, k) for k in TOP_KS)] for f in FILTERS]
-                lines += [f"*{kind.replace('_', '-')} accuracy*", ""]
+                title = "generator mean P(yes)" if kind == "generator_mean_p_yes" else f"{kind.replace('_', '-')} accuracy"
+                lines += [f"*{title}*", ""]
                 lines += _table(["filter", *(f"k={k}" for k in TOP_KS)], rows) + [""]
     return lines
 
