@@ -14,7 +14,7 @@ from authorag.errors import MissingDependencyError
 PKG = Path(authorag.__file__).parent
 
 
-@pytest.mark.parametrize("module", ["authorag", "authorag.priors"])
+@pytest.mark.parametrize("module", ["authorag", "authorag.priors", "authorag.rerankers"])
 def test_all_is_sorted_and_resolvable(module: str) -> None:
     import importlib
 
