@@ -68,7 +68,9 @@ def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 def test_demo_prior_only(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "demo", "--judge", "none", "--no-learned", "--relevance", "none")
     assert code == 0
-    assert "before top 3: 1/3 credible" in out and "after  top 3: 3/3 credible" in out
+    assert "relevance only     top 3: 1/3 credible" in out
+    assert "fusion             top 3: 3/3 credible" in out
+    assert "authority filter   top 3: 3/3 credible" in out
 
 
 def test_priors_info_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,8 @@
 """The bundled demo: one TREC HM 2019 health question, 10 real pages of mixed credibility.
 
-Shows the relevance-only order (authority weight 0) next to the authority-aware order, with
-the per-signal breakdown and the NIST credibility label of each page.
+Shows three orders with the per-signal breakdown and the NIST credibility label of each page:
+relevance only (authority weight 0), the configured fusion, and the paper's authority filter
+(keep the top 5 by authority, then order them by the fused score).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from authorag.rerankers.authority import AuthorityReranker
 from authorag.types import Candidate, Ranking
 
 EXAMPLE = "trec_hm2019_topic6.jsonl"
+FILTER_K = 5
 
 
 def load_example(name: str = EXAMPLE) -> tuple[dict[str, Any], list[Candidate]]:
@@ -54,13 +56,17 @@ def run_demo(reranker: AuthorityReranker, out: IO[str]) -> int:
     header, cands = load_example()
     before = reranker.rerank(header["query"], cands, weight=0.0, mode="rerank", top_k=None)
     after = reranker.rerank(header["query"], cands)
+    filtered = reranker.rerank(header["query"], cands, mode="filter", top_k=FILTER_K)
     console = Console(file=out, width=120)
     console.print(f"[bold]query:[/bold] {header['query']}  (correct answer: {header['gold_answer']})")
     console.print(f"scorer: {reranker.scorer.name}; relevance: "
                   f"{'upstream' if reranker.relevance is None else reranker.relevance.name}; "
                   f"policy: {reranker.policy.to_dict()}")
+    p = reranker.policy
     console.print(_table("before: relevance only", before))
-    console.print(_table("after: authority-aware", after))
-    console.print("before " + _summary(before, header["gold_answer"]))
-    console.print("after  " + _summary(after, header["gold_answer"]))
+    console.print(_table(f"after: {p.fusion} fusion, authority weight {p.weight}", after))
+    console.print(_table(f"after: authority filter (top {FILTER_K} by authority, then fused order)", filtered))
+    console.print("relevance only     " + _summary(before, header["gold_answer"]))
+    console.print("fusion             " + _summary(after, header["gold_answer"]))
+    console.print("authority filter   " + _summary(filtered, header["gold_answer"]))
     return 0
