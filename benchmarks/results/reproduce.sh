@@ -2,6 +2,7 @@
 # Reproduce every number in benchmarks/results/report.md.
 #   bash benchmarks/results/reproduce.sh cheap   # priors, learned, hybrid, bounds, references (minutes)
 #   bash benchmarks/results/reproduce.sh llm     # local 1.5B judge rows on samples (about an hour on 2 CPUs)
+#   bash benchmarks/results/reproduce.sh llm2    # list/pair/with-text judges, LLM RAG filters (about 45 min)
 #   bash benchmarks/results/reproduce.sh report  # tables + plots from the results folders
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,12 +39,23 @@ llm() {
   # Local Qwen2.5-Coder-1.5B point judge (expected digit from logprobs), judge cache on.
   L="--backend local --seed 0 --quiet --out $OUT"
   $A bench run --task credauth-baly --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method prior --generator --max-instances 12 --tag generator $L >/dev/null
+  $A bench run --task ragauth-trec2019 --method prior --generator --max-instances 8 --tag generator $L >/dev/null
   $A bench run --task domainauth-news-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task domainauth-web-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task credauth-mbfc --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task entityauth-movies-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task domainauth-news-fine --method hybrid-judge --lists 10 --pairs 20 $L >/dev/null
+}
+
+llm2() {
+  # More judge forms, the with-text judge on RAG documents, and LLM relevance/utility filters.
+  L="--backend local --seed 0 --quiet --out $OUT"
+  $A bench run --task ragauth-trec2019 --method judge-point-score --max-instances 8 --tag n8 $L >/dev/null
+  $A bench run --task ragauth-trec2019 --method judge-point-score-text --max-instances 8 --tag n8 $L >/dev/null
+  $A bench run --task domainauth-news-fine --method judge-list-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task credauth-baly --method judge-pair-score --lists 10 --pairs 20 $L >/dev/null
+  $A bench run --task ragauth-trec2019 --method prior --relevance llm-relevance --utility llm-utility \
+    --max-instances 4 --tag llm-filters $L >/dev/null
 }
 
 report() { $A bench report --results $OUT --out benchmarks/results; }
