@@ -23,9 +23,19 @@ from authorag.errors import (
     MissingDependencyError,
     PriorUnavailable,
 )
-from authorag.priors import AuthorityScorer, PriorTable, load_prior
+from authorag.hybrid import HybridAuthority, build_hybrid
+from authorag.judges import ListJudge, PairJudge, PointJudge, load_judge
+from authorag.judges.backends import load_backend
+from authorag.priors import (
+    AuthorityScorer,
+    LearnedPrior,
+    PriorTable,
+    load_learned_prior,
+    load_prior,
+)
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import RelevanceScorer, Reranker
+from authorag.rerankers.relevance import load_relevance
 from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue
 
 __version__ = "0.1.0"
@@ -37,11 +47,16 @@ __all__ = [
     "AuthorityScorer",
     "Candidate",
     "ConfigError",
+    "HybridAuthority",
     "InvalidURLError",
     "JudgeError",
     "JudgeResponseError",
+    "LearnedPrior",
+    "ListJudge",
     "MissingDependencyError",
+    "PairJudge",
     "ParsedHost",
+    "PointJudge",
     "PriorTable",
     "PriorUnavailable",
     "Ranking",
@@ -50,7 +65,12 @@ __all__ = [
     "Reranker",
     "SourceValue",
     "__version__",
+    "build_hybrid",
+    "load_backend",
+    "load_judge",
+    "load_learned_prior",
     "load_prior",
+    "load_relevance",
     "parse_host",
     "registrable_domain",
 ]
