@@ -3,6 +3,10 @@
 # Extra arguments go to pytest (e.g. `scripts/test.sh -m slow` for the slow tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+if [[ " $* " == *slow* ]]; then
+  bash scripts/setup.sh --model   # slow tests run the 1.5B default judge model
+else
+  bash scripts/setup.sh
+fi
 .venv/bin/pyright authorag
 .venv/bin/python -m pytest "$@"

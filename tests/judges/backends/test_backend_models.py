@@ -109,6 +109,7 @@ def test_missing_part_packages_name_the_extra() -> None:
         installed_parts(spec)
 
 
+@pytest.mark.slow  # needs the 1.1 GB authorag[model] parts (scripts/test.sh -m slow installs them)
 def test_installed_parts_of_the_default_model_are_in_order() -> None:
     parts = installed_parts(MODELS["qwen2.5-coder-1.5b"])
     assert [p.name for p in parts] == [f"part{i:02d}.bin" for i in range(1, 23)]
