@@ -237,7 +237,7 @@ def _plot_confusion(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot
         ax.set_xlabel("predicted level", fontsize=7)
         ax.set_ylabel("true level", fontsize=7)
         ax.tick_params(labelsize=6)
-    fig.suptitle(f"{task}: predicted level (rank position in list) vs true level, row-normalized", fontsize=9)
+    fig.suptitle(f"{task}\npredicted level (rank in list) vs true level, rows normalized", fontsize=8)
     fig.tight_layout()
     path = plot_dir / f"confusion_{task}.png"
     fig.savefig(path, dpi=110)
