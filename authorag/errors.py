@@ -29,7 +29,7 @@ class InvalidURLError(AuthoragError, ValueError):
         reason: why it was rejected.
     """
 
-    def __init__(self, input: str, reason: str) -> None:  # noqa: A002 - mirrors the field name
+    def __init__(self, input: str, reason: str) -> None:
         self.input = input
         self.reason = reason
         super().__init__(f"cannot read a domain from {input!r}: {reason}")

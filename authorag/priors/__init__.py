@@ -2,20 +2,20 @@
 from __future__ import annotations
 
 from authorag.priors.base import AuthorityScorer
-from authorag.priors.rules import DEFAULT_RULES, SuffixRule
-from authorag.priors.sources import SOURCES, load_source
 from authorag.priors.learned import LearnedPrior, load_learned_prior
 from authorag.priors.pagerank import PageRankPrior, load_pagerank_prior
+from authorag.priors.rules import DEFAULT_RULES, SuffixRule
+from authorag.priors.sources import SOURCES, load_source
 from authorag.priors.table import ExtraSource, PriorTable, load_prior
 
 __all__ = [
-    "AuthorityScorer",
     "DEFAULT_RULES",
+    "SOURCES",
+    "AuthorityScorer",
     "ExtraSource",
     "LearnedPrior",
     "PageRankPrior",
     "PriorTable",
-    "SOURCES",
     "SuffixRule",
     "load_learned_prior",
     "load_pagerank_prior",

@@ -28,12 +28,12 @@ import csv
 import gzip
 import io
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal
 
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError, PriorUnavailable

@@ -150,8 +150,8 @@ def test_with_real_prior_table() -> None:
     cs = [Candidate.create("https://cure-now.blogspot.com/x", scores={"relevance": 0.9}),
           Candidate.create("https://www.nih.gov/y", scores={"relevance": 0.8})]
     # min-max: relevance becomes [1, 0], so authority needs weight > ~0.6 to win ...
-    assert [c.domain for c in AuthorityReranker(load_prior(), weight=0.5).rerank("q", cs)][0] == "cure-now.blogspot.com"
-    assert [c.domain for c in AuthorityReranker(load_prior(), weight=0.7).rerank("q", cs)][0] == "nih.gov"
+    assert AuthorityReranker(load_prior(), weight=0.5).rerank("q", cs).candidates[0].domain == "cure-now.blogspot.com"
+    assert AuthorityReranker(load_prior(), weight=0.7).rerank("q", cs).candidates[0].domain == "nih.gov"
     # ... while calibrated upstream scores used as they are keep the small gap small.
     rr = AuthorityReranker(load_prior(), weight=0.5, normalize="none")
     r = rr.rerank("q", cs)
