@@ -53,6 +53,12 @@ class HybridAuthority:
         max_judge_calls: judge calls allowed per :meth:`score` call (cache hits are free).
         max_seconds: wall-time budget for judging per :meth:`score` call.
         calibration: ``"default"`` (the shipped fit), a :class:`Calibration`, or None (identity).
+        shrink_to: values from the learned and judge tiers are shrunk towards this level by their
+            confidence, ``v' = s + c·(v − s)``. Domains the table does not know are, on
+            average, less authoritative than those it knows (the tables cover the head of the
+            web), and the learned/judge tiers are fitted on table domains only; without shrinkage
+            an unknown domain lands inside the table's range and "not in any table" (itself
+            evidence) is lost. 0.3 is the reranker's ``unknown_authority``. None disables it.
 
     Raises:
         ConfigError: a bound outside its range.
@@ -70,15 +76,19 @@ class HybridAuthority:
         max_judge_calls: int = 20,
         max_seconds: float = 30.0,
         calibration: Calibration | Literal["default"] | None = _DEFAULT,
+        shrink_to: float | None = 0.3,
     ) -> None:
         if not 0.0 <= min_confidence <= 1.0:
             raise ConfigError(f"min_confidence must be in [0, 1], got {min_confidence!r}")
+        if shrink_to is not None and not 0.0 <= shrink_to <= 1.0:
+            raise ConfigError(f"shrink_to must be in [0, 1] or None, got {shrink_to!r}")
         if max_judge_calls < 0 or max_seconds < 0:
             raise ConfigError(f"budgets must be >= 0, got max_judge_calls={max_judge_calls}, max_seconds={max_seconds}")
         self.table = table
         self.learned = learned
         self.judge = judge
         self.min_confidence = min_confidence
+        self.shrink_to = shrink_to
         self.max_judge_calls = max_judge_calls
         self.max_seconds = max_seconds
         if calibration == _DEFAULT:
@@ -105,7 +115,14 @@ class HybridAuthority:
         judged = self._judge([candidates[i] for i in todo]) if todo else []
         for i, detail in zip(todo, judged, strict=True):
             out[i] = detail if detail.known else _explain(fallback.get(i, out[i]), detail.note)
-        return out
+        return [self._shrink(d) for d in out]
+
+    def _shrink(self, detail: AuthorityDetail) -> AuthorityDetail:
+        if self.shrink_to is None or detail.authority is None or detail.tier not in ("learned", "judge"):
+            return detail
+        value = self.shrink_to + detail.confidence * (detail.authority - self.shrink_to)
+        note = f"shrunk towards {self.shrink_to:g} by confidence {detail.confidence:.2f}: {detail.authority:.3f} -> {value:.3f}"
+        return dataclasses.replace(detail, authority=value, note="; ".join(n for n in (detail.note, note) if n))
 
     def _judge(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
         """Judge candidates one domain at a time within the budget; unjudged → unknown + note."""

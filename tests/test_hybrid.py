@@ -48,8 +48,10 @@ def test_tiers_table_learned_judge() -> None:
     hybrid = HybridAuthority(PRIOR, learned, pj, calibration=LINEAR)
     details = hybrid.score(candidates_from(["https://www.bbc.co.uk/news", "fresh-news-site.com", "zq-unknown.biz"]))
     assert [d.tier for d in details] == ["table", "learned", "judge"]
-    assert details[1].authority == pytest.approx(0.4)
-    assert details[2].authority == pytest.approx(0.2 + 0.4 * 6 / 9)
+    # learned 0.4 (confidence 0.8) and the judge (confidence 0.5) are shrunk towards 0.3
+    assert details[1].authority == pytest.approx(0.3 + 0.8 * (0.4 - 0.3))
+    assert details[2].authority == pytest.approx(0.3 + 0.5 * (0.2 + 0.4 * 6 / 9 - 0.3))
+    assert "shrunk towards 0.3 by confidence 0.50" in (details[2].note or "")
     assert details[2].sources[-1] == SourceValue("judge.calibrated", pytest.approx(0.2 + 0.4 * 6 / 9), pytest.approx(6 / 9))
     assert "calibrated linear" in (details[2].note or "")
     assert learned.seen == ["fresh-news-site.com", "zq-unknown.biz"]  # the table hit never reaches later tiers
@@ -87,8 +89,19 @@ def test_judge_failure_falls_back_with_reason() -> None:
     pj, _ = judge(["no idea"])
     hybrid = HybridAuthority(PRIOR, FixedLearned({}), pj, calibration=None)
     detail = hybrid.score(candidates_from(["zq-unknown.biz"]))[0]
-    assert detail.tier == "learned" and detail.authority == pytest.approx(0.1)  # low-confidence learned kept
+    # low-confidence learned value kept, shrunk towards 0.3 by its confidence 0.1
+    assert detail.tier == "learned" and detail.authority == pytest.approx(0.3 + 0.1 * (0.1 - 0.3))
     assert "judge.point gave no score" in (detail.note or "")
+
+
+def test_shrinkage_off_keeps_tier_values_and_is_validated() -> None:
+    learned = FixedLearned({"fresh-news-site.com": (0.4, 0.8)})
+    hybrid = HybridAuthority(PRIOR, learned, None, calibration=None, shrink_to=None)
+    assert hybrid.score(candidates_from(["fresh-news-site.com"]))[0].authority == pytest.approx(0.4)
+    table_hit = HybridAuthority(PRIOR, learned).score(candidates_from(["https://www.bbc.co.uk/news"]))[0]
+    assert table_hit.authority == PRIOR.lookup("bbc.co.uk").authority  # table values are never shrunk
+    with pytest.raises(ConfigError, match=r"shrink_to must be in \[0, 1\] or None, got 1.5"):
+        HybridAuthority(PRIOR, shrink_to=1.5)
 
 
 def test_no_judge_and_errors() -> None:
