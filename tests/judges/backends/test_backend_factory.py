@@ -1,9 +1,6 @@
 """load_backend registry and the backend modules' docstring examples."""
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import pytest
 
 from authorag.errors import ConfigError
@@ -30,19 +27,3 @@ def test_unknown_argument_lists_the_parameters() -> None:
         load_backend("openai", modle="m")
     with pytest.raises(ConfigError, match=r"bad arguments \[\] for backend 'openai': missing"):
         load_backend("openai")
-
-
-@pytest.mark.parametrize("name", [
-    "authorag.judges.backends",
-    "authorag.judges.backends._chat",
-    "authorag.judges.backends._concurrency",
-    "authorag.judges.backends.models",
-    "authorag.judges.backends.openai_compat",
-    "authorag.judges.backends.local",
-    "authorag.judges.cache",
-    "authorag.judges.cost",
-    "authorag.testing",
-])
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
