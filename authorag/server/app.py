@@ -14,20 +14,25 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import gc
 import hmac
 import logging
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from authorag._optional import require
 
 require("fastapi", extra="server", feature="authorag.server")
 
+import orjson
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
@@ -46,6 +51,7 @@ from authorag.server.schemas import (
 from authorag.server.service import LimitExceeded, RerankService
 
 log = logging.getLogger(__name__)
+_M = TypeVar("_M", bound=BaseModel)
 
 _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
                  413: "payload_too_large", 422: "invalid_request", 503: "not_ready"}
@@ -60,10 +66,12 @@ def _error(status: int, code: str, message: str, service: RerankService,
     return JSONResponse(error_body(status, code, message), status_code=status, headers=headers)
 
 
-def _auth_dependency(config: ServerConfig) -> Callable[[Request], None]:
+def _auth_dependency(config: ServerConfig) -> Callable[[Request], Awaitable[None]]:
     expected = None if config.api_key is None else f"Bearer {config.api_key}".encode()
 
-    def check(request: Request) -> None:
+    # async on purpose: FastAPI runs a plain-def dependency in its thread pool, a thread hop
+    # per request that cost more than the whole prior-only rerank.
+    async def check(request: Request) -> None:
         if expected is None:
             return
         got = request.headers.get("authorization", "").encode()
@@ -73,7 +81,16 @@ def _auth_dependency(config: ServerConfig) -> Callable[[Request], None]:
     return check
 
 
-def _validation_message(exc: RequestValidationError) -> str:
+class FastJSONResponse(Response):
+    """JSON via orjson (about 10x faster than the standard library on rerank responses)."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+def _validation_message(exc: RequestValidationError | ValidationError) -> str:
     parts: list[str] = []
     for err in list(exc.errors())[:5]:
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
@@ -84,6 +101,10 @@ def _validation_message(exc: RequestValidationError) -> str:
 def _install_handlers(app: FastAPI, service: RerankService) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        return _error(422, "invalid_request", _validation_message(exc), service)
+
+    @app.exception_handler(ValidationError)
+    async def _invalid_body(_: Request, exc: ValidationError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
         return _error(422, "invalid_request", _validation_message(exc), service)
 
     @app.exception_handler(HTTPException)
@@ -98,11 +119,25 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
         return _error(422, code, str(exc), service)
 
 
-async def _run(service: RerankService, func: Callable[..., dict[str, Any]], *args: Any) -> JSONResponse:
-    # Prior-only scoring takes milliseconds: run it inline; judge calls and dense encoding may
-    # block for longer, so they go to a worker thread.
+async def _run(service: RerankService, func: Callable[..., dict[str, Any]], *args: Any) -> Response:
+    # Prior-only scoring takes about a millisecond: run it inline; judge calls and dense
+    # encoding may block for longer, so they go to a worker thread.
     body = await asyncio.to_thread(func, *args) if service.offload else func(*args)
-    return JSONResponse(body)
+    return FastJSONResponse(body)
+
+
+def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI request body for a route that validates its raw body itself."""
+    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": ref}}}}
+
+
+async def _read(request: Request, model: type[_M]) -> _M:
+    # The raw body goes straight to pydantic's JSON parser (Rust): FastAPI's own body handling
+    # would decode it with the standard json module first and then validate Python objects,
+    # which costs several times more on a 100-document request. Errors reach the same
+    # 422 handler through ValidationError.
+    return model.model_validate_json(await request.body())
 
 
 def _install_routes(app: FastAPI, service: RerankService) -> None:
@@ -110,19 +145,20 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
     rerank_doc = {"200": {"model": RerankResponse}}
 
     for path, api in (("/v1/rerank", "v1"), ("/v2/rerank", "v2"), ("/rerank", "jina")):
-        def make(api_name: str) -> Callable[[RerankRequest], Any]:
-            async def rerank(body: RerankRequest) -> JSONResponse:
-                return await _run(service, service.rerank, body, api_name)
+        def make(api_name: str) -> Callable[[Request], Any]:
+            async def rerank(request: Request) -> Response:
+                return await _run(service, service.rerank, await _read(request, RerankRequest), api_name)
             return rerank
 
         app.add_api_route(path, make(api), methods=["POST"], dependencies=auth, responses={**_ERRORS, **rerank_doc},
                           summary=f"Rerank documents ({api} shape): authority fused with relevance",
-                          response_class=JSONResponse)
+                          response_class=JSONResponse, openapi_extra=_body_doc(RerankRequest))
 
-    @app.post("/v1/authority", dependencies=auth, responses={**_ERRORS, "200": {"model": AuthorityResponse}})
-    async def authority(body: AuthorityRequest) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+    @app.post("/v1/authority", dependencies=auth, responses={**_ERRORS, "200": {"model": AuthorityResponse}},
+              openapi_extra=_body_doc(AuthorityRequest))
+    async def authority(request: Request) -> Response:  # pyright: ignore[reportUnusedFunction]
         """Authority of URLs or domains from the configured scorer; nothing is fetched."""
-        return await _run(service, service.authority, body)
+        return await _run(service, service.authority, await _read(request, AuthorityRequest))
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:  # pyright: ignore[reportUnusedFunction]
@@ -142,6 +178,24 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         return PlainTextResponse(service.metrics.render(), media_type=CONTENT_TYPE)
 
 
+def _install_openapi(app: FastAPI) -> None:
+    """Add the request models (validated from raw bodies) to the generated OpenAPI document."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                                 routes=app.routes)
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            for model in (RerankRequest, AuthorityRequest):
+                found = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                components.update(found.pop("$defs", {}))
+                components[model.__name__] = found
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | None = None) -> FastAPI:
     """Build the app; the scorer and relevance model load at startup (``/readyz`` says when).
 
@@ -155,6 +209,10 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncGenerator[None]:
         await asyncio.to_thread(service.warm_up)
+        # The loaded prior and model are long-lived: move them out of the cyclic collector's
+        # reach. Otherwise every full collection walks them (~40 ms here) and shows up as p99.
+        gc.collect()
+        gc.freeze()
         yield
 
     from authorag import __version__
@@ -163,6 +221,7 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
                   description="Authority-aware reranking (Cohere/Jina-compatible rerank API).")
     _install_handlers(app, service)
     _install_routes(app, service)
+    _install_openapi(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes, metrics=service.metrics)
     app.add_middleware(MetricsMiddleware, metrics=service.metrics)
     app.state.service = service

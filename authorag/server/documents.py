@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from authorag.errors import ConfigError
 from authorag.integrations._adapt import DEFAULT_URL_KEYS
@@ -26,21 +25,25 @@ _YAML_URL = re.compile(r"^[ \t]*(?:url|source|link|source_url)[ \t]*:[ \t]*[\"']
 _BARE_URL = re.compile(r"^\s*(https?://\S+)\s*$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedDocument:
-    """One request document, read.
+class ParsedDocument(NamedTuple):
+    """One request document, read (a named tuple: one is built per document per request).
 
     Attributes:
         text: the text scored for relevance (after the budget).
         url: the source URL, ``""`` when none was found.
-        echo: what ``return_documents`` sends back (``{"text": ...}`` or the whole object).
+        source: the document as the request sent it (a string or an object).
         truncated: True when the text budget cut the text.
     """
 
     text: str
     url: str
-    echo: dict[str, Any]
+    source: str | dict[str, Any]
     truncated: bool
+
+    @property
+    def echo(self) -> dict[str, Any]:
+        """What ``return_documents`` sends back: ``{"text": ...}`` for a string, else the object."""
+        return {"text": self.source} if isinstance(self.source, str) else self.source
 
 
 def url_in_text(text: str) -> str:
@@ -114,12 +117,16 @@ def parse_documents(
     out: list[ParsedDocument] = []
     for i, doc in enumerate(documents):
         if isinstance(doc, str):
-            raw, url, echo = doc, url_in_text(doc), None
+            raw, url = doc, url_in_text(doc)
         else:
-            raw, url, echo = _object_text(i, doc, rank_fields), _object_url(doc), doc
-        given = urls[i] if urls is not None else None
-        if given:
-            url = given.strip()
-        text, cut = truncate(raw, max_chars, max_tokens)
-        out.append(ParsedDocument(text, url, {"text": doc} if echo is None else echo, cut))
+            raw, url = _object_text(i, doc, rank_fields), _object_url(doc)
+        if urls is not None:
+            given = urls[i]
+            if given:
+                url = given.strip()
+        if max_tokens is None and len(raw) <= max_chars:  # within budget: nothing to cut
+            out.append(ParsedDocument(raw, url, doc, False))
+        else:
+            text, cut = truncate(raw, max_chars, max_tokens)
+            out.append(ParsedDocument(text, url, doc, cut))
     return out
