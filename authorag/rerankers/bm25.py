@@ -42,6 +42,7 @@ defaults to ``lucene``. Corpus retrieval (:class:`~authorag.retrieval.BM25Retrie
 defaults to ``okapi``."""
 
 _TOKEN = re.compile(r"[^\W_]+")
+_ASCII_SEPARATORS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
 
 _ENGLISH_STOPWORDS_TEXT = """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for from
@@ -62,7 +63,12 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
         >>> tokenize("Do cranberries prevent UTIs?", ENGLISH_STOPWORDS)
         ['cranberries', 'prevent', 'utis']
     """
-    tokens = _TOKEN.findall(text.casefold())
+    folded = text.casefold()
+    if folded.isascii():
+        # Same tokens as the regex (for ASCII, [^\W_] is exactly [a-z0-9] after casefold), ~4x faster.
+        tokens = folded.encode("ascii").translate(_ASCII_SEPARATORS).decode("ascii").split()
+    else:
+        tokens = _TOKEN.findall(folded)
     if not stopwords:
         return tokens
     return [t for t in tokens if t not in stopwords]
@@ -118,6 +124,34 @@ def build_okapi(docs: Sequence[list[str]], k1: float, b: float, epsilon: float,
     return cls(list(docs), k1=k1, b=b, epsilon=epsilon)
 
 
+def lucene_bm25_scores(docs: Sequence[list[str]], terms: Sequence[str], k1: float, b: float) -> list[float]:
+    """BM25 with Lucene IDF of each tokenized doc for the query ``terms`` (repeats count twice).
+
+    The same numbers as rank-bm25 with :class:`_LuceneBM25` (to ~1e-12), computed from the query
+    terms' statistics only: Lucene IDF does not depend on the rest of the vocabulary, so there
+    is no per-document term dictionary to build. Reranking 100 candidates per request makes this
+    the server's hot path.
+
+    Example:
+        >>> [round(s, 4) for s in lucene_bm25_scores([["flu", "shot"], ["cold"]], ["flu"], 1.5, 0.75)]
+        [0.6027, 0.0]
+    """
+    if not docs or not any(docs):
+        return [0.0] * len(docs)
+    weights: dict[str, int] = {}
+    for t in terms:
+        weights[t] = weights.get(t, 0) + 1
+    n = len(docs)
+    lengths = np.fromiter((len(d) for d in docs), dtype=np.float64, count=n)
+    tf = np.array([[d.count(t) for d in docs] for t in weights], dtype=np.float64).reshape(len(weights), n)
+    df = np.count_nonzero(tf, axis=1).astype(np.float64)
+    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    norm = k1 * (1.0 - b + b * lengths / (lengths.sum() / n))
+    contrib = idf[:, None] * (tf * (k1 + 1.0) / (tf + norm[None, :]))
+    counts = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
+    return (counts @ contrib).tolist()
+
+
 class BM25Relevance:
     """Okapi BM25 relevance of each candidate's text to the query (score ``relevance.bm25``).
 
@@ -162,8 +196,10 @@ class BM25Relevance:
         if not candidates:
             return []
         docs = [tokenize(c.text, self.stopwords) for c in candidates]
-        model = build_okapi(docs, self.k1, self.b, self.epsilon, self.idf)
         terms = tokenize(query, self.stopwords)
+        if self.idf == "lucene":
+            return lucene_bm25_scores(docs, terms, self.k1, self.b)
+        model = build_okapi(docs, self.k1, self.b, self.epsilon, self.idf)
         if model is None or not terms:
             logger.debug("bm25: no scorable text (query terms=%d); all scores are 0", len(terms))
             return [0.0] * len(candidates)
