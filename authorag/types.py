@@ -163,9 +163,10 @@ class Candidate:
                 f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
                 "own score name once. Use a different name for a second stage of the same kind."
             )
-        merged = dict(scores)
+        merged = {**scores, **values}
         for n, v in values.items():
-            merged[n] = float(v)
+            if type(v) is not float:  # ints, numpy scalars: stored as plain floats
+                merged[n] = float(v)
         # Direct construction: dataclasses.replace costs ~5x more and this runs per candidate per stage.
         return Candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
                          MappingProxyType(merged), self.authority if authority is None else authority)

@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ def free_port() -> int:
 
 
 def start_server(port: int, workers: int, relevance: str, judge: str, judge_model: str | None,
-                 source: Path | None = None) -> subprocess.Popen[bytes]:
+                 source: Path | None = None, extra: Sequence[str] = ()) -> subprocess.Popen[bytes]:
     """``authorag serve`` in a subprocess; ``source`` runs the package from another checkout."""
     env = dict(os.environ)
     if source is not None:
@@ -72,6 +73,7 @@ def start_server(port: int, workers: int, relevance: str, judge: str, judge_mode
            "--workers", str(workers), "--relevance", relevance, "--judge", judge]
     if judge_model:
         cmd += ["--judge-model", judge_model]
+    cmd += list(extra)
     # cwd comes first on sys.path for `python -m`: run from the checkout being measured.
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=source)
     deadline = time.monotonic() + 120
@@ -80,6 +82,9 @@ def start_server(port: int, workers: int, relevance: str, judge: str, judge_mode
             raise SystemExit(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
         try:
             if httpx.get(f"http://{HOST}:{port}/readyz", timeout=1).status_code == 200:
+                # One worker answered; give the others time to finish loading and listen, or
+                # the first connections all land on the first worker.
+                time.sleep(3.0 if workers > 1 else 0.0)
                 return proc
         except httpx.TransportError:
             pass
@@ -197,6 +202,61 @@ async def run_level(port: int, path: str, bodies: list[bytes], concurrency: int,
             "client_cpu_ms_per_req": round(1000 * client_cpu / max(1, len(lat)), 2)}
 
 
+async def run_rate(port: int, path: str, bodies: list[bytes], rate: float, connections: int, duration: float,
+                   max_requests: int, server_pid: int) -> dict[str, Any]:
+    """Open loop: requests start on a fixed schedule (``rate`` per second) over at most
+    ``connections`` keep-alive sockets, whether or not earlier ones have finished.
+
+    Latency counts from each request's scheduled start, so time spent waiting for a free
+    connection (queueing when the server falls behind) is included: no coordinated omission.
+    """
+    requests = [raw_request(path, port, b) for b in bodies]
+    conns = [await RawConnection.open(port) for _ in range(connections)]
+    for c in conns:  # warm every connection
+        await c.send(requests[0])
+    free: asyncio.Queue[RawConnection] = asyncio.Queue()
+    for c in conns:
+        free.put_nowait(c)
+    latencies: list[float] = []
+    errors = 0
+    in_flight = peak = 0
+
+    async def one(i: int, scheduled: float) -> None:
+        nonlocal errors, in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        conn = await free.get()
+        status = await conn.send(requests[i % len(requests)])
+        free.put_nowait(conn)
+        in_flight -= 1
+        if status == 200:
+            latencies.append(time.perf_counter() - scheduled)
+        else:
+            errors += 1
+
+    total = min(max_requests, int(duration * rate))
+    tasks: list[asyncio.Task[None]] = []
+    start, cpu0, client0 = time.perf_counter(), cpu_seconds(server_pid), time.process_time()
+    for i in range(total):
+        scheduled = start + i / rate
+        delay = scheduled - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.create_task(one(i, scheduled)))
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - start
+    server_cpu, client_cpu = cpu_seconds(server_pid) - cpu0, time.process_time() - client0
+    for c in conns:
+        c.close()
+    lat = sorted(latencies)
+    return {"offered_per_s": rate, "connections": connections, "requests": len(lat), "errors": errors,
+            "seconds": round(wall, 3), "req_per_s": round(len(lat) / wall, 1), "peak_in_flight": peak,
+            "p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
+            "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2) if lat else None,
+            "server_cpu_ms_per_req": round(1000 * server_cpu / max(1, len(lat)), 2),
+            "client_cpu_ms_per_req": round(1000 * client_cpu / max(1, len(lat)), 2)}
+
+
 def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float]:
     """CPU ms per request of each in-process step (no HTTP), averaged over ``repeat`` runs."""
     from authorag.integrations import _adapt
@@ -236,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (default 2 = cores here)")
     ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank"])
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
+    ap.add_argument("--rate", type=float, nargs="*", default=[],
+                    help="also run open-loop levels at these request rates (per second) over "
+                         "max(--concurrency) connections; latency counts from the scheduled start")
     ap.add_argument("--documents", type=int, default=100)
     ap.add_argument("--duration", type=float, default=10.0, help="seconds per level (upper bound)")
     ap.add_argument("--max-requests", type=int, default=5000, help="requests per level (upper bound)")
@@ -252,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", type=Path, metavar="CHECKOUT",
                     help="first measure a server running the authorag package of another checkout "
                          "(e.g. a git worktree of an older commit), then this one, and print ratios")
+    ap.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
+                    help="extra argument for `authorag serve` (repeatable), e.g. --serve-arg=--no-reuse-port")
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--breakdown", action="store_true", help="only print in-process CPU ms per step (no HTTP)")
     args = ap.parse_args(argv)
@@ -271,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def measure(source: Path | None) -> tuple[list[dict[str, Any]], float | None]:
         port = free_port()
-        proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model, source)
+        proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model, source,
+                            args.serve_arg if source is None else ())
         warm_s = None
         try:
             url = f"http://{HOST}:{port}/v1/rerank"
@@ -283,6 +349,10 @@ def main(argv: list[str] | None = None) -> int:
             levels = [asyncio.run(run_level(port, "/v1/rerank", level_bodies(i), c, args.duration,
                                             args.max_requests, proc.pid, args.client))
                       for i, c in enumerate(args.concurrency)]
+            n = len(args.concurrency)
+            levels += [asyncio.run(run_rate(port, "/v1/rerank", level_bodies(n + i), r, max(args.concurrency),
+                                            args.duration, args.max_requests, proc.pid))
+                       for i, r in enumerate(args.rate)]
         finally:
             proc.terminate()
             proc.wait(timeout=30)
@@ -304,13 +374,15 @@ def main(argv: list[str] | None = None) -> int:
               "levels": levels, "baseline_levels": runs.get("baseline")}
     for name, lvs in runs.items():
         for lv in lvs:
-            print(f"{name:>8} c={lv['concurrency']:>3}  {lv['req_per_s']:>7} req/s  p50 {lv['p50_ms']} ms  "
+            level = f"c={lv['concurrency']:>3}" if "concurrency" in lv else f"rate={lv['offered_per_s']:g}/s"
+            print(f"{name:>8} {level}  {lv['req_per_s']:>7} req/s  p50 {lv['p50_ms']} ms  "
                   f"p99 {lv['p99_ms']} ms  server CPU {lv['server_cpu_ms_per_req']} ms/req, client CPU "
                   f"{lv['client_cpu_ms_per_req']} ms/req  ({lv['requests']} requests, {lv['errors']} errors, "
                   f"{lv['seconds']} s)")
     if "baseline" in runs:
         for old, new in zip(runs["baseline"], runs["current"]):
-            print(f"ratio c={new['concurrency']:>3}  req/s x{new['req_per_s'] / max(old['req_per_s'], 1e-9):.2f}  "
+            level = f"c={new['concurrency']:>3}" if "concurrency" in new else f"rate={new['offered_per_s']:g}/s"
+            print(f"ratio {level}  req/s x{new['req_per_s'] / max(old['req_per_s'], 1e-9):.2f}  "
                   f"p99 x{(new['p99_ms'] or 0) / max(old['p99_ms'] or 1e-9, 1e-9):.2f}  server CPU/req "
                   f"x{new['server_cpu_ms_per_req'] / max(old['server_cpu_ms_per_req'], 1e-9):.2f}")
     print(json.dumps({k: v for k, v in report.items() if k not in ("levels", "baseline_levels")}))

@@ -17,6 +17,7 @@ import asyncio
 import gc
 import hmac
 import logging
+import os
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -170,7 +171,8 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         """Readiness: the prior (and relevance model) are loaded."""
         if not service.ready:
             return _error(503, "not_ready", "the authority scorer is still loading", service)
-        return JSONResponse({"status": "ready", "version": API_VERSION, "config": service.config.public()})
+        return JSONResponse({"status": "ready", "version": API_VERSION, "pid": os.getpid(),
+                             "config": service.config.public()})
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:  # pyright: ignore[reportUnusedFunction]

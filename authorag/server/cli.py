@@ -20,6 +20,10 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    p.add_argument("--reuse-port", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --workers > 1: one SO_REUSEPORT socket per worker, so the kernel spreads "
+                        "connections evenly (default where supported); --no-reuse-port uses uvicorn's "
+                        "shared socket")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--weight", type=float, help="share of authority in the fused score [0, 1]")
     p.add_argument("--fusion", choices=["linear", "rrf"])
@@ -43,7 +47,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from authorag._optional import require
+    from authorag.errors import ConfigError
     from authorag.server.config import ServerConfig
+    from authorag.server.workers import reuse_port_supported, serve_reuse_port
 
     uvicorn = require("uvicorn", extra="server", feature="authorag serve")
     config = ServerConfig.from_env(
@@ -56,6 +62,13 @@ def _serve(args: argparse.Namespace) -> int:
         max_urls=args.max_urls, max_body_bytes=args.max_body_bytes, max_doc_chars=args.max_doc_chars,
     )
     os.environ.update(config.to_env())
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {args.workers}")
+    reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
+    if args.workers > 1 and reuse:
+        if not reuse_port_supported():
+            raise ConfigError("--reuse-port needs SO_REUSEPORT, which this platform lacks; use --no-reuse-port")
+        return serve_reuse_port(args.host, args.port, args.workers, log_level=args.log_level, access_log=False)
     uvicorn.run("authorag.server.app:app_from_env", factory=True, host=args.host, port=args.port,
                 workers=args.workers, log_level=args.log_level, access_log=False)
     return 0

@@ -49,6 +49,58 @@ def test_serve_subprocess_answers_cohere_requests() -> None:
         proc.wait(timeout=20)
 
 
+def _wait_ready(url: str, proc: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        assert time.monotonic() < deadline, f"authorag serve did not become ready in {seconds} s"
+        time.sleep(0.2)
+
+
+def test_serve_workers_share_the_port_and_stop_together() -> None:
+    port = _free_port()
+    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank", "--workers", "2",
+           "--weight", "0.6"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, proc)
+        pids: set[int] = set()
+        deadline = time.monotonic() + 60
+        while len(pids) < 2 and time.monotonic() < deadline:  # the second worker may still be loading
+            for _ in range(16):  # a new connection each time: the kernel spreads them over the workers
+                with httpx.Client() as client:
+                    pids.add(int(client.get(f"{url}/readyz").json()["pid"]))
+            time.sleep(0.2)
+        assert len(pids) == 2, f"connections reached {len(pids)} worker(s)"
+        body = {"query": "q", "documents": ["url: https://someblog.blogspot.com/x", "url: https://www.nih.gov/y"]}
+        # as in the single-process test: 0.4 * 1 + 0.6 * 0.3 = 0.58 < 0.6 * 0.979 = 0.588
+        assert [x["index"] for x in httpx.post(f"{url}/v1/rerank", json=body).json()["results"]] == [1, 0]
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+    for pid in pids:  # SIGTERM to the parent stopped every worker
+        assert not os.path.exists(f"/proc/{pid}") or "zombie" in open(f"/proc/{pid}/status").read()
+
+
+def test_serve_on_a_taken_port_says_so() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--workers", "2"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert f"127.0.0.1:{port} is in use" in proc.stderr
+
+
 @pytest.mark.parametrize("module,package,extra", [
     ("authorag.integrations.langchain", "langchain_core", "langchain"),
     ("authorag.integrations.haystack", "haystack", "haystack"),

@@ -1,9 +1,6 @@
 """Server pieces without HTTP: document reading, config parsing, metrics text, doc examples."""
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import pytest
 
 from authorag.errors import ConfigError
@@ -81,16 +78,6 @@ def test_metrics_histogram_is_cumulative() -> None:
     assert 'authorag_request_duration_seconds_bucket{route="/v1/rerank",le="10"} 3' in text
     assert 'authorag_request_duration_seconds_bucket{route="/v1/rerank",le="+Inf"} 4' in text
     assert 'authorag_request_duration_seconds_count{route="/v1/rerank"} 4' in text
-
-
-@pytest.mark.parametrize("name", [
-    "authorag.integrations._adapt", "authorag.integrations.langchain", "authorag.integrations.haystack",
-    "authorag.server.config", "authorag.server.documents", "authorag.server.metrics",
-    "authorag.server.schemas", "authorag.server.service", "authorag.server.app",
-])
-def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
 
 
 def test_learned_tier_through_the_service() -> None:
