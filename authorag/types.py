@@ -163,7 +163,9 @@ class Candidate:
                 f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
                 "own score name once. Use a different name for a second stage of the same kind."
             )
-        merged = {**scores, **values}
+        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
+        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
+        merged.update(values)
         for n, v in values.items():
             if type(v) is not float:  # ints, numpy scalars: stored as plain floats
                 merged[n] = float(v)
