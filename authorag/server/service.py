@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from authorag.domains import load_suffix_list
 from authorag.errors import ConfigError
 from authorag.integrations import _adapt
 from authorag.priors.base import AuthorityScorer
@@ -88,6 +89,7 @@ class RerankService:
         """Load the prior (and the relevance model) once."""
         if self._reranker is not None:
             return
+        load_suffix_list()
         scorer = build_scorer(self.config) if self._scorer is None else self._scorer
         mode, relevance = _adapt.resolve_relevance(self.config.relevance)
         self._reranker = _adapt.build_reranker(scorer, relevance, self.config.policy())
