@@ -143,11 +143,17 @@ def lucene_bm25_scores(docs: Sequence[list[str]], terms: Sequence[str], k1: floa
         weights[t] = weights.get(t, 0) + 1
     n = len(docs)
     lengths = np.fromiter((len(d) for d in docs), dtype=np.float64, count=n)
-    tf = np.array([[d.count(t) for d in docs] for t in weights], dtype=np.float64).reshape(len(weights), n)
+    # Tokens never contain spaces, so counting " t " in the tokens joined by two spaces counts
+    # whole tokens exactly (two spaces: neighbouring matches do not share a separator); one
+    # C-level substring count per term and document, about 2x faster than list.count.
+    patterns = [f" {t} " for t in weights]
+    tf = np.array([[padded.count(pt) for pt in patterns] for padded in (f" {'  '.join(d)} " for d in docs)],
+                  dtype=np.float64).reshape(n, len(weights)).T
     df = np.count_nonzero(tf, axis=1).astype(np.float64)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
     norm = k1 * (1.0 - b + b * lengths / (lengths.sum() / n))
-    contrib = idf[:, None] * (tf * (k1 + 1.0) / (tf + norm[None, :]))
+    denom = tf + norm[None, :]  # 0 only for an empty document with b = 1, whose tf is 0: score 0
+    contrib = idf[:, None] * np.divide(tf * (k1 + 1.0), denom, out=np.zeros_like(tf), where=denom > 0)
     counts = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
     return (counts @ contrib).tolist()
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
@@ -149,3 +150,34 @@ def test_is_a_relevance_scorer_and_feeds_the_reranker() -> None:
     assert ranking.candidates[0].scores["relevance.bm25"] > 0
     assert ranking.candidates[0].scores["relevance.norm"] == pytest.approx(1.0)
     assert cands[1].scores == {}
+
+
+def test_lucene_fast_path_equals_rank_bm25() -> None:
+    """The query-term-only Lucene scorer gives rank-bm25's numbers (repeated query terms,
+    terms absent from every document, empty documents, prefixes of other tokens)."""
+    import random
+
+    from authorag.rerankers.bm25 import _LuceneBM25, lucene_bm25_scores
+
+    rng = random.Random(7)
+    vocab = [f"w{i}" for i in range(40)] + ["a", "aa", "aaa"]
+    for _ in range(300):
+        docs = [[rng.choice(vocab) for _ in range(rng.randint(0, 20))] for _ in range(rng.randint(1, 25))]
+        if not any(docs):
+            continue
+        query = [rng.choice(vocab) for _ in range(rng.randint(1, 5))] + ["absent"]
+        k1, b = rng.choice([0.9, 1.2, 1.5, 2.0]), rng.choice([0.0, 0.4, 0.75, 1.0])
+        with np.errstate(invalid="ignore"):  # rank-bm25 divides 0 by 0 for an empty doc when b = 1
+            expected = np.nan_to_num(_LuceneBM25(docs, k1=k1, b=b).get_scores(query), nan=0.0).tolist()
+        assert lucene_bm25_scores(docs, query, k1, b) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def test_ascii_tokenizer_equals_the_regex() -> None:
+    import random
+    import re
+
+    rng = random.Random(3)
+    alphabet = [chr(i) for i in range(128)] + ["é", "ß", "\u212a", "İ", "ﬁ"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert tokenize(text) == re.findall(r"[^\W_]+", text.casefold()), repr(text)
