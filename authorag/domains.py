@@ -100,14 +100,36 @@ def _to_unicode(host: str) -> str:
         return host
 
 
+def _plain_netloc(text: str) -> str | None:
+    """The netloc of an ``http://``-style URL with a letters-only scheme and an ASCII,
+    bracket-free netloc (nearly every URL a service sees), without ``urlsplit`` (which costs
+    ~10 µs on a URL it has not cached); None for anything else, which goes to ``urlsplit``.
+    Gives ``urlsplit(text).netloc`` whenever it answers (tests compare the two)."""
+    sep = text.find("://", 0, 12)
+    if sep <= 0 or not (text[:sep].isalpha() and text[:sep].isascii()):
+        return None
+    start = sep + 3
+    end = len(text)
+    for ch in "/?#":
+        pos = text.find(ch, start, end)
+        if pos >= 0:
+            end = pos
+    netloc = text[start:end]
+    if not netloc.isascii() or "[" in netloc or "]" in netloc:
+        return None
+    return netloc
+
+
 def _host_part(text: str) -> str:
     """Pull the host out of a URL or bare host string (no validation)."""
-    if "://" not in text[:12] and not text.startswith("//"):
-        text = "//" + text
-    try:
-        netloc = urlsplit(text).netloc
-    except ValueError as exc:  # e.g. unbalanced [ in an IPv6 literal
-        raise InvalidURLError(text.lstrip("/"), f"unparseable URL ({exc})") from exc
+    netloc = _plain_netloc(text)
+    if netloc is None:
+        if "://" not in text[:12] and not text.startswith("//"):
+            text = "//" + text
+        try:
+            netloc = urlsplit(text).netloc
+        except ValueError as exc:  # e.g. unbalanced [ in an IPv6 literal
+            raise InvalidURLError(text.lstrip("/"), f"unparseable URL ({exc})") from exc
     netloc = netloc.rsplit("@", 1)[-1]
     if netloc.startswith("["):
         end = netloc.find("]")

@@ -88,3 +88,23 @@ def test_host_keys_none() -> None:
 
 def test_registrable_domain() -> None:
     assert registrable_domain("https://pubmed.ncbi.nlm.nih.gov/123") == "nih.gov"
+
+
+def test_plain_netloc_fast_path_agrees_with_urlsplit() -> None:
+    """The urlsplit-free netloc reader answers only where it gives urlsplit's netloc."""
+    import random
+    from urllib.parse import urlsplit
+
+    from authorag.domains import _plain_netloc  # pyright: ignore[reportPrivateUsage]
+
+    rng = random.Random(11)
+    alphabet = list("abcHTtp:/?#@[]:.-_1%é")
+    answered = 0
+    for _ in range(20_000):
+        text = rng.choice(["http://", "https://", "HTTP://", "ftp://", "h1://", "://", ""]) + "".join(
+            rng.choice(alphabet) for _ in range(rng.randint(0, 20)))
+        got = _plain_netloc(text)
+        if got is not None:
+            answered += 1
+            assert got == urlsplit(text).netloc, text
+    assert answered > 5_000
