@@ -91,6 +91,10 @@ class HybridAuthority:
         self.shrink_to = shrink_to
         self.max_judge_calls = max_judge_calls
         self.max_seconds = max_seconds
+        # Calibrated judge verdicts per domain, in front of the judge's own (SQLite) cache: a
+        # service sees the same unknown domains in request after request, and rebuilding the
+        # prompt, hashing it and reading SQLite cost more than the rest of the request.
+        self._memo: dict[str, AuthorityDetail] = {}
         if calibration == _DEFAULT:
             self.calibration = Calibration.load() if judge is not None else Calibration.identity()
         else:
@@ -131,8 +135,11 @@ class HybridAuthority:
         start, calls = time.monotonic(), 0
         done: dict[str, AuthorityDetail] = {}
         out: list[AuthorityDetail] = []
+        memo = self._memo if not getattr(self.judge, "with_text", False) else None
         for cand in candidates:
             key = cand.domain or cand.url
+            if key not in done and memo is not None and key in memo:
+                done[key] = memo[key]
             if key not in done:
                 reason = self._over_budget(calls, time.monotonic() - start)
                 if reason is not None:
@@ -141,6 +148,10 @@ class HybridAuthority:
                 detail, used = self._judge_one(cand)
                 calls += used
                 done[key] = detail
+                if memo is not None and detail.known:
+                    if len(memo) >= _MEMO_SIZE:
+                        memo.pop(next(iter(memo)))  # oldest first
+                    memo[key] = detail
             out.append(done[key])
         return out
 
@@ -172,6 +183,10 @@ class HybridAuthority:
             detail, authority=value, tier="judge",
             sources=(*detail.sources, SourceValue("judge.calibrated", value, detail.authority)), note=note.lstrip("; "),
         )
+
+
+_MEMO_SIZE = 100_000
+"""Domains whose judged authority a :class:`HybridAuthority` keeps in memory."""
 
 
 def _explain(detail: AuthorityDetail, reason: str | None) -> AuthorityDetail:

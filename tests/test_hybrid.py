@@ -68,6 +68,24 @@ def test_call_budget_dedupes_and_stops() -> None:
     assert details[3].note == "judge budget exhausted (max_judge_calls=2)"
 
 
+def test_judged_domains_are_remembered_across_calls() -> None:
+    pj, fake = judge(["6", "3"])
+    hybrid = HybridAuthority(PRIOR, None, pj, calibration=None)
+    first = hybrid.score(candidates_from(["https://a-unknown.biz/1"]))
+    again = hybrid.score(candidates_from(["https://a-unknown.biz/2", "b-unknown.biz"]))
+    assert len(fake.requests) == 2  # a-unknown.biz was judged once, b-unknown.biz once
+    assert again[0] == first[0] and again[0].authority == pytest.approx(0.3 + 0.5 * (6 / 9 - 0.3))
+    assert again[1].authority == pytest.approx(0.3 + 0.5 * (3 / 9 - 0.3))
+
+
+def test_failed_judgements_are_not_remembered() -> None:
+    pj, fake = judge(["no idea", "6"])
+    hybrid = HybridAuthority(PRIOR, None, pj, calibration=None)
+    assert hybrid.score(candidates_from(["a-unknown.biz"]))[0].tier == "unknown"
+    assert hybrid.score(candidates_from(["a-unknown.biz"]))[0].tier == "judge"
+    assert len(fake.requests) == 2
+
+
 def test_time_budget_zero_judges_nothing_and_keeps_low_confidence_table_value() -> None:
     pj, fake = judge()
     hybrid = HybridAuthority(PRIOR, None, pj, min_confidence=0.99, max_seconds=0.0, calibration=None)
