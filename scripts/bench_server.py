@@ -173,10 +173,13 @@ async def run_level(port: int, path: str, bodies: list[bytes], concurrency: int,
         for w in range(concurrency):  # warm every connection (and the server's caches)
             await send(w, 0)
 
+        started = 0
+
         async def worker(w: int) -> None:
-            nonlocal errors
+            nonlocal errors, started
             k = 1
-            while time.perf_counter() < stop_at and len(latencies) + errors < max_requests:
+            while time.perf_counter() < stop_at and started < max_requests:
+                started += 1  # counted before sending, so the level never exceeds max_requests
                 t0 = time.perf_counter()
                 status = await send(w, k)
                 k += 1

@@ -27,6 +27,6 @@ def test_bench_server_script_reports_levels(tmp_path: Path) -> None:
     for lv in [*closed, opened]:
         assert lv["errors"] == 0 and 0 < lv["requests"] <= 40
         assert 0 < lv["p50_ms"] <= lv["p99_ms"]
-        assert lv["req_per_s"] == pytest.approx(lv["requests"] / lv["seconds"], rel=0.01)
+        assert lv["req_per_s"] == pytest.approx(lv["requests"] / lv["seconds"], rel=0.05)  # seconds has 3 decimals
     assert opened["offered_per_s"] == 50 and opened["requests"] == 40  # 1 s x 50/s, capped at 40
     assert "c=  4" in proc.stdout and "rate=50/s" in proc.stdout
