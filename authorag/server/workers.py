@@ -93,12 +93,14 @@ def serve_reuse_port(host: str, port: int, workers: int, **uvicorn_kwargs: Any) 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         code = 0
-        while any(p.is_alive() for p in procs):
+        while True:
             dead = [p for p in procs if not p.is_alive()]
-            if dead and not stopping:
+            if dead and not stopping:  # a worker ended without being asked to: a failure
                 code = dead[0].exitcode or 1
-                log.error("worker %s exited with code %s; stopping the others", dead[0].name, code)
+                log.error("worker %s exited with code %s; stopping the others", dead[0].name, dead[0].exitcode)
                 stop(signal.SIGTERM, None)
+            if len(dead) == len(procs):
+                break
             time.sleep(0.2)
         for p in procs:
             p.join()

@@ -90,6 +90,14 @@ def test_serve_workers_share_the_port_and_stop_together() -> None:
         assert not status.exists() or "zombie" in status.read_text()
 
 
+def test_serve_workers_failing_at_startup_fail_the_command() -> None:
+    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(_free_port()), "--workers", "2",
+           "--exclude", "bogus_source"]
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert "unknown prior source 'bogus_source'" in proc.stderr
+
+
 def test_serve_on_a_taken_port_says_so() -> None:
     import socket
 
