@@ -210,8 +210,11 @@ class AuthorityReranker:
         if policy.mode == "filter" and policy.top_k is not None:
             by_auth = sorted(keep, key=lambda c: -c.scores["authority.signal"])
             keep = by_auth[: policy.top_k]
-        keep_ids = {id(c) for c in keep}
-        removed = [c for c in scored if id(c) not in keep_ids]
+        if keep is scored:  # no filter ran
+            removed: list[Candidate] = []
+        else:
+            keep_ids = {id(c) for c in keep}
+            removed = [c for c in scored if id(c) not in keep_ids]
         ordered = sorted(keep, key=lambda c: -c.scores["fused"])
         if policy.top_k is not None:
             removed += ordered[policy.top_k:]
