@@ -21,8 +21,6 @@ FusionMode = Literal["linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
-EMPTY_MAPPING: Mapping[str, Any] = _EMPTY
-"""The shared read-only empty mapping (a candidate's default metadata and scores)."""
 
 
 def _empty() -> Mapping[str, Any]:

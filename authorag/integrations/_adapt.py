@@ -21,15 +21,13 @@ import logging
 import math
 from collections.abc import Mapping, Sequence
 from functools import cache
-from types import MappingProxyType
 from typing import Any
 
-from authorag.domains import parse_host
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import RelevanceScorer
-from authorag.types import EMPTY_MAPPING, Candidate, Ranking
+from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
 
@@ -142,11 +140,8 @@ def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str]) -> str:
 
 def make_candidate(index: int, url: str, text: str, relevance: float | None) -> Candidate:
     """A candidate with id ``str(index)`` and, when given, its input relevance score."""
-    # Candidate.create, minus its keyword handling and copies: adapters call this per document.
-    parsed = parse_host(url, strict=False) if url else None
-    scores = MappingProxyType({RELEVANCE_SCORE: float(relevance)}) if relevance is not None else EMPTY_MAPPING
-    return Candidate(str(index), url, parsed.host if parsed else None, parsed.domain if parsed else None, text,
-                     EMPTY_MAPPING, scores)
+    scores = {RELEVANCE_SCORE: relevance} if relevance is not None else None
+    return Candidate.create(url, text, id=str(index), scores=scores)
 
 
 def build_reranker(
