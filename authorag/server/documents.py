@@ -75,6 +75,8 @@ def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bo
         >>> truncate("a b c d", 100, 2)
         ('a b', True)
     """
+    if max_tokens is None and len(text) <= max_chars:  # within budget: no copy, nothing to cut
+        return text, False
     cut = text[:max_chars]
     if max_tokens is not None:
         parts = cut.split(None, max_tokens)
@@ -125,13 +127,9 @@ def parse_documents(
             raw, url = doc, url_in_text(doc)
         else:
             raw, url = _object_text(i, doc, rank_fields), _object_url(doc)
-        if urls is not None:
-            given = urls[i]
-            if given:
-                url = given.strip()
-        if max_tokens is None and len(raw) <= max_chars:  # within budget: nothing to cut
-            out.append(ParsedDocument(raw, url, doc, False))
-        else:
-            text, cut = truncate(raw, max_chars, max_tokens)
-            out.append(ParsedDocument(text, url, doc, cut))
+        given = urls[i] if urls is not None else None
+        if given:
+            url = given.strip()
+        text, cut = truncate(raw, max_chars, max_tokens)
+        out.append(ParsedDocument(text, url, doc, cut))
     return out
