@@ -100,12 +100,11 @@ def _validation_message(exc: RequestValidationError | ValidationError) -> str:
 
 
 def _install_handlers(app: FastAPI, service: RerankService) -> None:
+    # ValidationError: bodies the routes validate themselves; RequestValidationError: anything
+    # FastAPI validates (parameters). Both give the same 422.
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
-        return _error(422, "invalid_request", _validation_message(exc), service)
-
     @app.exception_handler(ValidationError)
-    async def _invalid_body(_: Request, exc: ValidationError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+    async def _invalid(_: Request, exc: RequestValidationError | ValidationError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
         return _error(422, "invalid_request", _validation_message(exc), service)
 
     @app.exception_handler(HTTPException)
