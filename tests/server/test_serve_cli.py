@@ -21,35 +21,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_subprocess_answers_cohere_requests() -> None:
-    port = _free_port()
-    env = {**os.environ, "AUTHORAG_API_KEY": "cli-key"}
-    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank",
-           "--weight", "0.6", "--max-documents", "3"]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            assert time.monotonic() < deadline, "authorag serve did not become ready in 60 s"
-            time.sleep(0.2)
-        ready = httpx.get(f"{url}/readyz").json()["config"]
-        assert (ready["weight"], ready["max_documents"], ready["relevance"], ready["auth"]) == (0.6, 3, "rank", True)
-        body = {"query": "q", "documents": ["url: https://someblog.blogspot.com/x", "url: https://www.nih.gov/y"]}
-        r = httpx.post(f"{url}/v1/rerank", json=body, headers={"Authorization": "Bearer cli-key"})
-        # rank relevance (1, 0) -> 0.4 * 1 + 0.6 * 0.3 = 0.58 vs 0.6 * 0.979 = 0.588
-        assert [x["index"] for x in r.json()["results"]] == [1, 0]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-
-
 def _wait_ready(url: str, proc: subprocess.Popen[bytes], seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while True:
@@ -61,6 +32,26 @@ def _wait_ready(url: str, proc: subprocess.Popen[bytes], seconds: float = 60) ->
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         assert time.monotonic() < deadline, f"authorag serve did not become ready in {seconds} s"
         time.sleep(0.2)
+
+
+def test_serve_subprocess_answers_cohere_requests() -> None:
+    port = _free_port()
+    env = {**os.environ, "AUTHORAG_API_KEY": "cli-key"}
+    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank",
+           "--weight", "0.6", "--max-documents", "3"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_ready(url, proc)
+        ready = httpx.get(f"{url}/readyz").json()["config"]
+        assert (ready["weight"], ready["max_documents"], ready["relevance"], ready["auth"]) == (0.6, 3, "rank", True)
+        body = {"query": "q", "documents": ["url: https://someblog.blogspot.com/x", "url: https://www.nih.gov/y"]}
+        r = httpx.post(f"{url}/v1/rerank", json=body, headers={"Authorization": "Bearer cli-key"})
+        # rank relevance (1, 0) -> 0.4 * 1 + 0.6 * 0.3 = 0.58 vs 0.6 * 0.979 = 0.588
+        assert [x["index"] for x in r.json()["results"]] == [1, 0]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
 
 
 def test_serve_workers_share_the_port_and_stop_together() -> None:
