@@ -187,6 +187,14 @@ def plot_all(runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> list[Path]:
     return out
 
 
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    """Lay out, write (110 dpi) and close one figure."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def _plot_rag_methods(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> Path:
     """Generator-free accuracy vs k: baseline filters (dashed) and every run's authority filter."""
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
@@ -202,11 +210,7 @@ def _plot_rag_methods(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], pl
     ax.set_ylabel("generator-free accuracy")
     ax.set_title(f"{task}: filters × k", fontsize=9)
     ax.legend(fontsize=6, loc="lower right", ncol=2)
-    fig.tight_layout()
-    path = plot_dir / f"rag_{task}.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, plot_dir / f"rag_{task}.png")
 
 
 def _plot_rho(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> Path:
@@ -220,11 +224,7 @@ def _plot_rho(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot_dir: 
     ax.axhline(0.0, color="black", linewidth=0.6)
     ax.set_ylabel("Spearman ρ (95% CI)")
     ax.set_title(task, fontsize=10)
-    fig.tight_layout()
-    path = plot_dir / f"rho_{task}.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, plot_dir / f"rho_{task}.png")
 
 
 def _plot_confusion(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot_dir: Path) -> Path:
@@ -238,11 +238,7 @@ def _plot_confusion(plt: Any, task: str, runs: Sequence[Mapping[str, Any]], plot
         ax.set_ylabel("true level", fontsize=7)
         ax.tick_params(labelsize=6)
     fig.suptitle(f"{task}\npredicted level (rank in list) vs true level, rows normalized", fontsize=8)
-    fig.tight_layout()
-    path = plot_dir / f"confusion_{task}.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, plot_dir / f"confusion_{task}.png")
 
 
 def _plot_rag(plt: Any, run: Mapping[str, Any], plot_dir: Path) -> Path:
@@ -258,11 +254,7 @@ def _plot_rag(plt: Any, run: Mapping[str, Any], plot_dir: Path) -> Path:
         ax.set_ylabel("accuracy")
         ax.set_title(f"{kind.replace('_', '-')} (authority = {_label(run)})", fontsize=8)
         ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = plot_dir / f"rag_{run['run_id']}.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, plot_dir / f"rag_{run['run_id']}.png")
 
 
 def write_report(results_dir: Path, out_dir: Path) -> Path:
