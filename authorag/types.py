@@ -14,8 +14,10 @@ from typing import Any, Literal
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
 
-Tier = Literal["table", "rule", "learned", "judge", "unknown"]
-"""Which authority tier produced a value: prior table, suffix rule, learned prior, LLM judge."""
+Tier = Literal["reserved", "hosted", "table", "rule", "learned", "judge", "unknown"]
+"""Which authority tier produced a value: a reserved/special name (RFC 2606/6761, IPs,
+localhost), user content on a hosting platform, prior table, suffix rule, learned prior, LLM
+judge, or none (unknown)."""
 
 FusionMode = Literal["linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from authorag.errors import ConfigError
@@ -38,17 +37,17 @@ DEFAULT_URL_KEYS: tuple[str, ...] = ("source", "url", "link", "href", "source_ur
 """Metadata keys searched, in order, for a document's source URL."""
 
 
-@cache
 def default_scorer() -> AuthorityScorer:
-    """The shipped prior table (loaded once per process).
+    """The default composition (:func:`authorag.compose.load_scorer` with the environment's
+    settings; cached per settings), the same scorer the CLI and the server use.
 
     Example:
         >>> default_scorer().name
-        'prior'
+        'reserved>hosted>prior'
     """
-    from authorag.priors import load_prior
+    from authorag.compose import load_scorer
 
-    return load_prior()
+    return load_scorer()
 
 
 def load_relevance_scorer(name: str) -> RelevanceScorer:

@@ -108,16 +108,14 @@ class AuthorityRanker:
         return {name: getattr(self, name) for name in _POLICY_FIELDS}
 
     def warm_up(self) -> None:
-        """Load the prior table and the relevance scorer (once; later calls do nothing)."""
+        """Load the default composition and the relevance scorer (once; later calls do nothing)."""
         if self._reranker is not None:
             return
-        from authorag.priors import load_prior
+        from authorag.compose import load_scorer
 
         mode, relevance = _adapt.resolve_relevance(self.relevance)
-        if self.exclude_sources or self.optin_sources:
-            scorer = load_prior(exclude=self.exclude_sources, optin=self.optin_sources)
-        else:
-            scorer = _adapt.default_scorer()
+        scorer = load_scorer(None, exclude_sources=tuple(self.exclude_sources) or None,
+                             optin_sources=tuple(self.optin_sources) or None)
         self._reranker = _adapt.build_reranker(scorer, relevance, self._policy())
         self._relevance_mode = mode
 

@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from authorag._cliutil import JSON_VERSION, Subparsers, read_lines
-from authorag.errors import ConfigError
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -38,41 +37,17 @@ def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
-    """Options that choose the authority scorer (shared by ``score``, ``rerank``, ``demo``)."""
-    p.add_argument("--exclude", action="append", default=[], metavar="SOURCE", help="leave a prior source out")
-    p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
-                   help="add an opt-in source (averitec_misinfo, grinberg2019)")
-    p.add_argument("--prior-file", action="append", default=[], metavar="NAME=PATH",
-                   help="add a PageRank prior built with 'authorag priors build' as an authority source")
-    p.add_argument("--judge", choices=["local", "openai", "none"], default=judge_default,
-                   help="judge unknown/low-confidence domains with an LLM (hybrid scorer)")
-    p.add_argument("--base-url", help="OpenAI-compatible endpoint for --judge openai")
-    p.add_argument("--model", help="model name (openai) or GGUF path (local)")
-    p.add_argument("--no-learned", action="store_true", help="skip the learned-prior tier")
+    """The shared scorer flags (defined once in :func:`authorag.compose.add_scorer_options`)."""
+    from authorag.compose import add_scorer_options as add
+
+    add(p, judge_default=judge_default)  # type: ignore[arg-type]  # argparse validates the choice
 
 
 def build_scorer(args: argparse.Namespace) -> Any:
-    """The authority scorer chosen by :func:`add_scorer_options`' flags."""
-    from authorag.priors import load_prior
+    """The authority scorer chosen by the shared flags: :func:`authorag.compose.load_scorer`."""
+    from authorag.compose import load_scorer, settings_from_args
 
-    table = load_prior(exclude=args.exclude, optin=args.optin,
-                       extra=[_prior_file(spec) for spec in args.prior_file])
-    judge = None if args.judge in (None, "none") else args.judge
-    if judge is None and args.no_learned:
-        return table
-    from authorag.hybrid import build_hybrid
-
-    kw = {k: v for k, v in (("base_url", args.base_url), ("model", args.model)) if v is not None}
-    return build_hybrid(judge, table=table, learned=not args.no_learned, **kw)
-
-
-def _prior_file(spec: str) -> Any:
-    from authorag.priors.table import ExtraSource
-
-    name, sep, path = spec.partition("=")
-    if not sep or not name or not path:
-        raise ConfigError(f"--prior-file needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
-    return ExtraSource.from_pagerank_file(path, name)
+    return load_scorer(settings_from_args(args))
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -83,8 +58,9 @@ def _score(args: argparse.Namespace) -> int:
         print("authorag score: give URLs/domains as arguments or with --input FILE", file=sys.stderr)
         return 2
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
-    details = build_scorer(args).score(cands)
-    rows = [_row(c.url, c.domain, d.to_dict()) for c, d in zip(cands, details)]
+    scorer = build_scorer(args)
+    details = scorer.score(cands)
+    rows = [_row(c.url, c.domain, d.to_dict(), scorer.name) for c, d in zip(cands, details)]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
@@ -92,8 +68,8 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _row(url: str, domain: str | None, detail: dict[str, Any]) -> dict[str, Any]:
-    return {"version": JSON_VERSION, "input": url, "domain": domain, **detail}
+def _row(url: str, domain: str | None, detail: dict[str, Any], scorer: str) -> dict[str, Any]:
+    return {"version": JSON_VERSION, "input": url, "domain": domain, **detail, "scorer": scorer}
 
 
 def _print_table(rows: list[dict[str, Any]]) -> None:

@@ -12,6 +12,7 @@ import argparse
 import os
 
 from authorag._cliutil import Subparsers
+from authorag.compose import add_scorer_options, settings_from_args
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -31,17 +32,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--unknown-authority", type=float, help="value fused for unknown sources [0, 1]")
     p.add_argument("--relevance", choices=["bm25", "dense", "rank"],
                    help="relevance over the request's documents (default bm25)")
-    p.add_argument("--exclude", action="append", metavar="SOURCE", help="leave a prior source out")
-    p.add_argument("--optin", action="append", metavar="SOURCE", help="add an opt-in prior source")
-    p.add_argument("--judge", choices=["none", "local", "openai"], help="LLM judge for unknown domains")
-    p.add_argument("--learned", action="store_true", default=None, help="add the learned-prior tier")
-    p.add_argument("--judge-model", help="judge model name (openai) or GGUF path (local)")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint for --judge openai")
     p.add_argument("--api-key", help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)")
     p.add_argument("--max-documents", type=int)
     p.add_argument("--max-urls", type=int)
     p.add_argument("--max-body-bytes", type=int)
     p.add_argument("--max-doc-chars", type=int)
+    add_scorer_options(p)
     p.set_defaults(func=_serve)
 
 
@@ -55,10 +51,7 @@ def _serve(args: argparse.Namespace) -> int:
     config = ServerConfig.from_env(
         weight=args.weight, fusion=args.fusion, credibility_weight=args.credibility_weight,
         unknown_authority=args.unknown_authority, relevance=args.relevance,
-        exclude_sources=tuple(args.exclude) if args.exclude else None,
-        optin_sources=tuple(args.optin) if args.optin else None,
-        judge=args.judge, learned=args.learned, judge_model=args.judge_model,
-        judge_base_url=args.judge_base_url, api_key=args.api_key, max_documents=args.max_documents,
+        scorer=settings_from_args(args), api_key=args.api_key, max_documents=args.max_documents,
         max_urls=args.max_urls, max_body_bytes=args.max_body_bytes, max_doc_chars=args.max_doc_chars,
     )
     os.environ.update(config.to_env())

@@ -8,16 +8,9 @@ variable                        default                    meaning
 ==============================  =========================  ==========================================
 ``AUTHORAG_WEIGHT``             0.3                        share of authority in the fused score
 ``AUTHORAG_FUSION``             linear                     ``linear`` or ``rrf``
-``AUTHORAG_CREDIBILITY_WEIGHT`` 0.0                        share of credibility where known
+``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5                        share of credibility where known
 ``AUTHORAG_UNKNOWN_AUTHORITY``  0.3                        value fused for unknown sources
 ``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense`` or ``rank``
-``AUTHORAG_EXCLUDE_SOURCES``    (none)                     comma-separated prior sources to leave out
-``AUTHORAG_OPTIN_SOURCES``      (none)                     comma-separated opt-in prior sources
-``AUTHORAG_JUDGE``              none                       ``none``, ``local`` or ``openai``
-``AUTHORAG_LEARNED``            false                      add the learned-prior tier (hybrid scorer)
-``AUTHORAG_JUDGE_MODEL``        (backend default)          judge model name or GGUF path
-``AUTHORAG_JUDGE_BASE_URL``     (none)                     OpenAI-compatible endpoint for the judge
-``AUTHORAG_JUDGE_API_KEY``      (none)                     API key for that endpoint
 ``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
 ``AUTHORAG_MAX_DOCUMENTS``      1000                       documents per rerank request
 ``AUTHORAG_MAX_URLS``           1000                       URLs per ``/v1/authority`` request
@@ -25,6 +18,10 @@ variable                        default                    meaning
 ``AUTHORAG_MAX_DOC_CHARS``      20000                      per-document text budget (truncated)
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
 ==============================  =========================  ==========================================
+
+The authority scorer is configured by :class:`authorag.compose.ScorerSettings`, the same settings
+every surface uses (``AUTHORAG_EXCLUDE_SOURCES``, ``AUTHORAG_JUDGE``, ``AUTHORAG_LEARNED``,
+``AUTHORAG_HOSTED``, ``AUTHORAG_CONFIG`` for a TOML file, ...): see ``docs/priors.md``.
 """
 from __future__ import annotations
 
@@ -34,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from authorag.compose import ScorerSettings, parse_value
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
@@ -42,7 +40,6 @@ from authorag.rerankers.authority import (
 )
 from authorag.types import FusionMode
 
-JudgeKind = Literal["none", "local", "openai"]
 RelevanceKind = Literal["bm25", "dense", "rank"]
 ENV_PREFIX = "AUTHORAG_"
 
@@ -61,13 +58,7 @@ class ServerConfig:
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     relevance: RelevanceKind = "bm25"
-    exclude_sources: tuple[str, ...] = ()
-    optin_sources: tuple[str, ...] = ()
-    judge: JudgeKind = "none"
-    learned: bool = False
-    judge_model: str | None = None
-    judge_base_url: str | None = None
-    judge_api_key: str | None = field(default=None, repr=False)
+    scorer: ScorerSettings = field(default_factory=ScorerSettings)
     api_key: str | None = field(default=None, repr=False)
     max_documents: int = 1000
     max_urls: int = 1000
@@ -78,17 +69,16 @@ class ServerConfig:
     def __post_init__(self) -> None:
         _choice("fusion", self.fusion, get_args(FusionMode))
         _choice("relevance", self.relevance, get_args(RelevanceKind))
-        _choice("judge", self.judge, get_args(JudgeKind))
         for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-        if self.judge == "openai" and not self.judge_base_url:
-            raise ConfigError("judge 'openai' needs judge_base_url (AUTHORAG_JUDGE_BASE_URL or --judge-base-url)")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
         """Read ``AUTHORAG_*`` variables (default: ``os.environ``); ``overrides`` win when not None.
+
+        ``overrides`` may name server fields or :class:`ScorerSettings` fields (``judge=...``).
 
         Raises:
             ConfigError: a value that cannot be parsed (``AUTHORAG_WEIGHT must be a number, got 'x'``).
@@ -97,17 +87,21 @@ class ServerConfig:
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             raw = env.get(ENV_PREFIX + f.name.upper())
-            if raw is not None and raw != "":
-                values[f.name] = _parse(f.name, raw, f.type)
-        values.update({k: v for k, v in overrides.items() if v is not None})
+            if f.name != "scorer" and raw is not None and raw != "":
+                values[f.name] = parse_value(ENV_PREFIX + f.name.upper(), raw, str(f.type))
+        scorer_names = set(ScorerSettings.field_names())
+        scorer_kw = {k: v for k, v in overrides.items() if k in scorer_names}
+        values.update({k: v for k, v in overrides.items() if v is not None and k not in scorer_names})
+        if not isinstance(values.get("scorer"), ScorerSettings):
+            values["scorer"] = ScorerSettings.from_env(env, **scorer_kw)
         return cls(**values)
 
     def to_env(self) -> dict[str, str]:
         """The ``AUTHORAG_*`` variables that reproduce this config (for worker processes)."""
-        out: dict[str, str] = {}
+        out: dict[str, str] = self.scorer.to_env()
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if value is None:
+            if value is None or f.name == "scorer":
                 continue
             text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
             out[ENV_PREFIX + f.name.upper()] = text
@@ -122,35 +116,10 @@ class ServerConfig:
     def public(self) -> dict[str, Any]:
         """A JSON view without secrets (for logs and ``/readyz``)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if f.name not in ("api_key", "judge_api_key")}
+               if f.name not in ("api_key", "scorer")}
+        out["scorer"] = self.scorer.public()
         out["auth"] = self.api_key is not None
         return out
-
-
-def _parse(name: str, raw: str, annotation: object) -> Any:
-    kind = str(annotation)
-    var = ENV_PREFIX + name.upper()
-    if kind == "bool":
-        return _parse_bool(var, raw)
-    try:
-        if kind.startswith("tuple"):
-            return tuple(p.strip() for p in raw.split(",") if p.strip())
-        if kind == "float":
-            return float(raw)
-        if kind == "int":
-            return int(raw)
-    except ValueError as exc:
-        raise ConfigError(f"{var} must be a {kind}, got {raw!r}") from exc
-    return raw
-
-
-def _parse_bool(var: str, raw: str) -> bool:
-    low = raw.strip().lower()
-    if low in ("1", "true", "yes", "on"):
-        return True
-    if low in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{var} must be true or false, got {raw!r}")
 
 
 def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from authorag.compose import load_scorer
 from authorag.domains import load_suffix_list
 from authorag.errors import ConfigError
 from authorag.integrations import _adapt
@@ -25,26 +26,14 @@ log = logging.getLogger(__name__)
 
 
 def build_scorer(config: ServerConfig) -> AuthorityScorer:
-    """The authority scorer the config asks for: the shipped prior, or the hybrid scorer
-    (prior + learned prior + judge) when ``judge`` or ``learned`` is set.
+    """The authority scorer the config asks for: :func:`authorag.compose.load_scorer` on its
+    :class:`~authorag.compose.ScorerSettings` (the composition every surface uses).
 
     Raises:
         ConfigError: invalid judge settings (unknown backend option, missing model).
         MissingDependencyError: the judge backend's extra is not installed.
     """
-    from authorag.priors import load_prior
-
-    if config.judge == "none" and not config.learned:
-        if config.exclude_sources or config.optin_sources:
-            return load_prior(exclude=config.exclude_sources, optin=config.optin_sources)
-        return _adapt.default_scorer()
-    from authorag.hybrid import build_hybrid
-
-    table = load_prior(exclude=config.exclude_sources, optin=config.optin_sources)
-    kw: dict[str, Any] = {k: v for k, v in (("base_url", config.judge_base_url), ("model", config.judge_model),
-                            ("api_key", config.judge_api_key)) if v is not None}
-    judge = None if config.judge == "none" else config.judge
-    return build_hybrid(judge, table=table, learned=config.learned, **kw)
+    return load_scorer(config.scorer)
 
 
 class RerankService:
@@ -83,7 +72,8 @@ class RerankService:
     @property
     def offload(self) -> bool:
         """True when scoring may block for long (judge calls, dense encoding): run it in a thread."""
-        return self.config.judge != "none" or self.config.learned or self.config.relevance == "dense"
+        scorer = self.config.scorer
+        return scorer.judge != "none" or scorer.learned or self.config.relevance == "dense"
 
     def warm_up(self) -> None:
         """Load the prior (and the relevance model) once."""

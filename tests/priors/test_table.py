@@ -134,6 +134,6 @@ def test_extra_pagerank_source_end_to_end(tmp_path, capsys) -> None:  # type: ig
     assert main(["score", "hub-of-links.org", "--json", "--no-learned", "--prior-file", f"mylinks={out}"]) == 0
     assert set(json.loads(capsys.readouterr().out)[0]["sources"]) == {"mylinks"}
     assert main(["score", "x.org", "--no-learned", "--prior-file", "oops"]) == 1
-    assert "--prior-file needs NAME=PATH" in capsys.readouterr().err
+    assert "--prior-file (AUTHORAG_PRIOR_FILES) needs NAME=PATH" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="clashes with a shipped source"):
         ExtraSource("majestic", {})

@@ -109,7 +109,7 @@ def test_authority_endpoint(server_url: str) -> None:
     assert data["version"] == "1"
     got = [(r["input"], r["domain"], r["tier"]) for r in data["results"]]
     assert got == [("nih.gov", "nih.gov", "table"), ("https://someblog.blogspot.com/x", "someblog.blogspot.com",
-                                                     "unknown"), ("not a url", None, "unknown")]
+                                                     "hosted"), ("not a url", None, "unknown")]
     assert data["results"][0]["authority"] == pytest.approx(0.979, abs=0.01)
     assert data["results"][2]["error"] == "no readable host or domain in this input"
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from authorag.compose import ScorerSettings
+
 from authorag.errors import ConfigError
 from authorag.server.config import ServerConfig
 from authorag.server.documents import parse_documents, truncate, url_in_text
@@ -51,7 +53,8 @@ def test_truncate(text: str, chars: int, tokens: int | None, out: tuple[str, boo
 def test_config_from_env_and_overrides() -> None:
     cfg = ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_EXCLUDE_SOURCES": "majestic, moz",
                                  "AUTHORAG_LEARNED": "yes", "AUTHORAG_API_KEY": "s3cr3t-key"}, max_documents=7)
-    assert (cfg.weight, cfg.exclude_sources, cfg.learned, cfg.max_documents) == (0.5, ("majestic", "moz"), True, 7)
+    assert (cfg.weight, cfg.scorer.exclude_sources, cfg.scorer.learned, cfg.max_documents) == (
+        0.5, ("majestic", "moz"), True, 7)
     assert "s3cr3t-key" not in repr(cfg) and cfg.api_key == "s3cr3t-key"
     assert ServerConfig.from_env(cfg.to_env()) == cfg
 
@@ -84,7 +87,7 @@ def test_learned_tier_through_the_service() -> None:
     from authorag.server.schemas import AuthorityRequest
     from authorag.server.service import RerankService
 
-    svc = RerankService(ServerConfig(relevance="rank", learned=True))
+    svc = RerankService(ServerConfig(relevance="rank", scorer=ScorerSettings(learned=True)))
     out = svc.authority(AuthorityRequest(urls=["nih.gov", "cranberry-cures-4u.biz"]))
     assert [r["tier"] for r in out["results"]] == ["table", "learned"]
-    assert out["meta"]["scorer"] != "prior"
+    assert out["meta"]["scorer"] == "reserved>hosted>prior>learned"

@@ -1,0 +1,307 @@
+"""The one authority composition: settings → scorer, used by every surface.
+
+The CLI (``score``, ``rerank``, ``demo``, ``serve``), the HTTP server, the LangChain and Haystack
+components and the benchmark method ``default`` all build their authority scorer here, from the
+same :class:`ScorerSettings`, read the same way: defaults < a TOML file (``AUTHORAG_CONFIG`` or
+``--config``) < ``AUTHORAG_*`` environment variables < explicit flags or arguments.
+
+The default composition (chosen by measurement, docs/priors.md "Choosing the default"):
+
+    tier 0  reserved names and IPs (no value) · user content on hosting platforms (``hosted``)
+    tier 1  the shipped prior table (suffix rules for .gov/.edu/...)
+    unknown everything else: the reranker fuses its ``unknown_authority`` constant
+
+The learned prior (``learned=True``) and an LLM judge (``judge="local"|"openai"``) are opt-in.
+
+Example:
+    >>> scorer = load_scorer(ScorerSettings())
+    >>> scorer.name
+    'reserved>hosted>prior'
+    >>> [d.tier for d in scorer.score(candidates_from(["nih.gov", "https://johndoe.wordpress.com/x"]))]
+    ['table', 'hosted']
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, cast, get_args
+
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.types import candidates_from
+
+JudgeKind = Literal["none", "local", "openai"]
+ENV_PREFIX = "AUTHORAG_"
+CONFIG_ENV = "AUTHORAG_CONFIG"
+_SECRETS = ("judge_api_key",)
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerSettings:
+    """Which authority tiers run and how (one settings object for every surface).
+
+    Attributes:
+        exclude_sources: prior sources left out (leave-source-out evaluation).
+        optin_sources: opt-in prior sources added (``averitec_misinfo``, ``grinberg2019``).
+        prior_files: your own PageRank priors, ``NAME=PATH`` (``authorag priors build``).
+        reserved: special-use names and IPs get tier ``reserved`` (never a table value).
+        hosted: user pages on hosting platforms get tier ``hosted`` (never the platform's value).
+        hosted_authority: the value of a hosted user page, in [0, 1].
+        subdomains: ``inherit`` or ``discount`` for hosts the table does not list itself.
+        learned: add the learned prior (tier 2) for domains the table does not know.
+        judge: ``none``, ``local`` (embedded model) or ``openai`` (any OpenAI-compatible server).
+        judge_method: registered judge name (``point``: one call per domain).
+        judge_model: model name (openai) or GGUF path (local).
+        judge_base_url: endpoint for ``judge="openai"``.
+        judge_api_key: API key for that endpoint (never printed).
+        min_confidence: a tier's value is accepted at or above this confidence.
+        max_judge_calls: judge calls allowed per scoring call.
+        judge_seconds: wall-time budget for judging per scoring call.
+    """
+
+    exclude_sources: tuple[str, ...] = ()
+    optin_sources: tuple[str, ...] = ()
+    prior_files: tuple[str, ...] = ()
+    reserved: bool = True
+    hosted: bool = True
+    hosted_authority: float = 0.3
+    subdomains: Literal["inherit", "discount"] = "inherit"
+    learned: bool = False
+    judge: JudgeKind = "none"
+    judge_method: str = "point"
+    judge_model: str | None = None
+    judge_base_url: str | None = None
+    judge_api_key: str | None = field(default=None, repr=False)
+    min_confidence: float = 0.5
+    max_judge_calls: int = 20
+    judge_seconds: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.judge not in get_args(JudgeKind):
+            raise ConfigError(f"judge must be one of {', '.join(get_args(JudgeKind))}, got {self.judge!r}")
+        if self.subdomains not in ("inherit", "discount"):
+            raise ConfigError(f"subdomains must be 'inherit' or 'discount', got {self.subdomains!r}")
+        for name in ("hosted_authority", "min_confidence"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ConfigError(f"{name} must be in [0, 1], got {value!r}")
+        if self.max_judge_calls < 0 or self.judge_seconds < 0:
+            raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
+                              f"judge_seconds={self.judge_seconds}")
+        if self.judge == "openai" and not self.judge_base_url:
+            raise ConfigError("judge 'openai' needs judge_base_url (AUTHORAG_JUDGE_BASE_URL or --judge-base-url)")
+
+    def replace(self, **changes: Any) -> ScorerSettings:
+        """A copy with ``changes`` applied; None values keep the current value."""
+        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def public(self) -> dict[str, Any]:
+        """JSON view without secrets (provenance, logs, ``/readyz``)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in _SECRETS}
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The setting names (TOML keys; ``AUTHORAG_`` + upper case for the environment)."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ScorerSettings:
+        """Defaults < ``AUTHORAG_CONFIG`` file < ``AUTHORAG_*`` variables < ``overrides`` (None skipped).
+
+        Raises:
+            ConfigError: a value that cannot be parsed, naming the variable or file key.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        path = env.get(CONFIG_ENV)
+        if path:
+            values.update(read_config_file(path))
+        for f in dataclasses.fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is not None and raw != "":
+                values[f.name] = parse_value(ENV_PREFIX + f.name.upper(), raw, str(f.type))
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def to_env(self) -> dict[str, str]:
+        """``AUTHORAG_*`` variables that reproduce these settings (for worker processes)."""
+        out: dict[str, str] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
+            out[ENV_PREFIX + f.name.upper()] = text
+        return out
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """Scorer settings from a TOML file: top-level keys or a ``[scorer]`` table.
+
+    Raises:
+        ConfigError: the file is missing, not TOML, or has an unknown key.
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"config file {p}: cannot read it ({exc}); set AUTHORAG_CONFIG to a TOML file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {p}: not valid TOML ({exc})") from exc
+    table: Any = data.get("scorer", data)
+    known = set(ScorerSettings.field_names())
+    unknown = sorted(set(table) - known - {"scorer", "reranker", "server"})
+    if unknown:
+        raise ConfigError(f"config file {p}: unknown scorer setting(s) {unknown}; known: {', '.join(sorted(known))}")
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in table.items() if k in known}
+
+
+def parse_value(var: str, raw: str, kind: str) -> Any:
+    """Parse one environment value by its annotation (``bool``, ``int``, ``float``, ``tuple``...)."""
+    if kind == "bool":
+        low = raw.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ConfigError(f"{var} must be true or false, got {raw!r}")
+    try:
+        if kind.startswith("tuple"):
+            return tuple(p.strip() for p in raw.split(",") if p.strip())
+        if kind == "float":
+            return float(raw)
+        if kind == "int":
+            return int(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{var} must be a {kind}, got {raw!r}") from exc
+    return raw
+
+
+def load_scorer(settings: ScorerSettings | None = None, **overrides: Any) -> AuthorityScorer:
+    """The authority scorer for ``settings`` (default: :meth:`ScorerSettings.from_env`).
+
+    Scorers are cached per settings in the process: the prior table loads once.
+
+    Raises:
+        ConfigError: invalid settings (unknown source, bad ``NAME=PATH``, judge options).
+        MissingDependencyError: the judge backend's extra is not installed.
+    """
+    base = ScorerSettings.from_env() if settings is None else settings
+    return _build(base.replace(**overrides) if overrides else base)
+
+
+@lru_cache(maxsize=16)
+def _build(settings: ScorerSettings) -> AuthorityScorer:
+    from authorag.priors.table import load_prior
+    from authorag.tiered import TieredAuthority
+
+    table = load_prior(exclude=settings.exclude_sources, optin=settings.optin_sources,
+                       extra=[_prior_file(spec) for spec in settings.prior_files])
+    inner: AuthorityScorer = table
+    if settings.learned or settings.judge != "none":
+        inner = _hybrid(settings, table)
+    from authorag.priors.platforms import default_platforms
+
+    return TieredAuthority(inner, reserved=settings.reserved,
+                           platforms=default_platforms() if settings.hosted else None,
+                           hosted_authority=settings.hosted_authority, subdomains=settings.subdomains,
+                           name=composition_name(settings))
+
+
+def composition_name(settings: ScorerSettings) -> str:
+    """The composition's name as provenance shows it (``reserved>hosted>prior>learned>judge.point:local``).
+
+    Example:
+        >>> composition_name(ScorerSettings(learned=True, exclude_sources=("majestic",)))
+        'reserved>hosted>prior-majestic>learned'
+    """
+    parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
+    prior = "prior" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)
+    prior += "".join(f"+{spec.partition('=')[0]}" for spec in settings.prior_files)
+    parts.append(prior)
+    if settings.learned:
+        parts.append("learned")
+    if settings.judge != "none":
+        parts.append(f"judge.{settings.judge_method}:{settings.judge}")
+    return ">".join(parts)
+
+
+def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind | None = None) -> None:
+    """The scorer flags shared by ``score``, ``rerank``, ``demo`` and ``serve`` (one definition).
+
+    Unset flags fall back to the environment and the config file (see the module doc).
+    """
+    g = p.add_argument_group("authority scorer (defaults: AUTHORAG_* variables, then the config file)")
+    g.add_argument("--config", metavar="FILE", help="TOML file of scorer settings (else $AUTHORAG_CONFIG)")
+    g.add_argument("--exclude", action="append", metavar="SOURCE", help="leave a prior source out")
+    g.add_argument("--optin", action="append", metavar="SOURCE",
+                   help="add an opt-in source (averitec_misinfo, grinberg2019)")
+    g.add_argument("--prior-file", action="append", metavar="NAME=PATH",
+                   help="add a PageRank prior built with 'authorag priors build' as an authority source")
+    g.add_argument("--learned", action=argparse.BooleanOptionalAction, default=None,
+                   help="add the learned-prior tier for domains the table does not know (opt-in)")
+    g.add_argument("--judge", choices=list(get_args(JudgeKind)), default=judge_default,
+                   help="judge unknown/low-confidence domains with an LLM")
+    g.add_argument("--judge-base-url", "--base-url", dest="judge_base_url",
+                   help="OpenAI-compatible endpoint for --judge openai")
+    g.add_argument("--judge-model", "--model", dest="judge_model", help="model name (openai) or GGUF path (local)")
+    g.add_argument("--hosted", action=argparse.BooleanOptionalAction, default=None,
+                   help="hosted tier for user pages on platforms like wordpress.com (default on)")
+    g.add_argument("--reserved", action=argparse.BooleanOptionalAction, default=None,
+                   help="reserved tier for example.*, *.test, IPs, localhost (default on)")
+    g.add_argument("--hosted-authority", type=float, help="value of a hosted user page [0, 1] (default 0.3)")
+    g.add_argument("--subdomains", choices=["inherit", "discount"],
+                   help="hosts the table does not list: take the domain's value or a discounted one")
+
+
+def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ScorerSettings:
+    """Settings from :func:`add_scorer_options` flags over the environment and config file."""
+    env = dict(os.environ if environ is None else environ)
+    if getattr(args, "config", None):
+        env[CONFIG_ENV] = args.config
+    return ScorerSettings.from_env(
+        env, exclude_sources=tuple(args.exclude) if args.exclude else None,
+        optin_sources=tuple(args.optin) if args.optin else None,
+        prior_files=tuple(args.prior_file) if args.prior_file else None,
+        learned=args.learned, judge=args.judge, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
+        hosted=args.hosted, reserved=args.reserved, hosted_authority=args.hosted_authority,
+        subdomains=args.subdomains)
+
+
+def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer:
+    from authorag.hybrid import build_hybrid
+
+    kw: dict[str, Any] = {k: v for k, v in (("base_url", settings.judge_base_url), ("model", settings.judge_model),
+                                           ("api_key", settings.judge_api_key)) if v is not None}
+    judge = None if settings.judge == "none" else settings.judge
+    hybrid_kw = {"min_confidence": settings.min_confidence, "max_judge_calls": settings.max_judge_calls,
+                 "max_seconds": settings.judge_seconds}
+    return build_hybrid(judge, table=table, learned=settings.learned, judge_method=settings.judge_method,
+                        hybrid_kw=hybrid_kw, **kw)
+
+
+def _prior_file(spec: str) -> Any:
+    from authorag.priors.table import ExtraSource
+
+    name, sep, path = spec.partition("=")
+    if not sep or not name or not path:
+        raise ConfigError(f"--prior-file (AUTHORAG_PRIOR_FILES) needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
+    return ExtraSource.from_pagerank_file(path, name)
+
+
+def describe(scorer: AuthorityScorer) -> dict[str, Any]:
+    """The composition of ``scorer`` as a dict (its ``describe()`` when it has one, else its name)."""
+    fn: Any = getattr(scorer, "describe", None)
+    if callable(fn):
+        return {str(k): v for k, v in cast(Mapping[Any, Any], fn()).items()}
+    return {"name": scorer.name}
+
+
+__all__ = ["ScorerSettings", "add_scorer_options", "candidates_from", "composition_name", "describe", "load_scorer",
+           "parse_value", "read_config_file", "settings_from_args"]

@@ -1,0 +1,130 @@
+"""TieredAuthority: tier 0 (reserved names, hosted user content) in front of the table and beyond.
+
+Domain tables credit a page with its registrable domain's authority. Two kinds of page break
+that: special-use names and addresses (``site77.example.com`` would inherit ``example.com``'s
+web-head rank; ``10.0.0.1`` has no publisher), and user content on hosting platforms
+(``johndoe.wordpress.com`` is not wordpress.com). :class:`TieredAuthority` answers those first
+(tiers ``reserved`` and ``hosted``) and hands every other candidate to the inner scorer (the
+prior table, or the hybrid table → learned prior → judge). It also applies the documented rule
+for sub-domains a table does not list itself (``subdomains``).
+
+Example:
+    >>> from authorag.priors.table import load_prior
+    >>> scorer = TieredAuthority(load_prior())
+    >>> [d.tier for d in scorer.score(candidates_from(
+    ...     ["https://www.nih.gov/", "https://johndoe.wordpress.com/x", "https://site77.example.com/"]))]
+    ['table', 'hosted', 'reserved']
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
+from authorag.priors.special import maybe_special, special_host
+from authorag.types import AuthorityDetail, Candidate, SourceValue, candidates_from
+
+SubdomainRule = Literal["inherit", "discount"]
+DEFAULT_HOSTED_AUTHORITY = 0.3
+"""Authority of a user's page on a hosting platform: the reranker's unknown level (measured in
+docs/priors.md, "Hosted content": the hosted track decides order, not the level)."""
+HOSTED_CONFIDENCE = 0.5
+SUBDOMAIN_DISCOUNT = 0.5
+"""Under ``subdomains="discount"``: share of the parent's distance from the unknown level kept."""
+
+
+class TieredAuthority:
+    """An :class:`AuthorityScorer` that answers reserved names and hosted pages itself.
+
+    Args:
+        inner: the scorer for every other candidate (table, hybrid...).
+        reserved: give special-use names and IP literals the ``reserved`` tier (no value).
+        platforms: the hosting-platform index; None disables the ``hosted`` tier.
+        hosted_authority: the value of a user's page on a platform, in [0, 1].
+        subdomains: ``"inherit"`` (a host the table does not list takes its registrable
+            domain's value) or ``"discount"`` (it keeps only part of the parent's distance from
+            the unknown level, with half the confidence).
+        unknown_level: the level ``discount`` shrinks towards (the reranker's unknown value).
+
+    Raises:
+        ConfigError: a value outside its range.
+    """
+
+    def __init__(self, inner: AuthorityScorer, *, reserved: bool = True,
+                 platforms: PlatformIndex | None | Literal["default"] = "default",
+                 hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
+                 unknown_level: float = 0.3, name: str | None = None) -> None:
+        if not 0.0 <= hosted_authority <= 1.0:
+            raise ConfigError(f"hosted_authority must be in [0, 1], got {hosted_authority!r}")
+        if subdomains not in ("inherit", "discount"):
+            raise ConfigError(f"subdomains must be 'inherit' or 'discount', got {subdomains!r}")
+        self.inner = inner
+        self.reserved = reserved
+        self.platforms = default_platforms() if platforms == "default" else platforms
+        self.hosted_authority = hosted_authority
+        self.subdomains: SubdomainRule = subdomains
+        self.unknown_level = unknown_level
+        self.name = name if name is not None else self._default_name()
+
+    def _default_name(self) -> str:
+        parts = ["reserved"] if self.reserved else []
+        parts += ["hosted"] if self.platforms is not None else []
+        return ">".join([*parts, getattr(self.inner, "name", "inner")])
+
+    def describe(self) -> dict[str, Any]:
+        """The composition as a JSON-ready dict (for provenance and ``/readyz``)."""
+        return {"name": self.name, "reserved": self.reserved, "hosted": self.platforms is not None,
+                "hosted_authority": self.hosted_authority, "subdomains": self.subdomains,
+                "inner": getattr(self.inner, "name", type(self.inner).__name__)}
+
+    def front(self, candidate: Candidate) -> AuthorityDetail | None:
+        """The tier-0 answer for one candidate, or None when the inner scorer should answer."""
+        if self.reserved and maybe_special(candidate.domain):
+            why = special_host(candidate.url) if candidate.url else None
+            if why is not None:
+                return AuthorityDetail(None, 0.0, "reserved", matched=candidate.host, note=f"{why}: never a table value")
+        if self.platforms is not None and candidate.domain is not None:
+            hit = self.platforms.match(candidate.url, candidate.host, candidate.domain)
+            if hit is not None and not hit.official:
+                return self._hosted(hit)
+        return None
+
+    def _hosted(self, hit: HostedMatch) -> AuthorityDetail:
+        owner = f", owner {hit.owner}" if hit.owner else ""
+        note = f"user content ({hit.content_type}) on {hit.platform}{owner}: the platform's authority is not the page's"
+        source = SourceValue(f"hosted.{hit.content_type}", self.hosted_authority, hit.platform)
+        return AuthorityDetail(self.hosted_authority, HOSTED_CONFIDENCE, "hosted", (source,),
+                               matched=hit.owner or hit.platform, note=note)
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        """One detail per candidate (``AuthorityScorer`` protocol)."""
+        out: list[AuthorityDetail | None] = [self.front(c) for c in candidates]
+        todo = [i for i, d in enumerate(out) if d is None]
+        if todo:
+            inner = self.inner.score([candidates[i] for i in todo] if len(todo) < len(candidates) else candidates)
+            if len(inner) != len(todo):
+                raise ConfigError(f"scorer {getattr(self.inner, 'name', '?')!r} returned {len(inner)} results "
+                                  f"for {len(todo)} candidates")
+            for i, detail in zip(todo, inner):
+                out[i] = self._subdomain(candidates[i], detail)
+        return [d for d in out if d is not None]
+
+    def _subdomain(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
+        if self.subdomains == "inherit" or detail.tier != "table" or detail.authority is None:
+            return detail
+        host = cand.host or ""
+        bare = host[4:] if host.startswith("www.") else host
+        if not detail.matched or detail.matched == bare:
+            return detail
+        u = self.unknown_level
+        value = u + SUBDOMAIN_DISCOUNT * (detail.authority - u)
+        note = (f"sub-domain {bare} not in the table; {detail.matched}'s {detail.authority:.3f} discounted "
+                f"towards {u:g}: {value:.3f}")
+        return dataclasses.replace(detail, authority=value, confidence=detail.confidence * SUBDOMAIN_DISCOUNT,
+                                   note="; ".join(n for n in (detail.note, note) if n))
+
+
+__all__ = ["DEFAULT_HOSTED_AUTHORITY", "SubdomainRule", "TieredAuthority", "candidates_from"]

@@ -1,0 +1,164 @@
+"""The one composition: ScorerSettings → load_scorer, the same on every surface."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from authorag.compose import (
+    ScorerSettings,
+    add_scorer_options,
+    composition_name,
+    load_scorer,
+    settings_from_args,
+)
+from authorag.errors import ConfigError
+from authorag.types import candidates_from
+
+URLS = ["https://www.nih.gov/health", "https://johndoe.wordpress.com/x", "https://site77.example.com/",
+        "https://someone.blogspot.com/x", "https://zq-unknown-site-2931.biz/x", "https://www.cdc.gov/flu",
+        "https://medium.com/about", "http://10.0.0.1/x"]
+TIERS = ["table", "hosted", "reserved", "hosted", "unknown", "table", "table", "reserved"]
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser()
+    add_scorer_options(p)
+    return p.parse_args(argv)
+
+
+def test_default_composition_tiers() -> None:
+    scorer = load_scorer(ScorerSettings())
+    details = scorer.score(candidates_from(URLS))
+    assert [d.tier for d in details] == TIERS
+    assert scorer.name == "reserved>hosted>prior"
+    assert details[1].authority == 0.3 and details[1].matched == "johndoe.wordpress.com"
+    assert details[1].note is not None and "user content (blog) on wordpress.com" in details[1].note
+    assert details[2].authority is None and "RFC 2606" in (details[2].note or "")
+    assert load_scorer(ScorerSettings()) is scorer  # cached per settings
+
+
+def test_tiers_can_be_switched_off() -> None:
+    plain = load_scorer(ScorerSettings(hosted=False, reserved=False))
+    d = plain.score(candidates_from(URLS[:3]))
+    assert [x.tier for x in d] == ["table", "table", "table"]  # the old, wrong answers
+    assert d[1].matched == "wordpress.com" and plain.name == "prior"
+
+
+def test_settings_precedence_file_env_flags(tmp_path: Path) -> None:
+    cfg = tmp_path / "authorag.toml"
+    cfg.write_text('[scorer]\nhosted_authority = 0.2\nexclude_sources = ["moz"]\nlearned = true\n', encoding="utf-8")
+    env = {"AUTHORAG_CONFIG": str(cfg), "AUTHORAG_HOSTED_AUTHORITY": "0.1"}
+    s = ScorerSettings.from_env(env)
+    assert (s.hosted_authority, s.exclude_sources, s.learned) == (0.1, ("moz",), True)
+    s2 = settings_from_args(_parse(["--hosted-authority", "0.25", "--no-learned", "--exclude", "majestic"]), env)
+    assert (s2.hosted_authority, s2.exclude_sources, s2.learned) == (0.25, ("majestic",), False)
+    assert ScorerSettings.from_env(s2.to_env()) == s2
+
+
+@pytest.mark.parametrize("env,match", [
+    ({"AUTHORAG_HOSTED_AUTHORITY": "2"}, r"hosted_authority must be in \[0, 1\], got 2.0"),
+    ({"AUTHORAG_HOSTED": "perhaps"}, "AUTHORAG_HOSTED must be true or false, got 'perhaps'"),
+    ({"AUTHORAG_SUBDOMAINS": "drop"}, "subdomains must be 'inherit' or 'discount', got 'drop'"),
+    ({"AUTHORAG_JUDGE": "gpt"}, "judge must be one of none, local, openai, got 'gpt'"),
+    ({"AUTHORAG_CONFIG": "/nonexistent/authorag.toml"}, "config file /nonexistent/authorag.toml: cannot read it"),
+])
+def test_settings_errors(env: dict[str, str], match: str) -> None:
+    with pytest.raises(ConfigError, match=match):
+        ScorerSettings.from_env(env)
+
+
+def test_config_file_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("hosted = \n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        ScorerSettings.from_env({"AUTHORAG_CONFIG": str(bad)})
+    bad.write_text("hostd = false\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"unknown scorer setting\(s\) \['hostd'\]"):
+        ScorerSettings.from_env({"AUTHORAG_CONFIG": str(bad)})
+
+
+def test_composition_names() -> None:
+    assert composition_name(ScorerSettings(exclude_sources=("majestic",), learned=True)) == \
+        "reserved>hosted>prior-majestic>learned"
+    assert composition_name(ScorerSettings(hosted=False, judge="local")) == "reserved>prior>judge.point:local"
+
+
+def test_subdomain_discount() -> None:
+    inherit = load_scorer(ScorerSettings()).score(candidates_from(["https://unlisted-sub.nih.gov/x"]))[0]
+    disc = load_scorer(ScorerSettings(subdomains="discount")).score(candidates_from(["https://unlisted-sub.nih.gov/x",
+                                                                                     "https://www.nih.gov/"]))
+    assert inherit.authority is not None and disc[0].authority is not None
+    assert disc[0].authority == pytest.approx(0.3 + 0.5 * (inherit.authority - 0.3))
+    assert disc[0].confidence == pytest.approx(inherit.confidence * 0.5)
+    assert disc[1].authority == inherit.authority  # www. is the domain itself, not a sub-domain
+
+
+# --- every surface answers the same ---------------------------------------------------------------
+
+def _cli(capsys: pytest.CaptureFixture[str]) -> list[float | None]:
+    from authorag.cli import main
+
+    assert main(["score", "--json", *URLS]) == 0
+    return [r["authority"] for r in json.loads(capsys.readouterr().out)]
+
+
+def _service() -> list[float | None]:
+    from authorag.server.config import ServerConfig
+    from authorag.server.schemas import AuthorityRequest, RerankRequest
+    from authorag.server.service import RerankService
+
+    svc = RerankService(ServerConfig.from_env({}, relevance="rank"))
+    by_url = [r["authority"] for r in svc.authority(AuthorityRequest(urls=URLS))["results"]]
+    body = svc.rerank(RerankRequest(query="q", documents=[f"url: {u}\ntext: x" for u in URLS]), "v2")
+    by_rerank = {r["index"]: r["authority"]["authority"] for r in body["results"]}
+    assert [by_rerank[i] for i in range(len(URLS))] == by_url
+    return by_url
+
+
+def _langchain() -> list[float | None]:
+    pytest.importorskip("langchain_core")
+    from langchain_core.documents import Document
+
+    from authorag.integrations.langchain import AuthorityCompressor
+
+    docs = [Document(page_content="x", metadata={"source": u, "i": i}) for i, u in enumerate(URLS)]
+    out = AuthorityCompressor(top_n=len(URLS)).compress_documents(docs, "q")
+    got: dict[int, Any] = {d.metadata["i"]: d.metadata["authority"]["authority"] for d in out}
+    return [got[i] for i in range(len(URLS))]
+
+
+def _haystack() -> list[float | None]:
+    pytest.importorskip("haystack")
+    from haystack import Document
+
+    from authorag.integrations.haystack import AuthorityRanker
+
+    ranker = AuthorityRanker(top_k=len(URLS))
+    ranker.warm_up()
+    out = ranker.run(query="q", documents=[Document(content="x", meta={"url": u, "i": i}) for i, u in enumerate(URLS)])
+    got: dict[int, Any] = {d.meta["i"]: d.meta["authority"]["authority"] for d in out["documents"]}
+    return [got[i] for i in range(len(URLS))]
+
+
+def _bench() -> list[float | None]:
+    from authorag.benchmarks.methods import MethodContext, build_method
+    from authorag.benchmarks.tasks import BenchItem
+
+    method = build_method("default", MethodContext(task_family="domainauth", label_source=None))
+    items = [BenchItem(str(i), u, 0) for i, u in enumerate(URLS)]
+    return [None if d.authority is None else d.authority for d in method.details(items)]  # type: ignore[attr-defined]
+
+
+def test_every_surface_gives_the_same_authority(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("AUTHORAG_CONFIG", "AUTHORAG_LEARNED", "AUTHORAG_JUDGE", "AUTHORAG_HOSTED"):
+        monkeypatch.delenv(var, raising=False)
+    expected = [d.authority for d in load_scorer(ScorerSettings()).score(candidates_from(URLS))]
+    assert expected[1] == 0.3 and expected[2] is None and expected[0] is not None and expected[0] > 0.9
+    surfaces = {"cli": _cli(capsys), "server": _service(), "langchain": _langchain(), "haystack": _haystack(),
+                "bench": _bench()}
+    assert surfaces == {name: expected for name in surfaces}
