@@ -36,6 +36,12 @@ SUBDOMAIN_DISCOUNT = 0.5
 """Under ``subdomains="discount"``: share of the parent's distance from the unknown level kept."""
 
 
+_MISS = object()
+_MEMO_SIZE = 50_000
+_MEMO_KEY_CHARS = 512
+"""Tier-0 answers are remembered per URL (at most 50k URLs of at most 512 characters: ~40 MB)."""
+
+
 class TieredAuthority:
     """An :class:`AuthorityScorer` that answers reserved names and hosted pages itself.
 
@@ -68,6 +74,7 @@ class TieredAuthority:
         self.subdomains: SubdomainRule = subdomains
         self.unknown_level = unknown_level
         self.name = name if name is not None else self._default_name()
+        self._memo: dict[str, object] = {}
 
     def _default_name(self) -> str:
         parts = ["reserved"] if self.reserved else []
@@ -99,9 +106,20 @@ class TieredAuthority:
         return AuthorityDetail(self.hosted_authority, HOSTED_CONFIDENCE, "hosted", (source,),
                                matched=hit.owner or hit.platform, note=note)
 
+    def _front_cached(self, candidate: Candidate) -> AuthorityDetail | None:
+        key = candidate.url
+        hit = self._memo.get(key, _MISS)
+        if hit is _MISS:
+            hit = self.front(candidate)
+            if len(key) <= _MEMO_KEY_CHARS:
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.clear()  # a service's working set refills it; no per-entry LRU cost
+                self._memo[key] = hit
+        return hit  # type: ignore[return-value]  # _MISS never escapes
+
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate (``AuthorityScorer`` protocol)."""
-        out: list[AuthorityDetail | None] = [self.front(c) for c in candidates]
+        out: list[AuthorityDetail | None] = [self._front_cached(c) for c in candidates]
         todo = [i for i, d in enumerate(out) if d is None]
         if todo:
             inner = self.inner.score([candidates[i] for i in todo] if len(todo) < len(candidates) else candidates)

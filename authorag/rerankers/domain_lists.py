@@ -2,7 +2,8 @@
 
 Patterns: ``nih.gov`` matches that host and every sub-domain (``www.nih.gov``,
 ``pubmed.ncbi.nlm.nih.gov``); ``*.gov`` matches any host ending in ``.gov``; ``=example.org``
-matches that exact host only.
+matches that exact host only; ``medium.com/@nytimes`` (a host and a path) matches that owner's
+pages on a hosting platform only (``medium.com/@nytimes/...``, not ``medium.com/@someone``).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError, InvalidURLError
+from authorag.priors.platforms import url_path
 from authorag.types import Candidate
 
 
@@ -26,15 +28,21 @@ class DomainList:
 
     suffixes: tuple[str, ...]
     exact: frozenset[str]
+    owners: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def compile(cls, patterns: Iterable[str]) -> DomainList:
         """Compile patterns; raises :class:`ConfigError` naming a bad pattern."""
         suffixes: list[str] = []
         exact: set[str] = set()
+        owners: list[tuple[str, str]] = []
         for raw in patterns:
             pat = raw.strip().lower()
-            if pat.startswith("="):
+            pat = pat.split("://", 1)[1] if "://" in pat else pat
+            if "/" in pat.strip("/"):
+                host, _, path = pat.partition("/")
+                owners.append((_host_of(host, raw), "/" + path.strip("/")))
+            elif pat.startswith("="):
                 exact.add(_host_of(pat[1:], raw))
             elif pat.startswith("*."):
                 tail = pat[2:].strip(".")
@@ -45,7 +53,7 @@ class DomainList:
                 host = _host_of(pat, raw)
                 exact.add(host)
                 suffixes.append(host)
-        return cls(tuple(suffixes), frozenset(exact))
+        return cls(tuple(suffixes), frozenset(exact), tuple(owners))
 
     def matches(self, host: str | None) -> bool:
         """True when ``host`` (a normalized host) matches any pattern."""
@@ -56,11 +64,18 @@ class DomainList:
         return any(host == s or host.endswith("." + s) for s in self.suffixes)
 
     def matches_candidate(self, candidate: Candidate) -> bool:
-        """Match on the candidate's host (falls back to its registrable domain)."""
-        return self.matches(candidate.host) or self.matches(candidate.domain)
+        """Match on the candidate's host (falls back to its registrable domain), or on an owner
+        pattern's host and path prefix."""
+        if self.matches(candidate.host) or self.matches(candidate.domain):
+            return True
+        if not self.owners or not candidate.host:
+            return False
+        host = candidate.host.removeprefix("www.")
+        path = url_path(candidate.url)
+        return any(host == h and (path == p or path.startswith(p + "/")) for h, p in self.owners)
 
     def __bool__(self) -> bool:
-        return bool(self.suffixes or self.exact)
+        return bool(self.suffixes or self.exact or self.owners)
 
 
 def _host_of(pattern: str, raw: str) -> str:

@@ -115,3 +115,23 @@ def test_host_of_and_precheck() -> None:
     assert host_of("https://evil.com\\@nih.gov") == "evil.com"
     assert [maybe_special(d) for d in ("nih.gov", "example.org", None, "10.0.0.1", "x.home.arpa")] == [
         False, True, True, True, True]
+
+
+def test_allow_list_can_name_an_owner_on_a_platform() -> None:
+    from authorag.compose import ScorerSettings, load_scorer
+    from authorag.rerankers.authority import AuthorityReranker
+    from authorag.rerankers.domain_lists import DomainList
+    from authorag.types import Candidate
+
+    dl = DomainList.compile(["medium.com/@nytimes", "https://github.com/psf/"])
+    assert [dl.matches_candidate(Candidate.create(u)) for u in (
+        "https://medium.com/@nytimes/a-story", "https://medium.com/@nytimes", "https://medium.com/@nytimesfan/x",
+        "https://medium.com/@someone/x", "https://github.com/psf/requests", "https://www.github.com/psf")] == [
+        True, True, False, False, True, True]
+    rr = AuthorityReranker(load_scorer(ScorerSettings()), allow=("medium.com/@nytimes",), normalize="none",
+                           weight=0.5)
+    ranking = rr.rerank("q", [Candidate.create("https://medium.com/@someone/x", scores={"relevance": 0.9}),
+                              Candidate.create("https://medium.com/@nytimes/y", scores={"relevance": 0.5})])
+    assert [c.url for c in ranking] == ["https://medium.com/@nytimes/y", "https://medium.com/@someone/x"]
+    assert [c.authority.tier for c in ranking] == ["hosted", "hosted"]  # type: ignore[union-attr]
+    assert ranking.candidates[0].scores["authority"] == 1.0 and ranking.candidates[1].scores["authority"] == 0.3
