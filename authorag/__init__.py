@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+from authorag.compose import ScorerSettings, load_scorer
 from authorag.domains import ParsedHost, parse_host, registrable_domain
 from authorag.errors import (
     AuthoragError,
@@ -36,7 +37,8 @@ from authorag.priors import (
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import RelevanceScorer, Reranker
 from authorag.rerankers.relevance import load_relevance
-from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue
+from authorag.tiered import TieredAuthority
+from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue, candidates_from
 
 __version__ = "0.1.0"
 
@@ -63,14 +65,18 @@ __all__ = [
     "RelevanceScorer",
     "RerankPolicy",
     "Reranker",
+    "ScorerSettings",
     "SourceValue",
+    "TieredAuthority",
     "__version__",
     "build_hybrid",
+    "candidates_from",
     "load_backend",
     "load_judge",
     "load_learned_prior",
     "load_prior",
     "load_relevance",
+    "load_scorer",
     "parse_host",
     "registrable_domain",
 ]
