@@ -213,17 +213,11 @@ def _prior(ctx: MethodContext, default_cw: float = 0.0) -> BenchMethod:
 
 
 def learned_without(source: str) -> Any:
-    """The learned prior retrained without ``source`` (cached under the judges' cache dir)."""
-    from authorag.judges.backends.models import cache_dir
-    from authorag.priors.learned import LearnedPrior, load_model, save_model
-    from authorag.priors.learned_train import train_learned_prior
+    """The learned prior (shipped training data: head + tail) retrained without ``source``
+    (cached under the authorag cache dir, see :func:`~authorag.priors.learned_train.learned_prior_for`)."""
+    from authorag.priors.learned_train import learned_prior_for
 
-    path = cache_dir() / "bench" / f"learned_prior_without_{source}.npz"
-    if not path.exists():
-        log.info("training the learned prior without %s (minutes, once) -> %s", source, path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save_model(train_learned_prior(exclude=(source,)), path)
-    return LearnedPrior(load_model(path))
+    return learned_prior_for(exclude=(source,))
 
 
 def _learned(ctx: MethodContext) -> BenchMethod:

@@ -40,6 +40,9 @@ class Calibration:
         model, prompt_version: the judge it was fitted for.
         n: number of overlapping domains used.
         note: how it was made (command, data).
+        scale: ``"table"`` (fitted on table domains: the hybrid shrinks the value towards 0.3 by
+            confidence) or ``"unknown"`` (fitted on domains as an unknown one should be scored,
+            already evidence-weighted around 0.3: not shrunk again).
     """
 
     kind: CalibrationKind
@@ -49,6 +52,7 @@ class Calibration:
     prompt_version: str = ""
     n: int = 0
     note: str = ""
+    scale: Literal["table", "unknown"] = "table"
 
     def __post_init__(self) -> None:
         if self.kind not in get_args(CalibrationKind):
@@ -57,6 +61,8 @@ class Calibration:
             raise ConfigError(f"calibration needs >= 2 knots with matching x and y, got {len(self.x)} and {len(self.y)}")
         if any(b < a for a, b in zip(self.x, self.x[1:])):
             raise ConfigError("calibration knots x must be increasing")
+        if self.scale not in ("table", "unknown"):
+            raise ConfigError(f"calibration scale must be 'table' or 'unknown', got {self.scale!r}")
 
     def __call__(self, score: float) -> float:
         """The calibrated value of a 0–1 judge score (clamped to the knot range)."""
@@ -95,7 +101,8 @@ class Calibration:
     def from_dict(cls, data: dict[str, Any]) -> Calibration:
         """Inverse of :meth:`to_dict`."""
         return cls(data["kind"], tuple(data["x"]), tuple(data["y"]), data.get("model", ""),
-                   data.get("prompt_version", ""), int(data.get("n", 0)), data.get("note", ""))
+                   data.get("prompt_version", ""), int(data.get("n", 0)), data.get("note", ""),
+                   data.get("scale", "table"))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Calibration:
