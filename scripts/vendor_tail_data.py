@@ -39,7 +39,9 @@ def _rank(domain: str, seed: int) -> int:
 
 def _ut1_domains(path: Path, category: str, platforms: set[str]) -> set[str]:
     out: set[str] = set()
-    for line in gzip.open(path, "rt", encoding="utf-8", errors="replace"):
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
+        lines = fh.read().splitlines()
+    for line in lines:
         host = line.strip().lower().split("/")[0]
         parsed = parse_host(host, strict=False)
         if parsed.kind != "domain" or parsed.domain is None or parsed.domain.split(".")[0] in platforms:
@@ -77,7 +79,9 @@ def main() -> int:
         rows += [[d, cat] for d in sorted(domains)]
     _write(OUT / "tail_ut1.csv.gz", ["domain", "category"], rows)
     cred: list[list[str]] = []
-    for r in csv.DictReader(gzip.open(data / "cred1_2026" / "cred1_current.csv.gz", "rt", encoding="utf-8")):
+    with gzip.open(data / "cred1_2026" / "cred1_current.csv.gz", "rt", encoding="utf-8") as fh:
+        cred_rows = list(csv.DictReader(fh))
+    for r in cred_rows:
         parsed = parse_host(r["domain"].strip().lower(), strict=False)
         if parsed.kind == "domain" and parsed.domain is not None:
             cred.append([parsed.domain, r["category"], r["credibility_score"]])

@@ -9,8 +9,19 @@ import pytest
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.hybrid import HybridAuthority
 from authorag.judges.calibration import Calibration
-from authorag.priors.learned import UNKNOWN_LEVEL, LearnedModel, LearnedPrior, load_model, save_model
-from authorag.priors.learned_train import TAIL_SHARE, build_training_set, registrable_values, train_learned_prior
+from authorag.priors.learned import (
+    UNKNOWN_LEVEL,
+    LearnedModel,
+    LearnedPrior,
+    load_model,
+    save_model,
+)
+from authorag.priors.learned_train import (
+    TAIL_SHARE,
+    build_training_set,
+    registrable_values,
+    train_learned_prior,
+)
 from authorag.priors.table import load_prior
 from authorag.priors.tail_data import LOW_TARGET, source_targets, tail_rows, tail_sources_without
 from authorag.rerankers.authority import DEFAULT_UNKNOWN_AUTHORITY
