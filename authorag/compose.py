@@ -66,6 +66,8 @@ class ScorerSettings:
         judge_model: model name (openai) or GGUF path (local).
         judge_base_url: endpoint for ``judge="openai"``.
         judge_api_key: API key for that endpoint (never printed).
+        judge_calibration: JSON file of a judge calibration
+            (:class:`~authorag.judges.calibration.Calibration`); default: the shipped fit.
         min_confidence: a tier's value is accepted at or above this confidence.
         max_judge_calls: judge calls allowed per scoring call.
         judge_seconds: wall-time budget for judging per scoring call.
@@ -85,6 +87,7 @@ class ScorerSettings:
     judge_model: str | None = None
     judge_base_url: str | None = None
     judge_api_key: str | None = field(default=None, repr=False)
+    judge_calibration: str | None = None
     min_confidence: float = 0.5
     max_judge_calls: int = 20
     judge_seconds: float = 30.0
@@ -291,8 +294,12 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
     kw: dict[str, Any] = {k: v for k, v in (("base_url", settings.judge_base_url), ("model", settings.judge_model),
                                            ("api_key", settings.judge_api_key)) if v is not None}
     judge = None if settings.judge == "none" else settings.judge
-    hybrid_kw = {"min_confidence": settings.min_confidence, "max_judge_calls": settings.max_judge_calls,
+    hybrid_kw: dict[str, Any] = {"min_confidence": settings.min_confidence, "max_judge_calls": settings.max_judge_calls,
                  "max_seconds": settings.judge_seconds}
+    if settings.judge_calibration:
+        from authorag.judges.calibration import Calibration
+
+        hybrid_kw["calibration"] = Calibration.load(settings.judge_calibration)
     learned: Any = False
     if settings.learned:
         from authorag.priors.learned_train import learned_prior_for
