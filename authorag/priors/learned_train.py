@@ -49,6 +49,7 @@ from authorag.priors.tail_data import tail_rows, validate_tail
 log = logging.getLogger(__name__)
 
 Split = Literal["all", "train", "test"]
+CalibrateOn = Literal["tail", "all"]
 TEST_PERCENT = 20
 """Share of registrable domains (by hash) held out as the test split."""
 ALPHAS = (30.0, 100.0, 300.0)
@@ -237,7 +238,8 @@ def _fit_calibration(oof: NDArray[np.float64], y: NDArray[np.float64], w: NDArra
 
 
 def train_learned_prior(sources: Sequence[str] | None = None, *, exclude: Iterable[str] = (),
-                        split: Split = "all", seed: int = 0, tail: Sequence[str] = ()) -> LearnedModel:
+                        split: Split = "all", seed: int = 0, tail: Sequence[str] = (),
+                        calibrate_on: CalibrateOn = "tail") -> LearnedModel:
     """Train a learned prior; the same arguments always give the same weights.
 
     Args:
@@ -249,6 +251,8 @@ def train_learned_prior(sources: Sequence[str] | None = None, *, exclude: Iterab
         tail: tail sources (:data:`~authorag.priors.tail_data.TAIL_SOURCES`); non-empty gives a
             tail-aware model calibrated for unknown domains (see the module doc). The shipped
             model uses :data:`~authorag.priors.tail_data.DEFAULT_TAIL`.
+        calibrate_on: with tail rows, the population of the calibration: ``"tail"`` (domains
+            no table knows, the default) or ``"all"`` (head + tail, weighted).
 
     Raises:
         ConfigError: bad source names, or too few training rows.
@@ -260,7 +264,7 @@ def train_learned_prior(sources: Sequence[str] | None = None, *, exclude: Iterab
     threadpoolctl = require("threadpoolctl", extra="bench", feature="training the learned prior")
     # One BLAS thread: the vectors are small, and on a shared machine threads mostly wait.
     with threadpoolctl.threadpool_limits(limits=1):
-        return _train(data, names, excluded, split, seed)
+        return _train(data, names, excluded, split, seed, calibrate_on)
 
 
 def _shrink_factors(calibrated: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64],
@@ -280,7 +284,7 @@ def _shrink_factors(calibrated: NDArray[np.float64], y: NDArray[np.float64], w: 
 
 
 def _train(data: TrainingSet, names: tuple[str, ...], exclude: tuple[str, ...], split: Split,
-           seed: int) -> LearnedModel:
+           seed: int, calibrate_on: CalibrateOn = "tail") -> LearnedModel:
     if len(data.domains) < 10 * N_FOLDS:
         raise ConfigError(f"only {len(data.domains)} training domains from sources {names}; need at least "
                           f"{10 * N_FOLDS}")
@@ -291,15 +295,18 @@ def _train(data: TrainingSet, names: tuple[str, ...], exclude: tuple[str, ...], 
     folds = np.array([_fold(d, seed) for d in data.domains], dtype=np.int64)
     alpha, oof, novelty = _cross_validate(x, y, folds, w)
     coef, icpt = _fit_ridge(x, y, alpha, w)
-    cal_x, cal_y = _fit_calibration(oof, y, w)
+    # The population the calibration describes: every row, or (calibrate_on="tail") only the
+    # domains no table knows, the population the learned tier is asked about.
+    cal = data.is_tail if data.tail_names and calibrate_on == "tail" else np.ones(len(y), dtype=np.bool_)
+    cal_x, cal_y = _fit_calibration(oof[cal], y[cal], w[cal])
     final = np.interp(oof, cal_x, cal_y)
     edges, factors = np.zeros(0), np.ones(1)
     if data.tail_names:
-        edges, factors = _shrink_factors(final, y, w, novelty)
+        edges, factors = _shrink_factors(final[cal], y[cal], w[cal], novelty[cal])
         final = UNKNOWN_LEVEL + factors[np.searchsorted(edges, novelty, side="right")] * (final - UNKNOWN_LEVEL)
     residual = np.abs(y - final)
     u_x = _uncertainty_features(feats.dense, oof, novelty)
-    u_coef, u_icpt = _fit_ridge(u_x, residual, 1.0, w)
+    u_coef, u_icpt = _fit_ridge(u_x[cal], residual[cal], 1.0, w[cal])
     seen = np.asarray((x[:, :PAD] != 0).sum(axis=0)).ravel() > 0
     weights = np.zeros(PAD + 1, dtype=np.float32)
     weights[:PAD] = coef[:PAD]
@@ -307,7 +314,8 @@ def _train(data: TrainingSet, names: tuple[str, ...], exclude: tuple[str, ...], 
         weights=weights, dense_weights=coef[PAD:].astype(np.float32), intercept=icpt,
         calib_x=cal_x, calib_y=cal_y, seen=np.append(seen, False),
         unc_weights=u_coef.astype(np.float64), unc_intercept=u_icpt,
-        meta=_meta(data, names, exclude, split, seed, alpha, oof, residual),
+        meta={**_meta(data, names, exclude, split, seed, alpha, oof, residual),
+              "calibrate_on": calibrate_on if data.tail_names else "all"},
         shrink_edges=edges, shrink_factors=factors if data.tail_names else np.zeros(0),
     )
 
@@ -331,12 +339,14 @@ def _meta(data: TrainingSet, names: Sequence[str], exclude: Iterable[str], split
     }
 
 
-def learned_prior_for(exclude: Iterable[str] = (), tail: Sequence[str] | None = None, seed: int = 0) -> Any:
+def learned_prior_for(exclude: Iterable[str] = (), tail: Sequence[str] | None = None, seed: int = 0,
+                      calibrate_on: CalibrateOn = "tail") -> Any:
     """The learned prior without the ``exclude`` head sources and with the ``tail`` sources.
 
     The shipped artifact when it matches (nothing it was trained on is excluded, same tail);
     otherwise a model trained once and cached under the authorag cache folder
-    (``learned_prior_without_<sources>[_tail_<sources>].npz``; minutes, needs ``[bench]``).
+    (``learned_prior_without_<sources>[_tail_<sources>][_cal_all].npz``; about 5 CPU seconds,
+    needs ``[bench]``).
 
     Args:
         exclude: prior sources to leave out (sources the learned prior does not use are ignored).
@@ -353,12 +363,15 @@ def learned_prior_for(exclude: Iterable[str] = (), tail: Sequence[str] | None = 
     tails = DEFAULT_TAIL if tail is None else validate_tail(tail)
     drop = tuple(sorted(set(exclude) & set(default_sources())))
     shipped = load_learned_prior()
-    if not drop and list(tails) == list(shipped.meta.get("tail_sources", [])) and seed == shipped.meta.get("seed"):
+    cal = calibrate_on if tails else "all"
+    if (not drop and list(tails) == list(shipped.meta.get("tail_sources", [])) and seed == shipped.meta.get("seed")
+            and cal == shipped.meta.get("calibrate_on", "all")):
         return shipped
     name = "learned_prior" + (f"_without_{'+'.join(drop)}" if drop else "") + (f"_tail_{'+'.join(tails)}" if tails else "")
+    name += "_cal_all" if tails and cal == "all" else ""
     path = cache_dir() / "bench" / f"{name}{'' if seed == 0 else f'_seed{seed}'}.npz"
     if not path.exists():
-        log.info("training the learned prior without %s, tail %s (minutes, once) -> %s", drop, tails, path)
+        log.info("training the learned prior without %s, tail %s (once, seconds) -> %s", drop, tails, path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        save_model(train_learned_prior(exclude=drop, tail=tails, seed=seed), path)
+        save_model(train_learned_prior(exclude=drop, tail=tails, seed=seed, calibrate_on=calibrate_on), path)
     return LearnedPrior(load_model(path))
