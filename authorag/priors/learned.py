@@ -165,6 +165,22 @@ def load_model(path: Path | None = None) -> LearnedModel:
         shrink_edges=arrays.get("shrink_edges", np.zeros(0)), shrink_factors=arrays.get("shrink_factors", np.zeros(0)))
 
 
+def calibrate(raw: NDArray[np.float64], x: NDArray[np.float64], y: NDArray[np.float64], *,
+              step: bool) -> NDArray[np.float64]:
+    """The isotonic map at ``raw``: linear between knots, or (``step``) the value of the knot at
+    or below, so that names whose scores fall in one isotonic block share one value exactly
+    (a ranking then sees a tie, not noise).
+
+    Example:
+        >>> x, y = np.array([0.0, 1.0]), np.array([0.1, 0.3])
+        >>> calibrate(np.array([0.5]), x, y, step=False).tolist(), calibrate(np.array([0.5]), x, y, step=True).tolist()
+        ([0.2], [0.1])
+    """
+    if not step:
+        return np.interp(raw, x, y)
+    return y[np.clip(np.searchsorted(x, raw, side="right") - 1, 0, len(y) - 1)]
+
+
 def _not_a_name(domain: str) -> bool:
     """IPs and localhost have no name to read."""
     return domain == "localhost" or ":" in domain or domain.rsplit(".", 1)[-1].isdigit()
@@ -213,7 +229,7 @@ class LearnedPrior:
         m = self.model
         sums = feats.hashed_sum(self._stacked)
         raw = sums[:, 0] + feats.dense @ m.dense_weights + np.float32(m.intercept)
-        authority = np.interp(raw.astype(np.float64), m.calib_x, m.calib_y)
+        authority = calibrate(raw.astype(np.float64), m.calib_x, m.calib_y, step=m.scale == "unknown")
         novelty = 1.0 - sums[:, 1] / np.maximum(sums[:, 2], 1.0)
         if m.shrink_factors.size:
             factor = m.shrink_factors[np.searchsorted(m.shrink_edges, novelty, side="right")]

@@ -15,10 +15,13 @@ n-grams never seen in training): the uncertainty. scikit-learn is needed here on
 **Tail-aware training** (``tail=("ut1", "cred1")``, the shipped model): tail rows
 (:mod:`authorag.priors.tail_data`: domains no active head source knows, with their targets) join
 the head rows, weighted so that the tail carries :data:`TAIL_SHARE` of the total weight. The
-model is then calibrated for what it is used on, a domain *unknown to the table*: the weighted
-isotonic map gives E[target | score] over head + tail, and per band of name novelty a
-least-squares factor ``s`` in [0, 1] of ``(target − 0.3)`` on ``(calibrated − 0.3)`` says how far
-from the unknown level (0.3) the evidence carries; inference returns ``0.3 + s·(calibrated − 0.3)``.
+ridge score learns from both; the calibration describes the population the tier is asked
+about, domains *unknown to the table* (``calibrate_on="tail"``): the isotonic map of the
+out-of-fold score on the tail rows (E[target | score] for an unknown domain, applied as a step
+function so one isotonic block is one value), then per band of name novelty a least-squares
+factor ``s`` in [0, 1] of ``(target − 0.3)`` on ``(calibrated − 0.3)``; inference returns
+``0.3 + s·(calibrated − 0.3)``. ``calibrate_on="all"`` fits the map on head + tail (measured
+worse, docs/learned_prior.md).
 
 Example:
     >>> model = train_learned_prior(seed=0)                     # doctest: +SKIP
@@ -42,7 +45,7 @@ from authorag._optional import require
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
 from authorag.priors.features import DENSE_NAMES, PAD, featurize, to_sparse
-from authorag.priors.learned import UNKNOWN_LEVEL, LearnedModel
+from authorag.priors.learned import UNKNOWN_LEVEL, LearnedModel, calibrate
 from authorag.priors.sources import SOURCES, load_source
 from authorag.priors.tail_data import tail_rows, validate_tail
 
@@ -299,7 +302,7 @@ def _train(data: TrainingSet, names: tuple[str, ...], exclude: tuple[str, ...], 
     # domains no table knows, the population the learned tier is asked about.
     cal = data.is_tail if data.tail_names and calibrate_on == "tail" else np.ones(len(y), dtype=np.bool_)
     cal_x, cal_y = _fit_calibration(oof[cal], y[cal], w[cal])
-    final = np.interp(oof, cal_x, cal_y)
+    final = calibrate(oof, cal_x, cal_y, step=bool(data.tail_names))
     edges, factors = np.zeros(0), np.ones(1)
     if data.tail_names:
         edges, factors = _shrink_factors(final[cal], y[cal], w[cal], novelty[cal])
@@ -315,7 +318,8 @@ def _train(data: TrainingSet, names: tuple[str, ...], exclude: tuple[str, ...], 
         calib_x=cal_x, calib_y=cal_y, seen=np.append(seen, False),
         unc_weights=u_coef.astype(np.float64), unc_intercept=u_icpt,
         meta={**_meta(data, names, exclude, split, seed, alpha, oof, residual),
-              "calibrate_on": calibrate_on if data.tail_names else "all"},
+              "calibrate_on": calibrate_on if data.tail_names else "all",
+              "cv_mean_abs_error_calibrated_rows": round(float(residual[cal].mean()), 4)},
         shrink_edges=edges, shrink_factors=factors if data.tail_names else np.zeros(0),
     )
 
