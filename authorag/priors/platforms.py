@@ -138,7 +138,7 @@ class PlatformIndex:
         platform = self.platform_of(host, domain)
         if platform is None or host is None:
             return None
-        bare = host.removeprefix("www.")
+        bare = host[4:] if host.startswith("www.") else host
         path = url_path(url)
         on_host = False
         for rule in self._rules[platform]:
