@@ -40,6 +40,8 @@ JudgeKind = Literal["none", "local", "openai"]
 ENV_PREFIX = "AUTHORAG_"
 CONFIG_ENV = "AUTHORAG_CONFIG"
 _SECRETS = ("judge_api_key",)
+DEFAULT_LEARNED_TAIL: tuple[str, ...] = ("ut1", "cred1")
+"""Tail sources of the shipped learned prior (:data:`authorag.priors.tail_data.DEFAULT_TAIL`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +57,17 @@ class ScorerSettings:
         hosted_authority: the value of a hosted user page, in [0, 1].
         subdomains: ``inherit`` or ``discount`` for hosts the table does not list itself.
         learned: add the learned prior (tier 2) for domains the table does not know.
+        learned_tail: tail sources the learned prior trains on (``ut1``, ``cred1``; empty: the
+            head-only model of earlier releases). The prior sources in ``exclude_sources`` are
+            left out of its training too (retrained once and cached when they differ from the
+            shipped model's).
         judge: ``none``, ``local`` (embedded model) or ``openai`` (any OpenAI-compatible server).
         judge_method: registered judge name (``point``: one call per domain).
         judge_model: model name (openai) or GGUF path (local).
         judge_base_url: endpoint for ``judge="openai"``.
         judge_api_key: API key for that endpoint (never printed).
+        judge_calibration: JSON file of a judge calibration
+            (:class:`~authorag.judges.calibration.Calibration`); default: the shipped fit.
         min_confidence: a tier's value is accepted at or above this confidence.
         max_judge_calls: judge calls allowed per scoring call.
         judge_seconds: wall-time budget for judging per scoring call.
@@ -73,11 +81,13 @@ class ScorerSettings:
     hosted_authority: float = 0.3
     subdomains: Literal["inherit", "discount"] = "inherit"
     learned: bool = False
+    learned_tail: tuple[str, ...] = DEFAULT_LEARNED_TAIL
     judge: JudgeKind = "none"
     judge_method: str = "point"
     judge_model: str | None = None
     judge_base_url: str | None = None
     judge_api_key: str | None = field(default=None, repr=False)
+    judge_calibration: str | None = None
     min_confidence: float = 0.5
     max_judge_calls: int = 20
     judge_seconds: float = 30.0
@@ -94,6 +104,9 @@ class ScorerSettings:
         if self.max_judge_calls < 0 or self.judge_seconds < 0:
             raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
                               f"judge_seconds={self.judge_seconds}")
+        from authorag.priors.tail_data import validate_tail
+
+        validate_tail(self.learned_tail)
         if self.judge == "openai" and not self.judge_base_url:
             raise ConfigError("judge 'openai' needs judge_base_url (AUTHORAG_JUDGE_BASE_URL or --judge-base-url)")
 
@@ -226,7 +239,8 @@ def composition_name(settings: ScorerSettings) -> str:
     prior += "".join(f"+{spec.partition('=')[0]}" for spec in settings.prior_files)
     parts.append(prior)
     if settings.learned:
-        parts.append("learned")
+        parts.append("learned" if settings.learned_tail == DEFAULT_LEARNED_TAIL else
+                     f"learned[tail={'+'.join(settings.learned_tail) or 'none'}]")
     if settings.judge != "none":
         parts.append(f"judge.{settings.judge_method}:{settings.judge}")
     return ">".join(parts)
@@ -280,9 +294,18 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
     kw: dict[str, Any] = {k: v for k, v in (("base_url", settings.judge_base_url), ("model", settings.judge_model),
                                            ("api_key", settings.judge_api_key)) if v is not None}
     judge = None if settings.judge == "none" else settings.judge
-    hybrid_kw = {"min_confidence": settings.min_confidence, "max_judge_calls": settings.max_judge_calls,
+    hybrid_kw: dict[str, Any] = {"min_confidence": settings.min_confidence, "max_judge_calls": settings.max_judge_calls,
                  "max_seconds": settings.judge_seconds}
-    return build_hybrid(judge, table=table, learned=settings.learned, judge_method=settings.judge_method,
+    if settings.judge_calibration:
+        from authorag.judges.calibration import Calibration
+
+        hybrid_kw["calibration"] = Calibration.load(settings.judge_calibration)
+    learned: Any = False
+    if settings.learned:
+        from authorag.priors.learned_train import learned_prior_for
+
+        learned = learned_prior_for(exclude=settings.exclude_sources, tail=settings.learned_tail)
+    return build_hybrid(judge, table=table, learned=learned, judge_method=settings.judge_method,
                         hybrid_kw=hybrid_kw, **kw)
 
 

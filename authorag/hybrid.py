@@ -59,6 +59,9 @@ class HybridAuthority:
             web), and the learned/judge tiers are fitted on table domains only; without shrinkage
             an unknown domain lands inside the table's range and "not in any table" (itself
             evidence) is lost. 0.3 is the reranker's ``unknown_authority``. None disables it.
+            A tier already calibrated for unknown domains (a tail-aware learned prior, whose
+            ``scale`` is ``"unknown"``; a judge calibration fitted with ``scale="unknown"``) is
+            not shrunk again: its value already moves away from 0.3 only as far as its evidence.
 
     Raises:
         ConfigError: a bound outside its range.
@@ -123,6 +126,9 @@ class HybridAuthority:
 
     def _shrink(self, detail: AuthorityDetail) -> AuthorityDetail:
         if self.shrink_to is None or detail.authority is None or detail.tier not in ("learned", "judge"):
+            return detail
+        scale = getattr(self.learned, "scale", "table") if detail.tier == "learned" else self.calibration.scale
+        if scale == "unknown":
             return detail
         value = self.shrink_to + detail.confidence * (detail.authority - self.shrink_to)
         note = f"shrunk towards {self.shrink_to:g} by confidence {detail.confidence:.2f}: {detail.authority:.3f} -> {value:.3f}"

@@ -212,27 +212,34 @@ def _prior(ctx: MethodContext, default_cw: float = 0.0) -> BenchMethod:
                         extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names)})
 
 
-def learned_without(source: str) -> Any:
-    """The learned prior retrained without ``source`` (cached under the judges' cache dir)."""
-    from authorag.judges.backends.models import cache_dir
-    from authorag.priors.learned import LearnedPrior, load_model, save_model
-    from authorag.priors.learned_train import train_learned_prior
+MBFC_DERIVED_FAMILIES = frozenset({"credauth"})
+"""Task families whose labels derive from MBFC (MBFC itself, Baly et al. 2018): the learned prior
+is trained without the tail sources derived from MBFC (CRED-1) for them."""
 
-    path = cache_dir() / "bench" / f"learned_prior_without_{source}.npz"
-    if not path.exists():
-        log.info("training the learned prior without %s (minutes, once) -> %s", source, path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save_model(train_learned_prior(exclude=(source,)), path)
-    return LearnedPrior(load_model(path))
+
+def learned_without(source: str) -> Any:
+    """The learned prior (shipped training data: head + tail) retrained without ``source``
+    (cached under the authorag cache dir, see :func:`~authorag.priors.learned_train.learned_prior_for`)."""
+    from authorag.priors.learned_train import learned_prior_for
+
+    return learned_prior_for(exclude=(source,))
+
+
+def learned_for(ctx: MethodContext) -> Any:
+    """The learned prior for a run, leave-source-out: without the task's label source, and
+    without CRED-1 (MBFC-derived) for MBFC-derived task families."""
+    from authorag.priors.learned_train import learned_prior_for
+    from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
+
+    origin = "mbfc" if ctx.task_family in MBFC_DERIVED_FAMILIES else None
+    return learned_prior_for(exclude=_excluded(ctx), tail=tail_sources_without(DEFAULT_TAIL, origin))
 
 
 def _learned(ctx: MethodContext) -> BenchMethod:
-    from authorag.priors.learned import load_learned_prior
-
-    exclude = _excluded(ctx)
-    scorer: Any = learned_without(exclude[0]) if exclude else load_learned_prior()
+    scorer: Any = learned_for(ctx)
     return ScorerMethod("learned", scorer, extra_info={
-        "excluded_sources": list(exclude), "active_sources": list(scorer.meta.get("sources", []))})
+        "excluded_sources": list(_excluded(ctx)), "active_sources": list(scorer.meta.get("sources", [])),
+        "tail_sources": list(scorer.meta.get("tail_sources", []))})
 
 
 def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
@@ -267,6 +274,10 @@ def _default(ctx: MethodContext) -> BenchMethod:
 
     kinds = {f: str(t) for f, t in ScorerSettings.__annotations__.items()}
     over = {k: parse_value(f"option {k}", v, kinds[k]) for k, v in ctx.options.items() if k in kinds}
+    if ctx.task_family in MBFC_DERIVED_FAMILIES and "learned_tail" not in over:
+        from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
+
+        over["learned_tail"] = tail_sources_without(DEFAULT_TAIL, "mbfc")
     settings = ScorerSettings(exclude_sources=_excluded(ctx)).replace(**over)
     scorer = load_scorer(settings)
     return ScorerMethod("default", scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0),

@@ -10,6 +10,12 @@ Confidence is ``MAX_CONFIDENCE × (1 − uncertainty / UNCERTAINTY_CEILING)`` cl
 guess from the name alone never claims more than a suffix rule (0.5), and less the larger its
 expected error and the more of the name's n-grams were never seen in training.
 
+Two scales (``LearnedPrior.scale``): a model trained on the head only (format 1, ``"table"``)
+predicts a table value, which :class:`~authorag.hybrid.HybridAuthority` shrinks towards 0.3 by
+confidence. A tail-aware model (format 2 with shrink factors, ``"unknown"``; the shipped one)
+is calibrated on domains no table knows and already returns ``0.3 + s·(calibrated − 0.3)``
+(:mod:`authorag.priors.learned_train`), so it is not shrunk again.
+
 Example:
     >>> prior = load_learned_prior()
     >>> pred = prior.predict(["nasa.gov", "best-cheap-pills-online.biz"])
@@ -38,7 +44,11 @@ log = logging.getLogger(__name__)
 
 ARTIFACT = "learned_prior.npz"
 META = "learned_prior.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+_READABLE_FORMATS = (1, 2)
+UNKNOWN_LEVEL = 0.3
+"""The unknown level a tail-aware model is calibrated around (the reranker's
+``DEFAULT_UNKNOWN_AUTHORITY``; a test keeps them equal)."""
 MAX_CONFIDENCE = 0.5
 UNCERTAINTY_CEILING = 0.5
 _MIN_UNCERTAINTY = 0.02
@@ -57,6 +67,8 @@ class LearnedModel:
         unc_weights, unc_intercept: linear model of the absolute error from
             ``[dense features, linear score, novelty]``.
         meta: training metadata (sources, seed, alpha, cross-validation numbers).
+        shrink_edges, shrink_factors: novelty band edges and per-band factors towards
+            :data:`UNKNOWN_LEVEL` (tail-aware models); ``shrink_factors`` empty: a table-scale model.
     """
 
     weights: NDArray[np.float32]
@@ -68,6 +80,13 @@ class LearnedModel:
     unc_weights: NDArray[np.float64]
     unc_intercept: float
     meta: dict[str, Any] = field(default_factory=dict[str, Any])
+    shrink_edges: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    shrink_factors: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+
+    @property
+    def scale(self) -> str:
+        """``"unknown"`` for a tail-aware model calibrated around 0.3, else ``"table"``."""
+        return "unknown" if self.shrink_factors.size else "table"
 
     def __post_init__(self) -> None:
         expected = {"weights": PAD + 1, "dense_weights": len(DENSE_NAMES), "seen": PAD + 1,
@@ -78,6 +97,10 @@ class LearnedModel:
                 raise PriorUnavailable(
                     f"learned prior {name} has {got} entries, the feature code expects {size}; the "
                     "artifact was built with other features: rebuild it with `authorag priors train`")
+        if self.shrink_factors.size and self.shrink_factors.size != self.shrink_edges.size + 1:
+            raise PriorUnavailable(f"learned prior has {self.shrink_factors.size} shrink factors for "
+                                   f"{self.shrink_edges.size} band edges (expected one more factor than edges); "
+                                   "rebuild it with `authorag priors train`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +126,8 @@ def save_model(model: LearnedModel, path: Path) -> Path:
         path, weights=model.weights, dense_weights=model.dense_weights,
         intercept=np.array([model.intercept]), calib_x=model.calib_x, calib_y=model.calib_y,
         seen=np.packbits(model.seen), unc_weights=model.unc_weights,
-        unc_intercept=np.array([model.unc_intercept]))
+        unc_intercept=np.array([model.unc_intercept]), shrink_edges=model.shrink_edges,
+        shrink_factors=model.shrink_factors)
     meta = {"format_version": FORMAT_VERSION, **model.meta}
     path.with_suffix(".json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
@@ -130,14 +154,31 @@ def load_model(path: Path | None = None) -> LearnedModel:
         raise PriorUnavailable(f"cannot read the learned prior {where} ({exc}); rebuild it with "
                                "`authorag priors train`") from exc
     meta: dict[str, Any] = json.loads(raw_meta)
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise PriorUnavailable(f"learned prior format {meta.get('format_version')!r} is not "
-                               f"{FORMAT_VERSION}; rebuild it with `authorag priors train`")
+    if meta.get("format_version") not in _READABLE_FORMATS:
+        raise PriorUnavailable(f"learned prior format {meta.get('format_version')!r} is not one of "
+                               f"{_READABLE_FORMATS}; rebuild it with `authorag priors train`")
     return LearnedModel(
         weights=arrays["weights"].astype(np.float32), dense_weights=arrays["dense_weights"].astype(np.float32),
         intercept=float(arrays["intercept"][0]), calib_x=arrays["calib_x"], calib_y=arrays["calib_y"],
         seen=np.unpackbits(arrays["seen"])[: PAD + 1].astype(np.bool_), unc_weights=arrays["unc_weights"],
-        unc_intercept=float(arrays["unc_intercept"][0]), meta=meta)
+        unc_intercept=float(arrays["unc_intercept"][0]), meta=meta,
+        shrink_edges=arrays.get("shrink_edges", np.zeros(0)), shrink_factors=arrays.get("shrink_factors", np.zeros(0)))
+
+
+def calibrate(raw: NDArray[np.float64], x: NDArray[np.float64], y: NDArray[np.float64], *,
+              step: bool) -> NDArray[np.float64]:
+    """The isotonic map at ``raw``: linear between knots, or (``step``) the value of the knot at
+    or below, so that names whose scores fall in one isotonic block share one value exactly
+    (a ranking then sees a tie, not noise).
+
+    Example:
+        >>> x, y = np.array([0.0, 1.0]), np.array([0.1, 0.3])
+        >>> calibrate(np.array([0.5]), x, y, step=False).tolist(), calibrate(np.array([0.5]), x, y, step=True).tolist()
+        ([0.2], [0.1])
+    """
+    if not step:
+        return np.interp(raw, x, y)
+    return y[np.clip(np.searchsorted(x, raw, side="right") - 1, 0, len(y) - 1)]
 
 
 def _not_a_name(domain: str) -> bool:
@@ -169,6 +210,11 @@ class LearnedPrior:
         """Training metadata of the loaded artifact."""
         return self.model.meta
 
+    @property
+    def scale(self) -> str:
+        """``"unknown"``: values are already evidence-weighted around 0.3 (do not shrink again)."""
+        return self.model.scale
+
     def predict(self, domains: Sequence[str]) -> LearnedPrediction:
         """Batch prediction for registrable domains (``Candidate.domain``; lower case, punycode).
 
@@ -183,8 +229,11 @@ class LearnedPrior:
         m = self.model
         sums = feats.hashed_sum(self._stacked)
         raw = sums[:, 0] + feats.dense @ m.dense_weights + np.float32(m.intercept)
-        authority = np.interp(raw.astype(np.float64), m.calib_x, m.calib_y)
+        authority = calibrate(raw.astype(np.float64), m.calib_x, m.calib_y, step=m.scale == "unknown")
         novelty = 1.0 - sums[:, 1] / np.maximum(sums[:, 2], 1.0)
+        if m.shrink_factors.size:
+            factor = m.shrink_factors[np.searchsorted(m.shrink_edges, novelty, side="right")]
+            authority = UNKNOWN_LEVEL + factor * (authority - UNKNOWN_LEVEL)
         d = len(DENSE_NAMES)
         u_lin = (feats.dense @ m.unc_weights[:d].astype(np.float32) + raw * m.unc_weights[d]
                  + novelty * m.unc_weights[d + 1] + m.unc_intercept)
@@ -225,13 +274,14 @@ class LearnedPrior:
                 out.append(AuthorityDetail(None, 0.0, "unknown", note=f"learned prior: {exc}"))
         return out
 
-    @staticmethod
-    def _detail(domain: str, pred: LearnedPrediction, j: int) -> AuthorityDetail:
+    def _detail(self, domain: str, pred: LearnedPrediction, j: int) -> AuthorityDetail:
         value, unc = float(pred.authority[j]), float(pred.uncertainty[j])
+        how = ("learned from the domain name, calibrated for domains no table knows (unknown level "
+               f"{UNKNOWN_LEVEL:g})" if self.scale == "unknown" else "learned from the domain name")
         return AuthorityDetail(
             authority=value, confidence=float(pred.confidence[j]), tier="learned",
             sources=(SourceValue("learned", value),), matched=domain,
-            note=f"learned from the domain name; expected error ±{unc:.2f}")
+            note=f"{how}; expected error ±{unc:.2f}")
 
 
 @lru_cache(maxsize=4)

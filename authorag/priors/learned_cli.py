@@ -2,6 +2,7 @@
 
 Example:
     authorag priors train --seed 0                 # rewrites authorag/data/learned_prior.npz
+    authorag priors train --tail none --out /tmp/head_only.npz   # the head-only model
     authorag priors train --exclude majestic --out /tmp/lp.npz
     authorag priors eval                           # Markdown table (a few minutes: trains 3 models)
     authorag priors eval --json
@@ -27,6 +28,9 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
                    help="leave an authority source out of training (repeatable)")
     t.add_argument("--source", action="append", metavar="SOURCE",
                    help="train only on these authority sources (repeatable; default: all default ones)")
+    t.add_argument("--tail", default="ut1,cred1", metavar="SOURCES",
+                   help="tail sources, comma-separated (ut1, cred1), or 'none' for a head-only model "
+                        "(default: ut1,cred1)")
     t.add_argument("--json", action="store_true", help="print the training metadata as JSON")
     t.set_defaults(func=_train)
 
@@ -46,14 +50,15 @@ def _train(args: argparse.Namespace) -> int:
     from authorag.priors.learned_train import train_learned_prior
 
     out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "data" / ARTIFACT
-    model = train_learned_prior(args.source, exclude=args.exclude, seed=args.seed)
+    tail = () if args.tail.strip() == "none" else tuple(p.strip() for p in args.tail.split(",") if p.strip())
+    model = train_learned_prior(args.source, exclude=args.exclude, seed=args.seed, tail=tail)
     save_model(model, out)
     if args.json:
         print(json.dumps({"version": JSON_VERSION, "artifact": str(out), **model.meta}, indent=1))
     else:
         m = model.meta
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {m['n_train']} domains from "
-              f"{', '.join(m['sources'])}; alpha={m['alpha']}, CV Spearman {m['cv_spearman']}, "
+              f"{', '.join(m['sources'])} + tail {', '.join(m['tail_sources']) or 'none'}; alpha={m['alpha']}, CV Spearman {m['cv_spearman']}, "
               f"CV mean abs error {m['cv_mean_abs_error']}")
     return 0
 
