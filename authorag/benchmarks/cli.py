@@ -140,6 +140,12 @@ def _run(args: argparse.Namespace) -> int:
 def _headline(metrics: Mapping[str, Any]) -> dict[str, Any]:
     if metrics.get("protocol") == "rag":
         return {"generator_free": metrics["generator_free"], "generator": metrics.get("generator")}
+    if metrics.get("protocol") == "tail":
+        return {"pair_accuracy": metrics["pairs"]["accuracy"], "pair_accuracy_ci": metrics["pairs"]["accuracy_ci"],
+                "spearman": metrics["le"]["spearman"], "coverage": metrics["coverage"]}
+    if metrics.get("protocol") == "hosted":
+        return {"accuracy": metrics["overall"]["accuracy"], "accuracy_ci": metrics["overall"]["accuracy_ci"],
+                "by_label": {k: v["accuracy"] for k, v in metrics["by_label"].items()}, "coverage": metrics["coverage"]}
     return {"spearman": metrics["le"]["spearman"], "kendall": metrics["le"]["kendall"],
             "coverage": metrics["le"]["coverage"],
             "pe_easy": metrics["pe"]["easy"]["accuracy"], "pe_hard": metrics["pe"]["hard"]["accuracy"]}

@@ -283,8 +283,9 @@ _BASE: tuple[MethodSpec, ...] = (
 
 def _registry() -> dict[str, MethodSpec]:
     from authorag.benchmarks.judge_methods import judge_specs
+    from authorag.benchmarks.track_methods import track_specs
 
-    return {s.name: s for s in (*_BASE, *judge_specs())}
+    return {s.name: s for s in (*_BASE, *track_specs(), *judge_specs())}
 
 
 def method_specs() -> Mapping[str, MethodSpec]:

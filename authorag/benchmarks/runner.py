@@ -27,11 +27,14 @@ from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sa
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
+from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
+from authorag.benchmarks.track_tasks import HOSTED_FAMILY, TAIL_FAMILY
 from authorag.errors import ConfigError
 
 log = logging.getLogger(__name__)
 RESULT_VERSION = 1
-FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid"})
+FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid", "table-const", "table-learned",
+                                   "default"})
 Progress = Callable[[str, int], Callable[[], None]]
 """``progress(label, total)`` returns an ``advance()`` callback (the CLI draws a rich bar)."""
 
@@ -108,6 +111,11 @@ def _rank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], B
     method = build_method(cfg.method, _context(cfg, task.family, task.label_source, task.item_kind))
     if cfg.method in FULL_COVERAGE_METHODS:  # table lookups are cheap: report coverage of every item
         method.score(task.items)
+    if task.family == TAIL_FAMILY:
+        return tail_metrics(task, method.score, cfg.n_lists, cfg.seed, progress("domains", len(task.items))), \
+            method, task.data_files
+    if task.family == HOSTED_FAMILY:
+        return hosted_metrics(task, method.score, cfg.seed, progress("urls", len(task.items))), method, task.data_files
     lists = sample_lists(task, cfg.n_lists, cfg.seed)
     le = run_lists(task, lists, method.score, progress("lists", len(lists))).summary(cfg.seed)
     pe: dict[str, Any] = {}
