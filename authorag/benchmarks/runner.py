@@ -143,7 +143,7 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     relevance = make_doc_scorer(cfg.relevance, backend)
     utility = make_doc_scorer(cfg.utility, backend)
     metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
-                      seed=cfg.seed, progress=progress("instances", len(instances)))
+                      seed=cfg.seed, ci_by_topic=task.ci_unit == "topic", progress=progress("instances", len(instances)))
     metrics.update(protocol="rag", relevance_scorer=cfg.relevance, utility_scorer=cfg.utility,
                    filter_judge_stats={n: dict(s.stats) for n, s in (("relevance", relevance), ("utility", utility))
                                        if isinstance(s, JudgeDocScorer)})
