@@ -6,8 +6,8 @@
   domain per level, as on the other ranking tasks).
 * ``hosted`` (``hosted-urls``): within each group, every (official, non-official) pair;
   accuracy "official above the other page", ties ½. Overall and per label (user / reserved /
-  ip) with a bootstrap CI over groups (a platform moves as a unit), per group with a bootstrap
-  CI over its URLs.
+  ip) with a bootstrap CI over groups (a platform moves as a unit; a label held by one group,
+  reserved or ip, resamples that group's URLs), per group with a bootstrap CI over its URLs.
 
 Unknown scores (None) are filled with ``UNKNOWN_FILL`` (the reranker's
 ``DEFAULT_UNKNOWN_AUTHORITY``), the same rule as every other protocol; coverage is reported.
@@ -110,18 +110,21 @@ def hosted_metrics(task: RankTask, score: Scorer, seed: int,
                     "accuracy_ci": list(cluster_bootstrap_ci(clusters, lambda cs: _ratio([c for cl in cs for c in cl]),
                                                              seed=seed))},
     }
-    by_label: dict[str, Any] = {}
-    for label in ("user", "reserved", "ip"):
-        parts = [[pl[label]] for pl in credits.values() if label in pl]
-        if parts:
-            by_label[label] = {"n_groups": len(parts), "n_pairs": sum(p for (_, p), in parts),
-                               "accuracy": _ratio([c for (c,) in parts]),
-                               "accuracy_ci": list(cluster_bootstrap_ci(parts, lambda cs: _ratio([c for (c,) in cs]),
-                                                                        seed=seed))}
-    out["by_label"] = by_label
     out["groups"] = {g: all_pairs_summary([i.level for i in task.items if i.meta["group"] == g],
                                           [s for i, s in zip(task.items, scores) if i.meta["group"] == g], seed)
                      for g in sorted(credits)}
+    by_label: dict[str, Any] = {}
+    for label in ("user", "reserved", "ip"):
+        holders = [g for g, pl in credits.items() if label in pl]
+        if not holders:
+            continue
+        parts = [[credits[g][label]] for g in holders]
+        # one group (reserved, ip): resample its URLs; several (user): resample whole platforms
+        ci = (out["groups"][holders[0]]["accuracy_ci"] if len(holders) == 1 else
+              list(cluster_bootstrap_ci(parts, lambda cs: _ratio([c for (c,) in cs]), seed=seed)))
+        by_label[label] = {"n_groups": len(holders), "n_pairs": sum(p for (_, p), in parts),
+                           "accuracy": _ratio([c for (c,) in parts]), "accuracy_ci": ci}
+    out["by_label"] = by_label
     out["items"] = [{"url": i.url, "group": i.meta["group"], "label": i.meta["label"], "score": s}
                     for i, s in zip(task.items, scores)]
     return out
