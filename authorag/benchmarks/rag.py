@@ -24,7 +24,12 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from authorag.benchmarks.metrics import bootstrap_ci, cluster_bootstrap_ci, mean, stance_majority_score
+from authorag.benchmarks.metrics import (
+    bootstrap_ci,
+    cluster_bootstrap_ci,
+    mean,
+    stance_majority_score,
+)
 from authorag.benchmarks.protocols import UNKNOWN_FILL
 from authorag.benchmarks.rag_tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
