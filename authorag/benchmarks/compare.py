@@ -146,20 +146,28 @@ def _run_track(cfg: CompareConfig, track: Track, method: str, runs_dir: Path) ->
     return headline_cells(track.kind, result["metrics"])
 
 
-def _run_grid(cfg: CompareConfig, method: str, relevance_name: str) -> dict[str, Any]:
-    from authorag.benchmarks.methods import MethodContext, build_method
+def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
+    """One scorer per name, shared by every method (dense memoised per question and document)."""
     from authorag.benchmarks.rag import make_doc_scorer
+    from authorag.benchmarks.rerank_eval import PointwiseRelevanceMemo
+
+    out: dict[str, Any] = {}
+    for name in names:
+        scorer = make_doc_scorer(name, None)
+        out[name] = PointwiseRelevanceMemo(scorer) if name == "dense" else scorer  # BM25's IDF is per instance
+    return out
+
+
+def _run_grid(cfg: CompareConfig, method: str, relevance_name: str, relevance: Any) -> dict[str, Any]:
+    from authorag.benchmarks.methods import MethodContext, build_method
     from authorag.benchmarks.rag_tasks import load_rag_task
-    from authorag.benchmarks.rerank_eval import PointwiseRelevanceMemo, run_rerank_grid
+    from authorag.benchmarks.rerank_eval import run_rerank_grid
     from authorag.benchmarks.track_methods import method_scorer
 
     task = load_rag_task("ragauth-trec2019-resampled")
     ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document",
                         options=cfg.method_options(), seed=cfg.seed)
     scorer = method_scorer(build_method(method, ctx))
-    relevance = make_doc_scorer(relevance_name, None)
-    if relevance_name == "dense":  # pointwise: score each (question, document) once, not per draw
-        relevance = PointwiseRelevanceMemo(relevance)
     start = time.perf_counter()
     out = run_rerank_grid(task.instances, scorer, relevance, seed=cfg.seed)
     return {**out, "method": method, "relevance": relevance_name, "wall_time_s": round(time.perf_counter() - start, 3)}
@@ -176,7 +184,12 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
             log(f"{track.task} × {method}")
             for row, cell in _run_track(cfg, track, method, runs_dir).items():
                 table.setdefault(f"{track.task} | {row}", {})[method] = cell.to_dict()
-    grids = [_run_grid(cfg, m, r) for m in cfg.methods for r in cfg.rerank_relevance]
+    relevance = _relevance_scorers(cfg.rerank_relevance)
+    grids: list[dict[str, Any]] = []
+    for name, scorer in relevance.items():
+        for method in cfg.methods:
+            log(f"rerank grid × {method} × {name}")
+            grids.append(_run_grid(cfg, method, name, scorer))
     record = {"version": COMPARE_VERSION, "package_version": __version__, "seed": cfg.seed,
               "methods": list(cfg.methods), "tracks": list(cfg.tracks), "n_lists": cfg.n_lists,
               "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "rerank_grid": grids}
