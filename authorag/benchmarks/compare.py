@@ -9,6 +9,10 @@ Tracks (the rule for the default composition is judged on all of them):
 * ``domainauth-news-{fine,coarse}`` (unknown domains included, filled with the constant),
   ``credauth-mbfc``, ``credauth-baly``, ``domainauth-web-fine``: LE ρ.
 
+Beside each method's cells, ``Δ method − first method`` with a paired bootstrap CI over the
+same units (:mod:`authorag.benchmarks.paired`): the rule "at least as good as table + constant
+within the CI" reads directly off these columns when ``table-const`` comes first.
+
 Every method runs leave-source-out with the reranker's default policy: unknown sources at
 ``DEFAULT_UNKNOWN_AUTHORITY`` and ``credibility_weight = DEFAULT_CREDIBILITY_WEIGHT`` unless
 ``--option credibility_weight=...`` says otherwise (the same value for every method).
@@ -136,14 +140,35 @@ class CompareConfig:
         return {"credibility_weight": str(DEFAULT_CREDIBILITY_WEIGHT), **dict(self.options or {})}
 
 
-def _run_track(cfg: CompareConfig, track: Track, method: str, runs_dir: Path) -> dict[str, Cell]:
+def _run_track(cfg: CompareConfig, track: Track, method: str, runs_dir: Path) -> tuple[dict[str, Cell], Any]:
+    """The track's table cells for ``method`` and its per-unit values (for paired deltas)."""
     from authorag.benchmarks.runner import RunConfig, run_condition, write_result
 
     run_cfg = RunConfig(task=track.task, method=method, n_lists=cfg.n_lists, n_pairs=cfg.n_pairs, seed=cfg.seed,
-                        options=cfg.method_options())
+                        options=cfg.method_options(), keep_units=True)
     result = run_condition(run_cfg)
     write_result(result, runs_dir)
-    return headline_cells(track.kind, result["metrics"])
+    return headline_cells(track.kind, result["metrics"]), result["metrics"]["units"]
+
+
+def delta_label(method: str, base: str) -> str:
+    """Column name of a paired difference: ``Δ table-learned − table-const``."""
+    return f"Δ {method} − {base}"
+
+
+def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
+                units: Mapping[tuple[str, str], Any]) -> list[str]:
+    """Add ``method − first method`` paired-bootstrap cells to every row; returns the column names."""
+    from authorag.benchmarks.paired import paired_delta
+
+    base, others = cfg.methods[0], cfg.methods[1:]
+    kinds = {t.task: t.kind for t in TRACKS}
+    for key, cells in table.items():
+        task, _, row = key.partition(" | ")
+        for method in others:
+            cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
+                                                            units[(task, method)], seed=cfg.seed)
+    return [delta_label(m, base) for m in others]
 
 
 def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
@@ -179,11 +204,14 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
 
     runs_dir = out_dir / "runs"
     table: dict[str, dict[str, dict[str, Any]]] = {}
+    units: dict[tuple[str, str], Any] = {}
     for track in (t for t in TRACKS if t.task in cfg.tracks):
         for method in cfg.methods:
             log(f"{track.task} × {method}")
-            for row, cell in _run_track(cfg, track, method, runs_dir).items():
+            cells, units[(track.task, method)] = _run_track(cfg, track, method, runs_dir)
+            for row, cell in cells.items():
                 table.setdefault(f"{track.task} | {row}", {})[method] = cell.to_dict()
+    deltas = _add_deltas(cfg, table, units)
     relevance = _relevance_scorers(cfg.rerank_relevance)
     grids: list[dict[str, Any]] = []
     for name, scorer in relevance.items():
@@ -192,7 +220,8 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
             grids.append(_run_grid(cfg, method, name, scorer))
     record = {"version": COMPARE_VERSION, "package_version": __version__, "seed": cfg.seed,
               "methods": list(cfg.methods), "tracks": list(cfg.tracks), "n_lists": cfg.n_lists,
-              "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "rerank_grid": grids}
+              "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "delta_columns": deltas,
+              "rerank_grid": grids}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "compare.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
     from authorag.benchmarks.compare_report import render_compare

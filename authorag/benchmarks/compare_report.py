@@ -16,11 +16,17 @@ from typing import Any
 from authorag.benchmarks.rag import TOP_KS
 
 
-def _cell(raw: Mapping[str, Any] | None) -> str:
+def _cell(raw: Mapping[str, Any] | None, signed: bool = False) -> str:
     if raw is None or raw.get("value") is None:
         return "–"
     ci = raw.get("ci")
-    return f"{raw['value']:.3f}" + ("" if not ci else f" [{ci[0]:.2f}, {ci[1]:.2f}]")
+    text = f"{raw['value']:+.3f}" if signed else f"{raw['value']:.3f}"
+    if not ci:
+        return text
+    text += f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if signed else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+    if signed:  # ▲ better, ▼ worse than the baseline (CI excludes 0), = within the CI
+        text += " ▲" if ci[0] > 0 else " ▼" if ci[1] < 0 else " ="
+    return text
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -29,13 +35,15 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def comparison_table(record: Mapping[str, Any]) -> list[str]:
-    """Rows = track | metric, columns = methods, cells = value [95 % CI]."""
+    """Rows = track | metric, columns = methods then paired differences, cells = value [95 % CI]."""
     methods = list(record["methods"])
+    deltas = list(record.get("delta_columns", []))
     rows: list[list[str]] = []
     for key, cells in record["table"].items():
         track, _, metric = str(key).partition(" | ")
-        rows.append([track, metric, *(_cell(cells.get(m)) for m in methods)])
-    return _table(["track", "metric", *methods], rows)
+        rows.append([track, metric, *(_cell(cells.get(m)) for m in methods),
+                     *(_cell(cells.get(d), signed=True) for d in deltas)])
+    return _table(["track", "metric", *methods, *deltas], rows)
 
 
 def coverage_table(record: Mapping[str, Any]) -> list[str]:
@@ -69,7 +77,9 @@ def render_compare(record: Mapping[str, Any]) -> str:
               f"{record['n_lists']} LE lists, method options: {opts}); do not edit by hand."), "",
              ("Every method is leave-source-out and treats an unknown source the same way: it gets the "
               "reranker's DEFAULT_UNKNOWN_AUTHORITY. Cells: value [bootstrap 95 % CI]; the RAG rows and "
-              "the rerank grid resample whole topics, the hosted rows whole platforms."), "",
+              "the rerank grid resample whole topics, the hosted rows whole platforms. Δ columns: the "
+              "method minus the first method on the same units, paired bootstrap 95 % CI; ▲ / ▼ = the CI "
+              "lies above / below 0, = it contains 0."), "",
              "## Comparison", "", *comparison_table(record), "",
              "## Coverage (share of items known to the method; the rest get the constant)", "",
              *coverage_table(record), "", "## Rerank mode on ragauth-trec2019-resampled (generator-free accuracy)",

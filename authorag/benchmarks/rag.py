@@ -205,10 +205,11 @@ def _cis(values: Mapping[str, Mapping[int, list[float]]], seed: int,
 def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[BenchItem]], list[float | None]],
             *, relevance: DocScorer, utility: DocScorer = usefulness_label,
             generator: YesNoGenerator | None = None, seed: int = 0, ci_by_topic: bool = False,
-            progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
+            keep_units: bool = False, progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Evaluate every filter × k on ``instances``; returns generator-free (and generator) accuracy.
 
-    ``ci_by_topic`` resamples whole topics for the CIs (instances of one topic share documents).
+    ``ci_by_topic`` resamples whole topics for the CIs (instances of one topic share documents);
+    ``keep_units`` records the authority filter's score per instance and k under ``units``.
     """
     topics = [inst.topic_id for inst in instances] if ci_by_topic else None
     free: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
@@ -239,6 +240,9 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
         "all_documents": mean([stance_majority_score([int(d.meta["stance"]) for d in i.documents], i.gold)
                                for i in instances]),
     }
+    if keep_units:
+        out["units"] = {"topics": [inst.topic_id for inst in instances],
+                        **{f"k{k}": list(free["authority"][k]) for k in TOP_KS}}
     if generator is not None:
         out["generator"] = {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in gen.items()}
         out["generator_ci"] = _cis(gen, seed, topics)

@@ -57,6 +57,8 @@ class RunConfig:
         utility: RAG only: utility filter scorer (``label`` = NIST usefulness | ``llm-utility``).
         options: method options (``credibility_weight=0.5``).
         tag: suffix for the results folder name (e.g. ``cw0.5``).
+        keep_units: also record per-unit values (LE: ρ per list; RAG: authority-filter score per
+            instance) under ``metrics["units"]`` for paired comparisons (``bench compare``).
     """
 
     task: str
@@ -72,6 +74,7 @@ class RunConfig:
     utility: str = "label"
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tag: str = ""
+    keep_units: bool = False
 
     def __post_init__(self) -> None:
         if self.n_lists <= 0 or self.n_pairs < 0:
@@ -117,13 +120,16 @@ def _rank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], B
     if task.family == HOSTED_FAMILY:
         return hosted_metrics(task, method.score, cfg.seed, progress("urls", len(task.items))), method, task.data_files
     lists = sample_lists(task, cfg.n_lists, cfg.seed)
-    le = run_lists(task, lists, method.score, progress("lists", len(lists))).summary(cfg.seed)
+    list_result = run_lists(task, lists, method.score, progress("lists", len(lists)))
+    le = list_result.summary(cfg.seed)
     pe: dict[str, Any] = {}
     for difficulty in ("easy", "hard"):
         pairs = sample_pairs(task, cfg.n_pairs, difficulty, cfg.seed)
         pe[difficulty] = run_pairs(task, pairs, method.score, progress(f"{difficulty} pairs", len(pairs)))
     metrics = {"protocol": "le+pe", "n_levels": task.n_levels, "n_items": len(task.items),
                "label_source": task.label_source, "le": le, "pe": pe}
+    if cfg.keep_units:
+        metrics["units"] = {"spearman": list_result.spearman}
     return metrics, method, task.data_files
 
 
@@ -143,7 +149,8 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     relevance = make_doc_scorer(cfg.relevance, backend)
     utility = make_doc_scorer(cfg.utility, backend)
     metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
-                      seed=cfg.seed, ci_by_topic=task.ci_unit == "topic", progress=progress("instances", len(instances)))
+                      seed=cfg.seed, ci_by_topic=task.ci_unit == "topic", keep_units=cfg.keep_units,
+                      progress=progress("instances", len(instances)))
     metrics.update(protocol="rag", relevance_scorer=cfg.relevance, utility_scorer=cfg.utility,
                    filter_judge_stats={n: dict(s.stats) for n, s in (("relevance", relevance), ("utility", utility))
                                        if isinstance(s, JudgeDocScorer)})

@@ -69,12 +69,13 @@ def tail_metrics(task: RankTask, score: Scorer, n_lists: int, seed: int,
     """All-pairs accuracy (= AUC) with a bootstrap CI over domains, plus LE over sampled lists."""
     scores, known = _score_each(task.items, score, progress)
     levels = [i.level for i in task.items]
-    le = run_lists(task, sample_lists(task, n_lists, seed), score).summary(seed)
+    lists = run_lists(task, sample_lists(task, n_lists, seed), score)
     return {"protocol": "tail", "n_items": len(task.items), "n_levels": task.n_levels,
             "label_source": task.label_source,
             "level_counts": {str(lv): levels.count(lv) for lv in range(task.n_levels)},
             "coverage": known / len(levels) if levels else 0.0,
-            "pairs": all_pairs_summary(levels, scores, seed), "le": le}
+            "pairs": all_pairs_summary(levels, scores, seed), "le": lists.summary(seed),
+            "units": {"levels": levels, "scores": scores, "spearman": lists.spearman}}
 
 
 def _group_credits(items: Sequence[BenchItem], scores: Sequence[float]) -> dict[str, dict[str, PairCredit]]:
@@ -125,6 +126,12 @@ def hosted_metrics(task: RankTask, score: Scorer, seed: int,
         by_label[label] = {"n_groups": len(holders), "n_pairs": sum(p for (_, p), in parts),
                            "accuracy": _ratio([c for (c,) in parts]), "accuracy_ci": ci}
     out["by_label"] = by_label
+    names = sorted(credits)
+    units: dict[str, Any] = {"groups": names, "all": [[sum(c for c, _ in credits[g].values()),
+                                                       sum(p for _, p in credits[g].values())] for g in names]}
+    for label in by_label:
+        units[label] = [list(credits[g].get(label, (0.0, 0))) for g in names]
+    out["units"] = units
     out["items"] = [{"url": i.url, "group": i.meta["group"], "label": i.meta["label"], "score": s}
                     for i, s in zip(task.items, scores)]
     return out

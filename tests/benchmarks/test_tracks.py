@@ -227,3 +227,25 @@ def test_compare_writes_one_table(tmp_path: Path) -> None:
     text = (tmp_path / "compare.md").read_text()
     assert "| hosted-urls | official > user |" in text
     assert (tmp_path / "runs" / "tail-trec2019__table-const" / "result.json").exists()
+    delta = record["table"]["tail-trec2019 | pair accuracy (AUC)"]["Δ oracle − table-const"]
+    assert delta["value"] == pytest.approx(1.0 - record["table"]["tail-trec2019 | pair accuracy (AUC)"]["table-const"]["value"])
+
+
+def test_paired_delta_on_the_same_units() -> None:
+    from authorag.benchmarks.paired import paired_delta
+
+    base = {"levels": [1, 1, 0, 0], "scores": [0.9, 0.4, 0.4, 0.1]}  # AUC 3.5/4
+    other = {"levels": [1, 1, 0, 0], "scores": [0.9, 0.8, 0.4, 0.1]}  # AUC 4/4
+    d = paired_delta("tail", "pair accuracy (AUC)", base, other)
+    assert d["value"] == pytest.approx(0.125)
+    assert 0.0 <= d["ci"][0] <= d["ci"][1] <= 0.5  # other never loses a pair base wins
+    # hosted: groups (credit, pairs): base 1/2 + 0/1, other 2/2 + 1/1 -> 1/3 vs 3/3
+    hb = {"all": [[1.0, 2], [0.0, 1]], "user": [[1.0, 2], [0.0, 1]]}
+    ho = {"all": [[2.0, 2], [1.0, 1]], "user": [[2.0, 2], [1.0, 1]]}
+    assert paired_delta("hosted", "official > user", hb, ho)["value"] == pytest.approx(2 / 3)
+    # RAG: topics 1, 1, 2; per-topic means pooled over instances: base 0.5, other 1.0
+    rb = {"topics": [1, 1, 2], "k1": [1.0, 0.0, 0.5]}
+    ro = {"topics": [1, 1, 2], "k1": [1.0, 1.0, 1.0]}
+    assert paired_delta("rag", "authority filter k=1", rb, ro)["value"] == pytest.approx(0.5)
+    with pytest.raises(ConfigError, match="same units"):
+        paired_delta("le", "LE ρ", {"spearman": [0.1]}, {"spearman": [0.1, 0.2]})
