@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs
+from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs, split_variant
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
@@ -102,7 +102,9 @@ def _context(cfg: RunConfig, family: str, label_source: str | None, kind: Any) -
 
 
 def _check_kind(method: str, kind: str) -> None:
-    spec = method_specs()[method]
+    spec = method_specs().get(split_variant(method)[0])
+    if spec is None:
+        raise ConfigError(f"unknown method {method!r}; known methods: {', '.join(method_specs())}")
     if kind not in spec.kinds:
         raise ConfigError(f"method {method!r} cannot score {kind} items (it handles {', '.join(spec.kinds)}); "
                           "pick another method or task")
@@ -112,7 +114,7 @@ def _rank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], B
     task = load_task(cfg.task)
     _check_kind(cfg.method, task.item_kind)
     method = build_method(cfg.method, _context(cfg, task.family, task.label_source, task.item_kind))
-    if cfg.method in FULL_COVERAGE_METHODS:  # table lookups are cheap: report coverage of every item
+    if split_variant(cfg.method)[0] in FULL_COVERAGE_METHODS:  # table lookups are cheap: report coverage of every item
         method.score(task.items)
     if task.family == TAIL_FAMILY:
         return tail_metrics(task, method.score, cfg.n_lists, cfg.seed, progress("domains", len(task.items))), \

@@ -16,6 +16,8 @@ and the learned prior is retrained without it):
   the learned value is used as it comes).
 * ``default``: the one composition, ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``
   (see :func:`default_scorer`); fails with a clear error where ``authorag.compose`` is absent.
+  A variant after a colon sets other ScorerSettings fields, so compositions can be compared in
+  one table: ``default:learned=true``, ``default:hosted=false,reserved=false``.
 
 Example:
     >>> from authorag.benchmarks.methods import MethodContext, build_method
@@ -26,6 +28,7 @@ Example:
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Sequence
 from typing import Any
@@ -82,14 +85,55 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 
 
-def default_scorer(exclude_sources: Sequence[str]) -> AuthorityScorer:
+def _coerce(name: str, raw: str, default: object) -> object:
+    """A ScorerSettings value from text, typed like the field's default."""
+    if isinstance(default, bool):
+        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise ConfigError(f"setting {name} must be true or false, got {raw!r}")
+        return raw.lower() in ("true", "1", "yes")
+    if isinstance(default, (int, float)):
+        try:
+            return type(default)(raw)
+        except ValueError:
+            raise ConfigError(f"setting {name} must be a number, got {raw!r}") from None
+    if isinstance(default, tuple):
+        return tuple(p for p in raw.split("+") if p)
+    return raw
+
+
+def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
+    """``learned=true,hosted_authority=0.2`` → ScorerSettings overrides (typed; unknown names rejected).
+
+    Example:
+        >>> from dataclasses import dataclass
+        >>> @dataclass
+        ... class S:
+        ...     learned: bool = False
+        ...     hosted_authority: float = 0.3
+        >>> parse_settings("learned=true,hosted_authority=0.2", S)
+        {'learned': True, 'hosted_authority': 0.2}
+    """
+    defaults = {f.name: getattr(settings_type(), f.name) for f in dataclasses.fields(settings_type)}
+    out: dict[str, object] = {}
+    for part in (p for p in variant.split(",") if p):
+        key, sep, raw = part.partition("=")
+        if not sep or key not in defaults or key == "exclude_sources":
+            raise ConfigError(f"default:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
+                              f"(exclude_sources is set by the task); fields: {', '.join(sorted(defaults))}")
+        out[key] = _coerce(key, raw, defaults[key])
+    return out
+
+
+def default_scorer(exclude_sources: Sequence[str], variant: str = "") -> AuthorityScorer:
     """THE HOOK for the ``default`` method: the one composition, leave-source-out.
 
-    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``, imported at run
-    time so this module works on branches where the composition does not exist yet.
+    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **overrides)``
+    (overrides parsed from ``variant``, e.g. ``learned=true``), imported at run time so this
+    module works on branches where the composition does not exist yet.
 
     Raises:
-        ConfigError: ``authorag.compose`` is not there (build or merge issue 11's composition).
+        ConfigError: ``authorag.compose`` is not there (build or merge issue 11's composition),
+            or a bad variant.
     """
     try:
         compose: Any = importlib.import_module(COMPOSE_MODULE)
@@ -98,14 +142,17 @@ def default_scorer(exclude_sources: Sequence[str]) -> AuthorityScorer:
             raise
         raise ConfigError("method 'default' needs authorag.compose (load_scorer, ScorerSettings), which this "
                           "checkout does not have; merge the composition of issue 11 or pick another method") from None
-    return compose.load_scorer(compose.ScorerSettings(exclude_sources=tuple(exclude_sources)))
+    overrides = parse_settings(variant, compose.ScorerSettings)
+    return compose.load_scorer(compose.ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
 
 
 def _default(ctx: MethodContext) -> BenchMethod:
     exclude = _excluded(ctx)
-    scorer = default_scorer(exclude)
-    return ScorerMethod("default", scorer, credibility_weight=_cw(ctx), extra_info={
-        "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?")})
+    variant = ctx.option("compose", "")
+    scorer = default_scorer(exclude, variant)
+    name = "default" + (f":{variant}" if variant else "")
+    return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), extra_info={
+        "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"), "settings": variant})
 
 
 def track_specs() -> tuple[MethodSpec, ...]:

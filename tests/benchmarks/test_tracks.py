@@ -249,3 +249,28 @@ def test_paired_delta_on_the_same_units() -> None:
     assert paired_delta("rag", "authority filter k=1", rb, ro)["value"] == pytest.approx(0.5)
     with pytest.raises(ConfigError, match="same units"):
         paired_delta("le", "LE ρ", {"spearman": [0.1]}, {"spearman": [0.1, 0.2]})
+
+
+def test_method_variants_only_for_default() -> None:
+    from dataclasses import dataclass
+
+    from authorag.benchmarks.track_methods import parse_settings
+
+    ctx = MethodContext(task_family="tailauth", label_source=None)
+    with pytest.raises(ConfigError, match="only 'default' takes settings after a colon, got 'table-const:x=1'"):
+        build_method("table-const:x=1", ctx)
+
+    @dataclass(frozen=True)
+    class Settings:
+        exclude_sources: tuple[str, ...] = ()
+        optin_sources: tuple[str, ...] = ()
+        learned: bool = False
+        hosted_authority: float = 0.3
+
+    assert parse_settings("learned=yes,optin_sources=a+b", Settings) == {"learned": True, "optin_sources": ("a", "b")}
+    with pytest.raises(ConfigError, match="'nope=1' is not NAME=VALUE for a ScorerSettings field"):
+        parse_settings("nope=1", Settings)
+    with pytest.raises(ConfigError, match="exclude_sources is set by the task"):
+        parse_settings("exclude_sources=majestic", Settings)
+    with pytest.raises(ConfigError, match="setting learned must be true or false, got 'maybe'"):
+        parse_settings("learned=maybe", Settings)
