@@ -22,7 +22,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs, split_variant
+from authorag.benchmarks.methods import (
+    BenchMethod,
+    MethodContext,
+    build_method,
+    method_specs,
+    split_variant,
+)
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
