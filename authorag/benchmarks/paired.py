@@ -5,7 +5,8 @@ the honest CI of "method − baseline" resamples the units once and takes the di
 same resample. The units and their clusters follow each track's own CI:
 
 * tail pair accuracy: domains; LE ρ (every ranking track): lists;
-* hosted: groups (platforms), per label where the row names one;
+* hosted: groups (platforms), per label where the row names one; a label held by one group
+  only (reserved, ip) resamples that group's URLs;
 * RAG filter: topics (the instances of a topic move together).
 
 Example:
@@ -67,6 +68,8 @@ def _row_stat(kind: str, row: str, units: Mapping[str, Any]) -> tuple[int, Stat]
     if kind == "hosted":
         label = row.rsplit(" ", 1)[-1]
         credits = units["all" if label == "other" else label]
+        if isinstance(credits, Mapping):  # a label held by one group: its URLs are the units
+            return len(credits["scores"]), _auc_of(credits["levels"], credits["scores"])
         return len(credits), _ratio_of(credits)
     if kind == "rag":
         k = row.rsplit("=", 1)[-1]

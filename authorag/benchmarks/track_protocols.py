@@ -129,8 +129,13 @@ def hosted_metrics(task: RankTask, score: Scorer, seed: int,
     names = sorted(credits)
     units: dict[str, Any] = {"groups": names, "all": [[sum(c for c, _ in credits[g].values()),
                                                        sum(p for _, p in credits[g].values())] for g in names]}
-    for label in by_label:
-        units[label] = [list(credits[g].get(label, (0.0, 0))) for g in names]
+    for label, summary in by_label.items():
+        if summary["n_groups"] == 1:  # paired deltas resample this group's URLs, like its CI
+            group = next(g for g in names if label in credits[g])
+            rows = [(i.level, s) for i, s in zip(task.items, scores) if i.meta["group"] == group]
+            units[label] = {"levels": [lv for lv, _ in rows], "scores": [sc for _, sc in rows]}
+        else:
+            units[label] = [list(credits[g].get(label, (0.0, 0))) for g in names]
     out["units"] = units
     out["items"] = [{"url": i.url, "group": i.meta["group"], "label": i.meta["label"], "score": s}
                     for i, s in zip(task.items, scores)]
