@@ -34,6 +34,14 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return out + ["| " + " | ".join(r) + " |" for r in rows]
 
 
+def _mark(raw: Mapping[str, Any] | None) -> str:
+    """A compact paired difference: ``+0.031 ▲`` (CI above 0), ``▼`` (below), ``=`` (contains 0)."""
+    if raw is None or raw.get("value") is None or not raw.get("ci"):
+        return ""
+    lo, hi = raw["ci"]
+    return f"{raw['value']:+.3f} " + ("▲" if lo > 0 else "▼" if hi < 0 else "=")
+
+
 def comparison_table(record: Mapping[str, Any]) -> list[str]:
     """Rows = track | metric, columns = methods then paired differences, cells = value [95 % CI]."""
     methods = list(record["methods"])
@@ -58,14 +66,17 @@ def coverage_table(record: Mapping[str, Any]) -> list[str]:
 
 
 def grid_tables(record: Mapping[str, Any]) -> list[str]:
-    """One table per method × relevance: baselines, then every grid point, k = 1, 3, 5."""
+    """One table per method × relevance: every grid point and the baselines, k = 1, 3, 5, with the
+    paired difference to relevance only and to today's default policy (▲ / ▼ / =)."""
     lines: list[str] = []
     for grid in record.get("rerank_grid", []):
         lines += ["", f"### rerank grid: authority = {grid['method']}, relevance = {grid['relevance']}", "",
                   f"{grid['n_instances']} instances, {grid['n_topics']} topics, CIs by {grid['ci_unit']}", ""]
-        rows = [[str(r["row"]), *(_cell({"value": r[f"k{k}"], "ci": r[f"k{k}_ci"]}) for k in TOP_KS)]
+        rows = [[str(r["row"]), *(_cell({"value": r[f"k{k}"], "ci": r[f"k{k}_ci"]}) for k in TOP_KS),
+                 *(_mark(r.get(f"k{k}_vs_{ref}")) for ref in ("relevance", "default") for k in TOP_KS)]
                 for r in grid["rows"]]
-        lines += _table(["order (fusion/normalize/weight)", *(f"k={k}" for k in TOP_KS)], rows)
+        lines += _table(["order (fusion/normalize/weight)", *(f"k={k}" for k in TOP_KS),
+                         *(f"Δ vs {ref} k={k}" for ref in ("relevance", "default") for k in TOP_KS)], rows)
     return lines
 
 

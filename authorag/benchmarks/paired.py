@@ -48,14 +48,17 @@ def _ratio_of(credits: Sequence[Sequence[float]]) -> Stat:
 
 
 def _clustered_mean_of(values: Sequence[float], topics: Sequence[int]) -> tuple[int, Stat]:
-    clusters: dict[int, list[float]] = {}
+    """Mean over the instances of the resampled topics (per-topic sums: a resample costs #topics)."""
+    sums: dict[int, list[float]] = {}
     for v, t in zip(values, topics, strict=True):
-        clusters.setdefault(t, []).append(v)
-    groups = list(clusters.values())
+        acc = sums.setdefault(t, [0.0, 0.0])
+        acc[0] += v
+        acc[1] += 1.0
+    groups = list(sums.values())
 
     def stat(idx: Sequence[int]) -> float | None:
-        picked = [v for i in idx for v in groups[i]]
-        return sum(picked) / len(picked) if picked else None
+        total = sum(groups[i][1] for i in idx)
+        return sum(groups[i][0] for i in idx) / total if total else None
     return len(groups), stat
 
 

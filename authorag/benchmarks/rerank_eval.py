@@ -5,7 +5,9 @@ For every instance the documents are ordered by the product's own
 :class:`GridPoint` (fusion × normalisation × weight), and the top k = 1, 3, 5 are scored
 generator-free (majority stance vs the gold answer, ties ½). Beside the grid: ``relevance``
 (top-k by relevance alone) and ``authority-filter`` (``mode="filter", top_k=k``). CIs resample
-whole topics (instances of one topic share documents).
+whole topics (instances of one topic share documents). Every row also carries its paired
+difference (same topics resampled) to ``relevance`` and to today's default policy
+(``linear/minmax/w0.3``): ``k1_vs_relevance``, ``k1_vs_default``, ...
 
 Normalisations (how the relevance the reranker sees is made):
 
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from authorag.benchmarks.metrics import mean, stance_majority_score
+from authorag.benchmarks.paired import paired_delta
 from authorag.benchmarks.rag import TOP_KS, DocScorer, keep_top, topic_clustered_ci
 from authorag.benchmarks.rag_tasks import RagInstance
 from authorag.priors.base import AuthorityScorer
@@ -39,6 +42,8 @@ from authorag.rerankers.fusion import ranks_desc
 from authorag.types import AuthorityDetail, Candidate
 
 GridNorm = Literal["minmax", "none", "rank", "-"]
+DEFAULT_POLICY_ROW = "linear/minmax/w0.3"
+"""The grid row of today's reranker defaults (linear fusion, minmax, weight 0.3)."""
 WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7)
 NORMALIZATIONS: tuple[GridNorm, ...] = ("minmax", "none", "rank")
 
@@ -139,6 +144,9 @@ def run_rerank_grid(instances: Sequence[RagInstance], scorer: AuthorityScorer, r
     topics = [inst.topic_id for inst in instances]
     rows: list[dict[str, Any]] = []
     meta = {p.label: p for p in points}
+    units = {label: {"topics": topics if ci_by_topic else list(range(len(topics))),
+                     **{f"k{k}": [v[n] for v in values] for n, k in enumerate(TOP_KS)}}
+             for label, values in per_row.items()}
     for label, values in per_row.items():
         point = meta.get(label)
         row: dict[str, Any] = {"row": label, "fusion": None if point is None else point.fusion,
@@ -148,6 +156,9 @@ def run_rerank_grid(instances: Sequence[RagInstance], scorer: AuthorityScorer, r
             col = [v[n] for v in values]
             row[f"k{k}"] = mean(col)
             row[f"k{k}_ci"] = list(topic_clustered_ci(col, topics if ci_by_topic else list(range(len(col))), seed))
+            for ref_name, ref in (("relevance", "relevance"), ("default", DEFAULT_POLICY_ROW)):
+                if ref in units and ref != label:
+                    row[f"k{k}_vs_{ref_name}"] = paired_delta("rag", f"k={k}", units[ref], units[label], seed=seed)
         rows.append(row)
     return {"protocol": "rerank-grid", "n_instances": len(instances), "n_topics": len(set(topics)),
             "ci_unit": "topic" if ci_by_topic else "instance", "rows": rows}

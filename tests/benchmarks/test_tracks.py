@@ -184,6 +184,9 @@ def test_rerank_grid_hand_worked() -> None:
     assert rows["linear/minmax/w0.5"] == (1.0, 0.0)
     # 1/rank rel 1, 1/3, 1/2, 1/4 -> fused .6 .617 .4 .525: b a d -> k1 yes, k3 yes
     assert rows["linear/none/w0.5"] == (1.0, 1.0)
+    minmax = next(r for r in out["rows"] if r["row"] == "linear/minmax/w0.5")
+    assert minmax["k1_vs_relevance"]["value"] == pytest.approx(1.0)  # paired: 1.0 - 0.0 on the one topic
+    assert "k1_vs_default" not in minmax  # linear/minmax/w0.3 is not in this grid
 
 
 def test_rank_relevance_transforms() -> None:
