@@ -4,6 +4,7 @@ Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
     authorag bench report --results benchmarks/results/runs --out benchmarks/results
     authorag bench check --smoke
+    authorag bench compare --methods table-const,table-learned,hybrid --out /tmp/compare
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ DEFAULT_RUNS = "benchmarks/results/runs"
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
-    """Add ``bench`` with its four subcommands."""
+    """Add ``bench`` with its subcommands."""
     bench = sub.add_parser("bench", help="AuthorityBench-open: run, report and check benchmarks")
     bsub = bench.add_subparsers(dest="bench_command", metavar="SUBCOMMAND", required=True)
     ls = bsub.add_parser("list", help="list tasks and methods")
@@ -35,6 +36,19 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     rep.add_argument("--results", default=DEFAULT_RUNS, help="folder holding <run_id>/result.json")
     rep.add_argument("--out", default="benchmarks/results", help="where report.md and plots/ go")
     rep.set_defaults(func=_report)
+    cmp = bsub.add_parser("compare", help="every issue-11 track × methods -> one comparison table with CIs")
+    cmp.add_argument("--methods", default="table-const,table-learned,hybrid",
+                     help="comma-separated method names (default table-const,table-learned,hybrid; add default)")
+    cmp.add_argument("--tracks", default="", help="comma-separated track tasks (default: all)")
+    cmp.add_argument("--lists", type=int, default=500, help="LE lists per ranking track (default 500)")
+    cmp.add_argument("--pairs", type=int, default=500, help="PE pairs per difficulty (default 500)")
+    cmp.add_argument("--seed", type=int, default=0)
+    cmp.add_argument("--rerank-relevance", default="bm25",
+                     help="relevance scorers of the rerank-mode grid: bm25, dense, both comma-separated, or none")
+    cmp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help="method option for every method, e.g. credibility_weight=0")
+    cmp.add_argument("--out", help="output folder (default: ~/.cache/authorag/bench/compare)")
+    cmp.set_defaults(func=_compare)
     chk = bsub.add_parser("check", help="re-run manifest conditions; exit 1 on any mismatch")
     chk.add_argument("--manifest", help="manifest YAML (default: the shipped expected.yaml)")
     chk.add_argument("--list", action="store_true", help="list conditions and exit")
@@ -66,17 +80,39 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag", default="", help="suffix of the results folder name")
 
 
-def config_from_args(args: argparse.Namespace) -> Any:
-    """A :class:`~authorag.benchmarks.runner.RunConfig` from parsed ``run`` arguments."""
-    from authorag.benchmarks.runner import RunConfig
+def _options(raw_options: list[str]) -> dict[str, str]:
     from authorag.errors import ConfigError
 
     options: dict[str, str] = {}
-    for raw in args.option:
+    for raw in raw_options:
         key, sep, value = str(raw).partition("=")
         if not sep or not key:
             raise ConfigError(f"--option must look like KEY=VALUE, got {raw!r}")
         options[key] = value
+    return options
+
+
+def _csv(raw: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in raw.split(",") if p.strip() and p.strip() != "none")
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from authorag.benchmarks.compare import TRACKS, CompareConfig, run_compare
+    from authorag.judges.backends.models import cache_dir
+
+    cfg = CompareConfig(methods=_csv(args.methods), tracks=_csv(args.tracks) or tuple(t.task for t in TRACKS),
+                        n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
+                        rerank_relevance=_csv(args.rerank_relevance), options=_options(args.option))
+    out = Path(args.out) if args.out else cache_dir() / "bench" / "compare"
+    run_compare(cfg, out, log=lambda msg: print(msg, file=sys.stderr))
+    print(json.dumps({"version": 1, "folder": str(out), "table": str(out / "compare.md")}, indent=2))
+    return 0
+
+
+def config_from_args(args: argparse.Namespace) -> Any:
+    """A :class:`~authorag.benchmarks.runner.RunConfig` from parsed ``run`` arguments."""
+    from authorag.benchmarks.runner import RunConfig
+    options = _options(args.option)
     return RunConfig(task=args.task, method=args.method, n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                      backend=args.backend, model=args.model, generator=args.generator,
                      max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag)
@@ -140,6 +176,12 @@ def _run(args: argparse.Namespace) -> int:
 def _headline(metrics: Mapping[str, Any]) -> dict[str, Any]:
     if metrics.get("protocol") == "rag":
         return {"generator_free": metrics["generator_free"], "generator": metrics.get("generator")}
+    if metrics.get("protocol") == "tail":
+        return {"pair_accuracy": metrics["pairs"]["accuracy"], "pair_accuracy_ci": metrics["pairs"]["accuracy_ci"],
+                "spearman": metrics["le"]["spearman"], "coverage": metrics["coverage"]}
+    if metrics.get("protocol") == "hosted":
+        return {"accuracy": metrics["overall"]["accuracy"], "accuracy_ci": metrics["overall"]["accuracy_ci"],
+                "by_label": {k: v["accuracy"] for k, v in metrics["by_label"].items()}, "coverage": metrics["coverage"]}
     return {"spearman": metrics["le"]["spearman"], "kendall": metrics["le"]["kendall"],
             "coverage": metrics["le"]["coverage"],
             "pe_easy": metrics["pe"]["easy"]["accuracy"], "pe_hard": metrics["pe"]["hard"]["accuracy"]}

@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -318,8 +319,9 @@ _BASE: tuple[MethodSpec, ...] = (
 
 def _registry() -> dict[str, MethodSpec]:
     from authorag.benchmarks.judge_methods import judge_specs
+    from authorag.benchmarks.track_methods import track_specs
 
-    return {s.name: s for s in (*_BASE, *judge_specs())}
+    return {s.name: s for s in (*_BASE, *track_specs(), *judge_specs())}
 
 
 def method_specs() -> Mapping[str, MethodSpec]:
@@ -327,12 +329,27 @@ def method_specs() -> Mapping[str, MethodSpec]:
     return MappingProxyType(_registry())
 
 
+def split_variant(name: str) -> tuple[str, str]:
+    """``default:learned=true`` → (``default``, ``learned=true``); plain names get ``""``."""
+    base, _, variant = name.partition(":")
+    return base, variant
+
+
 def build_method(name: str, ctx: MethodContext) -> BenchMethod:
-    """Build method ``name`` for ``ctx``; raises ConfigError listing the known names."""
+    """Build method ``name`` for ``ctx``; raises ConfigError listing the known names.
+
+    Only ``default`` takes a variant after a colon (``default:learned=true,hosted_authority=0.2``):
+    ScorerSettings fields for the composition (see :mod:`authorag.benchmarks.track_methods`).
+    """
     specs = _registry()
-    spec = specs.get(name)
+    base, variant = split_variant(name)
+    spec = specs.get(base)
     if spec is None:
         raise ConfigError(f"unknown method {name!r}; known methods: {', '.join(specs)}")
+    if variant and base != "default":
+        raise ConfigError(f"only 'default' takes settings after a colon, got {name!r}")
     if spec.needs_backend and ctx.backend is None:
         raise ConfigError(f"method {name!r} is an LLM judge and needs --backend (embedded, openai or fake)")
+    if variant:
+        ctx = dataclasses.replace(ctx, options=MappingProxyType({**ctx.options, "compose": variant}))
     return spec.factory(ctx)

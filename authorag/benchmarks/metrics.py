@@ -16,11 +16,15 @@ Example:
 """
 from __future__ import annotations
 
+import bisect
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from authorag.errors import ConfigError
+
+T = TypeVar("T")
 
 
 def _check_pair(x: Sequence[float], y: Sequence[float]) -> None:
@@ -180,3 +184,79 @@ def stance_majority_score(stances: Sequence[int], gold: int) -> float:
     if yes == no:
         return 0.5
     return 1.0 if (yes > no) == (gold == 1) else 0.0
+
+
+def pair_counts(levels: Sequence[int], scores: Sequence[float]) -> tuple[float, int]:
+    """(credit, pairs) over every pair of items with different levels; credit 1 per pair the
+    scores order like the levels, ½ per tied score. credit / pairs is the AUC for two levels.
+
+    Example:
+        >>> pair_counts([1, 1, 0], [0.9, 0.3, 0.3])
+        (1.5, 2)
+    """
+    if len(levels) != len(scores):
+        raise ConfigError(f"levels and scores differ in length: {len(levels)} and {len(scores)}")
+    by_level: dict[int, list[float]] = {}
+    for lvl, s in zip(levels, scores):
+        by_level.setdefault(int(lvl), []).append(float(s))
+    ordered = {lvl: sorted(v) for lvl, v in by_level.items()}
+    credit, pairs = 0.0, 0
+    for hi, hi_scores in ordered.items():
+        for lo, lo_scores in ordered.items():
+            if lo >= hi:
+                continue
+            for s in hi_scores:  # lower-level items strictly below s, and tied with s
+                below = bisect.bisect_left(lo_scores, s)
+                tied = bisect.bisect_right(lo_scores, s) - below
+                credit += below + 0.5 * tied
+            pairs += len(hi_scores) * len(lo_scores)
+    return credit, pairs
+
+
+def cross_level_pair_accuracy(levels: Sequence[int], scores: Sequence[float]) -> float:
+    """Share of cross-level pairs ordered correctly, ties ½ (the AUC for two levels).
+
+    Raises:
+        ConfigError: when no two items have different levels.
+
+    Example:
+        >>> cross_level_pair_accuracy([2, 1, 0, 0], [0.8, 0.8, 0.1, 0.9])
+        0.5
+    """
+    credit, pairs = pair_counts(levels, scores)
+    if pairs == 0:
+        raise ConfigError("cross_level_pair_accuracy needs items of at least two levels")
+    return credit / pairs
+
+
+def cluster_bootstrap_ci(clusters: Sequence[T], statistic: Callable[[list[T]], float | None], *,
+                         n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap CI of ``statistic`` over resampled clusters (seeded).
+
+    A cluster is whatever must move as a unit for the CI to be honest: a topic with all its
+    instances, a platform with all its URLs, or a single item. ``statistic`` returns None for
+    a resample it cannot score (e.g. one level only); such resamples are drawn again, at most
+    ``n_boot`` extra times.
+
+    Example:
+        >>> cluster_bootstrap_ci([[1.0, 1.0], [0.0]], lambda cs: mean([v for c in cs for v in c]), n_boot=200)
+        (0.0, 1.0)
+    """
+    if not clusters:
+        raise ConfigError("cluster_bootstrap_ci needs at least one cluster, got 0")
+    if not 0.0 < level < 1.0:
+        raise ConfigError(f"level must be in (0, 1), got {level}")
+    rng = random.Random(seed)
+    n = len(clusters)
+    stats: list[float] = []
+    for _ in range(2 * n_boot):
+        value = statistic([clusters[rng.randrange(n)] for _ in range(n)])
+        if value is not None:
+            stats.append(value)
+        if len(stats) == n_boot:
+            break
+    if not stats:
+        raise ConfigError("no bootstrap resample could be scored; the clusters hold too little data")
+    stats.sort()
+    m = len(stats)
+    return stats[math.floor((1.0 - level) / 2.0 * (m - 1))], stats[math.ceil((1.0 + level) / 2.0 * (m - 1))]

@@ -6,8 +6,8 @@
 * PE: easy pairs |Δ| > 5 and hard pairs |Δ| = 1 on the 10-level scale (tasks without 10 levels:
   easy |Δ| > 5/9·(L − 1), hard |Δ| = 1); accuracy with predicted ties counted ½.
 
-Unknown scores (None) are filled with ``UNKNOWN_FILL`` (the reranker's default for unknown
-sources), so a method is charged for what it does not know; coverage is reported beside.
+Unknown scores (None) are filled with ``UNKNOWN_FILL`` (= ``DEFAULT_UNKNOWN_AUTHORITY``, the
+reranker's default for unknown sources), so a method is charged for what it does not know; coverage is reported beside.
 
 Example:
     >>> from authorag.benchmarks.tasks import load_task
@@ -32,8 +32,11 @@ from authorag.benchmarks.metrics import (
 )
 from authorag.benchmarks.tasks import BenchItem, RankTask
 from authorag.errors import ConfigError
+from authorag.rerankers.authority import DEFAULT_UNKNOWN_AUTHORITY
 
-UNKNOWN_FILL = 0.3
+UNKNOWN_FILL = DEFAULT_UNKNOWN_AUTHORITY
+"""What every protocol (and the RAG authority filter) puts in for an unknown (None) score: the
+reranker's own default for unknown sources, so a benchmark measures what the reranker fuses."""
 Difficulty = Literal["easy", "hard"]
 Scorer = Callable[[Sequence[BenchItem]], list[float | None]]
 

@@ -24,7 +24,12 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from authorag.benchmarks.metrics import bootstrap_ci, mean, stance_majority_score
+from authorag.benchmarks.metrics import (
+    bootstrap_ci,
+    cluster_bootstrap_ci,
+    mean,
+    stance_majority_score,
+)
 from authorag.benchmarks.protocols import UNKNOWN_FILL
 from authorag.benchmarks.rag_tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
@@ -174,16 +179,39 @@ def answer_score(p_yes: float | None, gold: int) -> float:
     return 1.0 if (p_yes > 0.5) == (gold == 1) else 0.0
 
 
-def _cis(values: Mapping[str, Mapping[int, list[float]]], seed: int) -> dict[str, dict[str, list[float]]]:
-    """Bootstrap 95 % CI over instances for every filter × k."""
-    return {f: {str(k): list(bootstrap_ci(v, seed=seed)) for k, v in ks.items() if v} for f, ks in values.items()}
+def topic_clustered_ci(values: Sequence[float], topics: Sequence[int], seed: int = 0) -> tuple[float, float]:
+    """Bootstrap 95 % CI of the mean over instances, resampling whole topics (seeded).
+
+    Example:
+        >>> topic_clustered_ci([1.0, 1.0, 0.0], [7, 7, 9])
+        (0.0, 1.0)
+    """
+    by_topic: dict[int, list[float]] = {}
+    for v, t in zip(values, topics, strict=True):
+        by_topic.setdefault(t, []).append(v)
+    clusters = list(by_topic.values())
+    return cluster_bootstrap_ci(clusters, lambda cs: mean([v for c in cs for v in c]), seed=seed)
+
+
+def _cis(values: Mapping[str, Mapping[int, list[float]]], seed: int,
+         topics: Sequence[int] | None = None) -> dict[str, dict[str, list[float]]]:
+    """Bootstrap 95 % CI for every filter × k: over instances, or over topics when given."""
+    def ci(v: list[float]) -> list[float]:
+        return list(bootstrap_ci(v, seed=seed) if topics is None else topic_clustered_ci(v, topics, seed))
+
+    return {f: {str(k): ci(v) for k, v in ks.items() if v} for f, ks in values.items()}
 
 
 def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[BenchItem]], list[float | None]],
             *, relevance: DocScorer, utility: DocScorer = usefulness_label,
-            generator: YesNoGenerator | None = None, seed: int = 0,
-            progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
-    """Evaluate every filter × k on ``instances``; returns generator-free (and generator) accuracy."""
+            generator: YesNoGenerator | None = None, seed: int = 0, ci_by_topic: bool = False,
+            keep_units: bool = False, progress: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """Evaluate every filter × k on ``instances``; returns generator-free (and generator) accuracy.
+
+    ``ci_by_topic`` resamples whole topics for the CIs (instances of one topic share documents);
+    ``keep_units`` records the authority filter's score per instance and k under ``units``.
+    """
+    topics = [inst.topic_id for inst in instances] if ci_by_topic else None
     free: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
     gen: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
     p_yes: dict[str, dict[int, list[float]]] = {f: {k: [] for k in TOP_KS} for f in FILTERS}
@@ -206,13 +234,18 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
         "n_instances": len(instances),
         "authority_coverage": known / total if total else 0.0,
         "generator_free": {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in free.items()},
-        "generator_free_ci": _cis(free, seed),
+        "generator_free_ci": _cis(free, seed, topics),
+        "ci_unit": "topic" if ci_by_topic else "instance",
+        "n_topics": len({inst.topic_id for inst in instances}),
         "all_documents": mean([stance_majority_score([int(d.meta["stance"]) for d in i.documents], i.gold)
                                for i in instances]),
     }
+    if keep_units:
+        out["units"] = {"topics": [inst.topic_id for inst in instances],
+                        **{f"k{k}": list(free["authority"][k]) for k in TOP_KS}}
     if generator is not None:
         out["generator"] = {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in gen.items()}
-        out["generator_ci"] = _cis(gen, seed)
+        out["generator_ci"] = _cis(gen, seed, topics)
         # a generator that always says yes (or no) shows here: its mean P(yes) barely moves
         out["generator_mean_p_yes"] = {f: {str(k): mean(v) for k, v in ks.items()} for f, ks in p_yes.items()}
         out["generator_stats"] = dict(generator.stats)

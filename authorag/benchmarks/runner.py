@@ -22,16 +22,25 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs
+from authorag.benchmarks.methods import (
+    BenchMethod,
+    MethodContext,
+    build_method,
+    method_specs,
+    split_variant,
+)
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
+from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
+from authorag.benchmarks.track_tasks import HOSTED_FAMILY, TAIL_FAMILY
 from authorag.errors import ConfigError
 
 log = logging.getLogger(__name__)
 RESULT_VERSION = 1
-FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid"})
+FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid", "table-const", "table-learned",
+                                   "default"})
 Progress = Callable[[str, int], Callable[[], None]]
 """``progress(label, total)`` returns an ``advance()`` callback (the CLI draws a rich bar)."""
 
@@ -54,6 +63,8 @@ class RunConfig:
         utility: RAG only: utility filter scorer (``label`` = NIST usefulness | ``llm-utility``).
         options: method options (``credibility_weight=0.5``).
         tag: suffix for the results folder name (e.g. ``cw0.5``).
+        keep_units: also record per-unit values (LE: ρ per list; RAG: authority-filter score per
+            instance) under ``metrics["units"]`` for paired comparisons (``bench compare``).
     """
 
     task: str
@@ -69,6 +80,7 @@ class RunConfig:
     utility: str = "label"
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tag: str = ""
+    keep_units: bool = False
 
     def __post_init__(self) -> None:
         if self.n_lists <= 0 or self.n_pairs < 0:
@@ -96,7 +108,9 @@ def _context(cfg: RunConfig, family: str, label_source: str | None, kind: Any) -
 
 
 def _check_kind(method: str, kind: str) -> None:
-    spec = method_specs()[method]
+    spec = method_specs().get(split_variant(method)[0])
+    if spec is None:
+        raise ConfigError(f"unknown method {method!r}; known methods: {', '.join(method_specs())}")
     if kind not in spec.kinds:
         raise ConfigError(f"method {method!r} cannot score {kind} items (it handles {', '.join(spec.kinds)}); "
                           "pick another method or task")
@@ -106,16 +120,24 @@ def _rank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], B
     task = load_task(cfg.task)
     _check_kind(cfg.method, task.item_kind)
     method = build_method(cfg.method, _context(cfg, task.family, task.label_source, task.item_kind))
-    if cfg.method in FULL_COVERAGE_METHODS:  # table lookups are cheap: report coverage of every item
+    if split_variant(cfg.method)[0] in FULL_COVERAGE_METHODS:  # table lookups are cheap: report coverage of every item
         method.score(task.items)
+    if task.family == TAIL_FAMILY:
+        return tail_metrics(task, method.score, cfg.n_lists, cfg.seed, progress("domains", len(task.items))), \
+            method, task.data_files
+    if task.family == HOSTED_FAMILY:
+        return hosted_metrics(task, method.score, cfg.seed, progress("urls", len(task.items))), method, task.data_files
     lists = sample_lists(task, cfg.n_lists, cfg.seed)
-    le = run_lists(task, lists, method.score, progress("lists", len(lists))).summary(cfg.seed)
+    list_result = run_lists(task, lists, method.score, progress("lists", len(lists)))
+    le = list_result.summary(cfg.seed)
     pe: dict[str, Any] = {}
     for difficulty in ("easy", "hard"):
         pairs = sample_pairs(task, cfg.n_pairs, difficulty, cfg.seed)
         pe[difficulty] = run_pairs(task, pairs, method.score, progress(f"{difficulty} pairs", len(pairs)))
     metrics = {"protocol": "le+pe", "n_levels": task.n_levels, "n_items": len(task.items),
                "label_source": task.label_source, "le": le, "pe": pe}
+    if cfg.keep_units:
+        metrics["units"] = {"spearman": list_result.spearman}
     return metrics, method, task.data_files
 
 
@@ -135,7 +157,8 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     relevance = make_doc_scorer(cfg.relevance, backend)
     utility = make_doc_scorer(cfg.utility, backend)
     metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
-                      seed=cfg.seed, progress=progress("instances", len(instances)))
+                      seed=cfg.seed, ci_by_topic=task.ci_unit == "topic", keep_units=cfg.keep_units,
+                      progress=progress("instances", len(instances)))
     metrics.update(protocol="rag", relevance_scorer=cfg.relevance, utility_scorer=cfg.utility,
                    filter_judge_stats={n: dict(s.stats) for n, s in (("relevance", relevance), ("utility", utility))
                                        if isinstance(s, JudgeDocScorer)})

@@ -6,6 +6,7 @@ Families (see docs/benchmarks.md for the exact label rules):
 * ``domainauth-news-{fine,coarse}``: CC-News PageRank, level10 = min(9, floor(10·pr)).
 * ``credauth-mbfc`` (6 levels of MBFC factual reporting), ``credauth-baly`` (3 levels).
 * ``entityauth-{basketball,movies,songs}-{fine,coarse}``: Wikidata sitelinks, log bins.
+* ``tail-trec2019``, ``hosted-urls``: the issue-11 tracks (:mod:`authorag.benchmarks.track_tasks`).
 
 Example:
     >>> task = load_task("domainauth-news-fine")
@@ -264,6 +265,12 @@ def _entities(domain: str, coarse: bool) -> RankTask:
                     f"Ni et al. 2025 {domain}, Wikidata sitelinks in 10 log bins (cap {ENTITY_CAP_PER_LEVEL}/level)")
 
 
+def _track(name: str) -> RankTask:
+    from authorag.benchmarks import track_tasks  # imports this module: load on first use
+
+    return track_tasks.tail_task() if name == "tail" else track_tasks.hosted_task()
+
+
 _BUILDERS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
     "domainauth-web-fine": lambda: _web(False),
     "domainauth-web-coarse": lambda: _web(True),
@@ -273,9 +280,11 @@ _BUILDERS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
     "credauth-baly": _baly,
     **{f"entityauth-{d}-{g}": (lambda d=d, g=g: _entities(d, g == "coarse"))
        for d in ("basketball", "movies", "songs") for g in ("fine", "coarse")},
+    "tail-trec2019": lambda: _track("tail"),
+    "hosted-urls": lambda: _track("hosted"),
 })
 
-RAG_TASKS = ("ragauth-trec2019",)
+RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
 
 
 def task_names() -> list[str]:

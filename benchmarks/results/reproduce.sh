@@ -4,6 +4,7 @@
 #   bash benchmarks/results/reproduce.sh llm     # local 1.5B judge rows on samples (about an hour on 2 CPUs)
 #   bash benchmarks/results/reproduce.sh llm2    # list/pair/with-text judges, LLM RAG filters (about 45 min)
 #   bash benchmarks/results/reproduce.sh report  # tables + plots from the results folders
+#   bash benchmarks/results/reproduce.sh tracks  # issue-11 tracks x methods -> benchmarks/results/tracks/compare.md (~10 min)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 A=${AUTHORAG:-.venv/bin/authorag}
@@ -56,6 +57,13 @@ llm2() {
   $A bench run --task credauth-baly --method judge-pair-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task ragauth-trec2019 --method prior --relevance llm-relevance --utility llm-utility \
     --max-instances 4 --tag llm-filters $L >/dev/null
+}
+
+tracks() {
+  # One comparison table (markdown + JSON, bootstrap CIs) of every issue-11 track, plus the
+  # rerank-mode grid on ragauth-trec2019-resampled with BM25 and dense relevance.
+  $A bench compare --methods "${TRACK_METHODS:-table-const,table-learned,hybrid}" --rerank-relevance bm25,dense \
+    --lists 500 --pairs 500 --seed 0 --out benchmarks/results/tracks >/dev/null
 }
 
 report() { $A bench report --results $OUT --out benchmarks/results; }

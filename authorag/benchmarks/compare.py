@@ -1,0 +1,230 @@
+"""``authorag bench compare``: every issue-11 track × methods → ONE comparison table (with CIs).
+
+Tracks (the rule for the default composition is judged on all of them):
+
+* ``tail-trec2019``: all-pairs accuracy (= AUC, credible above non-credible) and LE ρ;
+* ``hosted-urls``: official above user / reserved / ip pages (overall and per label);
+* ``ragauth-trec2019-resampled``: the authority filter, generator-free accuracy at k = 1, 3, 5
+  (topic-clustered CIs), plus the rerank-mode grid (:mod:`authorag.benchmarks.rerank_eval`);
+* ``domainauth-news-{fine,coarse}`` (unknown domains included, filled with the constant),
+  ``credauth-mbfc``, ``credauth-baly``, ``domainauth-web-fine``: LE ρ.
+
+Beside each method's cells, ``Δ method − first method`` with a paired bootstrap CI over the
+same units (:mod:`authorag.benchmarks.paired`): the rule "at least as good as table + constant
+within the CI" reads directly off these columns when ``table-const`` comes first.
+
+Every method runs leave-source-out with the reranker's default policy: unknown sources at
+``DEFAULT_UNKNOWN_AUTHORITY`` and ``credibility_weight = DEFAULT_CREDIBILITY_WEIGHT`` unless
+``--option credibility_weight=...`` says otherwise (the same value for every method).
+
+Example:
+    authorag bench compare --methods table-const,table-learned,hybrid --out /tmp/compare
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from authorag.benchmarks.rag import TOP_KS
+from authorag.errors import ConfigError
+from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
+
+TrackKind = Literal["tail", "hosted", "rag", "le"]
+COMPARE_VERSION = 1
+DEFAULT_METHODS = ("table-const", "table-learned", "hybrid")
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One evaluation track: the bench task it runs and how its headline is read."""
+
+    task: str
+    kind: TrackKind
+
+
+TRACKS: tuple[Track, ...] = (
+    Track("tail-trec2019", "tail"),
+    Track("hosted-urls", "hosted"),
+    Track("ragauth-trec2019-resampled", "rag"),
+    Track("domainauth-news-fine", "le"),
+    Track("domainauth-news-coarse", "le"),
+    Track("credauth-mbfc", "le"),
+    Track("credauth-baly", "le"),
+    Track("domainauth-web-fine", "le"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One number of the comparison table, with its 95 % CI and coverage of the items."""
+
+    value: float | None
+    ci: tuple[float, float] | None
+    coverage: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view."""
+        return {"value": self.value, "ci": None if self.ci is None else list(self.ci), "coverage": self.coverage}
+
+    def text(self) -> str:
+        """``0.612 [0.55, 0.67]`` (or ``–``)."""
+        if self.value is None:
+            return "–"
+        return f"{self.value:.3f}" + ("" if self.ci is None else f" [{self.ci[0]:.2f}, {self.ci[1]:.2f}]")
+
+
+def _ci(raw: Sequence[float] | None) -> tuple[float, float] | None:
+    return None if raw is None else (float(raw[0]), float(raw[1]))
+
+
+def headline_cells(kind: TrackKind, metrics: Mapping[str, Any]) -> dict[str, Cell]:
+    """The table rows one track contributes: row name → cell."""
+    if kind == "tail":
+        p, le, cov = metrics["pairs"], metrics["le"], metrics["coverage"]
+        return {"pair accuracy (AUC)": Cell(p["accuracy"], _ci(p["accuracy_ci"]), cov),
+                "LE ρ": Cell(le["spearman"], _ci(le["spearman_ci"]), cov)}
+    if kind == "hosted":
+        cov = metrics["coverage"]
+        out = {"official > other": Cell(metrics["overall"]["accuracy"], _ci(metrics["overall"]["accuracy_ci"]), cov)}
+        for label, m in metrics["by_label"].items():
+            out[f"official > {label}"] = Cell(m["accuracy"], _ci(m["accuracy_ci"]), cov)
+        return out
+    if kind == "rag":
+        acc, ci, cov = metrics["generator_free"]["authority"], metrics["generator_free_ci"]["authority"], \
+            metrics["authority_coverage"]
+        return {f"authority filter k={k}": Cell(acc[str(k)], _ci(ci.get(str(k))), cov) for k in TOP_KS}
+    le = metrics["le"]
+    return {"LE ρ": Cell(le["spearman"], _ci(le["spearman_ci"]), le["coverage"])}
+
+
+@dataclass(frozen=True, slots=True)
+class CompareConfig:
+    """What ``bench compare`` runs.
+
+    Attributes:
+        methods: bench method names (``table-const``, ``table-learned``, ``hybrid``, ``default``...).
+        tracks: task names out of :data:`TRACKS` (default: all).
+        n_lists: LE lists per ranking track.
+        n_pairs: PE pairs per difficulty (recorded in the runs, not in the table).
+        seed: sampling and bootstrap seed.
+        rerank_relevance: relevance scorers of the rerank-mode grid (``bm25``, ``dense``); empty = no grid.
+        options: method options applied to every method (``credibility_weight`` defaults to the
+            reranker's ``DEFAULT_CREDIBILITY_WEIGHT``).
+    """
+
+    methods: tuple[str, ...] = DEFAULT_METHODS
+    tracks: tuple[str, ...] = tuple(t.task for t in TRACKS)
+    n_lists: int = 500
+    n_pairs: int = 500
+    seed: int = 0
+    rerank_relevance: tuple[str, ...] = ("bm25",)
+    options: Mapping[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        known = {t.task for t in TRACKS}
+        bad = [t for t in self.tracks if t not in known]
+        if bad:
+            raise ConfigError(f"unknown track(s) {', '.join(bad)}; known: {', '.join(t.task for t in TRACKS)}")
+        if not self.methods:
+            raise ConfigError("compare needs at least one method, got none (e.g. --methods table-const,hybrid)")
+        bad_rel = [r for r in self.rerank_relevance if r not in ("bm25", "dense")]
+        if bad_rel:
+            raise ConfigError(f"rerank relevance must be bm25 or dense, got {', '.join(bad_rel)}")
+
+    def method_options(self) -> dict[str, str]:
+        """Options for every method, with the reranker's credibility weight unless overridden."""
+        return {"credibility_weight": str(DEFAULT_CREDIBILITY_WEIGHT), **dict(self.options or {})}
+
+
+def _run_track(cfg: CompareConfig, track: Track, method: str, runs_dir: Path) -> tuple[dict[str, Cell], Any]:
+    """The track's table cells for ``method`` and its per-unit values (for paired deltas)."""
+    from authorag.benchmarks.runner import RunConfig, run_condition, write_result
+
+    run_cfg = RunConfig(task=track.task, method=method, n_lists=cfg.n_lists, n_pairs=cfg.n_pairs, seed=cfg.seed,
+                        options=cfg.method_options(), keep_units=True)
+    result = run_condition(run_cfg)
+    write_result(result, runs_dir)
+    return headline_cells(track.kind, result["metrics"]), result["metrics"]["units"]
+
+
+def delta_label(method: str, base: str) -> str:
+    """Column name of a paired difference: ``Δ table-learned − table-const``."""
+    return f"Δ {method} − {base}"
+
+
+def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
+                units: Mapping[tuple[str, str], Any]) -> list[str]:
+    """Add ``method − first method`` paired-bootstrap cells to every row; returns the column names."""
+    from authorag.benchmarks.paired import paired_delta
+
+    base, others = cfg.methods[0], cfg.methods[1:]
+    kinds = {t.task: t.kind for t in TRACKS}
+    for key, cells in table.items():
+        task, _, row = key.partition(" | ")
+        for method in others:
+            cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
+                                                            units[(task, method)], seed=cfg.seed)
+    return [delta_label(m, base) for m in others]
+
+
+def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
+    """One scorer per name, shared by every method (dense memoised per question and document)."""
+    from authorag.benchmarks.rag import make_doc_scorer
+    from authorag.benchmarks.rerank_eval import PointwiseRelevanceMemo
+
+    out: dict[str, Any] = {}
+    for name in names:
+        scorer = make_doc_scorer(name, None)
+        out[name] = PointwiseRelevanceMemo(scorer) if name == "dense" else scorer  # BM25's IDF is per instance
+    return out
+
+
+def _run_grid(cfg: CompareConfig, method: str, relevance_name: str, relevance: Any) -> dict[str, Any]:
+    from authorag.benchmarks.methods import MethodContext, build_method
+    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.rerank_eval import run_rerank_grid
+    from authorag.benchmarks.track_methods import method_scorer
+
+    task = load_rag_task("ragauth-trec2019-resampled")
+    ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document",
+                        options=cfg.method_options(), seed=cfg.seed)
+    scorer = method_scorer(build_method(method, ctx))
+    start = time.perf_counter()
+    out = run_rerank_grid(task.instances, scorer, relevance, seed=cfg.seed)
+    return {**out, "method": method, "relevance": relevance_name, "wall_time_s": round(time.perf_counter() - start, 3)}
+
+
+def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
+    """Run every track × method (and the rerank grid); write ``compare.json`` and ``compare.md``."""
+    from authorag import __version__
+
+    runs_dir = out_dir / "runs"
+    table: dict[str, dict[str, dict[str, Any]]] = {}
+    units: dict[tuple[str, str], Any] = {}
+    for track in (t for t in TRACKS if t.task in cfg.tracks):
+        for method in cfg.methods:
+            log(f"{track.task} × {method}")
+            cells, units[(track.task, method)] = _run_track(cfg, track, method, runs_dir)
+            for row, cell in cells.items():
+                table.setdefault(f"{track.task} | {row}", {})[method] = cell.to_dict()
+    deltas = _add_deltas(cfg, table, units)
+    relevance = _relevance_scorers(cfg.rerank_relevance)
+    grids: list[dict[str, Any]] = []
+    for name, scorer in relevance.items():
+        for method in cfg.methods:
+            log(f"rerank grid × {method} × {name}")
+            grids.append(_run_grid(cfg, method, name, scorer))
+    record = {"version": COMPARE_VERSION, "package_version": __version__, "seed": cfg.seed,
+              "methods": list(cfg.methods), "tracks": list(cfg.tracks), "n_lists": cfg.n_lists,
+              "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "delta_columns": deltas,
+              "rerank_grid": grids}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "compare.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    from authorag.benchmarks.compare_report import render_compare
+
+    (out_dir / "compare.md").write_text(render_compare(record))
+    return record

@@ -1,0 +1,179 @@
+"""Methods for choosing the default composition (issue 11): table-const, table-learned, default.
+
+All of them score with the reranker's own policy defaults, so a benchmark measures what
+:class:`~authorag.rerankers.authority.AuthorityReranker` fuses:
+
+* an unknown source is ``None`` here and every protocol fills it with ``UNKNOWN_FILL`` =
+  ``DEFAULT_UNKNOWN_AUTHORITY`` (0.3), the value the reranker uses;
+* the signal is :func:`~authorag.rerankers.authority.authority_signal` with the reranker's
+  ``DEFAULT_CREDIBILITY_WEIGHT`` (override with ``--option credibility_weight=...``).
+
+Methods (every one leave-source-out: the label source of the task is dropped from the table
+and the learned prior is retrained without it):
+
+* ``table-const``: the prior table (with its suffix rules); unknown sources at the constant.
+* ``table-learned``: table → learned prior (``HybridAuthority`` without judge, no shrinkage:
+  the learned value is used as it comes).
+* ``default``: the one composition, ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``
+  (see :func:`default_scorer`); fails with a clear error where ``authorag.compose`` is absent.
+  A variant after a colon sets other ScorerSettings fields, so compositions can be compared in
+  one table: ``default:learned=true``, ``default:hosted=false,reserved=false``.
+
+Example:
+    >>> from authorag.benchmarks.methods import MethodContext, build_method
+    >>> from authorag.benchmarks.tasks import BenchItem
+    >>> m = build_method("table-const", MethodContext(task_family="tailauth", label_source=None))
+    >>> m.score([BenchItem("q", "https://zq-unknown-site-4412.biz/x", 0)])
+    [None]
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
+
+COMPOSE_MODULE = "authorag.compose"
+
+
+def _excluded(ctx: MethodContext) -> tuple[str, ...]:
+    return () if ctx.label_source is None else (ctx.label_source,)
+
+
+def _cw(ctx: MethodContext) -> float:
+    raw = ctx.option("credibility_weight", str(DEFAULT_CREDIBILITY_WEIGHT))
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"option credibility_weight must be a number, got {raw!r}") from None
+
+
+def _table_const(ctx: MethodContext) -> BenchMethod:
+    from authorag.priors import load_prior
+
+    exclude = _excluded(ctx)
+    table = load_prior(exclude=exclude)
+    return ScorerMethod("table-const", table, credibility_weight=_cw(ctx), extra_info={
+        "excluded_sources": list(exclude), "active_sources": list(table.source_names),
+        "unknown": "constant DEFAULT_UNKNOWN_AUTHORITY"})
+
+
+def learned_scorer(ctx: MethodContext) -> Any:
+    """The learned prior, retrained without the task's label source when it has one."""
+    from authorag.benchmarks.methods import learned_without
+    from authorag.priors.learned import load_learned_prior
+
+    exclude = _excluded(ctx)
+    return learned_without(exclude[0]) if exclude else load_learned_prior()
+
+
+def _table_learned(ctx: MethodContext) -> BenchMethod:
+    from authorag.hybrid import HybridAuthority
+    from authorag.priors import load_prior
+
+    exclude = _excluded(ctx)
+    table = load_prior(exclude=exclude)
+    learned = learned_scorer(ctx)
+    scorer = HybridAuthority(table, learned, None, calibration=None, shrink_to=None)
+    return ScorerMethod("table-learned", scorer, credibility_weight=_cw(ctx), extra_info={
+        "excluded_sources": list(exclude), "active_sources": list(table.source_names),
+        "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
+
+
+def _coerce(name: str, raw: str, default: object) -> object:
+    """A ScorerSettings value from text, typed like the field's default."""
+    if isinstance(default, bool):
+        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise ConfigError(f"setting {name} must be true or false, got {raw!r}")
+        return raw.lower() in ("true", "1", "yes")
+    if isinstance(default, (int, float)):
+        try:
+            return type(default)(raw)
+        except ValueError:
+            raise ConfigError(f"setting {name} must be a number, got {raw!r}") from None
+    if isinstance(default, tuple):
+        return tuple(p for p in raw.split("+") if p)
+    return raw
+
+
+def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
+    """``learned=true,hosted_authority=0.2`` → ScorerSettings overrides (typed; unknown names rejected).
+
+    Example:
+        >>> from dataclasses import dataclass
+        >>> @dataclass
+        ... class S:
+        ...     learned: bool = False
+        ...     hosted_authority: float = 0.3
+        >>> parse_settings("learned=true,hosted_authority=0.2", S)
+        {'learned': True, 'hosted_authority': 0.2}
+    """
+    defaults = {f.name: getattr(settings_type(), f.name) for f in dataclasses.fields(settings_type)}
+    out: dict[str, object] = {}
+    for part in (p for p in variant.split(",") if p):
+        key, sep, raw = part.partition("=")
+        if not sep or key not in defaults or key == "exclude_sources":
+            raise ConfigError(f"default:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
+                              f"(exclude_sources is set by the task); fields: {', '.join(sorted(defaults))}")
+        out[key] = _coerce(key, raw, defaults[key])
+    return out
+
+
+def default_scorer(exclude_sources: Sequence[str], variant: str = "") -> AuthorityScorer:
+    """THE HOOK for the ``default`` method: the one composition, leave-source-out.
+
+    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **overrides)``
+    (overrides parsed from ``variant``, e.g. ``learned=true``), imported at run time so this
+    module works on branches where the composition does not exist yet.
+
+    Raises:
+        ConfigError: ``authorag.compose`` is not there (build or merge issue 11's composition),
+            or a bad variant.
+    """
+    try:
+        compose: Any = importlib.import_module(COMPOSE_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name != COMPOSE_MODULE:
+            raise
+        raise ConfigError("method 'default' needs authorag.compose (load_scorer, ScorerSettings), which this "
+                          "checkout does not have; merge the composition of issue 11 or pick another method") from None
+    overrides = parse_settings(variant, compose.ScorerSettings)
+    return compose.load_scorer(compose.ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
+
+
+def _default(ctx: MethodContext) -> BenchMethod:
+    exclude = _excluded(ctx)
+    variant = ctx.option("compose", "")
+    scorer = default_scorer(exclude, variant)
+    name = "default" + (f":{variant}" if variant else "")
+    return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), extra_info={
+        "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"), "settings": variant})
+
+
+def track_specs() -> tuple[MethodSpec, ...]:
+    """Registry entries of this module."""
+    return (
+        MethodSpec("table-const", _table_const, ("domain", "document"), False,
+                   "prior table, unknown sources at the reranker's constant (what the reranker fuses)"),
+        MethodSpec("table-learned", _table_learned, ("domain", "document"), False,
+                   "prior table → learned prior, no shrinkage (both leave-source-out)"),
+        MethodSpec("default", _default, ("domain", "document"), False,
+                   "the default composition authorag.compose.load_scorer (leave-source-out)"),
+    )
+
+
+def method_scorer(method: BenchMethod) -> AuthorityScorer:
+    """The AuthorityScorer behind a pointwise method (for the rerank-mode evaluation).
+
+    Raises:
+        ConfigError: the method is not backed by an AuthorityScorer (oracle, random, tables).
+    """
+    if not isinstance(method, ScorerMethod):
+        raise ConfigError(f"method {method.name!r} has no AuthorityScorer to rerank with; use a prior, hybrid, "
+                          "table-const, table-learned or default method")
+    return method.scorer
