@@ -1,0 +1,145 @@
+"""Rule layers that need no data file: suffixes, words in the host name, URL path cues, page-text cues.
+
+Each function returns *votes*: ``(source_type, weight, layer, reason)``. The classifier adds the
+weights per type; weights are hand-set on the scale "0.9 = a registry rule, 0.5 = a telling path,
+0.3 = a weak hint" and were not fitted to the evaluation set.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from authorag.priors.rules import DEFAULT_RULES
+from authorag.suitability.taxonomy import Layer, SourceType
+
+Vote = tuple[SourceType, float, Layer, str]
+
+_ACADEMIC_LABELS = ("accredited US higher education", "academic network")
+SUFFIX_TYPES: dict[str, tuple[SourceType, str]] = {
+    r.suffix: ("academic" if r.label in _ACADEMIC_LABELS else "government", r.label) for r in DEFAULT_RULES
+}
+"""Restricted-registration suffixes (the prior's documented suffix rules) -> source type."""
+
+
+def suffix_votes(host: str) -> list[Vote]:
+    """A vote when ``host`` sits under a restricted suffix (``.gov``, ``.ac.uk``, ``.int`` ...)."""
+    parts = host.rsplit(".", 3)
+    for n in (3, 2, 1):  # most specific suffix first
+        if len(parts) > n:
+            suffix = ".".join(parts[-n:])
+            hit = SUFFIX_TYPES.get(suffix)
+            if hit is not None:
+                return [(hit[0], 0.9, "suffix", f"suffix .{suffix} ({hit[1]})")]
+    return []
+
+
+def _rx(words: str) -> re.Pattern[str]:
+    return re.compile(words)
+
+
+# Words inside host labels. Weak on purpose: "news" in a name is a claim, not a registry fact.
+_HOST_CUES: tuple[tuple[SourceType, float, re.Pattern[str]], ...] = (
+    ("academic", 0.5, _rx(r"(?:^|[.-])(?:univ|university|universit[aeé]|college|institute|journals?)(?:[.-]|$)"
+                          r"|^(?:journals?|scholar|research|lib|library)\.")),
+    ("forum", 0.5, _rx(r"(?:^|[.-])(?:forums?|boards?|community|discuss|answers)(?:[.-]|$)|forums?\.")),
+    ("blog", 0.45, _rx(r"(?:^|[.-])blogs?(?:[.-]|$)|blog\.")),
+    ("docs_code", 0.5, _rx(r"^(?:docs|developer|developers|dev|api|devdocs|man|wiki\.\w+lang)\.")),
+    ("news", 0.35, _rx(r"news|times|herald|gazette|tribune|journal(?!s)|post\.|daily|chronicle|courier")),
+    ("commercial", 0.35, _rx(r"(?:^|[.-])(?:shop|store|buy|deals?|outlet|mart|sale|pharmacy)|shop\.|store\.")),
+    ("professional", 0.35, _rx(r"(?:^|[.-])(?:association|society|foundation|clinic|hospital|academy|council)")),
+    ("reference", 0.45, _rx(r"pedia\.|(?:^|[.-])(?:dictionary|encyclopedia|wiki)(?:[.-]|$)")),
+)
+
+
+def host_votes(host: str, domain: str) -> list[Vote]:
+    """Votes from words in the host name (``forum.`` prefix, ``-university``, ``...pedia``)."""
+    name = host[: -len(domain)] + domain.split(".", 1)[0] if host.endswith(domain) else host
+    return [(t, w, "suffix", f"host name word {m.group(0).strip('.-')!r}") for t, w, rx in _HOST_CUES
+            if (m := rx.search(name)) is not None]
+
+
+_PATH_CUES: tuple[tuple[SourceType, float, str, re.Pattern[str]], ...] = (
+    ("commercial", 0.6, "shop path", _rx(r"/(?:products?|shop|store|cart|checkout|buy|pricing|dp|gp/product|"
+                                         r"item|collections|deals?|coupons?|order)(?:[/.?-]|$)")),
+    ("commercial", 0.5, "affiliate review path", _rx(r"/(?:best-[\w-]+|[\w-]+-reviews?|top-\d+[\w-]*)(?:[/.?]|$)")),
+    ("forum", 0.65, "forum path", _rx(r"/(?:forums?|questions|threads?|topics?|viewtopic|showthread|"
+                                      r"discussions?|community|answers|comments)(?:[/.?-]|$)|/r/\w+/comments/|/t/[\w-]+/\d+")),
+    ("blog", 0.55, "blog path", _rx(r"/(?:blogs?|posts?|diary|journal-entry)(?:[/.?-]|$)|/~\w+|/@[\w.-]+/")),
+    ("docs_code", 0.6, "docs path", _rx(r"/(?:docs?|documentation|api|reference|manual|man\d?|sdk|library|"
+                                        r"javadoc|tutorial|howto|en-us/docs|latest|stable|blob|tree|issues|pulls?)"
+                                        r"(?:[/.?-]|$)")),
+    ("news", 0.5, "news path", _rx(r"/(?:news|articles?|story|stories|politics|world|business|opinion|"
+                                   r"health-news)(?:[/.?-]|$)|/20\d\d/\d\d/\d\d/")),
+    ("reference", 0.6, "reference path", _rx(r"/(?:wiki|dictionary|definition|define|encyclopedia|topic/[\w-]+$)"
+                                             r"(?:[/.?-]|$)")),
+    ("academic", 0.6, "paper path", _rx(r"/(?:doi|abs|pmc/articles|article/pii|journals?|papers?|"
+                                        r"pubmed|full-text|fulltext|proceedings)(?:[/.?-]|$)|/10\.\d{4,}/")),
+    ("social", 0.6, "social path", _rx(r"/(?:watch|status|reel|shorts|videos?|profile|photos?|hashtag)(?:[/.?-]|$)")),
+    ("content_farm", 0.45, "how-to farm path", _rx(r"/(?:how-to-[\w-]+|facts?-about-[\w-]+|what-is-[\w-]+)"
+                                                   r"(?:[/.?]|$)")),
+)
+
+
+def path_votes(path: str) -> list[Vote]:
+    """Votes from the lower-cased URL path (and query): ``/product/``, ``/questions/``, ``/blog/`` ..."""
+    if len(path) <= 1:
+        return []
+    return [(t, w, "path", f"{why} ({m.group(0)[:30]})") for t, w, why, rx in _PATH_CUES
+            if (m := rx.search(path)) is not None]
+
+
+_TEXT_CUES: tuple[tuple[SourceType, str, re.Pattern[str]], ...] = (
+    ("commercial", "prices and buy buttons", _rx(r"[$€£]\s?\d+(?:[.,]\d\d)\b|add to (?:cart|basket|bag)|buy now|"
+                                                 r"free shipping|in stock|checkout|order now|\d+% off|coupon|"
+                                                 r"we (?:may )?earn (?:a )?commission|affiliate")),
+    ("academic", "citations to studies", _rx(r"\bdoi\b|\b10\.\d{4,}/|\bet al\b|\babstract\b|\breferences\b|"
+                                             r"\bp\s?[<=]\s?0?\.\d|randomi[sz]ed|\bcohort\b|meta-analysis|"
+                                             r"\bjournal of\b|\bpeer[- ]reviewed\b")),
+    ("professional", "medical review notes", _rx(r"medically reviewed|reviewed by|board[- ]certified|"
+                                                 r"clinical (?:guideline|practice)|our (?:physicians|doctors|"
+                                                 r"experts)|patient care|fellowship|accredit")),
+    ("news", "bylines and datelines", _rx(r"\(ap\)|\(reuters\)|associated press|correspondent|told reporters|"
+                                          r"\breporter\b|\bupdated\b \w+ \d|editor'?s note|newsroom|"
+                                          r"said in a statement")),
+    ("forum", "replies and posts", _rx(r"\breply\b|\breplies\b|\bquote\b|joined:|\bposts:|member since|"
+                                       r"\bupvote|\bre: |thread|answered|asked \d|\bop\b")),
+    ("blog", "first-person posts", _rx(r"posted by|leave a (?:comment|reply)|\bmy (?:story|journey|blog)|"
+                                       r"about me|blogroll|\bi (?:think|tried|was|am)\b")),
+    ("reference", "encyclopedic text", _rx(r"from wikipedia|\bencyclop|etymology|\bis a \w+ (?:of|in|that)\b|"
+                                           r"see also|pronunciation")),
+    ("docs_code", "code and API docs", _rx(r"\bdef \w+\(|\bfunction\s*\(|^\s*import \w+|pip install|npm install|"
+                                           r"\breturns?:|\bparameters\b|```|\bclass \w+[:(]|stack trace")),
+    ("content_farm", "listicle filler", _rx(r"related articles|you may also like|sponsored|advertisement|"
+                                            r"\btop \d+\b|things you need to know|click here|read more")),
+    ("social", "social counters", _rx(r"\bfollowers\b|\bretweet|\blikes\b|\bfollow\b|\bviews\b|subscribers")),
+    ("government", "official notices", _rx(r"official website|department of|ministry of|\bfederal\b|"
+                                           r"\bagency\b|public health service|government")),
+)
+
+TEXT_CHARS = 5000
+"""Page text looked at (characters from the start): cues in a page's opening are the telling ones."""
+
+
+def text_votes(text: str) -> list[Vote]:
+    """Votes from page-text cues; a type needs at least two distinct cue hits."""
+    if not text:
+        return []
+    low = text[:TEXT_CHARS].lower()
+    out: list[Vote] = []
+    for t, why, rx in _TEXT_CUES:
+        hits = {m.group(0) for m in rx.finditer(low)}
+        if len(hits) >= 2:
+            out.append((t, min(0.5, 0.15 * len(hits)), "text", f"{why}: {', '.join(sorted(hits)[:3])}"))
+    return out
+
+
+def looks_like_text(text: str, sample: int = 400) -> bool:
+    """False for text that is mostly non-Latin letters: the text cues are English-only."""
+    chunk = text[:sample]
+    letters = [ch for ch in chunk if ch.isalpha()]
+    return bool(letters) and sum(ch.isascii() for ch in letters) / len(letters) >= 0.7
+
+
+def strongest(votes: Sequence[Vote]) -> Vote | None:
+    """The single heaviest vote (first one on ties), or None."""
+    return max(votes, key=lambda v: v[1], default=None)
