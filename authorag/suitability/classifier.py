@@ -9,8 +9,9 @@ Layers, each adding weighted votes for a type (weights in :mod:`authorag.suitabi
 ``text``      page-text cues (prices and buy buttons, citations, medical review notes, replies)
 ``llm``       optional: an LLM asked about the host + path pattern, only when the rules are unsure
 
-The type with the largest summed weight wins; ``confidence`` = that sum (capped at 0.99) times
-its share of all weight, so agreeing layers raise it and disagreeing ones lower it. ``layer``
+The type with the largest summed weight wins; ``confidence`` = that sum W (capped at 0.99) times
+W / (W + ½ · weight of the other types), so agreeing layers raise it and disagreeing ones lower it
+(by half their weight: a ``/news/`` section of a ``.gov`` site is weak counter-evidence). ``layer``
 names the heaviest vote for the winner. Bad input never raises: the answer is ``unknown`` with
 a reason.
 
@@ -53,7 +54,7 @@ class SourceTypeLLM(Protocol):
         ...
 
 
-def split_url(url: str) -> tuple[str, str]:
+def split_url(url: str) -> str:
     """The lower-cased path and query of ``url`` (first 300 characters; '' when there is none).
 
     Example:
@@ -83,7 +84,8 @@ def combine(votes: Iterable[Vote]) -> SourceTypeResult | None:
     weight = totals[winner]
     if weight < MIN_WEIGHT:
         return None
-    confidence = min(0.99, weight) * weight / sum(totals.values())
+    others = sum(totals.values()) - weight
+    confidence = min(0.99, weight) * weight / (weight + 0.5 * others)
     top = best[winner]
     return SourceTypeResult(winner, round(confidence, 4), top[2], top[3])
 

@@ -67,7 +67,7 @@ def _check_type(value: str, where: str) -> SourceType:
 
 
 def _read(name: str) -> str:
-    raw = resources.files(__package__).joinpath(name).read_bytes()
+    raw = resources.files("authorag.suitability").joinpath(name).read_bytes()
     return gzip.decompress(raw).decode("utf-8") if name.endswith(".gz") else raw.decode("utf-8")
 
 
