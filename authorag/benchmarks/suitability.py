@@ -1,0 +1,159 @@
+"""Suitability benchmarks: source-type accuracy per layer, and RAG filters with authority vs suitability.
+
+* ``source_types_v1.csv``: 303 URLs hand-labelled with a source type by the issue-12 author from
+  general knowledge (not drawn from UT1 or ``known_sources.csv``; the overlap is reported).
+* RAG: RAGAuth-open (TREC HM 2019, health) and ``suitability_questions_v1.csv``, a small
+  **hand-made** non-health set (12 yes/no questions x 6 pages; no open data set with URLs,
+  stances and non-health questions was found in the shared data or in installable packages).
+  Filters keep the top-k documents by: ``none`` (instance order), ``authority`` (the shipped
+  prior, unknown = 0.3), ``suitability`` (matrix, keyword topics), ``suitability+proto`` (topics
+  with MiniLM prototypes), ``both`` (½ authority + ½ suitability, the reranker's default blend).
+  Score: majority stance of the kept documents vs gold, ties ½ (as RAGAuth-open).
+
+Example:
+    >>> confusion([("news", "news"), ("blog", "news")])["blog"]
+    {'news': 1}
+"""
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any
+
+from authorag.benchmarks.metrics import bootstrap_ci, mean, stance_majority_score
+from authorag.benchmarks.rag import keep_top
+from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
+from authorag.benchmarks.tasks import BenchItem
+from authorag.suitability.classifier import RULE_LAYERS, RuleLayer, SourceTypeClassifier
+from authorag.suitability.lists import load_known_sources
+from authorag.suitability.scorer import MatrixSuitability
+from authorag.types import Candidate
+
+SOURCE_TYPE_FILE = "source_types_v1.csv"
+QUESTIONS_FILE = "suitability_questions_v1.csv"
+TOP_KS = (1, 3, 5)
+BOTH_WEIGHT = 0.5
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    text = resources.files("authorag.benchmarks.data").joinpath(name).read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def confusion(pairs: Sequence[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """``{gold: {predicted: count}}`` from (gold, predicted) pairs."""
+    out: dict[str, dict[str, int]] = {}
+    for gold, pred in pairs:
+        row = out.setdefault(gold, {})
+        row[pred] = row.get(pred, 0) + 1
+    return out
+
+
+def _score_layers(rows: list[dict[str, str]], layers: Sequence[RuleLayer]) -> dict[str, Any]:
+    clf = SourceTypeClassifier(layers=layers)
+    pairs = [(r["label"], clf.classify_url(r["url"]).source_type) for r in rows]
+    covered = [(g, p) for g, p in pairs if p != "unknown"]
+    return {"accuracy": mean([float(g == p) for g, p in pairs]), "coverage": len(covered) / len(pairs),
+            "accuracy_when_answered": mean([float(g == p) for g, p in covered]) if covered else 0.0,
+            "n": len(pairs), "confusion": confusion(pairs)}
+
+
+def source_type_eval() -> dict[str, Any]:
+    """Accuracy, coverage and confusion matrix for each rule layer alone and all together."""
+    rows = _rows(SOURCE_TYPE_FILE)
+    known = load_known_sources()
+    cands = [Candidate.create(r["url"]) for r in rows]
+    in_curated = [any(k in known.curated for k in _keys(c)) for c in cands]
+    in_any = [known.covers(c.host or "", c.domain or "") for c in cands]
+    out: dict[str, Any] = {"n": len(rows), "labels": sorted({r["label"] for r in rows}),
+                           "overlap": {"curated_list": sum(in_curated) / len(rows), "any_list": sum(in_any) / len(rows)}}
+    out["layers"] = {name: _score_layers(rows, (name,)) for name in RULE_LAYERS if name != "text"}
+    out["layers"]["all_rules"] = _score_layers(rows, RULE_LAYERS)
+    out["all_rules_not_in_curated"] = _score_layers([r for r, c in zip(rows, in_curated) if not c], RULE_LAYERS)
+    out["all_rules_not_in_any_list"] = _score_layers([r for r, a in zip(rows, in_any) if not a], RULE_LAYERS)
+    out["note"] = ("URL-only set: the text layer is not evaluated here (no page text); "
+                   "the all_rules row includes it but it never fires.")
+    return out
+
+
+def _keys(c: Candidate) -> list[str]:
+    from authorag.domains import host_keys
+
+    return list(host_keys(c.host, c.domain))
+
+
+def handmade_instances(seed: int = 0) -> list[RagInstance]:
+    """The hand-made non-health questions as RAG instances (documents shuffled with ``seed``)."""
+    by_q: dict[str, list[dict[str, str]]] = {}
+    for r in _rows(QUESTIONS_FILE):
+        by_q.setdefault(r["qid"], []).append(r)
+    rng = random.Random(seed)
+    out: list[RagInstance] = []
+    for qid, rows in by_q.items():
+        docs = [BenchItem(f"{qid}-{i}", r["url"], 0, text=r["text"], meta={"stance": int(r["stance"])})
+                for i, r in enumerate(rows)]
+        rng.shuffle(docs)
+        out.append(RagInstance(qid, 0, rows[0]["question"], rows[0]["question"], int(rows[0]["gold"]), tuple(docs)))
+    return out
+
+
+Scorer = Callable[[RagInstance], list[float]]
+
+
+def rag_filters(prior_scores: Callable[[Sequence[BenchItem]], list[float | None]],
+                suit: MatrixSuitability, suit_proto: MatrixSuitability | None) -> dict[str, Scorer]:
+    """Filter name -> per-document score (higher kept first)."""
+    def authority(inst: RagInstance) -> list[float]:
+        return [0.3 if a is None else a for a in prior_scores(inst.documents)]
+
+    def suitability_of(s: MatrixSuitability) -> Scorer:
+        return lambda inst: list(s.score(inst.question, [Candidate.create(d.url, d.text) for d in inst.documents]).values)
+
+    def both(inst: RagInstance) -> list[float]:
+        return [(1 - BOTH_WEIGHT) * a + BOTH_WEIGHT * s for a, s in zip(authority(inst), suitability_of(suit)(inst))]
+
+    filters: dict[str, Scorer] = {"none": lambda inst: [float(-i) for i in range(len(inst.documents))],
+                                  "authority": authority, "suitability": suitability_of(suit), "both": both}
+    if suit_proto is not None:
+        filters["suitability+proto"] = suitability_of(suit_proto)
+    return filters
+
+
+def rag_eval(instances: Sequence[RagInstance], filters: dict[str, Scorer], suit: MatrixSuitability) -> dict[str, Any]:
+    """Generator-free accuracy per filter and k, plus the topics the classifier gave."""
+    acc: dict[str, dict[str, list[float]]] = {f: {str(k): [] for k in TOP_KS} for f in filters}
+    for inst in instances:
+        for name, fn in filters.items():
+            scores = fn(inst)
+            for k in TOP_KS:
+                kept = [inst.documents[i] for i in keep_top(scores, k)]
+                acc[name][str(k)].append(stance_majority_score([int(d.meta["stance"]) for d in kept], inst.gold))
+    topics: dict[str, int] = {}
+    for q in {i.question for i in instances}:
+        t = suit.topics.classify(q).topic
+        topics[t] = topics.get(t, 0) + 1
+    return {"n_instances": len(instances), "accuracy": {f: {k: mean(v) for k, v in ks.items()} for f, ks in acc.items()},
+            "accuracy_ci95": {f: {k: list(bootstrap_ci(v, seed=0)) for k, v in ks.items()} for f, ks in acc.items()},
+            "question_topics": topics}
+
+
+def run_all(prototypes: bool = True) -> dict[str, Any]:
+    """Every suitability benchmark (the command: ``python scripts/bench_suitability.py``)."""
+    from authorag.benchmarks.methods import MethodContext, build_method
+    from authorag.suitability.scorer import load_suitability
+
+    prior = build_method("prior", MethodContext(task_family="ragauth", label_source=None, item_kind="document"))
+    suit = load_suitability()
+    proto = load_suitability(prototypes=True) if prototypes else None
+    filters = rag_filters(prior.score, suit, proto)
+    trec = list(load_rag_task().instances)
+    return {"source_types": source_type_eval(),
+            "rag": {"ragauth-trec2019": rag_eval(trec, filters, suit),
+                    "handmade-nonhealth-v1": rag_eval(handmade_instances(), filters, suit)},
+            "matrix": suit.matrix.to_dict()}
+
+
+__all__ = ["confusion", "handmade_instances", "rag_eval", "rag_filters", "run_all", "source_type_eval"]
