@@ -42,6 +42,8 @@ RuleLayer = Literal["suffix", "list", "platform", "path", "text"]
 RULE_LAYERS: tuple[RuleLayer, ...] = get_args(RuleLayer)
 MIN_WEIGHT = 0.3
 """Below this summed weight the answer is ``unknown`` (a single weak hint is not evidence)."""
+MAX_HOSTS = 200_000
+"""Hosts whose suffix/list votes are memoized (a few hundred bytes each)."""
 DEFAULT_LLM_BELOW = 0.5
 """The LLM layer is asked only when the rule layers' confidence is below this."""
 
@@ -117,6 +119,7 @@ class SourceTypeClassifier:
         self.platforms = default_platform_matcher() if platforms is None else platforms
         self.llm = llm
         self.llm_below = llm_below
+        self._host_votes: dict[str, list[Vote]] = {}
 
     def classify(self, candidate: Candidate) -> SourceTypeResult:
         """The source type of one candidate (its ``metadata["title"]`` counts as text when present)."""
@@ -156,13 +159,7 @@ class SourceTypeClassifier:
         usable = host is not None and domain is not None and "." in host
         if usable:
             assert host is not None and domain is not None
-            if "suffix" in on:
-                votes += suffix_votes(host)
-                votes += host_votes(host, domain)
-            if "list" in on and self.known is not None:
-                hit = self.known.lookup(host, domain)
-                if hit is not None:
-                    votes.append((hit[0], hit[3], "list", hit[2]))
+            votes += self._per_host(host, domain)
             if "platform" in on:
                 match = self.platforms(host, domain, path)
                 pv = None if match is None else content_type_vote(match)
@@ -172,6 +169,23 @@ class SourceTypeClassifier:
             votes += path_votes(path)
         if "text" in on and text and looks_like_text(text):
             votes += text_votes(text)
+        return votes
+
+    def _per_host(self, host: str, domain: str) -> list[Vote]:
+        """Suffix, host-word and list votes, memoized per host (hosts repeat far more than URLs)."""
+        cached = self._host_votes.get(host)
+        if cached is not None:
+            return cached
+        votes: list[Vote] = []
+        if "suffix" in self.layers:
+            votes += suffix_votes(host)
+            votes += host_votes(host, domain)
+        if "list" in self.layers and self.known is not None:
+            hit = self.known.lookup(host, domain)
+            if hit is not None:
+                votes.append((hit[0], hit[3], "list", hit[2]))
+        if len(self._host_votes) < MAX_HOSTS:
+            self._host_votes[host] = votes
         return votes
 
     def __repr__(self) -> str:

@@ -84,19 +84,28 @@ _PATH_PLATFORMS: tuple[tuple[str, re.Pattern[str], str], ...] = (
 )
 
 
+_PATH_BY_HOST: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+for _plat, _rx, _ctype in _PATH_PLATFORMS:
+    _PATH_BY_HOST.setdefault(_plat, []).append((_rx, _ctype))
+
+
 def builtin_match_platform(host: str, domain: str, path: str) -> BuiltinHostedMatch | None:
     """The stand-in matcher: user sub-domains and user paths on about 40 well-known platforms."""
-    for plat, ctype in _SUBDOMAIN_PLATFORMS.items():
-        if host.endswith("." + plat) and not host.startswith("www."):
-            return BuiltinHostedMatch(plat, host[: -len(plat) - 1], ctype)
+    if not host.startswith("www."):
+        parts = host.split(".")
+        for n in (2, 3):  # dict lookups on the last labels: this runs per candidate
+            if len(parts) > n:
+                plat = ".".join(parts[-n:])
+                ctype = _SUBDOMAIN_PLATFORMS.get(plat)
+                if ctype is not None:
+                    return BuiltinHostedMatch(plat, host[: -len(plat) - 1], ctype)
     bare = host[4:] if host.startswith("www.") else host
     bare = bare[2:] if bare.startswith("m.") else bare
-    for plat, rx, ctype in _PATH_PLATFORMS:
-        if bare == plat:
-            m = rx.match(path)
-            if m is not None:
-                owner = next((g for g in m.groups() if g), None)
-                return BuiltinHostedMatch(plat, owner, ctype)
+    for rx, ctype in _PATH_BY_HOST.get(bare, ()):
+        m = rx.match(path)
+        if m is not None:
+            owner = next((g for g in m.groups() if g), None)
+            return BuiltinHostedMatch(bare, owner, ctype)
     return None
 
 
