@@ -2,12 +2,13 @@
 
 Usage: PYTHONPATH=. .venv/bin/python scripts/bench_suitability_speed.py [--repeats 300] [--seed 0]
 
-100 candidates per request: URLs of the hand-labelled source-type set (real hosts and path
-shapes), drawn with replacement (seeded). Three conditions, interleaved round-robin so machine
-noise hits them alike: prior-only rerank (baseline), + suitability from URL rule layers, and
-+ suitability with a 2,000-character page text per candidate (text layer active). Prints
-medians, the added microseconds per candidate and the ratio to the baseline. The target of
-issue 12 is <= 20 us per candidate for the rule layers.
+100 candidates per request: real pages of RAGAuth-open (TREC HM 2019 ClueWeb12 URLs with their
+page text), drawn with replacement (seeded). Three conditions, interleaved round-robin so machine
+noise hits them alike: prior-only rerank (baseline), + suitability from the URL rule layers
+(suffix, list, platform, path), and + suitability with the text layer too (it reads the first
+1,000 characters). Every condition gets the same candidates with text. Prints medians, the added
+microseconds per candidate and the ratio to the baseline. Issue 12's target: <= 20 us per
+candidate for the rule layers.
 """
 from __future__ import annotations
 
@@ -17,15 +18,14 @@ import statistics
 import time
 
 from authorag import AuthorityReranker, Candidate, load_prior
-from authorag.benchmarks.suitability import SOURCE_TYPE_FILE, _rows  # pyright: ignore[reportPrivateUsage]
-from authorag.suitability import MatrixSuitability
+from authorag.benchmarks.tasks import read_rows
+from authorag.suitability import MatrixSuitability, SourceTypeClassifier
 
-TEXT = ("Posted by admin. Add to cart: $19.99, free shipping. Reviewed by Dr. Smith, board-certified. "
-        "References: Smith et al. 2019, doi 10.1000/xyz. Reply quote thread. ") * 14
+URL_LAYERS = ("suffix", "list", "platform", "path")
 
 
-def _cands(urls: list[str], text: str) -> list[Candidate]:
-    return [Candidate.create(u, text, id=str(i), scores={"relevance": 0.5}) for i, u in enumerate(urls)]
+def _cands(pages: list[tuple[str, str]]) -> list[Candidate]:
+    return [Candidate.create(u, t, id=str(i), scores={"relevance": 0.5}) for i, (u, t) in enumerate(pages)]
 
 
 def main() -> None:
@@ -34,19 +34,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    pool = [r["url"] for r in _rows(SOURCE_TYPE_FILE)]
+    pool = [(r["url"], r["text"][:4000]) for r in read_rows("authorag.benchmarks.data", "trec_hm2019.csv.gz")]
     prior = load_prior()
-    suit = MatrixSuitability()
-    base = AuthorityReranker(prior)
-    with_suit = AuthorityReranker(prior, suitability=suit)
-    conds = {"prior-only": (base, ""), "+suitability (URL rules)": (with_suit, ""),
-             "+suitability (URL + text rules)": (with_suit, TEXT[:2000])}
+    url_only = MatrixSuitability(classifier=SourceTypeClassifier(layers=URL_LAYERS))
+    conds = {"prior-only": AuthorityReranker(prior),
+             "+suitability (URL rules)": AuthorityReranker(prior, suitability=url_only),
+             "+suitability (URL + text rules)": AuthorityReranker(prior, suitability=MatrixSuitability())}
     times: dict[str, list[float]] = {k: [] for k in conds}
     query = "Can vitamin C cure the common cold?"
     for rep in range(args.repeats + 20):
-        urls = [rng.choice(pool) for _ in range(100)]
-        for name, (rr, text) in conds.items():
-            cands = _cands(urls, text)
+        pages = [rng.choice(pool) for _ in range(100)]
+        for name, rr in conds.items():
+            cands = _cands(pages)
             t = time.perf_counter()
             rr.rerank(query, cands)
             if rep >= 20:  # warm-up
