@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,14 @@ def report(res: dict[str, Any]) -> str:
               "| label | " + " | ".join(c[:8] for c in cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for g in st["labels"]:
         lines.append(f"| {g} | " + " | ".join(str(conf.get(g, {}).get(c, "")) for c in cols) + " |")
+    if "llm_layer" in res:
+        llm = res["llm_layer"]
+        lines += ["", f"## LLM layer ({llm['backend']}, {llm['model']}; {llm['llm_calls']} calls, {llm['wall_s']} s)", "",
+                  f"On the {llm['n_unsure']} URLs where the rules' confidence is below {llm['llm_below']}:", "",
+                  "| configuration | accuracy | coverage |", "|---|---|---|"]
+        for key in ("unsure_rules_only", "unsure_llm_only", "unsure_rules_plus_llm", "all_rules_plus_llm"):
+            m = llm[key]
+            lines.append(f"| {key} (n={m['n']}) | {m['accuracy']:.3f} | {m['coverage']:.3f} |")
     for name, r in res["rag"].items():
         lines += ["", f"## RAG filters: {name} ({r['n_instances']} instances; topics {r['question_topics']})", "",
                   "| filter | k=1 | k=3 | k=5 |", "|---|---|---|---|"]
@@ -50,9 +59,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="results folder (created)")
     ap.add_argument("--no-prototypes", action="store_true", help="skip the MiniLM topic prototypes")
+    ap.add_argument("--llm", choices=["local"], default=None,
+                    help="also evaluate the LLM source-type layer on the embedded model (minutes of CPU; "
+                         "answers kept in the judge cache)")
     args = ap.parse_args(argv)
     res = run_all(prototypes=not args.no_prototypes)
-    res["config"] = {"prototypes": not args.no_prototypes, "seed": 0, "version": __version__}
+    res["config"] = {"prototypes": not args.no_prototypes, "seed": 0, "version": __version__, "llm": args.llm}
+    if args.llm is not None:
+        from authorag.benchmarks.suitability import llm_layer_eval
+        from authorag.judges.backends import load_backend
+
+        t0 = time.perf_counter()
+        res["llm_layer"] = llm_layer_eval(load_backend(args.llm, cache=True))
+        res["llm_layer"]["wall_s"] = round(time.perf_counter() - t0, 1)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")

@@ -27,7 +27,7 @@ from authorag.benchmarks.metrics import bootstrap_ci, mean, stance_majority_scor
 from authorag.benchmarks.rag import keep_top
 from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
 from authorag.benchmarks.tasks import BenchItem
-from authorag.suitability.classifier import RULE_LAYERS, RuleLayer, SourceTypeClassifier
+from authorag.suitability.classifier import RULE_LAYERS, RuleLayer, SourceTypeClassifier, split_url
 from authorag.suitability.lists import load_known_sources
 from authorag.suitability.scorer import MatrixSuitability
 from authorag.types import Candidate
@@ -77,6 +77,39 @@ def source_type_eval() -> dict[str, Any]:
     out["note"] = ("URL-only set: the text layer is not evaluated here (no page text); "
                    "the all_rules row includes it but it never fires.")
     return out
+
+
+def llm_layer_eval(backend: Any, llm_below: float = 0.5) -> dict[str, Any]:
+    """The LLM layer on the URLs where the rule layers are unsure (confidence < ``llm_below``).
+
+    Reports, on those URLs: rules alone, the LLM alone (its own vote, unknown when it abstains),
+    and rules + LLM (the classifier's configuration); plus all rows with rules + LLM and the
+    number of model calls (one per host + path pattern).
+    """
+    from authorag.suitability.llm import LLMSourceTypeLayer
+
+    rows = _rows(SOURCE_TYPE_FILE)
+    rules = SourceTypeClassifier()
+    unsure = [r for r in rows if rules.classify_url(r["url"]).confidence < llm_below]
+    layer = LLMSourceTypeLayer(backend)
+    hybrid = SourceTypeClassifier(llm=layer, llm_below=llm_below)
+    llm_pairs: list[tuple[str, str]] = []
+    for r in unsure:
+        c = Candidate.create(r["url"])
+        vote = layer.vote(c.host or "", split_url(r["url"])) if c.host else None
+        llm_pairs.append((r["label"], "unknown" if vote is None else vote[0]))
+
+    def summary(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        answered = [(g, p) for g, p in pairs if p != "unknown"]
+        return {"n": len(pairs), "accuracy": mean([float(g == p) for g, p in pairs]) if pairs else 0.0,
+                "coverage": len(answered) / len(pairs) if pairs else 0.0, "confusion": confusion(pairs)}
+
+    return {"llm_below": llm_below, "n_unsure": len(unsure),
+            "unsure_rules_only": summary([(r["label"], rules.classify_url(r["url"]).source_type) for r in unsure]),
+            "unsure_llm_only": summary(llm_pairs),
+            "unsure_rules_plus_llm": summary([(r["label"], hybrid.classify_url(r["url"]).source_type) for r in unsure]),
+            "all_rules_plus_llm": summary([(r["label"], hybrid.classify_url(r["url"]).source_type) for r in rows]),
+            "llm_calls": layer.calls, "backend": getattr(backend, "name", "?"), "model": getattr(backend, "model", "?")}
 
 
 def _keys(c: Candidate) -> list[str]:
