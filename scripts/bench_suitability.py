@@ -25,8 +25,8 @@ def report(res: dict[str, Any]) -> str:
     st = res["source_types"]
     lines = ["# Suitability benchmarks", "", f"authorag {__version__}; made by `scripts/bench_suitability.py`.", "",
              f"## Source types: hand-labelled URL set ({st['n']} URLs, {len(st['labels'])} types)", "",
-             f"Hosts also in a rule list: {st['overlap']['curated_list']:.0%} in the hand-made known_sources.csv, "
-             f"{st['overlap']['any_list']:.0%} in any list (incl. UT1). {st['note']}", "",
+             (f"Hosts also in a rule list: {st['overlap']['curated_list']:.0%} in the hand-made known_sources.csv, "
+              f"{st['overlap']['any_list']:.0%} in any list (incl. UT1). {st['note']}"), "",
              "| layer | accuracy | coverage | accuracy when answered |", "|---|---|---|---|"]
     rows = {**st["layers"], "all rules, hosts not in known_sources.csv": st["all_rules_not_in_curated"],
             "all rules, hosts in no list": st["all_rules_not_in_any_list"]}

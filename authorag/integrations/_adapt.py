@@ -25,8 +25,8 @@ from typing import Any
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
-from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.rerankers.base import RelevanceScorer
+from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)

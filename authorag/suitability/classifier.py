@@ -32,9 +32,20 @@ from typing import Literal, Protocol, get_args
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
-from authorag.suitability.cues import Vote, host_votes, looks_like_text, path_votes, suffix_votes, text_votes
+from authorag.suitability.cues import (
+    Vote,
+    host_votes,
+    looks_like_text,
+    path_votes,
+    suffix_votes,
+    text_votes,
+)
 from authorag.suitability.lists import KnownSources, load_known_sources
-from authorag.suitability.platform import PlatformMatcher, content_type_vote, default_platform_matcher
+from authorag.suitability.platform import (
+    PlatformMatcher,
+    content_type_vote,
+    default_platform_matcher,
+)
 from authorag.suitability.taxonomy import SourceType, SourceTypeResult, unknown_source
 from authorag.types import Candidate
 

@@ -99,8 +99,8 @@ def builtin_match_platform(host: str, domain: str, path: str) -> BuiltinHostedMa
                 ctype = _SUBDOMAIN_PLATFORMS.get(plat)
                 if ctype is not None:
                     return BuiltinHostedMatch(plat, host[: -len(plat) - 1], ctype)
-    bare = host[4:] if host.startswith("www.") else host
-    bare = bare[2:] if bare.startswith("m.") else bare
+    bare = host.removeprefix("www.")
+    bare = bare.removeprefix("m.")
     for rx, ctype in _PATH_BY_HOST.get(bare, ()):
         m = rx.match(path)
         if m is not None:

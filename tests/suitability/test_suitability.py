@@ -7,7 +7,12 @@ import pytest
 
 from authorag import AuthorityReranker, Candidate, load_prior
 from authorag.errors import ConfigError
-from authorag.suitability import MatrixSuitability, SourceTypeClassifier, TopicClassifier, load_matrix
+from authorag.suitability import (
+    MatrixSuitability,
+    SourceTypeClassifier,
+    TopicClassifier,
+    load_matrix,
+)
 from authorag.suitability.classifier import combine
 from authorag.suitability.llm import LLMSourceTypeLayer, path_pattern
 from authorag.testing import FakeBackend
@@ -135,7 +140,8 @@ def test_reranker_hook_orders_and_breakdown() -> None:
     assert "suitability" not in r0.provenance and "suitability" not in r0.candidates[0].scores
     assert (r0.ids, r1.ids) == (["forum", "gov"], ["gov", "forum"])
     by_id = {c.id: c for c in r1}
-    assert by_id["forum"].scores["suitability"] < 0.1 < 0.7 < by_id["gov"].scores["suitability"]
+    assert by_id["forum"].scores["suitability"] == pytest.approx(0.0025)
+    assert by_id["gov"].scores["suitability"] == pytest.approx(0.925)
     info = r1.provenance["suitability"]
     assert (info["query"]["topic"], info["query"]["ymyl"], info["weight"]) == ("health", True, 0.5)
     assert info["candidates"]["forum"]["source_type"] == "forum"
