@@ -126,10 +126,26 @@ def content_type_vote(match: HostedMatchLike) -> Vote | None:
     return hit[0], hit[1], "platform", f"{match.content_type} hosted on {match.platform}{owner}"
 
 
+UrlMatcher = Callable[[str, str | None, str | None], HostedMatchLike | None]
+"""A matcher of the shape ``match_platform(url, host, domain)``."""
+
+
+def from_url_matcher(match: UrlMatcher) -> PlatformMatcher:
+    """Adapt a ``match_platform(url, host, domain)``-shaped matcher to the classifier's shape.
+
+    Example:
+        >>> m = from_url_matcher(lambda url, host, domain: builtin_match_platform(host or "", domain or "",
+        ...                                                                       url.split(host or "", 1)[1]))
+        >>> m("someone.blogspot.com", "someone.blogspot.com", "/x").content_type
+        'blog'
+    """
+    return lambda host, domain, path: match("https://" + host + path, host, domain)
+
+
 def default_platform_matcher() -> PlatformMatcher:
     """The matcher used when none is passed (the built-in table for now)."""
     return builtin_match_platform
 
 
-__all__ = ["BuiltinHostedMatch", "HostedMatchLike", "PlatformMatcher", "builtin_match_platform",
-           "content_type_vote", "default_platform_matcher"]
+__all__ = ["BuiltinHostedMatch", "HostedMatchLike", "PlatformMatcher", "UrlMatcher", "builtin_match_platform",
+           "content_type_vote", "default_platform_matcher", "from_url_matcher"]

@@ -156,3 +156,17 @@ def test_suitability_weight_validated() -> None:
 def test_reranker_with_no_candidates() -> None:
     rr = AuthorityReranker(load_prior(), suitability=MatrixSuitability())
     assert rr.rerank("q", []).ids == []
+
+
+def test_title_metadata_counts_as_text() -> None:
+    cand = Candidate.create("https://plain-site.com/", "", metadata={"title": "Buy now: $19.99, free shipping"})
+    r = SourceTypeClassifier().classify(cand)
+    assert (r.source_type, r.layer) == ("commercial", "text")
+
+
+def test_official_platform_page_gives_no_platform_vote() -> None:
+    from authorag.suitability.platform import BuiltinHostedMatch
+
+    clf = SourceTypeClassifier(layers=("platform",),
+                               platforms=lambda h, d, p: BuiltinHostedMatch("youtube.com", None, "video", official=True))
+    assert clf.classify_url("https://www.youtube.com/about").source_type == "unknown"
