@@ -52,6 +52,12 @@ def report(res: dict[str, Any]) -> str:
         for f, ks in r["accuracy"].items():
             ci = r["accuracy_ci95"][f]
             lines.append(f"| {f} | " + " | ".join(f"{ks[k]:.2f} [{ci[k][0]:.2f}, {ci[k][1]:.2f}]" for k in ("1", "3", "5")) + " |")
+    tc = res["ragauth_types_vs_credibility"]
+    lines += ["", (f"## Predicted source type vs NIST credibility, RAGAuth-open pages ({tc['pages']} pages, "
+                  f"all layers with page text; deciding layer {tc['deciding_layer']})"), "",
+              "| type | pages | mean NIST credibility |", "|---|---|---|"]
+    for t, m in tc["by_type"].items():
+        lines.append(f"| {t} | {m['pages']} | {m['mean_credibility']:.2f} |")
     return "\n".join(lines) + "\n"
 
 

@@ -137,7 +137,8 @@ Scorer = Callable[[RagInstance], list[float]]
 
 
 def rag_filters(prior_scores: Callable[[Sequence[BenchItem]], list[float | None]],
-                suit: MatrixSuitability, suit_proto: MatrixSuitability | None) -> dict[str, Scorer]:
+                suit: MatrixSuitability, suit_proto: MatrixSuitability | None,
+                suit_url: MatrixSuitability | None = None) -> dict[str, Scorer]:
     """Filter name -> per-document score (higher kept first)."""
     def authority(inst: RagInstance) -> list[float]:
         return [0.3 if a is None else a for a in prior_scores(inst.documents)]
@@ -152,7 +153,23 @@ def rag_filters(prior_scores: Callable[[Sequence[BenchItem]], list[float | None]
                                   "authority": authority, "suitability": suitability_of(suit), "both": both}
     if suit_proto is not None:
         filters["suitability+proto"] = suitability_of(suit_proto)
+    if suit_url is not None:
+        filters["suitability (URL layers only)"] = suitability_of(suit_url)
     return filters
+
+
+def types_vs_credibility(instances: Sequence[RagInstance], clf: SourceTypeClassifier) -> dict[str, Any]:
+    """Per predicted source type: pages and mean NIST credibility (RAGAuth-open pages, each once)."""
+    docs = {d.url: d for inst in instances for d in inst.documents}
+    by_type: dict[str, list[int]] = {}
+    layers: dict[str, int] = {}
+    for url, d in docs.items():
+        r = clf.classify(Candidate.create(url, d.text))
+        by_type.setdefault(r.source_type, []).append(d.level)
+        layers[r.layer] = layers.get(r.layer, 0) + 1
+    return {"pages": len(docs), "deciding_layer": layers,
+            "by_type": {t: {"pages": len(v), "mean_credibility": mean([float(x) for x in v])}
+                        for t, v in sorted(by_type.items(), key=lambda kv: -len(kv[1]))}}
 
 
 def rag_eval(instances: Sequence[RagInstance], filters: dict[str, Scorer], suit: MatrixSuitability) -> dict[str, Any]:
@@ -181,12 +198,15 @@ def run_all(prototypes: bool = True) -> dict[str, Any]:
     prior = build_method("prior", MethodContext(task_family="ragauth", label_source=None, item_kind="document"))
     suit = load_suitability()
     proto = load_suitability(prototypes=True) if prototypes else None
-    filters = rag_filters(prior.score, suit, proto)
+    url_only = MatrixSuitability(classifier=SourceTypeClassifier(layers=("suffix", "list", "platform", "path")))
+    filters = rag_filters(prior.score, suit, proto, url_only)
     trec = list(load_rag_task().instances)
     return {"source_types": source_type_eval(),
             "rag": {"ragauth-trec2019": rag_eval(trec, filters, suit),
                     "handmade-nonhealth-v1": rag_eval(handmade_instances(), filters, suit)},
+            "ragauth_types_vs_credibility": types_vs_credibility(trec, suit.classifier),
             "matrix": suit.matrix.to_dict()}
 
 
-__all__ = ["confusion", "handmade_instances", "rag_eval", "rag_filters", "run_all", "source_type_eval"]
+__all__ = ["confusion", "handmade_instances", "llm_layer_eval", "rag_eval", "rag_filters", "run_all",
+           "source_type_eval", "types_vs_credibility"]
