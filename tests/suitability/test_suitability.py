@@ -165,8 +165,7 @@ def test_title_metadata_counts_as_text() -> None:
 
 
 def test_official_platform_page_gives_no_platform_vote() -> None:
-    from authorag.suitability.platform import BuiltinHostedMatch
-
-    clf = SourceTypeClassifier(layers=("platform",),
-                               platforms=lambda h, d, p: BuiltinHostedMatch("youtube.com", None, "video", official=True))
-    assert clf.classify_url("https://www.youtube.com/about").source_type == "unknown"
+    clf = SourceTypeClassifier(layers=("platform",))
+    r = clf.classify_url("https://www.youtube.com/about")
+    assert (r.source_type, r.reason) == ("unknown", "no layer matched the host, path or text")
+    assert clf.classify_url("https://www.youtube.com/watch?v=abc").source_type == "social"
