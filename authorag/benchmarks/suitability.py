@@ -138,7 +138,7 @@ Scorer = Callable[[RagInstance], list[float]]
 
 def rag_filters(prior_scores: Callable[[Sequence[BenchItem]], list[float | None]],
                 suit: MatrixSuitability, suit_proto: MatrixSuitability | None,
-                suit_url: MatrixSuitability | None = None) -> dict[str, Scorer]:
+                variants: dict[str, MatrixSuitability] | None = None) -> dict[str, Scorer]:
     """Filter name -> per-document score (higher kept first)."""
     def authority(inst: RagInstance) -> list[float]:
         return [0.3 if a is None else a for a in prior_scores(inst.documents)]
@@ -153,8 +153,8 @@ def rag_filters(prior_scores: Callable[[Sequence[BenchItem]], list[float | None]
                                   "authority": authority, "suitability": suitability_of(suit), "both": both}
     if suit_proto is not None:
         filters["suitability+proto"] = suitability_of(suit_proto)
-    if suit_url is not None:
-        filters["suitability (URL layers only)"] = suitability_of(suit_url)
+    for name, variant in (variants or {}).items():
+        filters[f"suitability ({name})"] = suitability_of(variant)
     return filters
 
 
@@ -198,8 +198,10 @@ def run_all(prototypes: bool = True) -> dict[str, Any]:
     prior = build_method("prior", MethodContext(task_family="ragauth", label_source=None, item_kind="document"))
     suit = load_suitability()
     proto = load_suitability(prototypes=True) if prototypes else None
-    url_only = MatrixSuitability(classifier=SourceTypeClassifier(layers=("suffix", "list", "platform", "path")))
-    filters = rag_filters(prior.score, suit, proto, url_only)
+    variants = {"URL layers only": MatrixSuitability(
+                    classifier=SourceTypeClassifier(layers=("suffix", "list", "platform", "path"))),
+                "text layer reads 5,000 chars": MatrixSuitability(classifier=SourceTypeClassifier(text_chars=5000))}
+    filters = rag_filters(prior.score, suit, proto, variants)
     trec = list(load_rag_task().instances)
     return {"source_types": source_type_eval(),
             "rag": {"ragauth-trec2019": rag_eval(trec, filters, suit),

@@ -151,11 +151,11 @@ TEXT_CHARS = 1000
 and the word set costs ~0.1 us per word (1,000 characters keep the layer near 20 us)."""
 
 
-def text_votes(text: str) -> list[Vote]:
+def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
     """Votes from page-text cues; a type needs at least two distinct cues."""
     if not text:
         return []
-    low = " " + text[:TEXT_CHARS].lower()
+    low = " " + text[:chars].lower()
     hits: dict[SourceType, list[str]] = {}
     for word in _KEYS.intersection(low.encode("ascii", "ignore").translate(_PUNCT).split()):
         for t, phrase, label in _BY_KEY[word.decode("ascii")]:

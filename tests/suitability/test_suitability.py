@@ -169,3 +169,15 @@ def test_official_platform_page_gives_no_platform_vote() -> None:
     r = clf.classify_url("https://www.youtube.com/about")
     assert (r.source_type, r.reason) == ("unknown", "no layer matched the host, path or text")
     assert clf.classify_url("https://www.youtube.com/watch?v=abc").source_type == "social"
+
+
+@pytest.mark.parametrize("chars", [0, -5, 2.5, True])
+def test_text_chars_validated(chars: object) -> None:
+    with pytest.raises(ConfigError, match=r"text_chars must be a positive integer, got "):
+        SourceTypeClassifier(text_chars=chars)  # type: ignore[arg-type]
+
+
+def test_text_chars_limits_what_is_read() -> None:
+    text = "x" * 1200 + " Add to cart. Buy now for $19.99, free shipping."
+    assert SourceTypeClassifier().classify_url("https://plain-site.com/", text).source_type == "unknown"
+    assert SourceTypeClassifier(text_chars=2000).classify_url("https://plain-site.com/", text).source_type == "commercial"
