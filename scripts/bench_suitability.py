@@ -52,6 +52,8 @@ def report(res: dict[str, Any]) -> str:
         for f, ks in r["accuracy"].items():
             ci = r["accuracy_ci95"][f]
             lines.append(f"| {f} | " + " | ".join(f"{ks[k]:.2f} [{ci[k][0]:.2f}, {ci[k][1]:.2f}]" for k in ("1", "3", "5")) + " |")
+    if res.get("question_topics_with_prototypes"):
+        lines += ["", f"Question topics with MiniLM prototypes: {res['question_topics_with_prototypes']}"]
     tc = res["ragauth_types_vs_credibility"]
     lines += ["", (f"## Predicted source type vs NIST credibility, RAGAuth-open pages ({tc['pages']} pages, "
                   f"all layers with page text; deciding layer {tc['deciding_layer']})"), "",

@@ -181,13 +181,18 @@ def rag_eval(instances: Sequence[RagInstance], filters: dict[str, Scorer], suit:
             for k in TOP_KS:
                 kept = [inst.documents[i] for i in keep_top(scores, k)]
                 acc[name][str(k)].append(stance_majority_score([int(d.meta["stance"]) for d in kept], inst.gold))
-    topics: dict[str, int] = {}
-    for q in {i.question for i in instances}:
-        t = suit.topics.classify(q).topic
-        topics[t] = topics.get(t, 0) + 1
+    topics = _topic_counts(instances, suit)
     return {"n_instances": len(instances), "accuracy": {f: {k: mean(v) for k, v in ks.items()} for f, ks in acc.items()},
             "accuracy_ci95": {f: {k: list(bootstrap_ci(v, seed=0)) for k, v in ks.items()} for f, ks in acc.items()},
             "question_topics": topics}
+
+
+def _topic_counts(instances: Sequence[RagInstance], suit: MatrixSuitability) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for q in sorted({i.question for i in instances}):
+        t = suit.topics.classify(q).topic
+        counts[t] = counts.get(t, 0) + 1
+    return counts
 
 
 def run_all(prototypes: bool = True) -> dict[str, Any]:
@@ -207,6 +212,9 @@ def run_all(prototypes: bool = True) -> dict[str, Any]:
             "rag": {"ragauth-trec2019": rag_eval(trec, filters, suit),
                     "handmade-nonhealth-v1": rag_eval(handmade_instances(), filters, suit)},
             "ragauth_types_vs_credibility": types_vs_credibility(trec, suit.classifier),
+            "question_topics_with_prototypes": None if proto is None else {
+                task: _topic_counts(insts, proto) for task, insts in (("ragauth-trec2019", trec),
+                                                                      ("handmade-nonhealth-v1", handmade_instances()))},
             "matrix": suit.matrix.to_dict()}
 
 
