@@ -1,6 +1,6 @@
 """Suitability speed: the rule layers' cost per candidate on top of a prior-only rerank, in one run.
 
-Usage: PYTHONPATH=. .venv/bin/python scripts/bench_suitability_speed.py [--repeats 300] [--seed 0]
+Usage: PYTHONPATH=. .venv/bin/python scripts/bench_suitability_speed.py [--repeats 300] [--seed 0] [--out FILE.json]
 
 100 candidates per request: real pages of RAGAuth-open (TREC HM 2019 ClueWeb12 URLs with their
 page text), drawn with replacement (seeded). Three conditions, interleaved round-robin so machine
@@ -13,9 +13,11 @@ candidate for the rule layers.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
+from pathlib import Path
 
 from authorag import AuthorityReranker, Candidate, load_prior
 from authorag.benchmarks.tasks import read_rows
@@ -32,6 +34,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default=None, help="also write the medians as JSON here")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     pool = [(r["url"], r["text"][:4000]) for r in read_rows("authorag.benchmarks.data", "trec_hm2019.csv.gz")]
@@ -52,9 +55,15 @@ def main() -> None:
                 times[name].append(time.perf_counter() - t)
     b = statistics.median(times["prior-only"])
     print(f"100 candidates per rerank, {args.repeats} repeats, medians:")
+    rows = {}
     for name, ts in times.items():
         m = statistics.median(ts)
+        rows[name] = {"median_ms": round(m * 1e3, 4), "added_us_per_candidate": round((m - b) / 100 * 1e6, 2),
+                      "ratio": round(m / b, 3)}
         print(f"  {name:34s} {m * 1e3:7.3f} ms  +{(m - b) / 100 * 1e6:6.1f} us/candidate  ratio {m / b:5.2f}x")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"repeats": args.repeats, "seed": args.seed, "candidates": 100,
+                                              "conditions": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
