@@ -26,6 +26,7 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import RelevanceScorer
+from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
@@ -147,6 +148,7 @@ def build_reranker(
     scorer: AuthorityScorer | None,
     relevance: RelevanceScorer | None,
     policy: Mapping[str, Any],
+    suitability: SuitabilityScorer | None = None,
 ) -> AuthorityReranker:
     """An :class:`AuthorityReranker` over ``scorer`` (default: the shipped prior).
 
@@ -157,7 +159,24 @@ def build_reranker(
         default_scorer() if scorer is None else scorer,
         relevance=relevance,
         policy=make_policy(policy),
+        suitability=suitability,
     )
+
+
+def resolve_suitability(value: bool | str | SuitabilityScorer | None) -> SuitabilityScorer | None:
+    """The adapters' ``suitability`` parameter: False/None off, True the shipped matrix, a str a
+    matrix YAML path, or a ready :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
+
+    Raises:
+        ConfigError: a malformed matrix file (file, line and problem in the message).
+    """
+    if value is None or value is False:
+        return None
+    if value is True or isinstance(value, str):
+        from authorag.suitability import load_suitability
+
+        return load_suitability(None if value is True else value)
+    return value
 
 
 def make_policy(policy: Mapping[str, Any]) -> RerankPolicy:
@@ -173,14 +192,16 @@ def make_policy(policy: Mapping[str, Any]) -> RerankPolicy:
     return RerankPolicy(**fields)
 
 
-def breakdown(candidate: Candidate, relevance_source: str) -> dict[str, Any]:
+def breakdown(candidate: Candidate, relevance_source: str,
+              source_type: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The per-document explanation written next to the fused score (stable JSON shape).
 
     Keys: the :meth:`~authorag.types.AuthorityDetail.to_dict` fields (``authority``,
     ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``, ...), plus ``url``,
     ``domain``, ``has_url``, ``signal`` (the value fused), ``relevance`` (the input relevance),
     ``relevance_source`` (``upstream``, ``rank`` or the scorer's name), ``relevance_norm`` and
-    ``fused``.
+    ``fused``; with suitability on, ``suitability`` and the ``source_type`` fields of
+    ``source_type`` (the ranking's ``provenance["suitability"]["candidates"][id]``).
     """
     detail = candidate.authority
     out: dict[str, Any] = detail.to_dict() if detail is not None else {}
@@ -196,7 +217,15 @@ def breakdown(candidate: Candidate, relevance_source: str) -> dict[str, Any]:
         relevance_norm=scores.get("relevance.norm"),
         fused=scores.get("fused"),
     )
+    if source_type is not None:
+        out.update(source_type, suitability=scores.get("suitability"))
     return out
+
+
+def source_type_of(ranking: Ranking, candidate: Candidate) -> Mapping[str, Any] | None:
+    """The candidate's source-type record when the ranking ran with suitability, else None."""
+    suit = ranking.provenance.get("suitability")
+    return None if suit is None else suit["candidates"].get(candidate.id)
 
 
 def ordered_indices(ranking: Ranking) -> list[int]:

@@ -37,7 +37,7 @@ META_KEY = "authority"
 """``Document.meta`` key that receives the per-document explanation."""
 
 _POLICY_FIELDS = ("weight", "fusion", "mode", "credibility_weight", "unknown_authority",
-                  "min_authority", "allow", "deny")
+                  "min_authority", "allow", "deny", "suitability_weight")
 
 
 @component
@@ -58,6 +58,9 @@ class AuthorityRanker:
         exclude_sources, optin_sources: prior sources to leave out / add (``load_prior``).
         judge_api_key: API key for an LLM judge backend, as a ``Secret`` (serialized by
             reference, never by value); kept for authority scorers that call a judge.
+        suitability: False (default) off; True for the shipped suitability matrix, or a matrix
+            YAML path (the source type x query topic signal, docs/suitability.md).
+        suitability_weight: share of suitability in the source signal (default 0.5).
 
     Example:
         >>> from haystack import Document
@@ -85,6 +88,8 @@ class AuthorityRanker:
         exclude_sources: list[str] | None = None,
         optin_sources: list[str] | None = None,
         judge_api_key: Secret | None = None,
+        suitability: bool | str = False,
+        suitability_weight: float | None = None,
     ) -> None:
         self.weight = weight
         self.top_k = _adapt.check_top("top_k", top_k)
@@ -100,6 +105,8 @@ class AuthorityRanker:
         self.exclude_sources = list(exclude_sources or [])
         self.optin_sources = list(optin_sources or [])
         self.judge_api_key = judge_api_key
+        self.suitability = suitability
+        self.suitability_weight = suitability_weight
         _adapt.make_policy(self._policy())  # cheap validation; heavy state waits for warm_up()
         self._reranker: AuthorityReranker | None = None
         self._relevance_mode = "auto"
@@ -116,7 +123,8 @@ class AuthorityRanker:
         mode, relevance = _adapt.resolve_relevance(self.relevance)
         scorer = load_scorer(None, exclude_sources=tuple(self.exclude_sources) or None,
                              optin_sources=tuple(self.optin_sources) or None)
-        self._reranker = _adapt.build_reranker(scorer, relevance, self._policy())
+        self._reranker = _adapt.build_reranker(scorer, relevance, self._policy(),
+                                               _adapt.resolve_suitability(self.suitability))
         self._relevance_mode = mode
 
     def _prepare(self, documents: Sequence[Document], top_k: int | None) -> tuple[list[Candidate], str, int | None]:
@@ -137,7 +145,8 @@ class AuthorityRanker:
             dataclasses.replace(
                 documents[int(c.id)],
                 score=c.scores["fused"],
-                meta={**documents[int(c.id)].meta, META_KEY: _adapt.breakdown(c, source)},
+                meta={**documents[int(c.id)].meta,
+                      META_KEY: _adapt.breakdown(c, source, _adapt.source_type_of(ranking, c))},
             )
             for c in ranking.candidates
         ]
@@ -181,6 +190,7 @@ class AuthorityRanker:
             min_authority=self.min_authority, allow=self.allow, deny=self.deny,
             exclude_sources=self.exclude_sources, optin_sources=self.optin_sources,
             judge_api_key=None if self.judge_api_key is None else self.judge_api_key.to_dict(),
+            suitability=self.suitability, suitability_weight=self.suitability_weight,
         )
 
     @classmethod

@@ -41,6 +41,7 @@ from authorag.rerankers.authority import (
     AuthorityReranker,
 )
 from authorag.rerankers.base import RelevanceScorer
+from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.types import Candidate, FusionMode, Ranking, RerankMode
 
 SCORE_KEY = "relevance_score"
@@ -57,8 +58,10 @@ class AuthorityCompressor(BaseDocumentCompressor):
         url_keys: metadata keys searched in order for the source URL.
         relevance_key: metadata key read as upstream relevance.
         top_n: keep at most this many documents (None keeps all).
-        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, allow, deny:
-            the :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, allow, deny,
+            suitability_weight: the :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+        suitability: off (False, default); True for the shipped suitability matrix, a matrix
+            YAML path, or a :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
 
     Example:
         >>> from langchain_core.documents import Document
@@ -84,6 +87,8 @@ class AuthorityCompressor(BaseDocumentCompressor):
     min_authority: float | None = None
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
+    suitability: bool | str | SuitabilityScorer = False
+    suitability_weight: float | None = None
 
     _reranker: AuthorityReranker | None = PrivateAttr(default=None)
     _mode: str = PrivateAttr(default="auto")
@@ -98,13 +103,14 @@ class AuthorityCompressor(BaseDocumentCompressor):
         return {"weight": self.weight, "fusion": self.fusion, "mode": self.mode,
                 "credibility_weight": self.credibility_weight,
                 "unknown_authority": self.unknown_authority, "min_authority": self.min_authority,
-                "allow": self.allow, "deny": self.deny}
+                "allow": self.allow, "deny": self.deny, "suitability_weight": self.suitability_weight}
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
         if self._reranker is None:
             self._mode, scorer = _adapt.resolve_relevance(self.relevance)
-            self._reranker = _adapt.build_reranker(self.scorer, scorer, self._policy())
+            self._reranker = _adapt.build_reranker(self.scorer, scorer, self._policy(),
+                                                   _adapt.resolve_suitability(self.suitability))
         return self._reranker
 
     def _candidates(self, documents: Sequence[Document]) -> tuple[list[Candidate], str]:
@@ -123,7 +129,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         for cand in ranking.candidates:
             doc = documents[int(cand.id)]
             meta = {**doc.metadata, SCORE_KEY: cand.scores["fused"],
-                    "authority": _adapt.breakdown(cand, source)}
+                    "authority": _adapt.breakdown(cand, source, _adapt.source_type_of(ranking, cand))}
             out.append(Document(page_content=doc.page_content, metadata=meta, id=doc.id))
         return out
 

@@ -60,7 +60,11 @@ def _score(args: argparse.Namespace) -> int:
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
     scorer = build_scorer(args)
     details = scorer.score(cands)
-    rows = [_row(c.url, c.domain, d.to_dict(), scorer.name) for c, d in zip(cands, details)]
+    from authorag.suitability.classifier import SourceTypeClassifier
+
+    types = SourceTypeClassifier().classify_many(cands)
+    rows = [_row(c.url, c.domain, {**d.to_dict(), **t.to_dict()}, scorer.name)
+            for c, d, t in zip(cands, details, types)]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
     else:

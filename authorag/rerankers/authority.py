@@ -15,6 +15,7 @@ from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
+from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
 from authorag.types import (
     UNKNOWN_AUTHORITY,
     AuthorityDetail,
@@ -40,6 +41,9 @@ discarding recognition; only ~600 domains carry a credibility value."""
 
 DEFAULT_UNKNOWN_AUTHORITY = 0.3
 """Default authority signal for sources no tier knows (below the median of known domains)."""
+
+DEFAULT_SUITABILITY_WEIGHT = 0.5
+"""Share of suitability in the source signal when a suitability scorer is given (docs/suitability.md)."""
 
 RELEVANCE_SCORE = "relevance"
 """Score key read as upstream relevance when no relevance scorer is configured."""
@@ -68,6 +72,8 @@ class RerankPolicy:
             for scores already calibrated to [0, 1] (e.g. a Cohere-style relevance_score).
         allow: domain patterns always kept, with authority set to 1 (``*.gov``, ``who.int``).
         deny: domain patterns always dropped.
+        suitability_weight: share of suitability in the source signal, in [0, 1]; used only when
+            the reranker has a suitability scorer (1 = suitability alone).
     """
 
     mode: RerankMode = "rerank"
@@ -81,12 +87,13 @@ class RerankPolicy:
     normalize: Normalize = "minmax"
     allow: tuple[str, ...] = field(default=())
     deny: tuple[str, ...] = field(default=())
+    suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
 
     def __post_init__(self) -> None:
         _check_choice("mode", self.mode, get_args(RerankMode))
         _check_choice("fusion", self.fusion, get_args(FusionMode))
         _check_choice("normalize", self.normalize, get_args(Normalize))
-        for name in ("weight", "credibility_weight", "unknown_authority"):
+        for name in ("weight", "credibility_weight", "unknown_authority", "suitability_weight"):
             _check_unit(name, getattr(self, name))
         if self.min_authority is not None:
             _check_unit("min_authority", self.min_authority)
@@ -148,10 +155,12 @@ class AuthorityReranker:
         *,
         relevance: RelevanceScorer | None = None,
         policy: RerankPolicy | None = None,
+        suitability: SuitabilityScorer | None = None,
         **policy_fields: Any,
     ) -> None:
         self.scorer = scorer
         self.relevance = relevance
+        self.suitability = suitability
         base = RerankPolicy() if policy is None else policy
         self.policy = base.replace(**policy_fields) if policy_fields else base
         self._allow = DomainList.compile(self.policy.allow)
@@ -170,20 +179,27 @@ class AuthorityReranker:
         dropped = [c for c in candidates if deny.matches_candidate(c)] if deny else []
         if not kept:
             return Ranking(query, (), tuple(dropped), self._provenance(policy))
-        scored = self._score(query, kept, policy, allow)
-        return self._order(query, scored, dropped, policy)
+        scored, suit = self._score(query, kept, policy, allow)
+        ranking = self._order(query, scored, dropped, policy)
+        return ranking if suit is None else dataclasses.replace(
+            ranking, provenance={**ranking.provenance, "suitability": suit})
 
     async def arerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
         """Async twin of :meth:`rerank` (runs in a worker thread; scorers may block on I/O)."""
         return await asyncio.to_thread(self.rerank, query, candidates, **overrides)
 
     def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy,
-               allow: DomainList) -> list[Candidate]:
+               allow: DomainList) -> tuple[list[Candidate], dict[str, Any] | None]:
         details = self.scorer.score(cands)
         if len(details) != len(cands):
             raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
         details = [_resolve_detail(d, bool(allow) and allow.matches_candidate(c)) for c, d in zip(cands, details)]
         signals = [authority_signal(d, policy) for d in details]
+        suit: dict[str, Any] | None = None
+        extra: list[dict[str, float]] | None = None
+        if self.suitability is not None:
+            signals, extra, suit = blend_suitability(self.suitability, query, cands, signals,
+                                                     policy.suitability_weight)
         rel_name = None if self.relevance is None else self.relevance.name
         if self.relevance is not None:
             rel = [float(r) for r in self.relevance.score(query, cands)]
@@ -198,8 +214,11 @@ class AuthorityReranker:
             fused = rrf_fusion(rel_arr, auth_arr, policy.weight, policy.rrf_k)
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.
-        return [c.with_scores(_stage_scores(d, s, rel_name, r, n, f), authority=d)
-                for c, d, s, r, n, f in zip(cands, details, signals, rel, rel_norm.tolist(), fused.tolist())]
+        scored = [c.with_scores(_stage_scores(d, s, rel_name, r, n, f), authority=d)
+                  for c, d, s, r, n, f in zip(cands, details, signals, rel, rel_norm.tolist(), fused.tolist())]
+        if extra is not None:
+            scored = [c.with_scores(e) for c, e in zip(scored, extra)]
+        return scored, suit
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

@@ -43,6 +43,12 @@ def _add_policy_options(p: argparse.ArgumentParser, relevance_default: str = "up
     p.add_argument("--relevance", choices=RELEVANCE_CHOICES, default=relevance_default,
                    help="relevance signal fused with authority: the input's 'score' field (upstream), "
                         "BM25 or dense over the candidates' text, or none")
+    p.add_argument("--suitability", action="store_true",
+                   help="fuse source-type x query-topic suitability into the source signal (off by default)")
+    p.add_argument("--suitability-matrix", metavar="YAML", default=None,
+                   help="your suitability matrix (implies --suitability); default the shipped matrix_v1.yaml")
+    p.add_argument("--suitability-weight", type=float, default=None,
+                   help="share of suitability in the source signal [0, 1] (default 0.5)")
 
 
 def build_reranker(args: argparse.Namespace) -> Any:
@@ -52,13 +58,19 @@ def build_reranker(args: argparse.Namespace) -> Any:
 
     policy = RerankPolicy().replace(mode=args.mode, fusion=args.fusion, weight=args.weight,
                                     credibility_weight=args.credibility_weight, top_k=args.top_k,
-                                    min_authority=args.min_authority, allow=tuple(args.allow), deny=tuple(args.deny))
+                                    min_authority=args.min_authority, allow=tuple(args.allow), deny=tuple(args.deny),
+                                    suitability_weight=args.suitability_weight)
     relevance = None
     if args.relevance in ("bm25", "dense"):
         from authorag.rerankers.relevance import load_relevance
 
         relevance = load_relevance(args.relevance)
-    return AuthorityReranker(build_scorer(args), relevance=relevance, policy=policy)
+    suitability = None
+    if args.suitability or args.suitability_matrix is not None:
+        from authorag.suitability import load_suitability
+
+        suitability = load_suitability(args.suitability_matrix)
+    return AuthorityReranker(build_scorer(args), relevance=relevance, policy=policy, suitability=suitability)
 
 
 def _candidates(path: str, use_upstream: bool) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -90,14 +102,18 @@ def _rerank(args: argparse.Namespace) -> int:
     ranking = reranker.rerank(args.query, cands)
     index = {id(c): i for i, c in enumerate(cands)}
     by_id = {c.id: rows[index[id(c)]] for c in cands}
-    write_jsonl(output_row(by_id[c.id], rank, c) for rank, c in enumerate(ranking.candidates, start=1))
+    suit = ranking.provenance.get("suitability")
+    write_jsonl(output_row(by_id[c.id], rank, c, None if suit is None else suit["candidates"][c.id])
+                for rank, c in enumerate(ranking.candidates, start=1))
     return 0
 
 
-def output_row(row: dict[str, Any], rank: int, cand: Any) -> dict[str, Any]:
-    """An input row with ``rank``, fused ``score`` and the ``authority`` breakdown added."""
+def output_row(row: dict[str, Any], rank: int, cand: Any,
+               source_type: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An input row with ``rank``, fused ``score`` and the ``authority`` breakdown added
+    (with the ``source_type`` fields when the rerank ran with suitability)."""
     breakdown = {"version": JSON_VERSION, "domain": cand.domain, "host": cand.host,
-                 **cand.authority.to_dict(), "scores": dict(cand.scores)}
+                 **cand.authority.to_dict(), **(source_type or {}), "scores": dict(cand.scores)}
     return {**row, "rank": rank, "score": cand.scores["fused"], "authority": breakdown}
 
 

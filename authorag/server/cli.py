@@ -38,6 +38,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-body-bytes", type=int)
     p.add_argument("--max-doc-chars", type=int)
     add_scorer_options(p)
+    p.add_argument("--suitability", action="store_true", default=None,
+                   help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
+    p.add_argument("--suitability-matrix", metavar="YAML", help="your own suitability matrix file")
     p.set_defaults(func=_serve)
 
 
@@ -53,6 +56,7 @@ def _serve(args: argparse.Namespace) -> int:
         unknown_authority=args.unknown_authority, relevance=args.relevance,
         scorer=settings_from_args(args), api_key=args.api_key, max_documents=args.max_documents,
         max_urls=args.max_urls, max_body_bytes=args.max_body_bytes, max_doc_chars=args.max_doc_chars,
+        suitability=args.suitability, suitability_matrix=args.suitability_matrix,
     )
     os.environ.update(config.to_env())
     if args.workers < 1:

@@ -17,6 +17,9 @@ variable                        default                    meaning
 ``AUTHORAG_MAX_BODY_BYTES``     5242880                    request body size (413 beyond)
 ``AUTHORAG_MAX_DOC_CHARS``      20000                      per-document text budget (truncated)
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
+``AUTHORAG_SUITABILITY``        false                      fuse source-type x topic suitability
+``AUTHORAG_SUITABILITY_MATRIX`` (shipped matrix_v1.yaml)   your suitability matrix YAML
+``AUTHORAG_SUITABILITY_WEIGHT`` 0.5                        share of suitability in the source signal
 ==============================  =========================  ==========================================
 
 The authority scorer is configured by :class:`authorag.compose.ScorerSettings`, the same settings
@@ -35,6 +38,7 @@ from authorag.compose import ScorerSettings, parse_value
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_UNKNOWN_AUTHORITY,
     DEFAULT_WEIGHT,
 )
@@ -65,6 +69,9 @@ class ServerConfig:
     max_body_bytes: int = 5 * 1024 * 1024
     max_doc_chars: int = 20_000
     model_name: str = "authorag-authority"
+    suitability: bool = False
+    suitability_matrix: str | None = None
+    suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
 
     def __post_init__(self) -> None:
         _choice("fusion", self.fusion, get_args(FusionMode))
@@ -111,7 +118,7 @@ class ServerConfig:
         """The reranker policy fields this config sets."""
         return {"weight": self.weight, "fusion": self.fusion,
                 "credibility_weight": self.credibility_weight,
-                "unknown_authority": self.unknown_authority}
+                "unknown_authority": self.unknown_authority, "suitability_weight": self.suitability_weight}
 
     def public(self) -> dict[str, Any]:
         """A JSON view without secrets (for logs and ``/readyz``)."""

@@ -20,6 +20,7 @@ from authorag.server.config import ServerConfig
 from authorag.server.documents import ParsedDocument, parse_documents
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuthorityRequest, RerankRequest
+from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class RerankService:
         self._reranker: AuthorityReranker | None = None
         self._relevance_source = "rank"
         self._policy = config.policy()
+        self._types = SourceTypeClassifier(layers=())  # replaced in warm_up(); no list loading here
 
     @property
     def ready(self) -> bool:
@@ -82,7 +84,11 @@ class RerankService:
         load_suffix_list()
         scorer = build_scorer(self.config) if self._scorer is None else self._scorer
         mode, relevance = _adapt.resolve_relevance(self.config.relevance)
-        self._reranker = _adapt.build_reranker(scorer, relevance, self.config.policy())
+        matrix = self.config.suitability_matrix
+        suit = (True if matrix is None else matrix) if self.config.suitability else None
+        self._reranker = _adapt.build_reranker(scorer, relevance, self.config.policy(),
+                                               _adapt.resolve_suitability(suit))
+        self._types = SourceTypeClassifier()
         self._relevance_source = mode
         self._scorer = scorer
         log.info("authority service ready: scorer=%s relevance=%s", scorer.name, mode)
@@ -131,7 +137,7 @@ class RerankService:
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
             if echo:
                 item["document"] = docs[index].echo
-            item["authority"] = _adapt.breakdown(cand, self._relevance_source)
+            item["authority"] = _adapt.breakdown(cand, self._relevance_source, _adapt.source_type_of(ranking, cand))
             results.append(item)
         meta = {
             "api_version": {"version": "2" if api == "v2" else "1"},
@@ -159,7 +165,9 @@ class RerankService:
         assert self._scorer is not None
         cands = [Candidate.create(u.strip(), id=str(i)) for i, u in enumerate(request.urls)]
         details = self._scorer.score(cands)
-        results = [_authority_item(u, c, d.to_dict()) for u, c, d in zip(request.urls, cands, details)]
+        types = self._types.classify_many(cands)
+        results = [_authority_item(u, c, {**d.to_dict(), **t.to_dict()})
+                   for u, c, d, t in zip(request.urls, cands, details, types)]
         return {"version": API_VERSION, "results": results,
                 "meta": {"scorer": self._scorer.name, "count": len(results)}}
 
