@@ -196,6 +196,19 @@ def _ipv4_number(text: str, part: str) -> int:
     return int(digits, base) if digits else 0
 
 
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*:[/\\]{2})[^/?#\s\\]*@")
+
+
+def redact_userinfo(text: str) -> str:
+    """``text`` with the userinfo of every URL in it replaced by ``***``.
+
+    Example:
+        >>> redact_userinfo("cannot connect to http://user:s3cret@127.0.0.1:8080/v1")
+        'cannot connect to http://***@127.0.0.1:8080/v1'
+    """
+    return _USERINFO.sub(r"\1***@", text)
+
+
 def web_host(url: str) -> str:
     """The host browsers would connect to for ``url`` (lower-case ASCII, IPv6 without brackets).
 
@@ -215,4 +228,4 @@ def web_host(url: str) -> str:
     return name if found is None else found
 
 
-__all__ = ["WEB_SCHEMES", "authority", "domain_to_ascii", "ipv4", "ipv6", "split_host_port", "web_host"]
+__all__ = ["WEB_SCHEMES", "authority", "redact_userinfo", "domain_to_ascii", "ipv4", "ipv6", "split_host_port", "web_host"]

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from authorag.errors import ConfigError
+from authorag.judges.backends._budget import call_deadline_in
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -129,7 +130,7 @@ class JudgeGuard:
         skipped = self._admit(key, timeout_s)
         if skipped is not None:
             return skipped
-        future: Future[T] = self._pool.submit(fn)
+        future: Future[T] = self._pool.submit(_run_until, timeout_s, fn)
         future.add_done_callback(lambda _: self._slots.release())
         try:
             result = future.result(timeout=timeout_s)
@@ -215,6 +216,12 @@ class JudgeGuard:
     def close(self) -> None:
         """Stop the pool without waiting for calls in flight."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_until(seconds: float, fn: Callable[[], T]) -> T:
+    # Backends see the deadline (authorag.judges.backends._budget) and stop retrying at it.
+    with call_deadline_in(seconds):
+        return fn()
 
 
 _GUARDS: weakref.WeakKeyDictionary[Any, JudgeGuard] = weakref.WeakKeyDictionary()
