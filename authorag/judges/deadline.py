@@ -69,7 +69,7 @@ class Skipped(Generic[T]):
 
 
 def skip_code(note: str | None) -> SkipCode | None:
-    """The skip code a note starts with, or None.
+    """The skip code named in a note (notes of several tiers are joined with '; '), or None.
 
     Example:
         >>> skip_code(Skipped("deadline", "2 s").note)
@@ -78,7 +78,7 @@ def skip_code(note: str | None) -> SkipCode | None:
     if not note:
         return None
     for code, text in SKIP_CODES.items():
-        if note.startswith(text):
+        if text in note:
             return code
     return None
 
