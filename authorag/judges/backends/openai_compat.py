@@ -62,6 +62,7 @@ class _Attempt:
     attempts: int = 0
     fallbacks: list[tuple[Feature, bool]] = field(default_factory=list[tuple[Feature, bool]])
     seen_500: bool = False
+    timeout: float = 0.0
 
     def dropped(self) -> tuple[Feature, ...]:
         return tuple(f for f in used_features(self.request) if f in self.drop)
@@ -215,6 +216,7 @@ class OpenAIBackend:
         if left <= 0:
             raise JudgeError(f"{self._describe()}: the caller's deadline passed before attempt "
                              f"{state.attempts} ({state.retries} retries so far)")
+        state.timeout = left
         return left
 
     def _describe(self) -> str:
@@ -254,11 +256,11 @@ class OpenAIBackend:
             return 0.0
         state.seen_500 = state.seen_500 or status == 500
         if _retryable(exc, status) and state.retries < self.max_retries:
-            state.retries += 1
-            delay = self._delay(exc, state.retries)
+            delay = self._delay(exc, state.retries + 1)
             if delay >= remaining(float("inf")):
                 raise JudgeError(self._explain(exc, status, state) + "; the caller's deadline leaves no time "
                                  "for another retry") from exc
+            state.retries += 1
             logger.info("retry %d/%d for %s after %s in %.2f s", state.retries,
                         self.max_retries, self._where(), _describe_short(exc, status), delay)
             return delay
@@ -277,7 +279,8 @@ class OpenAIBackend:
         tries = (f"after {state.attempts} attempt(s) ({state.retries} retries"
                  + (f", {dropped} without a rejected feature)" if dropped else ")"))
         if isinstance(exc, self._openai.APITimeoutError):
-            return (f"{where} timed out (timeout={self.timeout} s) {tries}; raise timeout= "
+            cut = "" if state.timeout >= self.timeout else f", cut to {state.timeout:.2f} s by the caller's deadline"
+            return (f"{where} timed out (timeout={self.timeout} s{cut}) {tries}; raise timeout= "
                     "or check that the server is up and not overloaded")
         if isinstance(exc, self._openai.APIConnectionError):
             return (f"cannot connect to {where} {tries}: {redact_userinfo(str(exc))}; check base_url "
