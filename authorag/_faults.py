@@ -165,7 +165,7 @@ def _handler(state: FaultServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (its timeout or deadline passed)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib signature)
+        def log_message(self, format: str, *args: Any) -> None:
             del format, args
 
     return Handler

@@ -228,4 +228,4 @@ def web_host(url: str) -> str:
     return name if found is None else found
 
 
-__all__ = ["WEB_SCHEMES", "authority", "redact_userinfo", "domain_to_ascii", "ipv4", "ipv6", "split_host_port", "web_host"]
+__all__ = ["WEB_SCHEMES", "authority", "domain_to_ascii", "ipv4", "ipv6", "redact_userinfo", "split_host_port", "web_host"]

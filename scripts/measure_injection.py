@@ -92,7 +92,7 @@ def measure_point(judge: PointJudge) -> list[dict[str, Any]]:
 
 def measure_relevance(judge: RelevanceJudge) -> list[dict[str, Any]]:
     on_topic = list(HIGH_PAGES.items())[1]
-    off_topic = list(LOW_PAGES.items())[0]
+    off_topic = next(iter(LOW_PAGES.items()))
     rows: list[dict[str, Any]] = []
     for version in ("v1", "v2"):
         clean = relevance_scores(judge, [_item(*off_topic), _item(*on_topic)], version)

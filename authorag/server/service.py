@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from authorag.domains import load_suffix_list

@@ -7,7 +7,14 @@ import pytest
 
 from authorag.errors import ConfigError
 from authorag.judges.items import JudgeItem
-from authorag.judges.prompts import PROMPT_VERSION, TEMPLATES, load_text, prompt_id, render, version_for
+from authorag.judges.prompts import (
+    PROMPT_VERSION,
+    TEMPLATES,
+    load_text,
+    prompt_id,
+    render,
+    version_for,
+)
 from authorag.judges.prompts._untrusted import BEGIN, END, REMOVED, neutralise
 
 

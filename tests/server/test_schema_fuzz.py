@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 pytest.importorskip("schemathesis")
-import schemathesis  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
+import schemathesis
+from hypothesis import HealthCheck, settings
 
-from authorag.server.app import create_app  # noqa: E402
-from authorag.server.config import ServerConfig  # noqa: E402
+from authorag.server.app import create_app
+from authorag.server.config import ServerConfig
 
 API_KEY = "fuzz-key"
 APP = create_app(ServerConfig(relevance="bm25", api_key=API_KEY, max_documents=50, max_urls=50,

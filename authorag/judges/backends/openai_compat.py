@@ -33,13 +33,13 @@ from typing import Any, Self
 from authorag._optional import require
 from authorag._urlhost import redact_userinfo
 from authorag.errors import ConfigError, JudgeError, JudgeResponseError
+from authorag.judges.backends._budget import remaining
 from authorag.judges.backends._chat import (
     build_payload,
     parse_response,
     split_openai_args,
     used_features,
 )
-from authorag.judges.backends._budget import remaining
 from authorag.judges.backends._concurrency import PerLoop
 from authorag.judges.backends.base import FEATURES, ChatRequest, Completion, Feature
 

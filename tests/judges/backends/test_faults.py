@@ -155,6 +155,6 @@ def test_every_mode_is_covered() -> None:
     covered = set(MALFORMED) | {"bad_logprob", "no_logprobs", "ok", "huge", "wrong_ids", "hang", "slow", "429",
                                 "500", "503"}
     assert covered == set(FAULT_MODES)
-    with pytest.raises(ConfigError, match="unknown fault mode 'nope'"):
-        with serve_faulty_openai("nope"):  # type: ignore[arg-type]
-            pass
+    with pytest.raises(ConfigError, match="unknown fault mode 'nope'"), \
+            serve_faulty_openai("nope"):  # type: ignore[arg-type]
+        pass
