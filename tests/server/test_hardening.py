@@ -149,3 +149,33 @@ def test_readyz_redacts_judge_base_url_userinfo(serve: Any) -> None:
     assert ready.status_code == 200
     assert "PASS" not in ready.text
     assert ready.json()["config"]["judge_base_url"] == "http://***@127.0.0.1:9/v1"
+
+
+# --- item 1: the judge deadline is a setting (config, env, CLI) ---------------------------
+
+def test_judge_settings_from_env_and_their_errors() -> None:
+    from authorag.errors import ConfigError
+
+    cfg = ServerConfig.from_env({"AUTHORAG_JUDGE_DEADLINE_S": "2.5", "AUTHORAG_JUDGE_WORKERS": "3",
+                                 "AUTHORAG_MAX_HEADER_BYTES": "4096"})
+    assert (cfg.judge_deadline_s, cfg.judge_workers, cfg.max_header_bytes) == (2.5, 3, 4096)
+    assert cfg.to_env()["AUTHORAG_JUDGE_DEADLINE_S"] == "2.5"
+    with pytest.raises(ConfigError, match=r"judge_deadline_s must be in \(0, 3600\] seconds, got 0.0"):
+        ServerConfig(judge_deadline_s=0.0)
+    with pytest.raises(ConfigError, match="judge_workers must be a positive integer, got 0"):
+        ServerConfig(judge_workers=0)
+
+
+def test_serve_cli_passes_judge_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from authorag.cli import main
+
+    import os
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: seen.update(kw))  # the process boundary
+    monkeypatch.setattr(os, "environ", {k: v for k, v in os.environ.items() if not k.startswith("AUTHORAG_")})
+    assert main(["serve", "--judge-deadline", "1.5", "--judge-workers", "2", "--max-header-bytes", "9000"]) == 0
+    assert os.environ["AUTHORAG_JUDGE_DEADLINE_S"] == "1.5" and os.environ["AUTHORAG_JUDGE_WORKERS"] == "2"
+    assert seen["h11_max_incomplete_event_size"] == 9000
