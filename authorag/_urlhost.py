@@ -142,8 +142,17 @@ def _check_alabels(text: str, host: str) -> None:
                 decoded = label[4:].encode("ascii").decode("punycode")
             except UnicodeError as exc:
                 raise _fail(text, f"host label {label[:70]!r} is not valid punycode ({exc})") from exc
-            if not decoded or decoded.isascii():
-                raise _fail(text, f"host label {label[:70]!r} is not valid punycode (it decodes to {decoded!r})")
+            if not decoded or decoded.isascii() or not _valid_ulabel(decoded):
+                raise _fail(text, f"host label {label[:70]!r} is not valid punycode (it decodes to {decoded[:20]!r})")
+
+
+def _valid_ulabel(label: str) -> bool:
+    # The decoded label must itself be a valid, already-mapped label (no controls, no
+    # disallowed or unmapped code points).
+    try:
+        return idna.uts46_remap(label, std3_rules=False, transitional=False) == label
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return False
 
 
 def ipv4(text: str, host: str) -> str | None:

@@ -121,6 +121,7 @@ BROWSER_CASES = [
     ("https:\\\\nih.gov\\x", "nih.gov"),
     ("localhost:8000", "localhost"),
     ("nih.gov:443/x", "nih.gov"),
+    ("http://xn--a。/", None),                           # punycode for a control character (found by hypothesis)
 ]
 
 
