@@ -28,10 +28,18 @@ PRIOR = load_prior()
 
 
 def run(examples: int, strategy: st.SearchStrategy[Any], body: Callable[[Any], None]) -> None:
-    """Run ``body`` on ``examples`` cases drawn from ``strategy``."""
+    """Run ``body`` on ``examples`` cases drawn from ``strategy`` and check that many ran."""
+    calls = 0
+
+    def counted(value: Any) -> None:
+        nonlocal calls
+        calls += 1
+        body(value)
+
     test = settings(max_examples=examples, deadline=None, database=None,
-                    suppress_health_check=list(HealthCheck))(given(strategy)(body))
+                    suppress_health_check=list(HealthCheck))(given(strategy)(counted))
     test()
+    assert calls >= examples, f"only {calls} of {examples} cases ran"
 
 
 # --- URL parsing ---------------------------------------------------------------------------
