@@ -25,9 +25,10 @@ import time
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from authorag.errors import ConfigError
-from authorag.judges.base import JudgeBase
+from authorag.errors import ConfigError, JudgeError
+from authorag.judges.base import JudgeBase, to_detail
 from authorag.judges.calibration import Calibration
+from authorag.judges.deadline import Skipped, guard_for
 from authorag.priors.base import AuthorityScorer
 from authorag.types import (
     UNKNOWN_AUTHORITY,
@@ -135,7 +136,11 @@ class HybridAuthority:
         return dataclasses.replace(detail, authority=value, note="; ".join(n for n in (detail.note, note) if n))
 
     def _judge(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
-        """Judge candidates one domain at a time within the budget; unjudged → unknown + note."""
+        """Judge candidates one domain at a time within the budget; unjudged → unknown + note.
+
+        ``max_seconds`` is a deadline enforced while a call is in flight (see
+        :mod:`authorag.judges.deadline`): a call still running then is abandoned.
+        """
         if self.judge is None:
             return [dataclasses.replace(UNKNOWN_AUTHORITY, note="no judge configured")] * len(candidates)
         start, calls = time.monotonic(), 0
@@ -151,7 +156,7 @@ class HybridAuthority:
                 if reason is not None:
                     out.append(dataclasses.replace(UNKNOWN_AUTHORITY, note=reason))
                     continue
-                detail, used = self._judge_one(cand)
+                detail, used = self._judge_one(cand, start + self.max_seconds)
                 calls += used
                 done[key] = detail
                 if memo is not None and detail.known:
@@ -165,18 +170,29 @@ class HybridAuthority:
         if calls >= self.max_judge_calls:
             return f"judge budget exhausted (max_judge_calls={self.max_judge_calls})"
         if elapsed >= self.max_seconds:
-            return f"judge time budget exhausted (max_seconds={self.max_seconds:g})"
+            return Skipped("deadline", f"max_seconds={self.max_seconds:g}").note
         return None
 
-    def _judge_one(self, cand: Candidate) -> tuple[AuthorityDetail, int]:
-        assert self.judge is not None
-        if isinstance(self.judge, JudgeBase):
-            run = self.judge.judge([cand])
-            from authorag.judges.base import to_detail
+    def _judge_one(self, cand: Candidate, deadline: float) -> tuple[AuthorityDetail, int]:
+        judge = self.judge
+        assert judge is not None
 
-            detail, used = to_detail(self.judge.name, run.scores[0]), run.cost.calls - run.cost.cache_hits
-        else:
-            detail, used = self.judge.score([cand])[0], 1
+        def run() -> tuple[AuthorityDetail, int, str | None]:
+            if isinstance(judge, JudgeBase):
+                result = judge.judge([cand])
+                detail = to_detail(judge.name, result.scores[0])
+                return detail, result.cost.calls - result.cost.cache_hits, "; ".join(result.failures) or None
+            detail = judge.score([cand])[0]
+            return detail, 1, None if detail.known else detail.note or "no score"
+
+        key = cand.domain or cand.url
+        try:
+            got = guard_for(judge).call(key, run, timeout_s=deadline - time.monotonic(), failed=lambda r: r[2])
+        except JudgeError as exc:  # a judge whose on_failure is "raise"
+            return dataclasses.replace(UNKNOWN_AUTHORITY, note=f"{judge.name} failed: {exc}"), 1
+        if isinstance(got, Skipped):
+            return dataclasses.replace(UNKNOWN_AUTHORITY, note=got.note), 0
+        detail, used, _ = got
         return self._calibrate(detail), used
 
     def _calibrate(self, detail: AuthorityDetail) -> AuthorityDetail:

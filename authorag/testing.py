@@ -6,6 +6,10 @@
   probabilities.
 - :func:`serve_openai_compatible`: start a real OpenAI-compatible HTTP server on loopback
   (xllamacpp's embedded llama.cpp server) for integration tests of the OpenAI backend.
+- :func:`serve_faulty_openai`: a small OpenAI-compatible server on loopback that fails on
+  purpose (hang, slow, 429 + Retry-After, 500/503, garbage, truncated, wrong ids, huge output,
+  missing logprobs, ...) for tests of timeouts, retries and fall-backs (see
+  :mod:`authorag._faults`).
 
 Example:
     >>> from authorag.judges.backends.base import ChatRequest
@@ -26,6 +30,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from authorag._faults import FAULT_MODES, FaultMode, FaultServer, serve_faulty_openai
 from authorag._optional import require
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import ChatRequest, Completion, TokenLogprob
@@ -202,4 +207,5 @@ def _wait_until_up(url: str, timeout_s: float) -> None:
     raise JudgeError(f"the test server at {url} did not answer within {timeout_s} s: {last}")
 
 
-__all__ = ["FakeAnswer", "FakeBackend", "FakeScript", "fake_completion", "serve_openai_compatible"]
+__all__ = ["FAULT_MODES", "FakeAnswer", "FakeBackend", "FakeScript", "FaultMode", "FaultServer", "fake_completion",
+           "serve_faulty_openai", "serve_openai_compatible"]

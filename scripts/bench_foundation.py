@@ -16,7 +16,7 @@ import sys
 import time
 
 from authorag import AuthorityReranker, Candidate, load_prior
-from authorag.domains import _parse_host_cached, _parse_url, parse_host  # pyright: ignore[reportPrivateUsage]
+from authorag.domains import _HOST_CACHE, _URL_CACHE, parse_host  # pyright: ignore[reportPrivateUsage]
 from authorag.priors import load_source
 
 
@@ -101,8 +101,8 @@ def main() -> None:
     cold = []
     for r in range(50):
         fresh = make_urls(random.Random(1000 + r), 100)
-        _parse_host_cached.cache_clear()
-        _parse_url.cache_clear()
+        _HOST_CACHE.cache_clear()
+        _URL_CACHE.cache_clear()
         prior._cache.clear()  # pyright: ignore[reportPrivateUsage]
         t = time.perf_counter()
         cs = [Candidate.create(u, id=str(i), scores={"relevance": 0.5}) for i, u in enumerate(fresh)]
@@ -112,8 +112,8 @@ def main() -> None:
           f"p99 {_pct(cold, .99) * 1e3:.3f} ms (50 runs)")
 
     many = make_urls(random.Random(7), 20000)
-    _parse_host_cached.cache_clear()
-    _parse_url.cache_clear()
+    _HOST_CACHE.cache_clear()
+    _URL_CACHE.cache_clear()
     t = time.perf_counter()
     parsed = [parse_host(u) for u in many]
     t_parse = (time.perf_counter() - t) / len(many)
@@ -126,7 +126,7 @@ def main() -> None:
     for u in many:
         parse_host(u)
     t_cached = (time.perf_counter() - t) / len(many)
-    _parse_url.cache_clear()
+    _URL_CACHE.cache_clear()
     t = time.perf_counter()
     for u in many:  # new URLs on hosts seen before: the common case in a service
         parse_host(u + "&page=2")

@@ -9,6 +9,7 @@ from authorag.errors import ConfigError
 from authorag.hybrid import HybridAuthority, build_hybrid
 from authorag.judges.backends.base import Completion
 from authorag.judges.calibration import Calibration
+from authorag.judges.deadline import guard_for
 from authorag.judges.point_judge import PointJudge
 from authorag.priors.table import load_prior
 from authorag.rerankers.authority import AuthorityReranker
@@ -80,6 +81,7 @@ def test_judged_domains_are_remembered_across_calls() -> None:
 
 def test_failed_judgements_are_not_remembered() -> None:
     pj, fake = judge(["no idea", "6"])
+    guard_for(pj, negative_ttl_s=0.0)  # failures are remembered only this long (see test_judge_deadline.py)
     hybrid = HybridAuthority(PRIOR, None, pj, calibration=None)
     assert hybrid.score(candidates_from(["a-unknown.biz"]))[0].tier == "unknown"
     assert hybrid.score(candidates_from(["a-unknown.biz"]))[0].tier == "judge"

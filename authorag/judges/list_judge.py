@@ -116,10 +116,10 @@ class ListJudge(JudgeBase):
         log = RunLog()
         if self.output == "rank":
             order = self._rank(items, log)
-            pid = prompt_id(RANK_PROMPT)
+            pid = prompt_id(RANK_PROMPT, items=items)
             scores = rank_scores(items, order, pid)
             return self.finish(log, items, scores, "rank", pid, order=tuple(order))
-        pid = prompt_id(SCORE_PROMPT)
+        pid = prompt_id(SCORE_PROMPT, items=items)
         scores: list[ItemScore] = []
         for start in range(0, len(items), self.window):
             scores.extend(self._score_chunk(items[start : start + self.window], log, pid))
@@ -157,7 +157,7 @@ class ListJudge(JudgeBase):
         return order
 
     def _rank_window(self, window: list[JudgeItem], log: RunLog) -> tuple[int, ...]:
-        pid = prompt_id(RANK_PROMPT)
+        pid = prompt_id(RANK_PROMPT, items=window)
         max_tokens = 6 * len(window) + 8 if self.max_tokens is None else self.max_tokens
         request = ChatRequest(
             messages=render(RANK_PROMPT, items=window), max_tokens=max_tokens, prompt_version=pid

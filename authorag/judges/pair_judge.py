@@ -145,7 +145,7 @@ class PairJudge(JudgeBase):
     @property
     def prompt(self) -> str:
         """The versioned template id this judge uses."""
-        return prompt_id(_PROMPTS[self.variant])
+        return prompt_id(_PROMPTS[self.variant], with_text=self.with_text)
 
     def compare(self, a: JudgeItem, b: JudgeItem, log: RunLog | None = None) -> PairOutcome:
         """Compare two items (both orders when configured). Raises JudgeError on failure."""

@@ -74,10 +74,10 @@ class PointJudge(JudgeBase):
         log = RunLog()
         done: dict[str, ItemScore] = {}
         scores = [done.get(it.key) or done.setdefault(it.key, self._one(it, log)) for it in items]
-        return self.finish(log, items, scores, "score", prompt_id(PROMPT))
+        return self.finish(log, items, scores, "score", prompt_id(PROMPT, items=items))
 
     def _one(self, item: JudgeItem, log: RunLog) -> ItemScore:
-        pid = prompt_id(PROMPT)
+        pid = prompt_id(PROMPT, items=[item])
         messages = render(PROMPT, items=[item])
         max_tokens = 4 if self.max_tokens is None else self.max_tokens
         try:

@@ -2,8 +2,10 @@
 
 Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
 shapes), ``POST /v1/authority``, ``GET /healthz``, ``/readyz``, ``/metrics``, ``/openapi.json``.
-No endpoint fetches a URL. Every error is ``{"version": "1", "error": {"code", "status",
-"message"}}``.
+No endpoint fetches a URL. Every error, including an unexpected one (500 ``internal_error``),
+is ``{"version": "1", "error": {"code", "status", "message"}}``. POST bodies must be sent as
+``Content-Type: application/json`` (415 otherwise), so a web page cannot make a browser post a
+"simple" form or text request to a server on localhost.
 
 Example:
     >>> from authorag.server.app import create_app
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import hmac
+import json
 import logging
 import os
 from collections.abc import AsyncGenerator, Awaitable, Callable
@@ -55,9 +58,10 @@ log = logging.getLogger(__name__)
 _M = TypeVar("_M", bound=BaseModel)
 
 _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
-                 413: "payload_too_large", 422: "invalid_request", 503: "not_ready"}
+                 413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+                 431: "headers_too_large", 500: "internal_error", 503: "not_ready"}
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorResponse}, 413: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+    code: {"model": ErrorResponse} for code in (401, 413, 415, 422, 431, 500)
 }
 
 
@@ -68,18 +72,34 @@ def _error(status: int, code: str, message: str, service: RerankService,
 
 
 def _auth_dependency(config: ServerConfig) -> Callable[[Request], Awaitable[None]]:
-    expected = None if config.api_key is None else f"Bearer {config.api_key}".encode()
+    # Compared as UTF-8 bytes (a non-ASCII key could never match when the header was decoded as
+    # latin-1 and re-encoded); the scheme is case-insensitive (RFC 9110 section 11.1).
+    expected = None if config.api_key is None else config.api_key.encode("utf-8")
 
     # async on purpose: FastAPI runs a plain-def dependency in its thread pool, a thread hop
     # per request that cost more than the whole prior-only rerank.
     async def check(request: Request) -> None:
         if expected is None:
             return
-        got = request.headers.get("authorization", "").encode()
-        if not hmac.compare_digest(got, expected):
+        if not hmac.compare_digest(_bearer_token(request), expected):
             raise HTTPException(401, detail="missing or wrong API key: send 'Authorization: Bearer <key>' "
                                             "with the key the server was started with")
     return check
+
+
+def _bearer_token(request: Request) -> bytes:
+    for name, value in request.scope.get("headers", ()):
+        if name == b"authorization":
+            scheme, _, token = bytes(value).strip().partition(b" ")
+            return token.strip() if scheme.lower() == b"bearer" else b""
+    return b""
+
+
+def _require_json(request: Request) -> None:
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        raise HTTPException(415, detail=f"the body must be JSON sent with 'Content-Type: application/json', got "
+                                        f"{media[:100] or 'no Content-Type'}")
 
 
 class FastJSONResponse(Response):
@@ -88,7 +108,10 @@ class FastJSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return orjson.dumps(content)
+        try:
+            return orjson.dumps(content)
+        except TypeError:  # orjson.JSONEncodeError: e.g. an echoed integer beyond 64 bits
+            return json.dumps(content, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
 def _validation_message(exc: RequestValidationError | ValidationError) -> str:
@@ -118,11 +141,22 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
         code = exc.code if isinstance(exc, LimitExceeded) else "invalid_request"
         return _error(422, code, str(exc), service)
 
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        # Starlette re-raises after this response is sent, so the traceback is still logged.
+        log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
+        return _error(500, "internal_error", f"the server failed on this request ({type(exc).__name__}); "
+                      "it has been logged, please report it with the request that caused it", service)
+
 
 async def _run(service: RerankService, func: Callable[..., dict[str, Any]], *args: Any) -> Response:
     # Prior-only scoring takes about a millisecond: run it inline; judge calls and dense
-    # encoding may block for longer, so they go to a worker thread.
-    body = await asyncio.to_thread(func, *args) if service.offload else func(*args)
+    # encoding may block for longer, so they go to the service's own request threads (not the
+    # loop's small default pool, which six requests waiting on a judge used to fill).
+    if service.offload:
+        body = await asyncio.get_running_loop().run_in_executor(service.executor, lambda: func(*args))
+    else:
+        body = func(*args)
     return FastJSONResponse(body)
 
 
@@ -137,6 +171,7 @@ async def _read(request: Request, model: type[_M]) -> _M:
     # would decode it with the standard json module first and then validate Python objects,
     # which costs several times more on a 100-document request. Errors reach the same
     # 422 handler through ValidationError.
+    _require_json(request)
     return model.model_validate_json(await request.body())
 
 
@@ -167,11 +202,11 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
 
     @app.get("/readyz", responses={503: {"model": ErrorResponse}})
     async def readyz() -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
-        """Readiness: the prior (and relevance model) are loaded."""
+        """Readiness: the prior (and relevance model) are loaded; ``judge`` is the judge's circuit state."""
         if not service.ready:
             return _error(503, "not_ready", "the authority scorer is still loading", service)
         return JSONResponse({"status": "ready", "version": API_VERSION, "pid": os.getpid(),
-                             "config": service.config.public()})
+                             "config": service.config.public(), "judge": service.judge_state()})
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:  # pyright: ignore[reportUnusedFunction]
@@ -218,6 +253,7 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
         gc.freeze()
         gc.set_threshold(10_000, 10, 10)
         yield
+        service.close()
 
     from authorag import __version__
 
@@ -226,7 +262,8 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
     _install_handlers(app, service)
     _install_routes(app, service)
     _install_openapi(app)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes, metrics=service.metrics)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes, metrics=service.metrics,
+                       max_header_bytes=cfg.max_header_bytes)
     app.add_middleware(MetricsMiddleware, metrics=service.metrics)
     app.state.service = service
     return app

@@ -32,6 +32,10 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--unknown-authority", type=float, help="value fused for unknown sources [0, 1]")
     p.add_argument("--relevance", choices=["bm25", "dense", "rank"],
                    help="relevance over the request's documents (default bm25)")
+    p.add_argument("--judge-deadline", type=float, metavar="SECONDS",
+                   help="judge time per request, enforced while a call is in flight (default 10); past it the "
+                        "request answers with the other tiers and flags the candidates")
+    p.add_argument("--judge-workers", type=int, help="judge calls in flight at once (default 4); more are skipped")
     p.add_argument("--api-key", help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)")
     p.add_argument("--max-documents", type=int)
     p.add_argument("--max-urls", type=int)
@@ -41,6 +45,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--suitability", action="store_true", default=None,
                    help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
     p.add_argument("--suitability-matrix", metavar="YAML", help="your own suitability matrix file")
+    p.add_argument("--max-header-bytes", type=int, help="request header size limit (default 32768; 431 beyond)")
     p.set_defaults(func=_serve)
 
 
@@ -57,6 +62,8 @@ def _serve(args: argparse.Namespace) -> int:
         scorer=settings_from_args(args), api_key=args.api_key, max_documents=args.max_documents,
         max_urls=args.max_urls, max_body_bytes=args.max_body_bytes, max_doc_chars=args.max_doc_chars,
         suitability=args.suitability, suitability_matrix=args.suitability_matrix,
+        judge_deadline_s=args.judge_deadline, judge_workers=args.judge_workers,
+        max_header_bytes=args.max_header_bytes,
     )
     os.environ.update(config.to_env())
     if args.workers < 1:
@@ -65,7 +72,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers > 1 and reuse:
         if not reuse_port_supported():
             raise ConfigError("--reuse-port needs SO_REUSEPORT, which this platform lacks; use --no-reuse-port")
-        return serve_reuse_port(args.host, args.port, args.workers, log_level=args.log_level, access_log=False)
+        return serve_reuse_port(args.host, args.port, args.workers, log_level=args.log_level, access_log=False,
+                                h11_max_incomplete_event_size=config.max_header_bytes)
     uvicorn.run("authorag.server.app:app_from_env", factory=True, host=args.host, port=args.port,
-                workers=args.workers, log_level=args.log_level, access_log=False)
+                workers=args.workers, log_level=args.log_level, access_log=False,
+                h11_max_incomplete_event_size=config.max_header_bytes)
     return 0

@@ -11,11 +11,15 @@ variable                        default                    meaning
 ``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5                        share of credibility where known
 ``AUTHORAG_UNKNOWN_AUTHORITY``  0.3                        value fused for unknown sources
 ``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense`` or ``rank``
+``AUTHORAG_JUDGE_DEADLINE_S``   10.0                       judge time per request, enforced in flight
+``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
+``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
 ``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
 ``AUTHORAG_MAX_DOCUMENTS``      1000                       documents per rerank request
 ``AUTHORAG_MAX_URLS``           1000                       URLs per ``/v1/authority`` request
 ``AUTHORAG_MAX_BODY_BYTES``     5242880                    request body size (413 beyond)
 ``AUTHORAG_MAX_DOC_CHARS``      20000                      per-document text budget (truncated)
+``AUTHORAG_MAX_HEADER_BYTES``   32768                      request header size (431 beyond)
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
 ``AUTHORAG_SUITABILITY``        false                      fuse source-type x topic suitability
 ``AUTHORAG_SUITABILITY_MATRIX`` (shipped matrix_v1.yaml)   your suitability matrix YAML
@@ -34,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from authorag._urlhost import redact_userinfo
 from authorag.compose import ScorerSettings, parse_value
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import (
@@ -63,11 +68,15 @@ class ServerConfig:
     unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     relevance: RelevanceKind = "bm25"
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
+    judge_deadline_s: float = 10.0
+    judge_workers: int = 4
+    request_threads: int = 64
     api_key: str | None = field(default=None, repr=False)
     max_documents: int = 1000
     max_urls: int = 1000
     max_body_bytes: int = 5 * 1024 * 1024
     max_doc_chars: int = 20_000
+    max_header_bytes: int = 32 * 1024
     model_name: str = "authorag-authority"
     suitability: bool = False
     suitability_matrix: str | None = None
@@ -76,10 +85,13 @@ class ServerConfig:
     def __post_init__(self) -> None:
         _choice("fusion", self.fusion, get_args(FusionMode))
         _choice("relevance", self.relevance, get_args(RelevanceKind))
-        for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars"):
+        for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars", "max_header_bytes",
+                     "judge_workers", "request_threads"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+        if not 0 < self.judge_deadline_s <= 3600:
+            raise ConfigError(f"judge_deadline_s must be in (0, 3600] seconds, got {self.judge_deadline_s!r}")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
@@ -124,7 +136,10 @@ class ServerConfig:
         """A JSON view without secrets (for logs and ``/readyz``)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                if f.name not in ("api_key", "scorer")}
-        out["scorer"] = self.scorer.public()
+        scorer = self.scorer.public()
+        if scorer.get("judge_base_url") is not None:  # http://user:PASS@host must not reach /readyz
+            scorer["judge_base_url"] = redact_userinfo(scorer["judge_base_url"])
+        out["scorer"] = scorer
         out["auth"] = self.api_key is not None
         return out
 

@@ -78,7 +78,7 @@ def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bo
     if max_tokens is None and len(text) <= max_chars:  # within budget: no copy, nothing to cut
         return text, False
     cut = text[:max_chars]
-    if max_tokens is not None:
+    if max_tokens is not None and max_tokens < len(cut):  # more tokens than characters cannot cut
         parts = cut.split(None, max_tokens)
         if len(parts) > max_tokens:
             cut = " ".join(parts[:max_tokens])

@@ -1,4 +1,4 @@
-"""Pure ASGI middleware: request body limit (413) and per-request metrics.
+"""Pure ASGI middleware: request header and body limits (431, 413) and per-request metrics.
 
 Pure ASGI (not ``BaseHTTPMiddleware``) keeps the per-request cost to a few function calls.
 """
@@ -20,6 +20,9 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+KNOWN_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""Methods counted under their own name; any other (h11 passes made-up ones) counts as ``other``."""
+
 KNOWN_ROUTES: frozenset[str] = frozenset({
     "/v1/rerank", "/v2/rerank", "/rerank", "/v1/authority", "/healthz", "/readyz", "/metrics",
     "/openapi.json", "/docs",
@@ -35,15 +38,19 @@ async def send_error(send: Send, status: int, code: str, message: str) -> None:
 
 
 class BodyLimitMiddleware:
-    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed.
+    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed, and
+    header blocks larger than ``max_header_bytes`` with 431.
 
     A declared ``Content-Length`` over the limit is refused before the body is read; a chunked
-    body is counted while it is read and refused as soon as it passes the limit.
+    body is counted while it is read and refused as soon as it passes the limit. (The HTTP
+    server has already read the headers by then; ``authorag serve`` also passes the header
+    limit to uvicorn's h11 parser.)
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics, max_header_bytes: int = 32 * 1024) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_header_bytes = max_header_bytes
         self.metrics = metrics
 
     def _message(self, size: int | None) -> str:
@@ -54,6 +61,14 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        header_bytes = sum(len(name) + len(value) + 4 for name, value in scope.get("headers", ()))
+        if header_bytes > self.max_header_bytes:
+            self.metrics.observe_error("headers_too_large")
+            await send_error(send, 431, "headers_too_large",
+                             f"request headers are too large: got {header_bytes} bytes, the limit is "
+                             f"{self.max_header_bytes}; send fewer or shorter headers, or raise the server's "
+                             "--max-header-bytes")
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
@@ -101,7 +116,8 @@ class MetricsMiddleware:
         finally:
             path = str(scope.get("path", ""))
             route = path if path in KNOWN_ROUTES else "other"
-            self.metrics.observe_request(str(scope.get("method", "")), route, status,
+            method = str(scope.get("method", ""))
+            self.metrics.observe_request(method if method in KNOWN_METHODS else "other", route, status,
                                          time.perf_counter() - start)
 
 

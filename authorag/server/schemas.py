@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 API_VERSION = "1"
 """Version of authorag's own JSON shapes (errors, ``/v1/authority``, the ``authority`` field)."""
+MAX_INT = 2**31 - 1
+"""Upper bound of integer request fields (larger values meant nothing and overflowed C code)."""
 
 
 class RerankRequest(BaseModel):
@@ -30,10 +32,11 @@ class RerankRequest(BaseModel):
             "its first line."
         )
     )
-    top_n: int | None = Field(default=None, ge=1, description="Return at most this many results.")
+    top_n: int | None = Field(default=None, ge=1, le=MAX_INT, description="Return at most this many results.")
     return_documents: bool | None = Field(default=None, description="Include each document in its result.")
     max_tokens_per_doc: int | None = Field(
-        default=None, ge=1, description="Truncate each document to this many whitespace tokens before scoring."
+        default=None, ge=1, le=MAX_INT,
+        description="Truncate each document to this many whitespace tokens before scoring."
     )
     rank_fields: list[str] | None = Field(
         default=None, description="Object fields joined (in this order) into the text that is scored."

@@ -8,12 +8,14 @@ import logging
 import uuid
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from authorag.compose import load_scorer
 from authorag.domains import load_suffix_list
 from authorag.errors import ConfigError
 from authorag.integrations import _adapt
+from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.server.config import ServerConfig
@@ -58,6 +60,41 @@ class RerankService:
         self._relevance_source = "rank"
         self._policy = config.policy()
         self._types = SourceTypeClassifier(layers=())  # replaced in warm_up(); no list loading here
+        self._executor: ThreadPoolExecutor | None = None
+
+    @property
+    def executor(self) -> ThreadPoolExecutor:
+        """Threads for requests that may block on a judge (``request_threads`` of them).
+
+        Many threads, because they mostly wait: the judge's own pool and deadline bound the
+        work, and a request whose domains are all in the table must never queue behind them.
+        """
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.config.request_threads, thread_name_prefix="authorag-request")
+        return self._executor
+
+    def close(self) -> None:
+        """Stop the request threads (calls in flight finish on their own)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def judge_state(self) -> dict[str, Any] | None:
+        """The judge's circuit-breaker state for ``/readyz`` (None without a judge)."""
+        hybrid = _judging_tier(self._scorer)
+        judge = getattr(hybrid, "judge", None)
+        if judge is None:
+            return None
+        return {"deadline_s": getattr(hybrid, "max_seconds", None), **guard_for(judge).state()}
+
+    def _configure_judge(self, scorer: AuthorityScorer) -> None:
+        # The per-request judge deadline and the judge pool size come from the server config.
+        hybrid = _judging_tier(scorer)
+        judge = getattr(hybrid, "judge", None)
+        if judge is None:
+            return
+        if hasattr(hybrid, "max_seconds"):
+            hybrid.max_seconds = self.config.judge_deadline_s  # type: ignore[union-attr]
+        guard_for(judge, workers=self.config.judge_workers)
 
     @property
     def ready(self) -> bool:
@@ -83,6 +120,7 @@ class RerankService:
             return
         load_suffix_list()
         scorer = build_scorer(self.config) if self._scorer is None else self._scorer
+        self._configure_judge(scorer)
         mode, relevance = _adapt.resolve_relevance(self.config.relevance)
         matrix = self.config.suitability_matrix
         suit = (True if matrix is None else matrix) if self.config.suitability else None
@@ -132,12 +170,17 @@ class RerankService:
                   api: str) -> dict[str, Any]:
         echo = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
+        skipped: list[int] = []
         for cand in ranking.candidates:
             index = int(cand.id)
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
             if echo:
                 item["document"] = docs[index].echo
             item["authority"] = _adapt.breakdown(cand, self._relevance_source, _adapt.source_type_of(ranking, cand))
+            code = skip_code(cand.authority.note) if cand.authority is not None else None
+            if code is not None:  # the judge was due but skipped: deadline, open circuit, busy pool
+                item["authority"]["judge_skipped"] = code
+                skipped.append(index)
             results.append(item)
         meta = {
             "api_version": {"version": "2" if api == "v2" else "1"},
@@ -145,7 +188,8 @@ class RerankService:
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
                          "relevance": self._relevance_source, "policy": self._policy,
                          "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
-                         "truncated": [i for i, d in enumerate(docs) if d.truncated]},
+                         "truncated": [i for i, d in enumerate(docs) if d.truncated],
+                         "judge_skipped": sorted(skipped)},
         }
         return {"id": str(uuid.uuid4()), "results": results, "meta": meta,
                 "model": request.model or self.config.model_name,
@@ -189,6 +233,11 @@ def _authority_item(raw: str, cand: Candidate, detail: dict[str, Any]) -> dict[s
     detail.pop("raw", None)
     error = None if cand.domain else "no readable host or domain in this input"
     return {"input": raw, "host": cand.host, "domain": cand.domain, **detail, "error": error}
+
+
+def _judging_tier(scorer: object) -> object:
+    """The scorer that holds the judge: the composition's inner hybrid, or the scorer itself."""
+    return scorer if hasattr(scorer, "judge") else getattr(scorer, "inner", None)
 
 
 class LimitExceeded(ConfigError):

@@ -23,12 +23,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def run_server(app: Any) -> Iterator[str]:
+def run_server(app: Any, **uvicorn_kw: Any) -> Iterator[str]:
     """Serve ``app`` with uvicorn on 127.0.0.1:<free port>; yields the base URL."""
     import uvicorn
 
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning",
-                                           access_log=False))
+                                           access_log=False, **uvicorn_kw))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -53,3 +53,9 @@ def server_url() -> Iterator[str]:
                           max_urls=5)
     with run_server(create_app(config)) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def serve() -> Any:
+    """:func:`run_server` for tests that start their own app: ``with serve(app) as url: ...``."""
+    return run_server

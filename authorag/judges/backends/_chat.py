@@ -14,12 +14,15 @@ Example:
 """
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from authorag.errors import JudgeError
+from authorag.errors import JudgeError, JudgeResponseError
 from authorag.judges.backends.base import ChatRequest, Completion, Feature, TokenLogprob
+
+logger = logging.getLogger(__name__)
 
 #: Body keys the ``openai`` client accepts as named arguments; the rest go in ``extra_body``.
 OPENAI_ARGS = frozenset(
@@ -96,7 +99,7 @@ def split_openai_args(body: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str
 
 
 def parse_response(
-    data: Mapping[str, Any],
+    data: Any,
     *,
     latency_s: float,
     model: str,
@@ -109,7 +112,8 @@ def parse_response(
     (remote servers give versioned names; the embedded server gives a file path).
 
     Raises:
-        JudgeError: the answer is an error object or has no choices.
+        JudgeError: the answer is an error object.
+        JudgeResponseError: the answer is not a chat completion (no choices, wrong types).
 
     Example:
         >>> parse_response({"choices": [{"message": {"content": "7"}, "finish_reason": "stop"}],
@@ -117,24 +121,55 @@ def parse_response(
         ...                latency_s=0.1, model="m").text
         '7'
     """
+    if not isinstance(data, Mapping):
+        raise JudgeResponseError(f"the model server answered with a JSON {type(data).__name__}, not a chat "
+                                 f"completion object: {str(data)[:200]}")
     if "error" in data:
-        raise JudgeError(f"the model server answered with an error: {data['error']!r}")
+        raise JudgeError(f"the model server answered with an error: {str(data['error'])[:300]}")
     choices = data.get("choices") or []
-    if not choices:
-        raise JudgeError(f"the model server answered without choices: {str(dict(data))[:300]}")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+        raise JudgeResponseError(f"the model server answered without a list of choices: {str(dict(data))[:300]}")
     choice: Mapping[str, Any] = choices[0]
-    message: Mapping[str, Any] = choice.get("message") or {}
-    usage: Mapping[str, Any] = data.get("usage") or {}
+    message = choice.get("message") or {}
+    content = message.get("content") if isinstance(message, Mapping) else None
+    if content is not None and not isinstance(content, str):
+        raise JudgeResponseError(f"the model server's message content is a {type(content).__name__}, not text")
+    usage = data.get("usage") or {}
+    usage = usage if isinstance(usage, Mapping) else {}
+    text = content or ""
+    finish = str(choice.get("finish_reason") or "")
+    if len(text) > MAX_TEXT_CHARS:  # a server that ignores max_tokens; judges need a few characters
+        text, finish = text[:MAX_TEXT_CHARS], "length"
     return Completion(
-        text=str(message.get("content") or ""),
-        logprobs=_parse_logprobs(choice.get("logprobs")),
-        prompt_tokens=int(usage.get("prompt_tokens") or 0),
-        completion_tokens=int(usage.get("completion_tokens") or 0),
+        text=text,
+        logprobs=_safe_logprobs(choice.get("logprobs")),
+        prompt_tokens=_count(usage.get("prompt_tokens")),
+        completion_tokens=_count(usage.get("completion_tokens")),
         latency_s=latency_s,
-        model=str(data.get("model") or model) if server_model else model,
+        model=str(data.get("model") or model)[:200] if server_model else model,
         dropped_features=dropped,
-        finish_reason=str(choice.get("finish_reason") or ""),
+        finish_reason=finish,
     )
+
+
+MAX_TEXT_CHARS = 65_536
+"""Completion text kept at most (longer answers are cut and marked ``finish_reason="length"``)."""
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _safe_logprobs(raw: Any) -> tuple[TokenLogprob, ...] | None:
+    # Logprobs of the wrong shape ("logprob": "abc") are dropped, not fatal: judges then read
+    # the text, which is still a valid answer.
+    if raw is not None and not isinstance(raw, Mapping):
+        return None
+    try:
+        return _parse_logprobs(raw)
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        logger.warning("ignoring malformed logprobs from the model server: %s", exc)
+        return None
 
 
 def _parse_logprobs(raw: Mapping[str, Any] | None) -> tuple[TokenLogprob, ...] | None:
@@ -156,9 +191,13 @@ def _parse_logprobs(raw: Mapping[str, Any] | None) -> tuple[TokenLogprob, ...] |
 
 def _logprob(item: Mapping[str, Any]) -> float:
     if item.get("logprob") is not None:
-        return float(item["logprob"])
-    prob = item.get("prob")
-    return math.log(prob) if prob else float("-inf")
+        value = float(item["logprob"])
+    else:
+        prob = item.get("prob")
+        value = math.log(prob) if prob else float("-inf")
+    if math.isnan(value) or value > 1e-3:  # servers round; a clearly positive value is garbage
+        raise ValueError(f"logprob {value!r} is not a log-probability")
+    return min(value, 0.0)
 
 
 def _top_map(alternatives: list[Mapping[str, Any]]) -> dict[str, float]:

@@ -4,8 +4,13 @@ Retries with exponential backoff on 429, 5xx, timeouts and connection errors; bo
 concurrency (a semaphore, per event loop for async use); grammar (``extra_body``), JSON
 schema (``response_format``) and logprobs where the server supports them. When a server
 rejects one of those features (llama.cpp's Python server answers ``json_schema`` with HTTP
-500), the backend retries without it, remembers that, and lists it in
-``Completion.dropped_features``.
+500), the backend retries without it and lists it in ``Completion.dropped_features``. A
+400/422/501 rejection is remembered for the process; an HTTP 500 is first retried unchanged
+(it may be transient) and a feature dropped after a second 500 is remembered for
+``FEATURE_RETRY_S`` seconds only. A 200 whose body is not a chat completion (garbage,
+truncated JSON, HTML, a list) raises :class:`JudgeResponseError`, so a judge with
+``on_failure="skip"`` falls back. Inside a judge guard's deadline
+(:mod:`authorag.judges.backends._budget`) no attempt outlives the deadline.
 
 Example:
     >>> backend = OpenAIBackend("http://127.0.0.1:8080/v1", model="qwen")  # doctest: +SKIP
@@ -16,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -25,7 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from authorag._optional import require
-from authorag.errors import ConfigError, JudgeError
+from authorag._urlhost import redact_userinfo
+from authorag.errors import ConfigError, JudgeError, JudgeResponseError
+from authorag.judges.backends._budget import remaining
 from authorag.judges.backends._chat import (
     build_payload,
     parse_response,
@@ -40,6 +48,8 @@ logger = logging.getLogger(__name__)
 # Statuses with which servers reject a request field they do not support.
 _FALLBACK_STATUSES = frozenset({400, 422, 500, 501})
 _RETRY_STATUSES = frozenset({408, 409, 429})
+FEATURE_RETRY_S = 600.0
+"""Seconds a feature dropped after HTTP 500s stays off before it is tried again."""
 
 
 @dataclass(slots=True)
@@ -49,7 +59,10 @@ class _Attempt:
     request: ChatRequest
     drop: set[Feature]
     retries: int = 0
-    fallbacks: list[Feature] = field(default_factory=list[Feature])
+    attempts: int = 0
+    fallbacks: list[tuple[Feature, bool]] = field(default_factory=list[tuple[Feature, bool]])
+    seen_500: bool = False
+    timeout: float = 0.0
 
     def dropped(self) -> tuple[Feature, ...]:
         return tuple(f for f in used_features(self.request) if f in self.drop)
@@ -110,7 +123,8 @@ class OpenAIBackend:
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.fallback = fallback
-        self._unsupported: set[Feature] = _features(disable)
+        # feature -> when it may be tried again (inf: never; set by disable= or a 4xx rejection)
+        self._unsupported: dict[Feature, float] = dict.fromkeys(_features(disable), float("inf"))
         self._lock = threading.Lock()
         self._threads = threading.BoundedSemaphore(concurrency)
         key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "no-key")
@@ -124,8 +138,9 @@ class OpenAIBackend:
     @property
     def unsupported(self) -> frozenset[Feature]:
         """Features this backend no longer sends (disabled, or rejected by the server)."""
+        now = time.monotonic()
         with self._lock:
-            return frozenset(self._unsupported)
+            return frozenset(f for f, until in self._unsupported.items() if until > now)
 
     def complete(self, request: ChatRequest) -> Completion:
         """Answer one request, retrying and falling back as configured.
@@ -140,11 +155,13 @@ class OpenAIBackend:
             try:
                 with self._threads:  # latency counts from here, not from the queue
                     start = time.perf_counter()
-                    raw = self._client.chat.completions.create(**named, extra_body=extra)
+                    state.attempts += 1
+                    raw = self._client.chat.completions.with_raw_response.create(
+                        **named, extra_body=extra, timeout=self._attempt_timeout(state))
             except self._openai.APIError as exc:
                 time.sleep(self._after_error(exc, state))
                 continue
-            return self._finish(raw, state, time.perf_counter() - start)
+            return self._finish(raw.http_response, state, time.perf_counter() - start)
 
     async def acomplete(self, request: ChatRequest) -> Completion:
         """Async twin of :meth:`complete` (at most ``concurrency`` calls in flight per loop)."""
@@ -156,11 +173,13 @@ class OpenAIBackend:
             try:
                 async with self._asems.get():
                     start = time.perf_counter()
-                    raw = await client.chat.completions.create(**named, extra_body=extra)
+                    state.attempts += 1
+                    raw = await client.chat.completions.with_raw_response.create(
+                        **named, extra_body=extra, timeout=self._attempt_timeout(state))
             except self._openai.APIError as exc:
                 await asyncio.sleep(self._after_error(exc, state))
                 continue
-            return self._finish(raw, state, time.perf_counter() - start)
+            return self._finish(raw.http_response, state, time.perf_counter() - start)
 
     def close(self) -> None:
         """Close the sync HTTP client (see :meth:`aclose` for the async one)."""
@@ -186,34 +205,64 @@ class OpenAIBackend:
         self.close()
 
     def __repr__(self) -> str:
-        return f"OpenAIBackend(base_url={self.base_url!r}, model={self.model!r})"
+        return f"OpenAIBackend(base_url={self._where()!r}, model={self.model!r})"
 
-    def _finish(self, raw: Any, state: _Attempt, latency_s: float) -> Completion:
-        if state.fallbacks:
-            with self._lock:
-                self._unsupported.update(state.fallbacks)
-        data: dict[str, Any] = raw.model_dump() if hasattr(raw, "model_dump") else dict(raw)
-        return parse_response(data, latency_s=latency_s, model=self.model,
-                              dropped=state.dropped())
+    def _where(self) -> str | None:
+        # userinfo (http://user:PASS@host) never reaches logs, notes or error messages
+        return None if self.base_url is None else redact_userinfo(self.base_url)
+
+    def _attempt_timeout(self, state: _Attempt) -> float:
+        left = remaining(self.timeout)
+        if left <= 0:
+            raise JudgeError(f"{self._describe()}: the caller's deadline passed before attempt "
+                             f"{state.attempts} ({state.retries} retries so far)")
+        state.timeout = left
+        return left
+
+    def _describe(self) -> str:
+        return f"OpenAI-compatible server at {self._where() or 'the default base_url'}"
+
+    def _finish(self, response: Any, state: _Attempt, latency_s: float) -> Completion:
+        until = {True: float("inf"), False: time.monotonic() + FEATURE_RETRY_S}
+        with self._lock:
+            for feature, for_good in state.fallbacks:
+                self._unsupported[feature] = max(self._unsupported.get(feature, 0.0), until[for_good])
+        body: bytes = response.content
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeError) as exc:
+            kind = response.headers.get("content-type", "no content type")
+            raise JudgeResponseError(
+                f"{self._describe()} answered HTTP {response.status_code} ({kind}) with a body that is not "
+                f"JSON ({exc}): {body[:120]!r}; check that base_url points at an OpenAI-compatible API"
+            ) from exc
+        return parse_response(data, latency_s=latency_s, model=self.model, dropped=state.dropped())
 
     def _after_error(self, exc: Exception, state: _Attempt) -> float:
         """Decide what follows a failed attempt: the delay before the next one, or raise."""
         status: int | None = getattr(exc, "status_code", None)
         pending: list[Feature] = [f for f in used_features(state.request) if f not in state.drop]
-        if self.fallback and status in _FALLBACK_STATUSES and pending:
+        # A 500 may be a transient crash rather than a rejected feature: retry once unchanged
+        # before blaming a feature (one flaky 500 used to switch grammar off for good).
+        transient_first = status == 500 and not state.seen_500 and self.max_retries > state.retries
+        if self.fallback and status in _FALLBACK_STATUSES and pending and not transient_first:
             feature = pending[0]  # used_features() lists them in drop order
             logger.warning(
                 "%s rejected a request with %s (HTTP %s: %s); retrying without it",
-                self.base_url, feature, status, _message(exc),
+                self._where(), feature, status, _message(exc),
             )
             state.drop.add(feature)
-            state.fallbacks.append(feature)
+            state.fallbacks.append((feature, status != 500))
             return 0.0
+        state.seen_500 = state.seen_500 or status == 500
         if _retryable(exc, status) and state.retries < self.max_retries:
+            delay = self._delay(exc, state.retries + 1)
+            if delay >= remaining(float("inf")):
+                raise JudgeError(self._explain(exc, status, state) + "; the caller's deadline leaves no time "
+                                 "for another retry") from exc
             state.retries += 1
-            delay = self._delay(exc, state.retries)
             logger.info("retry %d/%d for %s after %s in %.2f s", state.retries,
-                        self.max_retries, self.base_url, _describe_short(exc, status), delay)
+                        self.max_retries, self._where(), _describe_short(exc, status), delay)
             return delay
         raise JudgeError(self._explain(exc, status, state)) from exc
 
@@ -225,13 +274,16 @@ class OpenAIBackend:
         return min(delay, self.max_backoff_s)
 
     def _explain(self, exc: Exception, status: int | None, state: _Attempt) -> str:
-        where = f"OpenAI-compatible server at {self.base_url or 'the default base_url'}"
-        tries = f"after {state.retries + 1} attempt(s)"
+        where = self._describe()
+        dropped = len(state.fallbacks)
+        tries = (f"after {state.attempts} attempt(s) ({state.retries} retries"
+                 + (f", {dropped} without a rejected feature)" if dropped else ")"))
         if isinstance(exc, self._openai.APITimeoutError):
-            return (f"{where} timed out (timeout={self.timeout} s) {tries}; raise timeout= "
+            cut = "" if state.timeout >= self.timeout else f", cut to {state.timeout:.2f} s by the caller's deadline"
+            return (f"{where} timed out (timeout={self.timeout} s{cut}) {tries}; raise timeout= "
                     "or check that the server is up and not overloaded")
         if isinstance(exc, self._openai.APIConnectionError):
-            return (f"cannot connect to {where} {tries}: {exc}; check base_url "
+            return (f"cannot connect to {where} {tries}: {redact_userinfo(str(exc))}; check base_url "
                     "(it usually ends in /v1) and that the server is running")
         hint = {401: "check api_key", 403: "check api_key",
                 404: f"check base_url (it usually ends in /v1) and model={self.model!r}"}

@@ -5,6 +5,14 @@ Each template is a text file ``<name>_v<N>.txt`` with a ``[system]`` and a ``[us
 (role, definition of source authority, the items, a strict output format), in our own words.
 Templates carry no concrete numeric score examples: small local models copy them.
 
+Two versions are shipped. ``v1`` templates judge bare domains and entities (names, nothing a
+page author writes freely); the shipped judge calibration was fitted on ``authority_point_v1``.
+``v2`` templates are used whenever an item carries page text or a raw URL, and always for the
+relevance and utility judges: the items sit in a delimited DATA block *before* the instruction,
+the prompt says that the block is untrusted data, and instruction-like sentences in it are
+replaced (see :mod:`authorag.judges.prompts._untrusted`). The version is part of every prompt
+id and cache key, so answers to the two never mix.
+
 Example:
     >>> msgs = render("authority_point", items=[JudgeItem("nih.gov")])
     >>> msgs[0]["role"], "nih.gov" in msgs[1]["content"]
@@ -21,9 +29,14 @@ from string import Template
 
 from authorag.errors import ConfigError
 from authorag.judges.items import JudgeItem
+from authorag.judges.prompts._untrusted import data_block, neutralise
 
 PROMPT_VERSION = "v1"
-"""Version of the shipped templates; part of every cache key and result record."""
+"""Version of the templates for bare domains and entities; part of every cache key and result record."""
+TEXT_PROMPT_VERSION = "v2"
+"""Version of the injection-hardened templates for items with page text or raw URLs."""
+TEXT_TEMPLATES = frozenset({"relevance_list_score", "utility_pseudo_answer", "utility_list_score"})
+"""Templates that always show page text (so always use :data:`TEXT_PROMPT_VERSION`)."""
 
 TEMPLATES: tuple[str, ...] = (
     "authority_point",
@@ -37,9 +50,24 @@ TEMPLATES: tuple[str, ...] = (
 )
 
 
-def prompt_id(name: str, version: str = PROMPT_VERSION) -> str:
-    """The versioned template id recorded in results (``authority_point_v1``)."""
-    return f"{name}_{version}"
+def version_for(name: str, items: Sequence[JudgeItem] = (), *, with_text: bool = False) -> str:
+    """The template version for ``items``: ``v2`` when untrusted text is shown, else ``v1``.
+
+    Example:
+        >>> version_for("authority_point", [JudgeItem("nih.gov")]), version_for("relevance_list_score")
+        ('v1', 'v2')
+    """
+    untrusted = with_text or name in TEXT_TEMPLATES or any(it.text or it.kind == "url" for it in items)
+    return TEXT_PROMPT_VERSION if untrusted else PROMPT_VERSION
+
+
+def prompt_id(name: str, version: str | None = None, *, items: Sequence[JudgeItem] = (),
+              with_text: bool = False) -> str:
+    """The versioned template id recorded in results (``authority_point_v1``).
+
+    Without ``version`` it is :func:`version_for` the items (or ``with_text``).
+    """
+    return f"{name}_{version_for(name, items, with_text=with_text) if version is None else version}"
 
 
 @lru_cache(maxsize=64)
@@ -62,25 +90,31 @@ def _split(text: str, name: str) -> tuple[str, str]:
     return system.replace("[system]", "", 1).strip(), user.strip()
 
 
-def format_item(item: JudgeItem, ident: str | None = None) -> str:
-    """One item as shown to the model; ``ident`` is ``[3]`` or ``A`` when there are several."""
+def format_item(item: JudgeItem, ident: str | None = None, *, untrusted: bool = False) -> str:
+    """One item as shown to the model; ``ident`` is ``[3]`` or ``A`` when there are several.
+
+    With ``untrusted`` the label and text are neutralised (see :func:`neutralise`).
+    """
     lead = f"{ident} " if ident else ""
+    label = neutralise(item.label) if untrusted and item.kind == "url" else item.label
     if item.kind == "entity":
-        line = f"{lead}{item.entity_type}: {item.label}"
+        line = f"{lead}{item.entity_type}: {label}"
     elif item.kind == "url":
-        line = f"{lead}URL: {item.label}"
+        line = f"{lead}URL: {label}"
     else:
-        line = f"{lead}Domain: {item.label}"
+        line = f"{lead}Domain: {label}"
     if item.text:
-        line += f"\n{' ' * len(lead)}Text: {item.text}"
+        line += f"\n{' ' * len(lead)}Text: {neutralise(item.text) if untrusted else item.text}"
     return line
 
 
-def format_items(items: Sequence[JudgeItem], idents: Sequence[str] | None = None) -> str:
+def format_items(items: Sequence[JudgeItem], idents: Sequence[str] | None = None, *,
+                 untrusted: bool = False) -> str:
     """Items as a block, one per line (with identifiers when more than one or when given)."""
     if idents is None:
         idents = [f"[{i}]" for i in range(len(items))] if len(items) > 1 else [""]
-    return "\n".join(format_item(it, ident or None) for it, ident in zip(items, idents, strict=True))
+    return "\n".join(format_item(it, ident or None, untrusted=untrusted)
+                     for it, ident in zip(items, idents, strict=True))
 
 
 def definition_for(items: Sequence[JudgeItem]) -> tuple[str, str, str]:
@@ -103,7 +137,7 @@ def render(
     *,
     items: Sequence[JudgeItem],
     idents: Sequence[str] | None = None,
-    version: str = PROMPT_VERSION,
+    version: str | None = None,
     **values: str,
 ) -> list[dict[str, str]]:
     """Chat messages for template ``name`` with ``items`` filled in.
@@ -112,16 +146,24 @@ def render(
         name: one of :data:`TEMPLATES`.
         items: the items shown (all of one kind).
         idents: item identifiers (``["A", "B"]``); default ``[0]..[n-1]`` for several items.
+        version: template version; default :func:`version_for` the items.
         values: further placeholders (``question``, ``pseudo_answer``).
     """
+    version = version_for(name, items) if version is None else version
     system, user = _split(load_text(name, version), name)
     definition, subject, subject_one = definition_for(items)
+    hardened = version != PROMPT_VERSION
+    block = format_items(items, idents, untrusted=hardened)
+    if hardened:
+        block = data_block(block)
+        if "pseudo_answer" in values:
+            values = {**values, "pseudo_answer": data_block("Draft answer: " + neutralise(values["pseudo_answer"]))}
     fill = {
         "definition": definition,
         "subject": subject,
         "subject_one": subject_one,
         "count": str(len(items)),
-        "items": format_items(items, idents),
+        "items": block,
         **values,
     }
     try:
@@ -133,4 +175,5 @@ def render(
         raise ConfigError(f"prompt template {name!r} needs a value for {exc.args[0]!r}") from exc
 
 
-__all__ = ["PROMPT_VERSION", "TEMPLATES", "format_item", "format_items", "load_text", "prompt_id", "render"]
+__all__ = ["PROMPT_VERSION", "TEMPLATES", "TEXT_PROMPT_VERSION", "TEXT_TEMPLATES", "format_item", "format_items",
+           "load_text", "prompt_id", "render", "version_for"]
