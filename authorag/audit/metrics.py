@@ -138,7 +138,7 @@ def compute_metrics(C: Matrix, S: SupportRows | None, *, relevant: Sequence[bool
     n_true, n_false = sum(c is True for c in cred), sum(c is False for c in cred)
     n_known = n_true + n_false
     one_sided, over = debate_flags(stances, relevant, debate, confidence)
-    has_support = bool(known_rows)
+    has_support = S is not None and (n == 0 or bool(known_rows))
     g = _grounded(C, support, set(range(m)))
     g_cred = _grounded(C, support, {j for j in range(m) if credible[j] is True})
     g_non = _grounded(C, support, {j for j in range(m) if credible[j] is False})
