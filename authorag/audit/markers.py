@@ -252,16 +252,25 @@ def _split_line(text: str, start: int, end: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     cur = start
     for m in _SENT_END.finditer(text, start, end):
-        nxt = m.end()
-        while nxt < end and text[nxt].isspace():
-            nxt += 1
+        stop = m.start(1)
+        nxt = _skip_space(text, m.end(), end)
         if nxt < end and (nxt == m.end() or text[nxt].islower()):
+            if m.group(1).strip() and nxt > m.end():
+                # "... true. [1] states that ...": the markers open the next sentence
+                out.append((cur, stop))
+                cur = _skip_space(text, stop, end)
             continue  # no space after the stop, or "e.g. the": not a sentence end
         out.append((cur, m.end()))
         cur = nxt
     if cur < end and text[cur:end].strip():
         out.append((cur, len(text[:end].rstrip())))
     return out
+
+
+def _skip_space(text: str, pos: int, end: int) -> int:
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos
 
 
 def parse_answer(answer: str, sources: Sequence[AuditSource], cited_spans: Sequence[CitationSpan] = ()) -> ParsedAnswer:
@@ -285,6 +294,8 @@ def parse_answer(answer: str, sources: Sequence[AuditSource], cited_spans: Seque
             prev = statements[-1]
             statements[-1] = AuditStatement(prev.text, tuple(dict.fromkeys((*prev.citations, *cited))))
             continue
+        if text[:1].islower() and cited and body[a] in "[^(":  # "[1] states that ...": keep a subject
+            text = f"Source {', '.join(dict.fromkeys(cited))} {text}"
         if text.strip(" ."):
             statements.append(AuditStatement(text, tuple(dict.fromkeys(cited))))
             spans.append((a, b))

@@ -123,7 +123,9 @@ def compute_metrics(C: Matrix, S: SupportRows | None, *, relevant: Sequence[bool
     support: SupportRows = S if S is not None else [None] * n
     known_rows = [i for i in range(n) if support[i] is not None]
     notes: list[str] = []
-    if n and len(known_rows) < n:
+    if S is None and n:
+        notes.append("support not judged (no LLM judge and no 'support' given): support metrics are null")
+    elif n and len(known_rows) < n:
         notes.append(f"support unknown for {n - len(known_rows)} of {n} statements; support metrics use the rest")
     rel_known = all(r is not None for r in relevant)
     if n and not rel_known:

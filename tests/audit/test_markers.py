@@ -30,6 +30,7 @@ def _cites(answer: str, sources: tuple[AuditSource, ...] = SRC) -> list[tuple[st
     ("A holds[^2].", [("A holds.", ("2",))]),
     ("A holds. [1] B holds. [2][3]", [("A holds.", ("1",)), ("B holds.", ("2", "3"))]),
     ("A holds.\n[1]", [("A holds.", ("1",))]),
+    ("A holds. [1] states it. [2] agrees.", [("A holds.", ()), ("Source 1 states it.", ("1",)), ("Source 2 agrees.", ("2",))]),
 ])
 def test_marker_forms(answer: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
     assert _cites(answer) == expected
