@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+from authorag.audit import audit
 from authorag.domains import ParsedHost, parse_host, registrable_domain
 from authorag.errors import (
     AuthoragError,
@@ -65,6 +66,7 @@ __all__ = [
     "Reranker",
     "SourceValue",
     "__version__",
+    "audit",
     "build_hybrid",
     "load_backend",
     "load_judge",

@@ -18,7 +18,7 @@ from authorag.rerankers.authority import AuthorityReranker
 from authorag.server.config import ServerConfig
 from authorag.server.documents import ParsedDocument, parse_documents
 from authorag.server.metrics import Metrics
-from authorag.server.schemas import API_VERSION, AuthorityRequest, RerankRequest
+from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
@@ -172,6 +172,13 @@ class RerankService:
         results = [_authority_item(u, c, d.to_dict()) for u, c, d in zip(request.urls, cands, details)]
         return {"version": API_VERSION, "results": results,
                 "meta": {"scorer": self._scorer.name, "count": len(results)}}
+
+    def audit(self, request: AuditRequest) -> dict[str, Any]:
+        """Audit one answer with the configured authority scorer (no LLM judge; nothing fetched)."""
+        from authorag.audit.pipeline import audit
+
+        self.warm_up()
+        return audit(request.model_dump(exclude_none=True), scorer=self._scorer).to_dict()
 
 
 def _token_estimate(query: str, docs: Sequence[ParsedDocument]) -> int:
