@@ -68,7 +68,7 @@ def _word_grammar(choices: Sequence[str]) -> str:
 
 
 _RUBRIC_GRAMMAR = "root ::= " + " ".join(f'"{r}: " d "\\n"' for r in RUBRICS) + '\nd ::= [1-5]\n'
-_LINE = re.compile(r"^\s*\[?(\d+)\]?\s*[:.)-]\s*\**\s*([A-Za-z]+|\d)", re.M)
+_LINE = re.compile(r"^\s*\[?(\d+)\]?\s*[:.)-]\s*\**\s*([A-Za-z]+|\d)", re.MULTILINE)
 
 
 def parse_list(text: str, n: int, choices: Sequence[str]) -> list[str | None]:

@@ -16,7 +16,14 @@ from typing import Any
 from authorag.audit.llm import PROMPT_VERSION, AuditJudge
 from authorag.audit.markers import parse_answer
 from authorag.audit.metrics import compute_metrics
-from authorag.audit.model import AuditInput, AuditSource, AuditStatement, Stance, parse_input, parse_sources
+from authorag.audit.model import (
+    AuditInput,
+    AuditSource,
+    AuditStatement,
+    Stance,
+    parse_input,
+    parse_sources,
+)
 from authorag.audit.report import AuditReport, CitationCheck
 from authorag.audit.rubrics import weighted_score
 from authorag.audit.sources import assess_sources

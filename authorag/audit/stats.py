@@ -31,7 +31,7 @@ def agresti_coull(successes: int, n: int, z: float = Z95) -> tuple[float | None,
     return max(0.0, p_adj - half), min(1.0, p_adj + half)
 
 
-def ratio(num: int | float, den: int | float) -> float | None:
+def ratio(num: float, den: float) -> float | None:
     """``num / den``, or None when ``den`` is 0 (never NaN, never an exception)."""
     return None if den == 0 else num / den
 
@@ -53,7 +53,7 @@ def bootstrap_mean(values: Sequence[float], *, samples: int = 2000, seed: int = 
     means = sorted(sum(rng.choice(values) for _ in range(n)) / n for _ in range(samples))
     tail = (1 - level) / 2
     lo = means[int(tail * (samples - 1))]
-    hi = means[int(round((1 - tail) * (samples - 1)))]
+    hi = means[round((1 - tail) * (samples - 1))]
     return sum(values) / n, lo, hi
 
 

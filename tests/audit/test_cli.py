@@ -59,3 +59,14 @@ def test_errors_name_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     bad.write_text("{nope")
     assert main(["audit", str(bad)]) == 1
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_plot_needs_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sys
+
+    from authorag.audit.batch import plot
+    from authorag.errors import MissingDependencyError
+
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(MissingDependencyError, match=r"audit plots needs .*pip install 'authorag\[bench\]'"):
+        plot({}, tmp_path / "p.png")
