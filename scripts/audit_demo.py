@@ -65,6 +65,58 @@ def generate(out: Path, answers: int, docs: int, snippet: int) -> None:
         fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
+def _pct(num: int, den: int) -> str:
+    return f"{num}/{den}" + (f" ({100 * num / den:.0f} %)" if den else "")
+
+
+def summarize(out: Path) -> str:
+    """summary.md: cost per answer and checks of the local model's verdicts against each other
+    and against the NIST labels shipped with RAGAuth-open (not used by the audit itself)."""
+    answers = {r["id"]: r for r in map(json.loads, (out / "answers.jsonl").read_text().splitlines())}
+    reports = [json.loads(line) for line in (out / "reports.jsonl").read_text().splitlines()]
+    lines = ["# Audit demonstration: local model on RAGAuth-open", "",
+             f"Made by: `{(out / 'command.txt').read_text().splitlines()[0]}`", "",
+             "| answer | gold | statements | cited | C: citations | S: support links | LLM calls | prompt tok | completion tok | parse failures |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    both = agree = cred_known = cred_agree = n_sources = 0
+    gen_calls = gen_tokens = 0
+    for r in reports:
+        a = answers[r["id"]]
+        t = r["cost"]["totals"]
+        g = a["generation"]
+        gen_calls += 1
+        gen_tokens += g["prompt_tokens"] + g["completion_tokens"]
+        lines.append(f"| {r['id']} | {a['gold']} | {r['counts']['statements']} | {r['counts']['cited_sources']}/"
+                     f"{r['counts']['sources']} | {r['counts']['citations']} | {r['counts']['support_links']} | "
+                     f"{t['calls']} | {t['prompt_tokens']} | {t['completion_tokens']} | {t['parse_failures']} |")
+        for c in r["citations"]:
+            row = (r["support_matrix"] or [None] * (c["statement"] + 1))[c["statement"]]
+            if row is None or c["answer_source_fidelity"] is None:
+                continue
+            col = [s["id"] for s in r["sources"]].index(c["source"])
+            both += 1
+            agree += bool(row[col]) == c["answer_source_fidelity"]
+        labels = {x["id"]: x["nist_credibility"] for x in a["source_labels"]}
+        for s in r["sources"]:
+            n_sources += 1
+            if s["credible"] is not None and s["id"] in labels:
+                cred_known += 1
+                cred_agree += int(s["credible"]) == labels[s["id"]]
+    calls = [r["cost"]["totals"]["calls"] for r in reports]
+    toks = [r["cost"]["totals"]["prompt_tokens"] + r["cost"]["totals"]["completion_tokens"] for r in reports]
+    lines += ["", f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
+              f"{sum(toks) / len(toks):.0f} tokens (min {min(calls)}, max {max(calls)} calls). "
+              f"Generating the answers: {gen_calls} calls, {gen_tokens / max(1, gen_calls):.0f} tokens each.", "",
+              "## Checks of the verdicts", "",
+              f"- support cell vs fidelity verdict for the same citation agree: {_pct(agree, both)}",
+              f"- sources with a known `credible` flag: {_pct(cred_known, n_sources)}; of those, agreeing with "
+              f"the NIST credibility label: {_pct(cred_agree, cred_known)}", "",
+              "## Aggregates", "", (out / "aggregate.md").read_text()]
+    text = "\n".join(lines) + "\n"
+    (out / "summary.md").write_text(text)
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, help="output folder")
@@ -72,9 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--docs", type=int, default=4)
     p.add_argument("--snippet", type=int, default=350)
     p.add_argument("--skip-generate", action="store_true")
+    p.add_argument("--summarize-only", action="store_true", help="only rewrite summary.md from the files")
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.summarize_only:
+        print(summarize(out))
+        return 0
     if not args.skip_generate:
         generate(out, args.answers, args.docs, args.snippet)
     cmd = [sys.executable, "-m", "authorag", "audit", str(out / "answers.jsonl"), "--judge", "local",
@@ -85,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     rc = subprocess.call(cmd, stdout=subprocess.DEVNULL)
     print(f"audit took {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    if rc == 0:
+        summarize(out)
     return rc
 
 

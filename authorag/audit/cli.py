@@ -35,6 +35,8 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not use the persistent judge cache")
     p.add_argument("--on-failure", choices=["raise", "skip"], default="skip",
                    help="a failed LLM step raises, or leaves its value null (default)")
+    p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
+                   help="add an opt-in credibility source of the prior (averitec_misinfo, grinberg2019; check their licences)")
     p.add_argument("--text-budget", type=int, default=500, help="characters of each source's text shown to the judge")
     p.set_defaults(func=_run)
 
@@ -114,15 +116,19 @@ def _run(args: argparse.Namespace) -> int:
     from authorag.audit.batch import aggregate, audit_many, markdown
     from authorag.audit.pipeline import audit
 
+    from authorag.priors.table import load_prior
+
     items, batch = _read(args.file)
     judge = _judge(args)
+    scorer = load_prior(optin=args.optin)
 
     def progress(n: int, report: Any) -> None:
         if batch and judge is not None:
             calls = report.cost.get("totals", {}).get("calls", 0)
             print(f"audited {n}/{len(items)} ({calls} LLM calls)", file=sys.stderr)
 
-    reports = audit_many(items, lambda obj: audit(obj, judge=judge, rubrics=args.rubrics, decompose=args.decompose),
+    reports = audit_many(items, lambda obj: audit(obj, judge=judge, scorer=scorer, rubrics=args.rubrics,
+                                                       decompose=args.decompose),
                          progress)
     if args.out:
         _write(Path(args.out), reports, batch)
