@@ -28,7 +28,7 @@ from authorag.audit.report import AuditReport, CitationCheck
 from authorag.audit.rubrics import weighted_score
 from authorag.audit.sources import assess_sources
 from authorag.audit.structured import citation_spans
-from authorag.audit.suitability import source_suitability
+from authorag.audit.suitability import MISSING_NOTE, SuitabilityVerdict, source_suitability
 from authorag.judges.backends.base import LLMBackend
 from authorag.priors.base import AuthorityScorer
 
@@ -75,19 +75,17 @@ def _fill_judgements(item: AuditInput, statements: tuple[AuditStatement, ...], j
 def _citation_checks(question: str, statements: Sequence[AuditStatement], sources: Sequence[AuditSource],
                      judge: AuditJudge | None) -> tuple[list[CitationCheck], list[str]]:
     by_id = {s.id: s for s in sources}
-    intent: dict[str, bool | None] = {}
-    suit: dict[str, Any] = {}
+    cited = [by_id[sid] for sid in dict.fromkeys(c for st in statements for c in st.citations)]
+    verdicts = source_suitability(question, cited)
+    suit = {s.id: v for s, v in zip(cited, verdicts or [SuitabilityVerdict(None)] * len(cited), strict=True)}
+    intent = {s.id: judge.intent(question, s) if judge is not None else None for s in cited}
     checks: list[CitationCheck] = []
     for i, st in enumerate(statements):
         for sid in st.citations:
-            src = by_id[sid]
-            if sid not in suit:
-                suit[sid] = source_suitability(question, src.url, title=src.title, text=src.text)
-                intent[sid] = judge.intent(question, src) if judge is not None else None
-            fidelity = judge.fidelity(st.text, src) if judge is not None else None
-            checks.append(CitationCheck(i, sid, intent[sid], suit[sid].suitable, suit[sid].score, fidelity))
-    notes = sorted({v.note for v in suit.values() if v.note})
-    return checks, notes
+            fidelity = judge.fidelity(st.text, by_id[sid]) if judge is not None else None
+            v = suit[sid]
+            checks.append(CitationCheck(i, sid, intent[sid], v.suitable, v.score, v.source_type, fidelity))
+    return checks, [MISSING_NOTE] if verdicts is None and cited else []
 
 
 def _support(item: AuditInput, statements: Sequence[AuditStatement], sources: Sequence[AuditSource],

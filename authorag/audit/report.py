@@ -28,13 +28,18 @@ def misguidance(alignment: bool | None, suitable: bool | None, fidelity: bool | 
 
 @dataclass(frozen=True, slots=True)
 class CitationCheck:
-    """CiteTrace fields for one citation (statement ``statement`` cites source ``source``)."""
+    """CiteTrace fields for one citation (statement ``statement`` cites source ``source``).
+
+    ``suitability_score`` is the suitability matrix value on 0–1 and ``source_type`` the
+    classified type, both from ``authorag.suitability`` (None while it is not installed).
+    """
 
     statement: int
     source: str
     intent_purpose_alignment: bool | None
     source_suitability: bool | None
     suitability_score: float | None
+    source_type: str | None
     answer_source_fidelity: bool | None
 
     @property
@@ -47,6 +52,7 @@ class CitationCheck:
         return {"statement": self.statement, "source": self.source,
                 "intent_purpose_alignment": self.intent_purpose_alignment,
                 "source_suitability": self.source_suitability, "suitability_score": self.suitability_score,
+                "source_type": self.source_type,
                 "answer_source_fidelity": self.answer_source_fidelity,
                 "verified_misguidance": self.verified_misguidance}
 

@@ -75,6 +75,7 @@ def test_audit_with_judge_end_to_end() -> None:
     assert [(c["statement"], c["source"], c["intent_purpose_alignment"], c["source_suitability"],
              c["answer_source_fidelity"], c["verified_misguidance"]) for c in out["citations"]] == [
         (0, "1", True, None, False, False), (2, "2", True, None, False, False)]
+    assert out["citations"][0]["source_type"] is None
     assert MISSING_NOTE in out["notes"]
     by_label = out["cost"]["by_label"]
     assert {k: v["calls"] for k, v in by_label.items()} == {
@@ -159,21 +160,29 @@ def test_raise_policy_and_parse_failure() -> None:
 
 
 def test_suitability_hook_uses_the_package_when_present(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Stands in for the suitability package (not built yet) to pin the hook's contract.
+    # Stands in for the suitability package (another branch) to pin the hook's contract.
+    from authorag.audit import suitability
+
+    class Scorer:
+        def score(self, query: str, candidates: list[Any]) -> Any:
+            values = [0.0 if "dailymail" in c.url else 1.0 for c in candidates]
+            return types.SimpleNamespace(values=values, query={"topic": "health"},
+                                         source_types=[{"source_type": "news"} for _ in candidates])
+
     module = types.ModuleType("authorag.suitability")
-
-    def suitability_for(question: str, url: str, *, title: str = "", text: str = "") -> Any:
-        return types.SimpleNamespace(score=1.0 if "dailymail" in url else 5.0, source_type="news", topic="health")
-
-    module.suitability_for = suitability_for  # type: ignore[attr-defined]
+    module.load_suitability = Scorer  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "authorag.suitability", module)
+    suitability._scorer.cache_clear()
 
     def script(request: ChatRequest) -> str:
         return "no" if request.prompt_version == "audit_intent_v1" else _script(request)
 
-    out = audit(ITEM, judge=FakeBackend(script)).to_dict()
-    assert [(c["source_suitability"], c["suitability_score"], c["verified_misguidance"]) for c in out["citations"]] == [
-        (True, 5.0, False), (False, 1.0, True)]
+    try:
+        out = audit(ITEM, judge=FakeBackend(script)).to_dict()
+    finally:
+        suitability._scorer.cache_clear()
+    assert [(c["source_suitability"], c["suitability_score"], c["source_type"], c["verified_misguidance"])
+            for c in out["citations"]] == [(True, 1.0, "news", False), (False, 0.0, "news", True)]
     assert MISSING_NOTE not in out["notes"]
 
 
