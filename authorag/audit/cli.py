@@ -115,7 +115,6 @@ def _write(out: Path, reports: list[Any], batch: bool) -> None:
 def _run(args: argparse.Namespace) -> int:
     from authorag.audit.batch import aggregate, audit_many, markdown
     from authorag.audit.pipeline import audit
-
     from authorag.priors.table import load_prior
 
     items, batch = _read(args.file)
