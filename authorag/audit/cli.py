@@ -126,6 +126,8 @@ def _run(args: argparse.Namespace) -> int:
             calls = report.cost.get("totals", {}).get("calls", 0)
             print(f"audited {n}/{len(items)} ({calls} LLM calls)", file=sys.stderr)
 
+    if judge is not None and batch:  # fail on a bad line before spending LLM calls on the others
+        audit_many(items, lambda obj: audit(obj, scorer=scorer))
     reports = audit_many(items, lambda obj: audit(obj, judge=judge, scorer=scorer, rubrics=args.rubrics,
                                                        decompose=args.decompose),
                          progress)
