@@ -115,6 +115,13 @@ def _grounded(C: Matrix, support: SupportRows, cols: set[int]) -> tuple[int, int
     return hit, total
 
 
+def _credibility_counts(credible: Sequence[bool | None], cited: set[int]) -> tuple[int, int, int]:
+    """(credible, not credible, unknown) among the cited sources."""
+    flags = [credible[j] for j in cited]
+    n_true, n_false = sum(f is True for f in flags), sum(f is False for f in flags)
+    return n_true, n_false, len(flags) - n_true - n_false
+
+
 def compute_metrics(C: Matrix, S: SupportRows | None, *, relevant: Sequence[bool | None],
                     stances: Sequence[str | None], credible: Sequence[bool | None],
                     debate: bool | None, confidence: int | None) -> MetricResult:
@@ -136,8 +143,7 @@ def compute_metrics(C: Matrix, S: SupportRows | None, *, relevant: Sequence[bool
     s_sum = sum(sum(support[i] or ()) for i in known_rows)
     relevant_rows = [i for i in known_rows if relevant[i]]
     unsupported = sum(1 for i in relevant_rows if not any(support[i] or ()))
-    cred = [credible[j] for j in sorted(cited_cols)]
-    n_true, n_false = sum(c is True for c in cred), sum(c is False for c in cred)
+    n_true, n_false, n_unknown = _credibility_counts(credible, cited_cols)
     n_known = n_true + n_false
     one_sided, over = debate_flags(stances, relevant, debate, confidence)
     has_support = S is not None and (n == 0 or bool(known_rows))
@@ -163,7 +169,7 @@ def compute_metrics(C: Matrix, S: SupportRows | None, *, relevant: Sequence[bool
         "statements": n, "sources": m, "cited_sources": len(cited_cols), "citations": sum(map(sum, C)),
         "relevant_statements": len([r for r in relevant if r]), "support_known_statements": len(known_rows),
         "supported_citations": cs, "support_links": s_sum,
-        "credible_cited": n_true, "non_credible_cited": n_false, "credibility_unknown_cited": len(cred) - n_known,
+        "credible_cited": n_true, "non_credible_cited": n_false, "credibility_unknown_cited": n_unknown,
         "grounded_statements": g[0], "cited_statements_with_support": g[1],
     }
     intervals = {"credibility_rate": agresti_coull(n_true, n_known),
