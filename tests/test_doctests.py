@@ -14,6 +14,7 @@ MODULES = [
     "authorag.audit.batch",
     "authorag.audit.llm",
     "authorag.audit.markers",
+    "authorag.audit.matrices",
     "authorag.audit.metrics",
     "authorag.audit.model",
     "authorag.audit.pipeline",

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from authorag.audit.matrices import support_pairs
 from authorag.audit.stats import agresti_coull, ratio
 
 Matrix = Sequence[Sequence[int]]
@@ -80,10 +81,7 @@ def max_matching_size(support: SupportRows) -> int:
     graph: Any = nx.Graph()
     left = [("s", i) for i, row in enumerate(support) if row is not None]
     graph.add_nodes_from(left)
-    for i, row in enumerate(support):
-        for j, v in enumerate(row or ()):
-            if v:
-                graph.add_edge(("s", i), ("src", j))
+    graph.add_edges_from((("s", i), ("src", j)) for i, j in support_pairs(support))
     if graph.number_of_edges() == 0:
         return 0
     matching: dict[Any, Any] = bipartite.hopcroft_karp_matching(graph, top_nodes=left)

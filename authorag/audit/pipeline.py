@@ -15,6 +15,7 @@ from typing import Any
 
 from authorag.audit.llm import PROMPT_VERSION, AuditJudge
 from authorag.audit.markers import parse_answer
+from authorag.audit.matrices import citation_matrix
 from authorag.audit.metrics import compute_metrics
 from authorag.audit.model import (
     AuditInput,
@@ -145,7 +146,7 @@ def audit(
     confidence = inp.confidence
     if aj is not None:
         statements, confidence = _fill_judgements(inp, statements, aj)
-    C = tuple(tuple(int(s.id in set(st.citations)) for s in sources) for st in statements)
+    C = citation_matrix(statements, [s.id for s in sources])
     S = _support(inp, statements, sources, aj)
     if scorer is None:
         from authorag.priors.table import load_prior

@@ -146,3 +146,13 @@ def test_ratio_and_bootstrap() -> None:
     assert ratio(1, 0) is None and ratio(0, 4) == 0.0
     mean, lo, hi = bootstrap_mean([0.0, 1.0], samples=500)
     assert mean == 0.5 and lo is not None and hi is not None and 0.0 <= lo <= 0.5 <= hi <= 1.0
+
+
+def test_citation_matrix_rejects_unknown_id() -> None:
+    from authorag.audit.matrices import citation_matrix
+    from authorag.audit.model import AuditStatement
+    from authorag.errors import ConfigError
+
+    assert citation_matrix([AuditStatement("a", ("2", "1"))], ["1", "2"]) == ((1, 1),)
+    with pytest.raises(ConfigError, match=r"statement 0 cites source id 'x', which is not among \['1'\]"):
+        citation_matrix([AuditStatement("a", ("x",))], ["1"])
