@@ -11,7 +11,7 @@ Once ``authorag`` is imported, the attribute ``authorag.audit`` is the function 
 ``from authorag.audit.metrics import compute_metrics`` or ``from authorag.audit import metrics``,
 not ``import authorag.audit.metrics as m``.
 
-Modules: ``model`` (input), ``markers`` / ``structured`` (citation parsing), ``metrics``,
+Modules: ``model`` (input), ``markers`` / ``structured`` (citation parsing), ``matrices``, ``metrics``,
 ``stats``, ``sources`` (credibility), ``llm`` (judge steps), ``rubrics``, ``suitability``
 (hook), ``report``, ``pipeline``, ``batch`` (JSONL, aggregates, plot), ``cli``.
 
