@@ -104,7 +104,7 @@ def plot(aggregates: dict[str, dict[str, Any]], path: str | Path) -> Path:
     """
     plt: Any = require("matplotlib.pyplot", extra="bench", feature="audit plots")
     keys = [k for k in METRIC_KEYS]
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(keys) + 1.5))
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(keys) * max(1, len(aggregates)) ** 0.5 + 1.5))
     width = 0.8 / max(1, len(aggregates))
     for n, (system, agg) in enumerate(aggregates.items()):
         ys = [i + n * width for i in range(len(keys))]
@@ -112,11 +112,14 @@ def plot(aggregates: dict[str, dict[str, Any]], path: str | Path) -> Path:
         means = [s["mean"] if s["mean"] is not None else 0.0 for s in stats]
         errs = [[m - (s["lo"] if s["lo"] is not None else m) for m, s in zip(means, stats, strict=True)],
                 [(s["hi"] if s["hi"] is not None else m) - m for m, s in zip(means, stats, strict=True)]]
-        ax.barh(ys, means, height=width, xerr=errs, capsize=2, label=f"{system} (n={agg['answers']})")
+        ax.barh(ys, means, height=width, xerr=errs, capsize=2, label=f"{system} ({agg['answers']} answers)")
+        for y, s in zip(ys, stats, strict=True):
+            note = "no value" if s["mean"] is None else f"{s['mean']:.2f} (n={s['n']})"
+            ax.text(1.01, y, note, va="center", fontsize=7, transform=ax.get_yaxis_transform())
     ax.set_yticks([i + width * (len(aggregates) - 1) / 2 for i in range(len(keys))], keys)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("mean over answers (95 % interval); empty bar = no answer had a value")
+    ax.set_xlabel("mean over answers with a value (95 % interval); n = answers counted")
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     target = Path(path)

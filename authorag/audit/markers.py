@@ -168,12 +168,17 @@ def read_markers(text: str, index: SourceIndex) -> tuple[str, list[str]]:
         cited.append(index.for_url(m.group(2), m.group(1)))
         return m.group(1)
 
+    noun_ends: list[int] = []
+
     def bracket(m: re.Match[str]) -> str:
         ids = _bracket_ids(m.group(2), index, text)
         if ids is None:
             return m.group(0)
         cited.extend(ids)
-        return ""
+        if not _used_as_noun(m, noun_ends):
+            return ""
+        noun_ends.append(m.end())
+        return "source " + ", ".join(dict.fromkeys(ids))
 
     def lenient(labels: list[str], whole: str) -> str:
         ids = _lenient_ids(labels, index)
@@ -188,6 +193,25 @@ def read_markers(text: str, index: SourceIndex) -> tuple[str, list[str]]:
     out = _CARET.sub(lambda m: lenient([m.group(1)], m.group(0)), out)
     out = _SUPER.sub(lambda m: lenient([m.group(0).translate(_SUPER_MAP)], m.group(0)), out)
     return _tidy(out), cited
+
+
+_NOUN_BEFORE = frozenset({"in", "by", "from", "see", "including", "to", "as", "per", "of", "with", "like",
+                          "via", "cf", "both", "between", "on"})
+
+
+def _used_as_noun(m: re.Match[str], noun_ends: list[int]) -> bool:
+    """A marker that stands for its source ("in [1], which says", "[2] reports", "as [3] shows",
+    "including [2] and [3]") keeps a word in the statement text; one after a claim is dropped."""
+    before = m.string[: m.start()]
+    after = m.string[m.end():]
+    if not before.strip():
+        return bool(re.match(r"\s+[a-z]", after))
+    if noun_ends and re.fullmatch(r"\s*(?:,|and|or|, and)\s*", m.string[noun_ends[-1]: m.start()]):
+        return True
+    word = re.search(r"(\w+)\s+$", before)
+    if word is not None and word.group(1).lower() in _NOUN_BEFORE:
+        return True
+    return before.rstrip().endswith(",") and bool(re.match(r"\s+[a-z]", after))
 
 
 def _tidy(text: str) -> str:
@@ -294,8 +318,8 @@ def parse_answer(answer: str, sources: Sequence[AuditSource], cited_spans: Seque
             prev = statements[-1]
             statements[-1] = AuditStatement(prev.text, tuple(dict.fromkeys((*prev.citations, *cited))))
             continue
-        if text[:1].islower() and cited and body[a] in "[^(":  # "[1] states that ...": keep a subject
-            text = f"Source {', '.join(dict.fromkeys(cited))} {text}"
+        if text.startswith("source "):  # "[1] states that ...": the marker is the subject
+            text = "S" + text[1:]
         if text.strip(" ."):
             statements.append(AuditStatement(text, tuple(dict.fromkeys(cited))))
             spans.append((a, b))

@@ -36,6 +36,17 @@ def test_marker_forms(answer: str, expected: list[tuple[str, tuple[str, ...]]]) 
     assert _cites(answer) == expected
 
 
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Shown in [1], which says so.", "Shown in source 1, which says so."),
+    ("Studies, including [2] and [3].", "Studies, including source 2 and source 3."),
+    ("For example, [2] suggests it.", "For example, source 2 suggests it."),
+    ("As [1] shows, it holds.", "As source 1 shows, it holds."),
+    ("It works [1] and it is safe [2].", "It works and it is safe."),
+])
+def test_marker_used_as_a_noun_keeps_a_word(answer: str, expected: str) -> None:
+    assert _cites(answer)[0][0] == expected
+
+
 def test_duplicate_markers_count_once() -> None:
     assert _cites("A holds [1][1] and [1, 1] (1).") == [("A holds and.", ("1",))]
 
