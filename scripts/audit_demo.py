@@ -76,19 +76,20 @@ def summarize(out: Path) -> str:
     reports = [json.loads(line) for line in (out / "reports.jsonl").read_text().splitlines()]
     lines = ["# Audit demonstration: local model on RAGAuth-open", "",
              f"Made by: `{(out / 'command.txt').read_text().splitlines()[0]}`", "",
-             "| answer | gold | statements | cited | C: citations | S: support links | LLM calls | prompt tok | completion tok | parse failures |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| answer | gold | statements | cited | C: citations | S: support links | LLM calls | prompt tok | completion tok | cache hits | parse failures |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     both = agree = cred_known = cred_agree = n_sources = 0
     gen_calls = gen_tokens = 0
     for r in reports:
         a = answers[r["id"]]
-        t = r["cost"]["totals"]
+        t = {**r["cost"]["totals"], **r["cost"]["uncached"]}
         g = a["generation"]
         gen_calls += 1
         gen_tokens += g["prompt_tokens"] + g["completion_tokens"]
         lines.append(f"| {r['id']} | {a['gold']} | {r['counts']['statements']} | {r['counts']['cited_sources']}/"
                      f"{r['counts']['sources']} | {r['counts']['citations']} | {r['counts']['support_links']} | "
-                     f"{t['calls']} | {t['prompt_tokens']} | {t['completion_tokens']} | {t['parse_failures']} |")
+                     f"{t['calls']} | {t['prompt_tokens']} | {t['completion_tokens']} | {t['cache_hits']} | "
+                     f"{t['parse_failures']} |")
         for c in r["citations"]:
             row = (r["support_matrix"] or [None] * (c["statement"] + 1))[c["statement"]]
             if row is None or c["answer_source_fidelity"] is None:
@@ -102,9 +103,11 @@ def summarize(out: Path) -> str:
             if s["credible"] is not None and s["id"] in labels:
                 cred_known += 1
                 cred_agree += int(s["credible"]) == labels[s["id"]]
-    calls = [r["cost"]["totals"]["calls"] for r in reports]
-    toks = [r["cost"]["totals"]["prompt_tokens"] + r["cost"]["totals"]["completion_tokens"] for r in reports]
-    lines += ["", f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
+    calls = [r["cost"]["uncached"]["calls"] for r in reports]
+    toks = [r["cost"]["uncached"]["prompt_tokens"] + r["cost"]["uncached"]["completion_tokens"] for r in reports]
+    lines += ["", "Calls and tokens count every call at its original cost, cache hits included (what the "
+              "audit costs without the judge cache); `aggregate.md` shows the tokens this run actually spent.",
+              "", f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
               f"{sum(toks) / len(toks):.0f} tokens (min {min(calls)}, max {max(calls)} calls). "
               f"Generating the answers: {gen_calls} calls, {gen_tokens / max(1, gen_calls):.0f} tokens each.", "",
               "## Checks of the verdicts", "",

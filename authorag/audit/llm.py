@@ -21,6 +21,7 @@ Example:
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -33,6 +34,7 @@ from authorag.audit.model import AuditSource, Stance
 from authorag.audit.rubrics import RUBRICS
 from authorag.errors import ConfigError, JudgeError, JudgeResponseError
 from authorag.judges.backends.base import ChatRequest, LLMBackend
+from authorag.judges.base import JudgeCost
 from authorag.judges.cost import CostMeter, MeteredBackend
 
 logger = logging.getLogger(__name__)
@@ -121,6 +123,9 @@ class AuditJudge:
         self.text_budget = text_budget
         self.meter = meter if meter is not None else CostMeter()
         self.failures: list[str] = []
+        self.usage = JudgeCost()
+        """Calls and tokens of every answered call, cache hits included at their original cost
+        (what the audit costs without a cache); the meter counts tokens actually spent."""
 
     def fork(self) -> AuditJudge:
         """A judge on the same backend with a fresh meter and failure list (one per answer)."""
@@ -130,10 +135,12 @@ class AuditJudge:
         request = ChatRequest(messages=messages, max_tokens=max_tokens, grammar=grammar,
                               prompt_version=f"{step}_{PROMPT_VERSION}")
         try:
-            return MeteredBackend(self.backend, self.meter, label=step).complete(request).text
+            completion = MeteredBackend(self.backend, self.meter, label=step).complete(request)
         except JudgeError as exc:
             self._fail(step, exc)
             return None
+        self.usage = self.usage.add(dataclasses.replace(completion, cached=False))
+        return completion.text
 
     def _fail(self, step: str, exc: JudgeError) -> None:
         if isinstance(exc, JudgeResponseError):

@@ -168,7 +168,7 @@ def audit(
         system=inp.system,
         judge=None if aj is None else {"backend": aj.backend.name, "model": aj.backend.model,
                                        "prompt_version": PROMPT_VERSION},
-        cost=aj.meter.to_dict() if aj is not None else {},
+        cost={**aj.meter.to_dict(), "uncached": aj.usage.to_dict()} if aj is not None else {},
         notes=(*notes, *result.notes, *suit_notes, *(aj.failures if aj is not None else ())),
     )
 

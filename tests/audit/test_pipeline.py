@@ -82,7 +82,19 @@ def test_audit_with_judge_end_to_end() -> None:
         "audit_confidence": 1, "audit_fidelity": 2, "audit_intent": 2, "audit_relevance": 1,
         "audit_rubrics": 2, "audit_stance": 1, "audit_support": 3}
     assert out["cost"]["totals"]["calls"] == 12 == len(fake.requests)
+    assert out["cost"]["uncached"]["calls"] == 12 and out["cost"]["uncached"]["completion_tokens"] == 12
     assert out["judge"] == {"backend": "fake", "model": "fake-model", "prompt_version": "v1"}
+
+
+def test_cached_calls_keep_their_cost_in_uncached() -> None:
+    from authorag.judges.cache import CachedBackend, JudgeCache
+
+    backend = CachedBackend(FakeBackend(_script), JudgeCache(":memory:"))
+    first = audit(ITEM, judge=backend).to_dict()["cost"]
+    second = audit(ITEM, judge=backend).to_dict()["cost"]
+    assert second["totals"]["cache_hits"] == second["totals"]["calls"] == first["totals"]["calls"]
+    assert second["totals"]["completion_tokens"] == 0
+    assert second["uncached"]["completion_tokens"] == first["uncached"]["completion_tokens"] > 0
 
 
 def test_audit_without_judge_runs_no_llm() -> None:
