@@ -169,6 +169,9 @@ def parse_input(obj: Mapping[str, Any], *, where: str = "input") -> AuditInput:
         raise ConfigError(f"{where}: expected a JSON object with 'question', 'answer' and 'sources'")
     question = _str(obj, "question", where, required=True)
     answer_raw = obj.get("answer", "")
+    if answer_raw is not None and not isinstance(answer_raw, str | list):
+        raise ConfigError(f"{where}: 'answer' must be a string (or a list of text blocks), "
+                          f"got {type(answer_raw).__name__}")
     answer = answer_raw if isinstance(answer_raw, str) else ""  # content-block lists: structured.py
     sources = parse_sources(obj.get("sources"))
     statements = parse_statements(obj.get("statements"), [s.id for s in sources])

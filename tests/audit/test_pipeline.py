@@ -134,6 +134,7 @@ def test_empty_answer_and_no_sources() -> None:
 
 @pytest.mark.parametrize(("bad", "match"), [
     ({"answer": "a"}, "missing 'question'"),
+    ({"question": "q", "answer": 3}, "'answer' must be a string"),
     ({"question": "q", "sources": {"id": 1}}, "'sources' must be a list"),
     ({"question": "q", "sources": [{"id": 1, "url": "a"}, {"id": "1", "url": "b"}]}, "source id '1' appears twice"),
     ({"question": "q", "confidence": 7}, "'confidence' must be an integer 1-5, got 7"),
