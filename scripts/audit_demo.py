@@ -82,7 +82,7 @@ def summarize(out: Path) -> str:
     gen_calls = gen_tokens = 0
     for r in reports:
         a = answers[r["id"]]
-        t = {**r["cost"]["totals"], **r["cost"]["uncached"]}
+        t = {**r["cost"]["totals"], **r["cost"].get("uncached", {})}
         g = a["generation"]
         gen_calls += 1
         gen_tokens += g["prompt_tokens"] + g["completion_tokens"]
@@ -103,17 +103,18 @@ def summarize(out: Path) -> str:
             if s["credible"] is not None and s["id"] in labels:
                 cred_known += 1
                 cred_agree += int(s["credible"]) == labels[s["id"]]
-    calls = [r["cost"]["uncached"]["calls"] for r in reports]
-    toks = [r["cost"]["uncached"]["prompt_tokens"] + r["cost"]["uncached"]["completion_tokens"] for r in reports]
-    lines += ["", "Calls and tokens count every call at its original cost, cache hits included (what the "
-              "audit costs without the judge cache); `aggregate.md` shows the tokens this run actually spent.",
-              "", f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
+    used = [r["cost"].get("uncached", r["cost"]["totals"]) for r in reports]  # runs before "uncached": spent
+    calls = [u["calls"] for u in used]
+    toks = [u["prompt_tokens"] + u["completion_tokens"] for u in used]
+    lines += ["", ("Calls and tokens count every call at its original cost, cache hits included (what the "
+              "audit costs without the judge cache); `aggregate.md` shows the tokens this run actually spent."),
+              "", (f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
               f"{sum(toks) / len(toks):.0f} tokens (min {min(calls)}, max {max(calls)} calls). "
-              f"Generating the answers: {gen_calls} calls, {gen_tokens / max(1, gen_calls):.0f} tokens each.", "",
+              f"Generating the answers: {gen_calls} calls, {gen_tokens / max(1, gen_calls):.0f} tokens each."), "",
               "## Checks of the verdicts", "",
               f"- support cell vs fidelity verdict for the same citation agree: {_pct(agree, both)}",
-              f"- sources with a known `credible` flag: {_pct(cred_known, n_sources)}; of those, agreeing with "
-              f"the NIST credibility label: {_pct(cred_agree, cred_known)}", "",
+              (f"- sources with a known `credible` flag: {_pct(cred_known, n_sources)}; of those, agreeing with "
+              f"the NIST credibility label: {_pct(cred_agree, cred_known)}"), "",
               "## Aggregates", "", (out / "aggregate.md").read_text()]
     text = "\n".join(lines) + "\n"
     (out / "summary.md").write_text(text)
