@@ -19,7 +19,9 @@ import json
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.judges.backends import load_backend
@@ -69,6 +71,28 @@ def _pct(num: int, den: int) -> str:
     return f"{num}/{den}" + (f" ({100 * num / den:.0f} %)" if den else "")
 
 
+def _count(values: list[Any]) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in sorted(Counter(values).items(), key=lambda kv: str(kv[0])))
+
+
+def _distributions(reports: list[dict[str, Any]], answers: dict[str, dict[str, Any]]) -> list[str]:
+    """How the local model's verdicts are spread (a judge that always says the same is weak)."""
+    sts = [s for r in reports for s in r["statements"]]
+    cites = [c for r in reports for c in r["citations"]]
+    return [
+        (f"- answers opening with 'Yes': {sum(answers[r['id']]['answer'].startswith('Yes') for r in reports)} of "
+        f"{len(reports)}; gold answers: {_count([answers[r['id']]['gold'] for r in reports])}"),
+        f"- confidence: {_count([r['confidence'] for r in reports])}",
+        f"- statement relevance: {_count([s['relevant'] for s in sts])}; stance: {_count([s['stance'] for s in sts])}",
+        f"- support cells: {_count([v for r in reports for row in r['support_matrix'] or [] for v in row or []])}",
+        (f"- intent-purpose alignment per citation: {_count([c['intent_purpose_alignment'] for c in cites])}; "
+        f"fidelity: {_count([c['answer_source_fidelity'] for c in cites])}; verified misguidance: "
+        f"{_count([c['verified_misguidance'] for c in cites])}"),
+        (f"- rubric digits: {_count([v for r in reports for s in r['sources'] for v in (s.get('rubrics') or {}).values()])}; "
+        f"rubric_score per source: {_count([s.get('rubric_score') for r in reports for s in r['sources']])}"),
+    ]
+
+
 def summarize(out: Path) -> str:
     """summary.md: cost per answer and checks of the local model's verdicts against each other
     and against the NIST labels shipped with RAGAuth-open (not used by the audit itself)."""
@@ -106,15 +130,19 @@ def summarize(out: Path) -> str:
     used = [r["cost"].get("uncached", r["cost"]["totals"]) for r in reports]  # runs before "uncached": spent
     calls = [u["calls"] for u in used]
     toks = [u["prompt_tokens"] + u["completion_tokens"] for u in used]
-    lines += ["", ("Calls and tokens count every call at its original cost, cache hits included (what the "
-              "audit costs without the judge cache); `aggregate.md` shows the tokens this run actually spent."),
-              "", (f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
+    all_uncached = all("uncached" in r["cost"] for r in reports)
+    how = ("Calls and tokens count every call at its original cost, cache hits included (what the audit "
+           "costs without the judge cache)." if all_uncached else
+           "Tokens are those this run spent: a cache hit counts its call but 0 tokens "
+           f"({sum(r['cost']['totals']['cache_hits'] for r in reports)} cache hits in this run).")
+    lines += ["", how, "", (f"Audit cost per answer: {sum(calls) / len(calls):.1f} LLM calls, "
               f"{sum(toks) / len(toks):.0f} tokens (min {min(calls)}, max {max(calls)} calls). "
               f"Generating the answers: {gen_calls} calls, {gen_tokens / max(1, gen_calls):.0f} tokens each."), "",
               "## Checks of the verdicts", "",
               f"- support cell vs fidelity verdict for the same citation agree: {_pct(agree, both)}",
               (f"- sources with a known `credible` flag: {_pct(cred_known, n_sources)}; of those, agreeing with "
-              f"the NIST credibility label: {_pct(cred_agree, cred_known)}"), "",
+               f"the NIST credibility label: {_pct(cred_agree, cred_known)}"),
+              *_distributions(reports, answers), "",
               "## Aggregates", "", (out / "aggregate.md").read_text()]
     text = "\n".join(lines) + "\n"
     (out / "summary.md").write_text(text)
