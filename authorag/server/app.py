@@ -1,8 +1,8 @@
 """FastAPI app: a Cohere/Jina-compatible rerank API that fuses source authority with relevance.
 
 Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
-shapes), ``POST /v1/authority``, ``POST /v1/audit``, ``GET /healthz``, ``/readyz``, ``/metrics``, ``/openapi.json``.
-No endpoint fetches a URL. Every error is ``{"version": "1", "error": {"code", "status",
+shapes), ``POST /v1/authority``, ``POST /v1/audit``, ``GET /healthz``, ``/readyz``, ``/metrics``,
+``/openapi.json``. No endpoint fetches a URL. Every error is ``{"version": "1", "error": {"code", "status",
 "message"}}``.
 
 Example:

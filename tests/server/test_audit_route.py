@@ -49,3 +49,8 @@ def test_audit_errors_are_422(server_url: str, body: dict[str, object], message:
 
 def test_audit_needs_auth(server_url: str) -> None:
     assert httpx.post(f"{server_url}/v1/audit", json=BODY).status_code == 401
+
+
+def test_openapi_documents_audit(server_url: str) -> None:
+    doc = httpx.get(f"{server_url}/openapi.json").json()
+    assert "/v1/audit" in doc["paths"] and "AuditRequest" in doc["components"]["schemas"]
