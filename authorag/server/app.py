@@ -1,11 +1,11 @@
 """FastAPI app: a Cohere/Jina-compatible rerank API that fuses source authority with relevance.
 
 Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
-shapes), ``POST /v1/authority``, ``GET /healthz``, ``/readyz``, ``/metrics``, ``/openapi.json``.
-No endpoint fetches a URL. Every error, including an unexpected one (500 ``internal_error``),
-is ``{"version": "1", "error": {"code", "status", "message"}}``. POST bodies must be sent as
-``Content-Type: application/json`` (415 otherwise), so a web page cannot make a browser post a
-"simple" form or text request to a server on localhost.
+shapes), ``POST /v1/authority``, ``POST /v1/audit``, ``GET /healthz``, ``/readyz``, ``/metrics``,
+``/openapi.json``. No endpoint fetches a URL. Every error, including an unexpected one (500
+``internal_error``), is ``{"version": "1", "error": {"code", "status", "message"}}``. POST bodies
+must be sent as ``Content-Type: application/json`` (415 otherwise), so a web page cannot make a
+browser post a "simple" form or text request to a server on localhost.
 
 Example:
     >>> from authorag.server.app import create_app
@@ -45,6 +45,8 @@ from authorag.server.metrics import CONTENT_TYPE
 from authorag.server.middleware import BodyLimitMiddleware, MetricsMiddleware
 from authorag.server.schemas import (
     API_VERSION,
+    AuditRequest,
+    AuditResponse,
     AuthorityRequest,
     AuthorityResponse,
     ErrorResponse,
@@ -195,6 +197,12 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         """Authority of URLs or domains from the configured scorer; nothing is fetched."""
         return await _run(service, service.authority, await _read(request, AuthorityRequest))
 
+    @app.post("/v1/audit", dependencies=auth, responses={**_ERRORS, "200": {"model": AuditResponse}},
+              openapi_extra=_body_doc(AuditRequest))
+    async def audit(request: Request) -> Response:  # pyright: ignore[reportUnusedFunction]
+        """Audit an answer's citations: matrices, source credibility, metrics (no LLM, nothing fetched)."""
+        return await _run(service, service.audit, await _read(request, AuditRequest))
+
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:  # pyright: ignore[reportUnusedFunction]
         """Liveness: the process answers."""
@@ -222,7 +230,7 @@ def _install_openapi(app: FastAPI) -> None:
             schema = get_openapi(title=app.title, version=app.version, description=app.description,
                                  routes=app.routes)
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            for model in (RerankRequest, AuthorityRequest):
+            for model in (RerankRequest, AuthorityRequest, AuditRequest):
                 found = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(found.pop("$defs", {}))
                 components[model.__name__] = found

@@ -106,6 +106,36 @@ class AuthorityResponse(BaseModel):
     meta: dict[str, Any]
 
 
+class AuditRequest(BaseModel):
+    """``POST /v1/audit``: an answer and its sources (the ``authorag audit`` input shape).
+
+    Extra fields pass through, so the chat-API citation shapes (``annotations``,
+    ``groundingMetadata``, content blocks) work as they do in the CLI. No LLM runs on the server:
+    ``support``/``relevant`` are used when given, else their metrics are null. Nothing is fetched.
+    """
+
+    model_config = ConfigDict(extra="allow")
+    question: str
+    answer: str | list[dict[str, Any]] = ""
+    sources: list[dict[str, Any] | str] = Field(default_factory=list[dict[str, Any] | str], max_length=200)
+    statements: list[dict[str, Any]] | None = Field(default=None, max_length=500)
+    support: list[list[int]] | None = None
+    confidence: int | None = None
+    debate: bool | None = None
+
+
+class AuditResponse(BaseModel):
+    """``/v1/audit`` response: the audit report (see docs/audit.md for every field)."""
+
+    model_config = ConfigDict(extra="allow")
+    version: int
+    statements: list[dict[str, Any]]
+    sources: list[dict[str, Any]]
+    citation_matrix: list[list[int]]
+    support_matrix: list[list[int] | None] | None
+    metrics: dict[str, Any]
+
+
 class ErrorBody(BaseModel):
     """The ``error`` object of every 4xx/5xx response."""
 

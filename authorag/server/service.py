@@ -21,7 +21,7 @@ from authorag.rerankers.authority import AuthorityReranker
 from authorag.server.config import ServerConfig
 from authorag.server.documents import ParsedDocument, parse_documents
 from authorag.server.metrics import Metrics
-from authorag.server.schemas import API_VERSION, AuthorityRequest, RerankRequest
+from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.types import Candidate, Ranking
 
@@ -214,6 +214,13 @@ class RerankService:
                    for u, c, d, t in zip(request.urls, cands, details, types)]
         return {"version": API_VERSION, "results": results,
                 "meta": {"scorer": self._scorer.name, "count": len(results)}}
+
+    def audit(self, request: AuditRequest) -> dict[str, Any]:
+        """Audit one answer with the configured authority scorer (no LLM judge; nothing fetched)."""
+        from authorag.audit.pipeline import audit
+
+        self.warm_up()
+        return audit(request.model_dump(exclude_none=True), scorer=self._scorer).to_dict()
 
 
 def _token_estimate(query: str, docs: Sequence[ParsedDocument]) -> int:

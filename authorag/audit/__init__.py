@@ -1,0 +1,32 @@
+"""Citation audit: grade an AI answer's cited sources for credibility, support, quality and fit.
+
+``audit(item)`` takes ``{"question", "answer", "sources": [{"id", "url", "text"?, "title"?}]}``
+(plus optional ``statements``, ``support``, ``confidence``, ``debate``, or a chat API's URL
+citations with offsets) and returns an :class:`AuditReport` with the citation and support
+matrices, per-source authority and credibility, the DeepTRACE / credibility metrics, CiteTrace
+checks per citation and, on request, SourceBench rubric scores.
+
+Once ``authorag`` is imported, the attribute ``authorag.audit`` is the function (the public
+``authorag.audit(...)``) and shadows this subpackage's name: import its parts with
+``from authorag.audit.metrics import compute_metrics`` or ``from authorag.audit import metrics``,
+not ``import authorag.audit.metrics as m``.
+
+Modules: ``model`` (input), ``markers`` / ``structured`` (citation parsing), ``matrices``, ``metrics``,
+``stats``, ``sources`` (credibility), ``llm`` (judge steps), ``rubrics``, ``suitability``
+(hook), ``report``, ``pipeline``, ``batch`` (JSONL, aggregates, plot), ``cli``.
+
+Example:
+    >>> from authorag.audit import audit
+    >>> r = audit({"question": "q", "answer": "A fact [1].",
+    ...            "sources": [{"id": "1", "url": "https://www.bbc.co.uk/news/x"}]})
+    >>> r.metrics["credibility_rate"], r.counts["cited_sources"]
+    (1.0, 1)
+"""
+from __future__ import annotations
+
+from authorag.audit.llm import AuditJudge
+from authorag.audit.model import AuditInput, AuditSource, AuditStatement, parse_input
+from authorag.audit.pipeline import audit
+from authorag.audit.report import AuditReport
+
+__all__ = ["AuditInput", "AuditJudge", "AuditReport", "AuditSource", "AuditStatement", "audit", "parse_input"]

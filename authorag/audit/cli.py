@@ -1,0 +1,148 @@
+"""``authorag audit``: audit an AI answer's citations (one JSON object, or a JSONL batch).
+
+Example:
+    authorag audit answer.json --json
+    authorag audit answers.jsonl --judge local --rubrics --out results/audit
+    authorag audit answer.json --judge openai --base-url http://127.0.0.1:8080/v1 --model qwen
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from authorag._cliutil import JSON_VERSION, Subparsers
+
+
+def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add the ``audit`` command."""
+    p = sub.add_parser("audit", help="audit an answer's cited sources (credibility, support, quality)",
+                       description="Audit an AI answer's citations: citation/support matrices, source "
+                                   "credibility, DeepTRACE metrics, CiteTrace checks, SourceBench rubrics. "
+                                   "A .jsonl file (or a JSON list) is a batch with per-system aggregates.")
+    p.add_argument("file", metavar="FILE", help="answer JSON ({question, answer, sources}), a JSON list, or .jsonl; - = stdin")
+    p.add_argument("--json", action="store_true", help="print the report(s) as JSON")
+    p.add_argument("--judge", choices=["local", "openai", "none"], default="none",
+                   help="LLM for relevance/stance/support/CiteTrace (default none: no LLM, support metrics null)")
+    p.add_argument("--rubrics", action="store_true", help="rate each source on the eight SourceBench rubrics")
+    p.add_argument("--decompose", action="store_true", help="split sentences into atomic claims with the judge")
+    p.add_argument("--out", metavar="DIR", help="write report(s), aggregates, Markdown and a plot to DIR")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint (--judge openai)")
+    p.add_argument("--api-key", help="API key for --judge openai")
+    p.add_argument("--model", help="model name (openai) or GGUF path / registered name (local)")
+    p.add_argument("--no-cache", action="store_true", help="do not use the persistent judge cache")
+    p.add_argument("--on-failure", choices=["raise", "skip"], default="skip",
+                   help="a failed LLM step raises, or leaves its value null (default)")
+    p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
+                   help="add an opt-in credibility source of the prior (averitec_misinfo, grinberg2019; check their licences)")
+    p.add_argument("--text-budget", type=int, default=500, help="characters of each source's text shown to the judge")
+    p.set_defaults(func=_run)
+
+
+def _read(path: str) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
+    """(where, object) pairs and whether the input is a batch."""
+    from authorag._cliutil import read_jsonl
+    from authorag.errors import ConfigError
+
+    if path.endswith(".jsonl"):
+        return [(f"{path}:{n}", obj) for n, obj in read_jsonl(path)], True
+    try:
+        data = json.loads(sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path!r}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno}); give one answer object, "
+                          "a list of them, or a .jsonl file") from exc
+    if isinstance(data, list):
+        return [(f"{path}[{i}]", o) for i, o in enumerate(data)], True
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected an object with 'question', 'answer' and 'sources'")
+    return [(path, data)], False
+
+
+def _judge(args: argparse.Namespace) -> Any:
+    if args.judge == "none":
+        return None
+    from authorag.audit.llm import AuditJudge
+    from authorag.judges.backends import load_backend
+
+    kw: dict[str, Any] = {}
+    if args.judge == "openai":
+        kw = {k: v for k, v in (("base_url", args.base_url), ("model", args.model), ("api_key", args.api_key)) if v is not None}
+    elif args.model is not None:
+        kw["model_path"] = args.model
+    backend = load_backend(args.judge, cache=not args.no_cache, **kw)
+    return AuditJudge(backend, on_failure=args.on_failure, text_budget=args.text_budget)
+
+
+def _summary(report: Any) -> str:
+    d = report.to_dict()
+    lines = [f"question: {d['question']}", "statements:"]
+    support = d["support_matrix"] or [None] * len(d["statements"])
+    for i, (st, row) in enumerate(zip(d["statements"], support, strict=True)):
+        sup = "?" if row is None else ",".join(s["id"] for s, v in zip(d["sources"], row, strict=True) if v) or "-"
+        lines.append(f"  [{i}] cites {','.join(st['citations']) or '-'}; supported by {sup}; "
+                     f"relevant {st['relevant']}: {st['text'][:90]}")
+    lines.append("sources:")
+    for s in d["sources"]:
+        extra = "" if "rubric_score" not in s else f" rubric_score {s['rubric_score']}"
+        lines.append(f"  {s['id']}: {s['domain']} authority {s['authority']} credibility {s['credibility']} "
+                     f"credible {s['credible']}{extra}")
+    lines.append("metrics:")
+    lines += [f"  {k}: {v if not isinstance(v, float) else round(v, 3)}" for k, v in d["metrics"].items()]
+    lines += [f"note: {n}" for n in d["notes"]]
+    return "\n".join(lines)
+
+
+def _write(out: Path, reports: list[Any], batch: bool) -> None:
+    from authorag.audit.batch import aggregate, markdown, plot
+
+    out.mkdir(parents=True, exist_ok=True)
+    if not batch:
+        (out / "report.json").write_text(json.dumps(reports[0].to_dict(), indent=1, ensure_ascii=False) + "\n")
+        return
+    with (out / "reports.jsonl").open("w", encoding="utf-8") as fh:
+        for r in reports:
+            fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
+    agg = aggregate(reports)
+    (out / "aggregate.json").write_text(json.dumps({"version": JSON_VERSION, "systems": agg}, indent=1) + "\n")
+    (out / "aggregate.md").write_text(markdown(agg) + "\n")
+    plot(agg, out / "profile.png")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from authorag.audit.batch import aggregate, audit_many, markdown
+    from authorag.audit.pipeline import audit
+    from authorag.priors.table import load_prior
+
+    items, batch = _read(args.file)
+    judge = _judge(args)
+    scorer = load_prior(optin=args.optin)
+
+    def progress(n: int, report: Any) -> None:
+        if batch and judge is not None:
+            calls = report.cost.get("totals", {}).get("calls", 0)
+            print(f"audited {n}/{len(items)} ({calls} LLM calls)", file=sys.stderr)
+
+    if judge is not None and batch:  # fail on a bad line before spending LLM calls on the others
+        audit_many(items, lambda obj: audit(obj, scorer=scorer))
+    reports = audit_many(items, lambda obj: audit(obj, judge=judge, scorer=scorer, rubrics=args.rubrics,
+                                                       decompose=args.decompose),
+                         progress)
+    if args.out:
+        _write(Path(args.out), reports, batch)
+    if args.json:
+        body: Any = [r.to_dict() for r in reports] if batch else reports[0].to_dict()
+        if batch:
+            body = {"version": JSON_VERSION, "reports": body, "aggregates": aggregate(reports)}
+        print(json.dumps(body, ensure_ascii=False, indent=1))
+    else:
+        print(markdown(aggregate(reports)) if batch else _summary(reports[0]))
+    if args.judge == "none":
+        print("(no LLM judge: support-based metrics are null; use --judge local|openai)", file=sys.stderr)
+    return 0
+
+
+__all__ = ["register"]

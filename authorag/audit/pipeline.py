@@ -1,0 +1,176 @@
+"""``audit()``: one answer and its sources in, an :class:`~authorag.audit.report.AuditReport` out.
+
+Steps: read the statements (given, or parsed from the answer's markers / the chat-API citation
+shapes); build the citation matrix; fill what is unknown with the LLM judge when one is given
+(relevance, stance and confidence for debate questions, support per statement, CiteTrace checks
+per citation, SourceBench rubrics with ``rubrics=True``); score each source's domain with the
+authority scorer; compute the metrics. Values the user supplied are never re-asked. Nothing is
+fetched: sources without text are judged from their URL and title.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from authorag.audit.llm import PROMPT_VERSION, AuditJudge
+from authorag.audit.markers import parse_answer
+from authorag.audit.matrices import citation_matrix
+from authorag.audit.metrics import compute_metrics
+from authorag.audit.model import (
+    AuditInput,
+    AuditSource,
+    AuditStatement,
+    Stance,
+    parse_input,
+    parse_sources,
+)
+from authorag.audit.report import AuditReport, CitationCheck
+from authorag.audit.rubrics import weighted_score
+from authorag.audit.sources import assess_sources
+from authorag.audit.structured import citation_spans
+from authorag.audit.suitability import MISSING_NOTE, SuitabilityVerdict, source_suitability
+from authorag.judges.backends.base import LLMBackend
+from authorag.priors.base import AuthorityScorer
+
+logger = logging.getLogger(__name__)
+
+
+def _statements(item: AuditInput, judge: AuditJudge | None, decompose: bool) -> tuple[
+        tuple[AuditStatement, ...], tuple[AuditSource, ...], list[str]]:
+    if item.statements is not None:
+        return item.statements, item.sources, []
+    raw: Mapping[str, Any] = item.raw or {"answer": item.answer}
+    sources = item.sources
+    if not sources and isinstance(raw.get("citations"), list):
+        sources = parse_sources(raw["citations"])
+    text, spans = citation_spans(raw)
+    parsed = parse_answer(text, sources, spans)
+    statements = parsed.statements
+    if decompose and judge is not None:
+        statements = tuple(AuditStatement(claim, st.citations) for st in statements
+                           for claim in judge.decompose(st.text))
+    return statements, parsed.sources, parsed.notes
+
+
+def _fill_judgements(item: AuditInput, statements: tuple[AuditStatement, ...], judge: AuditJudge
+                     ) -> tuple[tuple[AuditStatement, ...], int | None]:
+    texts = [s.text for s in statements]
+    relevant = [s.relevant for s in statements]
+    if any(r is None for r in relevant):
+        asked = judge.relevance(item.question, texts)
+        relevant = [r if r is not None else a for r, a in zip(relevant, asked, strict=True)]
+    stances: list[Stance | None] = [s.stance for s in statements]
+    confidence = item.confidence
+    if item.debate is True:
+        if any(s is None for s in stances):
+            asked_st = judge.stance(item.question, texts)
+            stances = [s if s is not None else a for s, a in zip(stances, asked_st, strict=True)]
+        if confidence is None:
+            confidence = judge.confidence(item.question, item.answer or " ".join(texts))
+    filled = tuple(AuditStatement(s.text, s.citations, r, st)
+                   for s, r, st in zip(statements, relevant, stances, strict=True))
+    return filled, confidence
+
+
+def _citation_checks(question: str, statements: Sequence[AuditStatement], sources: Sequence[AuditSource],
+                     judge: AuditJudge | None) -> tuple[list[CitationCheck], list[str]]:
+    by_id = {s.id: s for s in sources}
+    cited = [by_id[sid] for sid in dict.fromkeys(c for st in statements for c in st.citations)]
+    verdicts = source_suitability(question, cited)
+    suit = {s.id: v for s, v in zip(cited, verdicts or [SuitabilityVerdict(None)] * len(cited), strict=True)}
+    intent = {s.id: judge.intent(question, s) if judge is not None else None for s in cited}
+    checks: list[CitationCheck] = []
+    for i, st in enumerate(statements):
+        for sid in st.citations:
+            fidelity = judge.fidelity(st.text, by_id[sid]) if judge is not None else None
+            v = suit[sid]
+            checks.append(CitationCheck(i, sid, intent[sid], v.suitable, v.score, v.source_type, fidelity))
+    return checks, [MISSING_NOTE] if verdicts is None and cited else []
+
+
+def _support(item: AuditInput, statements: Sequence[AuditStatement], sources: Sequence[AuditSource],
+             judge: AuditJudge | None) -> tuple[tuple[int, ...] | None, ...] | None:
+    if item.support is not None:
+        return item.support
+    if judge is None:
+        return None
+    return tuple(None if (row := judge.support(st.text, sources)) is None else tuple(row) for st in statements)
+
+
+def _rubrics(question: str, sources: Sequence[AuditSource], judge: AuditJudge) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for src in sources:
+        scores = judge.rubrics(question, src)
+        out[src.id] = {"scores": scores, "weighted": weighted_score(scores)}
+    return out
+
+
+def audit(
+    item: AuditInput | Mapping[str, Any],
+    *,
+    judge: AuditJudge | LLMBackend | None = None,
+    scorer: AuthorityScorer | None = None,
+    rubrics: bool = False,
+    decompose: bool = False,
+) -> AuditReport:
+    """Audit one answer's citations: matrices, credibility, support, quality, suitability.
+
+    Args:
+        item: an :class:`AuditInput` or the input JSON object (see :mod:`authorag.audit.model`).
+        judge: an :class:`AuditJudge` or a backend for the LLM steps; None runs no LLM (support
+            metrics are then null unless ``support`` is given).
+        scorer: authority scorer for each source's domain (default: the shipped prior table).
+        rubrics: also rate each source on the eight SourceBench rubrics (needs a judge).
+        decompose: split each sentence into atomic claims with the judge first.
+
+    Returns:
+        AuditReport; ``report.to_dict()`` is the JSON shape.
+
+    Raises:
+        ConfigError: invalid input, e.g. a marker citing an id that is not a source (the
+            message names the id).
+
+    Example:
+        >>> report = audit({"question": "Do flu shots work?",
+        ...                 "answer": "They cut the risk [1]. They are popular [2].",
+        ...                 "sources": [{"id": "1", "url": "https://www.cdc.gov/flu"},
+        ...                             {"id": "2", "url": "https://example.org/blog"}],
+        ...                 "support": None})
+        >>> report.citation_matrix, report.metrics["uncited_sources_ratio"]
+        (((1, 0), (0, 1)), 0.0)
+    """
+    inp = item if isinstance(item, AuditInput) else parse_input(item)
+    aj = judge.fork() if isinstance(judge, AuditJudge) else AuditJudge(judge) if judge is not None else None
+    statements, sources, notes = _statements(inp, aj, decompose)
+    confidence = inp.confidence
+    if aj is not None:
+        statements, confidence = _fill_judgements(inp, statements, aj)
+    C = citation_matrix(statements, [s.id for s in sources])
+    S = _support(inp, statements, sources, aj)
+    if scorer is None:
+        from authorag.priors.table import load_prior
+
+        scorer = load_prior()
+    assessed = assess_sources(sources, scorer)
+    result = compute_metrics(C, S, relevant=[s.relevant for s in statements], stances=[s.stance for s in statements],
+                             credible=[a.credible for a in assessed], debate=inp.debate, confidence=confidence)
+    checks, suit_notes = _citation_checks(inp.question, statements, sources, aj)
+    rubric_out = _rubrics(inp.question, sources, aj) if rubrics and aj is not None else None
+    if rubrics and aj is None:
+        notes.append("rubrics need an LLM judge (--judge local|openai); none was given")
+    if aj is not None and sources and not any(s.text for s in sources):
+        notes.append("no source text given: the judge saw URLs and titles only (authorag never fetches pages)")
+    return AuditReport(
+        question=inp.question, statements=statements, sources=tuple(assessed), citation_matrix=C,
+        support_matrix=S, metrics=result.metrics, counts=result.counts, intervals=result.intervals,
+        citations=tuple(checks), rubrics=rubric_out, confidence=confidence, debate=inp.debate, id=inp.id,
+        system=inp.system,
+        judge=None if aj is None else {"backend": aj.backend.name, "model": aj.backend.model,
+                                       "prompt_version": PROMPT_VERSION},
+        cost={**aj.meter.to_dict(), "uncached": aj.usage.to_dict()} if aj is not None else {},
+        notes=(*notes, *result.notes, *suit_notes, *(aj.failures if aj is not None else ())),
+    )
+
+
+__all__ = ["audit"]

@@ -1,0 +1,158 @@
+"""Citation markers, footnote lists and the chat-API URL-citation shapes."""
+from __future__ import annotations
+
+import pytest
+
+from authorag.audit.markers import parse_answer, sentence_spans, split_footnotes, url_key
+from authorag.audit.model import AuditSource
+from authorag.audit.structured import citation_spans
+from authorag.errors import ConfigError
+
+SRC = tuple(AuditSource(str(i), f"https://s{i}.org/p") for i in range(1, 5))
+
+
+def _cites(answer: str, sources: tuple[AuditSource, ...] = SRC) -> list[tuple[str, tuple[str, ...]]]:
+    return [(s.text, s.citations) for s in parse_answer(answer, sources).statements]
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("A holds [1].", [("A holds.", ("1",))]),
+    ("A holds [1][2].", [("A holds.", ("1", "2"))]),
+    ("A holds [1, 2].", [("A holds.", ("1", "2"))]),
+    ("A holds [1; 3].", [("A holds.", ("1", "3"))]),
+    ("A holds [1-3].", [("A holds.", ("1", "2", "3"))]),
+    ("A holds [2–4].", [("A holds.", ("2", "3", "4"))]),
+    ("A holds (1).", [("A holds.", ("1",))]),
+    ("A holds (1, 2).", [("A holds.", ("1", "2"))]),
+    ("A holds^1.", [("A holds.", ("1",))]),
+    ("A holds¹².", [("A holds¹².", ())]),  # "12" names no source: superscripts stay text
+    ("A holds². B too.", [("A holds.", ("2",)), ("B too.", ())]),
+    ("A holds[^2].", [("A holds.", ("2",))]),
+    ("A holds. [1] B holds. [2][3]", [("A holds.", ("1",)), ("B holds.", ("2", "3"))]),
+    ("A holds.\n[1]", [("A holds.", ("1",))]),
+    ("A holds. [1] states it. [2] agrees.", [("A holds.", ()), ("Source 1 states it.", ("1",)), ("Source 2 agrees.", ("2",))]),
+])
+def test_marker_forms(answer: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
+    assert _cites(answer) == expected
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Shown in [1], which says so.", "Shown in source 1, which says so."),
+    ("Studies, including [2] and [3].", "Studies, including source 2 and source 3."),
+    ("For example, [2] suggests it.", "For example, source 2 suggests it."),
+    ("As [1] shows, it holds.", "As source 1 shows, it holds."),
+    ("It works [1] and it is safe [2].", "It works and it is safe."),
+])
+def test_marker_used_as_a_noun_keeps_a_word(answer: str, expected: str) -> None:
+    assert _cites(answer)[0][0] == expected
+
+
+def test_duplicate_markers_count_once() -> None:
+    assert _cites("A holds [1][1] and [1, 1] (1).") == [("A holds and.", ("1",))]
+
+
+def test_prose_numbers_are_not_citations() -> None:
+    # (7) and ^9 name no source: lenient forms stay text; [sic] is not an id.
+    assert _cites("Step (7) uses x^9 [sic].") == [("Step (7) uses x^9 [sic].", ())]
+
+
+def test_unknown_bracket_id_names_the_id() -> None:
+    with pytest.raises(ConfigError, match=r"citation \[9\] in 'B \[9\]\.' refers to source id '9'.*\['1', '2', '3', '4'\]"):
+        parse_answer("A [1]. B [9].", SRC)
+
+
+def test_long_range_is_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"citation range \[1-500\]"):
+        parse_answer("A [1-500].", SRC)
+
+
+def test_empty_answer() -> None:
+    parsed = parse_answer("", SRC)
+    assert parsed.statements == () and parsed.sources == SRC
+
+
+def test_footnote_list_maps_labels_to_urls() -> None:
+    answer = ("Vitamin C does not cure colds [1]. Zinc may shorten them [2].\n\n"
+              "Sources:\n[1] https://www.s1.org/p/\n2. Zinc review - https://new.example/zinc")
+    parsed = parse_answer(answer, SRC[:1])
+    assert [(s.text, s.citations) for s in parsed.statements] == [
+        ("Vitamin C does not cure colds.", ("1",)), ("Zinc may shorten them.", ("2",))]
+    assert [(s.id, s.url, s.title) for s in parsed.sources] == [
+        ("1", "https://s1.org/p", ""), ("2", "https://new.example/zinc", "Zinc review")]
+    assert parsed.notes == ["source '2' (https://new.example/zinc) is cited but was not in 'sources'; added"]
+
+
+def test_markdown_footnotes_without_sources() -> None:
+    body, notes = split_footnotes("Use it[^a].\n\n[^a]: [Guide](https://g.org/x)")
+    assert body == "Use it[^a]." and notes == {"a": ("https://g.org/x", "Guide")}
+    parsed = parse_answer("Use it[^a].\n\n[^a]: [Guide](https://g.org/x)", ())
+    assert parsed.statements[0].citations == ("a",) and parsed.sources[0].url == "https://g.org/x"
+
+
+def test_inline_link_is_a_citation() -> None:
+    parsed = parse_answer("See the [CDC page](https://s2.org/p?utm_source=openai).", SRC)
+    assert [(s.text, s.citations) for s in parsed.statements] == [("See the CDC page.", ("2",))]
+
+
+def test_sentences_lists_and_headings() -> None:
+    text = "## Answer\nYes, e.g. the 2019 trial. It works.\n- First item\n1. Second item\n---"
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "Yes, e.g. the 2019 trial.", "It works.", "First item", "Second item"]
+
+
+def test_url_key() -> None:
+    assert url_key("HTTPS://www.Example.org/a/?utm_medium=x&id=3#frag") == "example.org/a?id=3"
+
+
+def test_openai_chat_annotations() -> None:
+    answer = "Flu shots cut risk ([cdc.gov](https://www.cdc.gov/flu?utm_source=openai)). Masks help."
+    obj = {"choices": [{"message": {"content": answer, "annotations": [
+        {"type": "url_citation", "url_citation": {"start_index": 19, "end_index": 73,
+                                                   "url": "https://www.cdc.gov/flu?utm_source=openai",
+                                                   "title": "Flu"}}]}}]}
+    text, spans = citation_spans(obj)
+    parsed = parse_answer(text, (AuditSource("cdc", "https://cdc.gov/flu"),), spans)
+    assert [(s.text, s.citations) for s in parsed.statements] == [
+        ("Flu shots cut risk (cdc.gov).", ("cdc",)), ("Masks help.", ())]
+
+
+def test_responses_output_offsets_are_shifted_per_part() -> None:
+    obj = {"output": [{"type": "message", "content": [
+        {"type": "output_text", "text": "One. ", "annotations": []},
+        {"type": "output_text", "text": "Two.", "annotations": [
+            {"type": "url_citation", "start_index": 0, "end_index": 4, "url": "https://t.org", "title": "T"}]}]}]}
+    text, spans = citation_spans(obj)
+    assert text == "One. Two." and (spans[0].start, spans[0].end) == (5, 9)
+    assert [s.citations for s in parse_answer(text, (), spans).statements] == [(), ("1",)]
+
+
+def test_grounding_metadata_byte_offsets() -> None:
+    text = "Café é bom. Outro fato."
+    first = len("Café é bom. ".encode())
+    obj = {"answer": text, "groundingMetadata": {
+        "groundingChunks": [{"web": {"uri": "https://x.org", "title": "x"}}],
+        "groundingSupports": [{"segment": {"startIndex": first, "endIndex": len(text.encode())},
+                               "groundingChunkIndices": [0]}]}}
+    t, spans = citation_spans(obj)
+    assert (spans[0].start, spans[0].end) == (12, 23)
+    assert [s.citations for s in parse_answer(t, (), spans).statements] == [(), ("1",)]
+
+
+def test_grounding_bad_chunk_index() -> None:
+    obj = {"answer": "A.", "groundingMetadata": {"groundingChunks": [], "groundingSupports": [
+        {"segment": {"startIndex": 0, "endIndex": 2}, "groundingChunkIndices": [3]}]}}
+    with pytest.raises(ConfigError, match="cites chunk 3, but there are 0 groundingChunks"):
+        citation_spans(obj)
+
+
+def test_content_blocks_with_citations() -> None:
+    obj = {"answer": [{"type": "text", "text": "Intro. "},
+                      {"type": "text", "text": "It works.", "citations": [{"url": "https://w.org", "title": "W"}]}]}
+    text, spans = citation_spans(obj)
+    assert [s.citations for s in parse_answer(text, (), spans).statements] == [(), ("1",)]
+
+
+def test_bad_annotation_offsets() -> None:
+    with pytest.raises(ConfigError, match=r"annotations\[0\]: start_index/end_index"):
+        citation_spans({"answer": "short", "annotations": [{"type": "url_citation", "url_citation": {
+            "start_index": 0, "end_index": 99, "url": "https://x.org"}}]})
