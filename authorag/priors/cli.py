@@ -31,10 +31,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
-    from authorag.priors import learned_cli, pagerank_cli
+    from authorag.priors import learned_cli, pagerank_cli, store_cli
 
     pagerank_cli.add_parsers(psub)
     learned_cli.add_parsers(psub)
+    store_cli.add_parsers(psub)
 
 
 def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
@@ -43,7 +44,8 @@ def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = N
     p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
                    help="add an opt-in source (averitec_misinfo, grinberg2019)")
     p.add_argument("--prior-file", action="append", default=[], metavar="NAME=PATH",
-                   help="add a PageRank prior built with 'authorag priors build' as an authority source")
+                   help="add a prior store ('authorag priors import') or a PageRank prior file "
+                        "('authorag priors build') as a source")
     p.add_argument("--judge", choices=["local", "openai", "none"], default=judge_default,
                    help="judge unknown/low-confidence domains with an LLM (hybrid scorer)")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint for --judge openai")
@@ -72,7 +74,9 @@ def _prior_file(spec: str) -> Any:
     name, sep, path = spec.partition("=")
     if not sep or not name or not path:
         raise ConfigError(f"--prior-file needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
-    return ExtraSource.from_pagerank_file(path, name)
+    from authorag.priors.store import is_store, store_source
+
+    return store_source(path, name) if is_store(path) else ExtraSource.from_pagerank_file(path, name)
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -85,10 +89,19 @@ def _score(args: argparse.Namespace) -> int:
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
     details = build_scorer(args).score(cands)
     rows = [_row(c.url, c.domain, d.to_dict()) for c, d in zip(cands, details)]
+    from authorag.priors.store_cli import store_provenance
+
+    provenance = store_provenance(args.prior_file)
     if args.json:
+        for r in rows:  # provenance of each imported store that contributed to the row
+            used = {k: provenance[k] for k in r["raw"] if k in provenance}
+            if used:
+                r["provenance"] = used
         print(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
         _print_table(rows)
+        for source, line in provenance.items():
+            print(f"{source}: {line}")
     return 0
 
 
