@@ -71,6 +71,12 @@ def _opr_value(raw: NDArray[Any]) -> NDArray[np.float64]:
     return np.clip(np.asarray(raw, dtype=np.float64) / 10.0, 0.0, 1.0)
 
 
+def _cloudflare_value(raw: NDArray[Any]) -> NDArray[np.float64]:
+    buckets, inverse = np.unique(np.asarray(raw, dtype=np.int64), return_inverse=True)
+    ranks = np.array([cloudflare_rank(int(b)) for b in buckets.tolist()], dtype=np.float64)
+    return web_log_rank(ranks[inverse])
+
+
 def cloudflare_rank(bucket: int) -> float:
     """The rank a Radar bucket stands for: geometric middle of the bucket's bounds.
 
@@ -124,7 +130,7 @@ FORMATS: Mapping[str, ImportFormat] = MappingProxyType({f.name: f for f in (
     ImportFormat("majestic", "Majestic Million CSV (header GlobalRank,...,Domain,...)", ",",
                  (("domain",), ("globalrank",)), (0, 0), False, "u4", web_log_rank, _LOG_RANK_DOC, 0.7),
     ImportFormat("cloudflare", "Cloudflare Radar bucket file (header 'domain'; bucket from name or --bucket)",
-                 ",", (("domain",), ()), (0, 0), False, "u4", web_log_rank,
+                 ",", (("domain",), ()), (0, 0), False, "u4", _cloudflare_value,
                  "web log-rank of the bucket's geometric middle sqrt(previous bucket * bucket)", 0.6),
     ImportFormat("openpagerank", "Open PageRank CSV (header Rank,Domain,Open Page Rank)", ",",
                  (("domain",), ("open page rank", "page_rank_decimal", "openpagerank")), (0, 0), False, "f4",
@@ -231,7 +237,8 @@ def resolve_plan(fmt_name: str, header: Sequence[str] | None, options: Mapping[s
     names = _header_names(header)
     key_col = _find(names, fmt.header[0], fmt.name, header)
     if fmt.name == "cloudflare":
-        return RowPlan(fmt, key_col, None, cloudflare_rank(int(options["bucket"])))
+        cloudflare_rank(int(options["bucket"]))  # validates the bucket
+        return RowPlan(fmt, key_col, None, float(options["bucket"]))
     raw_names = fmt.header[1]
     if fmt.name == "cc-webgraph":
         measure = options.get("measure", "harmonicc")
