@@ -35,7 +35,14 @@ from typing import IO, Any
 import numpy as np
 
 from authorag.errors import ConfigError
-from authorag.priors.importers import BadRow, RowPlan, bucket_from_name, import_format, is_header, resolve_plan
+from authorag.priors.importers import (
+    BadRow,
+    RowPlan,
+    bucket_from_name,
+    import_format,
+    is_header,
+    resolve_plan,
+)
 from authorag.priors.store import write_store
 
 log = logging.getLogger(__name__)
