@@ -27,16 +27,16 @@ FILES = {
     "tranco": ("top-1m.csv", "1,google.com\n2,NIH.gov\n3,www.example.co.uk\n"),
     "umbrella": ("top-1m.csv", "1,google.com\n2,api.nih.gov\n3,www.example.co.uk\n"),
     "majestic": ("majestic_million.csv", (
-                 "GlobalRank,TldRank,Domain,TLD,RefSubNets,RefIPs,IDN_Domain,IDN_TLD,PrevGlobalRank,PrevTldRank,"
-                 "PrevRefSubNets,PrevRefIPs\n1,1,google.com,com,1,1,google.com,com,1,1,1,1\n"
-                 "2,1,nih.gov,gov,1,1,nih.gov,gov,2,1,1,1\n3,1,example.co.uk,uk,1,1,example.co.uk,uk,3,1,1,1\n"),
+        "GlobalRank,TldRank,Domain,TLD,RefSubNets,RefIPs,IDN_Domain,IDN_TLD,PrevGlobalRank,PrevTldRank,"
+        "PrevRefSubNets,PrevRefIPs\n1,1,google.com,com,1,1,google.com,com,1,1,1,1\n"
+        "2,1,nih.gov,gov,1,1,nih.gov,gov,2,1,1,1\n3,1,example.co.uk,uk,1,1,example.co.uk,uk,3,1,1,1\n")),
     "openpagerank": ("top10milliondomains.csv", (
-                     '"Rank","Domain","Open Page Rank"\n"1","google.com","10.00"\n"2","nih.gov","7.50"\n'
-                     '"3","example.co.uk","3.20"\n')),
+        '"Rank","Domain","Open Page Rank"\n"1","google.com","10.00"\n"2","nih.gov","7.50"\n'
+        '"3","example.co.uk","3.20"\n')),
     "cc-webgraph": ("cc-main-2024-domain-ranks.txt", (
-                    "#harmonicc_pos\t#harmonicc_val\t#pr_pos\t#pr_val\t#host_rev\t#n_hosts\n"
-                    "1\t3.1E7\t2\t0.01\tcom.google\t100\n2\t2.9E7\t1\t0.02\tgov.nih\t50\n"
-                    "3\t2.0E7\t3\t0.001\tuk.co.example\t4\n")),
+        "#harmonicc_pos\t#harmonicc_val\t#pr_pos\t#pr_val\t#host_rev\t#n_hosts\n"
+        "1\t3.1E7\t2\t0.01\tcom.google\t100\n2\t2.9E7\t1\t0.02\tgov.nih\t50\n"
+        "3\t2.0E7\t3\t0.001\tuk.co.example\t4\n")),
 }
 
 
