@@ -63,13 +63,19 @@ def fingerprint(key: str, salt: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8, salt=salt).digest(), "little")
 
 
+def _digest(proto: Any, key: str) -> bytes:
+    h = proto.copy()  # copying a keyed hasher is cheaper than building one with keyword arguments
+    h.update(key.encode("utf-8"))
+    return h.digest()
+
+
 def _salt(attempt: int) -> bytes:
     return attempt.to_bytes(16, "little")
 
 
 def _fingerprints(keys: Sequence[str], salt: bytes) -> NDArray[np.uint64]:
-    b2 = hashlib.blake2b
-    data = b"".join(b2(k.encode("utf-8"), digest_size=8, salt=salt).digest() for k in keys)
+    proto = hashlib.blake2b(digest_size=8, salt=salt)
+    data = b"".join(_digest(proto, k) for k in keys)
     return np.frombuffer(data, dtype="<u8").copy()
 
 
@@ -226,6 +232,7 @@ class PriorStore(Mapping[str, SourceValue]):
         self.provenance: Mapping[str, Any] = self.header.get("provenance", {})
         self._n = int(self.header["entries"])
         self._salt = bytes.fromhex(self.header["salt"])
+        self._hasher = hashlib.blake2b(digest_size=8, salt=self._salt)
         self._shift = 64 - int(self.header["bucket_bits"])
         view = memoryview(self._mm)
         for section, (offset, length, _) in self.header["sections"].items():
@@ -244,7 +251,9 @@ class PriorStore(Mapping[str, SourceValue]):
 
     def get(self, key: str, default: SourceValue | None = None) -> SourceValue | None:  # type: ignore[override]
         """The entry for ``key`` or ``default`` (one hash, one or two integer compares)."""
-        h = int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8, salt=self._salt).digest(), "little")
+        hasher = self._hasher.copy()
+        hasher.update(key.encode("utf-8"))
+        h = int.from_bytes(hasher.digest(), "little")
         b = h >> self._shift
         fp = self._fp
         for i in range(self._dir[b], self._dir[b + 1]):
