@@ -51,6 +51,8 @@ def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = N
     p.add_argument("--base-url", help="OpenAI-compatible endpoint for --judge openai")
     p.add_argument("--model", help="model name (openai) or GGUF path (local)")
     p.add_argument("--no-learned", action="store_true", help="skip the learned-prior tier")
+    p.add_argument("--cache", metavar="PATH_OR_URL",
+                   help="judge cache: a SQLite file (default: the user cache) or redis://host:port/db")
 
 
 def build_scorer(args: argparse.Namespace) -> Any:
@@ -65,7 +67,8 @@ def build_scorer(args: argparse.Namespace) -> Any:
     from authorag.hybrid import build_hybrid
 
     kw = {k: v for k, v in (("base_url", args.base_url), ("model", args.model)) if v is not None}
-    return build_hybrid(judge, table=table, learned=not args.no_learned, **kw)
+    cache = True if getattr(args, "cache", None) is None else args.cache
+    return build_hybrid(judge, table=table, learned=not args.no_learned, cache=cache, **kw)
 
 
 def _prior_file(spec: str) -> Any:
