@@ -45,12 +45,14 @@ absent = [k + "x" for k in present]
 t = time.perf_counter(); store = PriorStore(store_path); open_s = time.perf_counter() - t
 before = rss()
 get = store.get
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 hits = sum(get(k) is not None for k in present)
 present_us = (time.perf_counter() - t) / len(present) * 1e6
-t = time.perf_counter()
+present_cpu_us = (time.process_time() - c) / len(present) * 1e6
+t, c = time.perf_counter(), time.process_time()
 false_hits = sum(get(k) is not None for k in absent)
 absent_us = (time.perf_counter() - t) / len(absent) * 1e6
+absent_cpu_us = (time.process_time() - c) / len(absent) * 1e6
 after = rss()
 table = load_prior(extra=[store_source(store_path, "synthetic")], rules=())
 hosts = [("www." + k, k) for k in present[:20000]]
@@ -64,7 +66,8 @@ for h, d in hosts:
     plain._lookup(h, d)
 plain_us = (time.perf_counter() - t) / len(hosts) * 1e6
 print(json.dumps({"open_s": open_s, "hits": hits, "false_hits": false_hits, "present_lookup_us": present_us,
-                  "absent_lookup_us": absent_us, "table_lookup_us": table_us,
+                  "present_lookup_cpu_us": present_cpu_us, "absent_lookup_us": absent_us,
+                  "absent_lookup_cpu_us": absent_cpu_us, "table_lookup_us": table_us,
                   "table_without_store_us": plain_us, "rss_before_mb": before,
                   "rss_after_mb": after, "rss_growth_mb": after["VmRSS"] - before["VmRSS"],
                   "anon_growth_mb": after["RssAnon"] - before["RssAnon"]}))
@@ -104,15 +107,18 @@ def measure(n: int, work: Path) -> dict[str, object]:
     t = time.perf_counter()
     synthetic_list(n, src, sample)
     gen_s = time.perf_counter() - t
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-m", "authorag", "priors", "import", "--format", "tranco", str(src),
                     "--out", str(store), "--quiet"], check=True, stdout=subprocess.DEVNULL)
     build_s = time.perf_counter() - t
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    build_cpu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    peak_mb = after.ru_maxrss / 1024
     child = subprocess.run([sys.executable, "-c", _CHILD, str(store), str(sample)], check=True,
                            capture_output=True, text=True)
     result: dict[str, object] = {"domains": n, "input_mb": src.stat().st_size / 2**20, "generate_s": gen_s,
-                                 "build_s": build_s, "build_peak_rss_mb_max_so_far": peak_mb,
+                                 "build_s": build_s, "build_cpu_s": build_cpu_s, "build_peak_rss_mb_max_so_far": peak_mb,
                                  "store_mb": store.stat().st_size / 2**20, **json.loads(child.stdout)}
     for p in (src, sample, store):
         p.unlink()
@@ -142,11 +148,13 @@ def main() -> int:
         point = measure(int(n), work)
         print(json.dumps(point), flush=True)
         points.append(point)
-    projected = {k: project(points, k, 1e8) for k in ("build_s", "store_mb", "open_s", "present_lookup_us")}
+    projected = {k: project(points, k, 1e8) for k in ("build_s", "build_cpu_s", "store_mb", "open_s",
+                                                       "present_lookup_cpu_us")}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report = {"command": "scripts/bench_store.py --sizes " + " ".join(f"{s:g}" for s in args.sizes),
-              "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+              "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "load_average_at_end": os.getloadavg()},
               "points": points, "projected_100M": projected}
     (out / "store.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps({"projected_100M": projected}))

@@ -48,6 +48,7 @@ from authorag.priors.store import write_store
 log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_ROWS = 1_000_000
+_BATCH = 20_000
 _DATE_IN_NAME = re.compile(r"(20\d\d)-?([01]\d)-?([0-3]\d)")
 Progress = Callable[[int], None]
 
@@ -159,21 +160,22 @@ class _Reader:
     bad: int = 0
     files: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
 
-    def rows_of(self, path: Path, skip_lines: int) -> Iterator[tuple[int, str, float]]:
-        """(line number, key, raw) of every good row after ``skip_lines``; counts bad rows."""
+    def batches_of(self, path: Path, skip_lines: int, size: int = _BATCH,
+                   ) -> Iterator[tuple[int, list[str], list[float]]]:
+        """(last line, keys, raws) per batch of rows after ``skip_lines``; counts bad rows."""
         hashing, text = _open_lines(path, self.progress)
         with text:
             plan, lines = self._plan(path, text)
-            for line, row in enumerate(csv.reader(lines, delimiter=plan.fmt.delimiter), start=1):
-                if line <= skip_lines or not row or (len(row) == 1 and not row[0].strip()):
-                    continue
-                try:
-                    key, raw = plan.parse_row(row, line)
-                except BadRow as exc:
-                    self._bad(path, line, exc)
-                    continue
-                self.rows += 1
-                yield line, key, raw
+            reader = csv.reader(lines, delimiter=plan.fmt.delimiter)
+            done = sum(1 for _ in itertools.islice(reader, skip_lines))
+            while rows := list(itertools.islice(reader, size)):
+                first, done = done + 1, done + len(rows)
+                index = None if all(rows) else [i for i, r in enumerate(rows) if r]  # blank lines
+                keys, raws, bad = plan.parse_batch(rows if index is None else [rows[i] for i in index], 0)
+                for i, exc in bad:
+                    self._bad(path, first + (i if index is None else index[i]), exc)
+                self.rows += len(keys)
+                yield done, keys, raws
         self.files.append({"file": path.name, "sha256": hashing.sha256.hexdigest(), "bytes": hashing.done,
                            "date": _file_date(path, self.options.get("date"))})
 
@@ -239,7 +241,7 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
     reader = _Reader(fmt, opts, skip_bad, progress, rows0, bad0)
     for index, path in enumerate(paths):
         if index < start_file:  # finished before the interruption: read again only for its checksum
-            _drain(reader.rows_of(path, 1 << 62))
+            _drain(reader.batches_of(path, 1 << 62))
             continue
         _read_file(reader, parts, index, path, start_line if index == start_file else 0, chunk_rows)
     keys, raws = parts.load()
@@ -266,12 +268,10 @@ def _drain(rows: Iterator[Any]) -> None:
 def _read_file(reader: _Reader, parts: _Parts, index: int, path: Path, skip: int, chunk_rows: int) -> None:
     keys: list[str] = []
     raw: list[float] = []
-    line = skip
-    for line, key, value in reader.rows_of(path, skip):
-        keys.append(key)
-        raw.append(value)
+    for line, batch_keys, batch_raw in reader.batches_of(path, skip, min(_BATCH, chunk_rows)):
+        keys += batch_keys
+        raw += batch_raw
         if len(keys) >= chunk_rows:
             parts.save(keys, raw, index, line, reader.rows, reader.bad)
             keys, raw = [], []
     parts.save(keys, raw, index + 1, 0, reader.rows, reader.bad)
-    del line
