@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "authorag.judges.cli",
     "authorag.server.cli",
     "authorag.benchmarks.cli",
+    "authorag.spark.cli",
 )
 
 
