@@ -74,8 +74,8 @@ def render(doc: str) -> str:
     for name, (file, fn) in TABLES.items():
         data = _load(file)
         body = fn(data) if data is not None else f"(no {file} yet: run the command above)"
-        pattern = re.compile(rf"(<!-- table:{name} -->\n).*?(\n<!-- /table:{name} -->)", re.S)
-        doc = pattern.sub(lambda m: m.group(1) + body + m.group(2), doc)
+        pattern = re.compile(rf"(<!-- table:{name} -->\n)(?:.*?\n)?(<!-- /table:{name} -->)", re.S)
+        doc = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), doc)
     return doc
 
 
