@@ -43,7 +43,7 @@ from authorag.priors.importers import (
     is_header,
     resolve_plan,
 )
-from authorag.priors.store import write_store
+from authorag.priors.store import PriorStore, write_store
 
 log = logging.getLogger(__name__)
 
@@ -254,8 +254,6 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
     write_store(out_path, keys, values, raw=raw_out, raw_dtype=spec.raw_dtype, name=source, confidence=spec.confidence,
                 transform=spec.transform_doc, provenance=provenance)
     parts.remove()
-    from authorag.priors.store import PriorStore
-
     entries = len(PriorStore(out_path))
     return ImportResult(out_path, entries, reader.rows, reader.bad, rows0, provenance)
 
