@@ -17,8 +17,9 @@ from authorag.spark.annotate import score_frame
 URLS = ["https://www.nih.gov/x", "https://tiny-unknown-site.org/a", "someone.blogspot.com", "not a url", None]
 
 
-def _store(tmp_path: Path) -> Path:
-    return write_store(tmp_path / "tr.store", ["tiny-unknown-site.org"], [0.3], raw=[900_000], name="tranco")
+def _store(tmp_path: Path, file: str = "tr.store") -> Path:
+    # Spark's addFile keeps one path per file name and session: each test ships its own name.
+    return write_store(tmp_path / file, ["tiny-unknown-site.org"], [0.3], raw=[900_000], name="tranco")
 
 
 def _expected(store: Path) -> dict[str, list[Any]]:
@@ -52,7 +53,7 @@ def test_annotate_urls_on_local_spark(spark: Any, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_cli_spark_score_writes_parquet(spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     del spark
-    store = _store(tmp_path)
+    store = _store(tmp_path, "cli.store")
     src = tmp_path / "urls.txt"
     src.write_text("https://www.nih.gov/x\nhttps://tiny-unknown-site.org/a\n")
     out = tmp_path / "scored.parquet"
