@@ -78,3 +78,18 @@ def test_open_rejects_other_files_and_truncation(tmp_path: Path) -> None:
         PriorStore(cut)
     with pytest.raises(PriorUnavailable, match="cannot open"):
         PriorStore(tmp_path / "missing.store")
+
+
+def test_two_stores_combine_by_confidence_and_leave_one_out(tmp_path: Path) -> None:
+    a = write_store(tmp_path / "a.store", ["tiny-unknown-site.org"], [0.2], name="a", confidence=0.6)
+    b = write_store(tmp_path / "b.store", ["tiny-unknown-site.org", "sub.tiny-unknown-site.org"], [0.8, 0.5],
+                    name="b", confidence=0.3)
+    table = load_prior(extra=[store_source(a), store_source(b)])
+    both = table.lookup("https://tiny-unknown-site.org/")
+    assert both.authority == pytest.approx((0.2 * 0.6 + 0.8 * 0.3) / 0.9, abs=1e-6)
+    assert both.confidence == pytest.approx(1 - 0.4 * 0.7)
+    sub = table.lookup("https://sub.tiny-unknown-site.org/")  # each source's most specific key
+    assert {s.name: s.value for s in sub.sources} == {"a": pytest.approx(0.2), "b": pytest.approx(0.5)}
+    assert sub.matched == "sub.tiny-unknown-site.org"
+    only_b = table.without("a").lookup("https://tiny-unknown-site.org/")
+    assert (only_b.authority, only_b.confidence) == (pytest.approx(0.8), pytest.approx(0.3))
