@@ -26,8 +26,8 @@ def _load(name: str) -> dict[str, Any] | None:
 
 
 def store_table(r: dict[str, Any]) -> str:
-    rows = ["| domains | build wall s (CPU s) | build peak RSS MB | file MB | open ms | lookup µs hit / miss "
-            "(CPU) | RSS growth MB after 100k hits (anon) | PriorTable lookup µs with / without store |",
+    rows = [("| domains | build wall s (CPU s) | build peak RSS MB | file MB | open ms | lookup µs hit / miss "
+            "(CPU) | RSS growth MB after 100k hits (anon) | PriorTable lookup µs with / without store |"),
             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for p in r["points"]:
         rows.append(f"| {p['domains']:,} | {p['build_s']:.0f} ({p['build_cpu_s']:.0f}) | "
@@ -42,8 +42,8 @@ def store_table(r: dict[str, Any]) -> str:
 
 
 def spark_table(r: dict[str, Any]) -> str:
-    rows = ["| links | domains | edges | scipy s | Spark s (graph s) | iterations Spark / scipy | "
-            "max abs diff PageRank | max abs diff score |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = [("| links | domains | edges | scipy s | Spark s (graph s) | iterations Spark / scipy | "
+            "max abs diff PageRank | max abs diff score |"), "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for p in r["pagerank"]:
         rows.append(f"| {p['links']:,} | {p['domains']:,} | {p['edges']:,} | {p['scipy_s']:.1f} | "
                     f"{p['spark_s']:.0f} ({p['spark_graph_s']:.0f}) | {p['iterations_spark']} / "
@@ -51,10 +51,10 @@ def spark_table(r: dict[str, Any]) -> str:
     rows += ["", "| URLs | Spark annotate s | single process µs per URL |", "|---:|---:|---:|"]
     rows += [f"| {a['urls']:,} | {a['spark_s']:.0f} | {a['single_process_us_per_url']:.0f} |" for a in r["annotate"]]
     e = r["extrapolated"]
-    rows += ["", f"Extrapolated from the largest run ({r['cores']} cores): PageRank "
+    rows += ["", (f"Extrapolated from the largest run ({r['cores']} cores): PageRank "
              f"{e['pagerank_core_hours_per_billion_links']:,.0f} core-hours per billion links; annotation "
              f"{e['annotate_core_hours_per_billion_urls']:,.0f} core-hours per billion URLs (single process: "
-             f"{e['single_process_hours_per_billion_urls']:,.0f} hours)."]
+             f"{e['single_process_hours_per_billion_urls']:,.0f} hours).")]
     return "\n".join(rows) + f"\n\n`{r['command']}`; load average at the end {r['load_average_at_end'][0]:.1f}"
 
 
@@ -74,8 +74,8 @@ def render(doc: str) -> str:
     for name, (file, fn) in TABLES.items():
         data = _load(file)
         body = fn(data) if data is not None else f"(no {file} yet: run the command above)"
-        pattern = re.compile(rf"(<!-- table:{name} -->\n)(?:.*?\n)?(<!-- /table:{name} -->)", re.S)
-        doc = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), doc)
+        pattern = re.compile(rf"(<!-- table:{name} -->\n)(?:.*?\n)?(<!-- /table:{name} -->)", re.DOTALL)
+        doc = pattern.sub(lambda m, text=body: m.group(1) + text + "\n" + m.group(2), doc)
     return doc
 
 
