@@ -66,6 +66,7 @@ def test_cli_spark_engine_writes_the_same_store_as_scipy(spark: Any, tmp_path: P
 
 @pytest.mark.slow
 def test_spark_equals_scipy_at_ten_million_edges(spark: Any, tmp_path: Path) -> None:
+    """10 M links, 1 M domains: ~4 min for scipy's read and several minutes of Spark on 2 cores."""
     _compare(spark, _edge_file(tmp_path / "big.tsv.gz", 10_000_000, 1_000_000), tol=1e-8)
 
 
