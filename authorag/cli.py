@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "authorag.server.cli",
     "authorag.benchmarks.cli",
     "authorag.audit.cli",
+    "authorag.spark.cli",
 )
 
 

@@ -68,6 +68,8 @@ class ScorerSettings:
         judge_api_key: API key for that endpoint (never printed).
         judge_calibration: JSON file of a judge calibration
             (:class:`~authorag.judges.calibration.Calibration`); default: the shipped fit.
+        judge_cache: the judge cache: a SQLite file or ``redis://host:port/db`` (default: the
+            user cache's SQLite file).
         min_confidence: a tier's value is accepted at or above this confidence.
         max_judge_calls: judge calls allowed per scoring call.
         judge_seconds: wall-time budget for judging per scoring call.
@@ -88,6 +90,7 @@ class ScorerSettings:
     judge_base_url: str | None = None
     judge_api_key: str | None = field(default=None, repr=False)
     judge_calibration: str | None = None
+    judge_cache: str | None = None
     min_confidence: float = 0.5
     max_judge_calls: int = 20
     judge_seconds: float = 30.0
@@ -265,6 +268,8 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
     g.add_argument("--judge-base-url", "--base-url", dest="judge_base_url",
                    help="OpenAI-compatible endpoint for --judge openai")
     g.add_argument("--judge-model", "--model", dest="judge_model", help="model name (openai) or GGUF path (local)")
+    g.add_argument("--cache", dest="judge_cache", metavar="PATH_OR_URL",
+                   help="judge cache: a SQLite file (default: the user cache) or redis://host:port/db")
     g.add_argument("--hosted", action=argparse.BooleanOptionalAction, default=None,
                    help="hosted tier for user pages on platforms like wordpress.com (default on)")
     g.add_argument("--reserved", action=argparse.BooleanOptionalAction, default=None,
@@ -284,6 +289,7 @@ def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | No
         optin_sources=tuple(args.optin) if args.optin else None,
         prior_files=tuple(args.prior_file) if args.prior_file else None,
         learned=args.learned, judge=args.judge, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
+        judge_cache=getattr(args, "judge_cache", None),
         hosted=args.hosted, reserved=args.reserved, hosted_authority=args.hosted_authority,
         subdomains=args.subdomains)
 
@@ -305,8 +311,9 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
         from authorag.priors.learned_train import learned_prior_for
 
         learned = learned_prior_for(exclude=settings.exclude_sources, tail=settings.learned_tail)
+    cache: Any = True if settings.judge_cache is None else settings.judge_cache
     return build_hybrid(judge, table=table, learned=learned, judge_method=settings.judge_method,
-                        hybrid_kw=hybrid_kw, **kw)
+                        hybrid_kw=hybrid_kw, cache=cache, **kw)
 
 
 def _prior_file(spec: str) -> Any:
@@ -315,7 +322,9 @@ def _prior_file(spec: str) -> Any:
     name, sep, path = spec.partition("=")
     if not sep or not name or not path:
         raise ConfigError(f"--prior-file (AUTHORAG_PRIOR_FILES) needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
-    return ExtraSource.from_pagerank_file(path, name)
+    from authorag.priors.store import is_store, store_source
+
+    return store_source(path, name) if is_store(path) else ExtraSource.from_pagerank_file(path, name)
 
 
 def describe(scorer: AuthorityScorer) -> dict[str, Any]:

@@ -7,6 +7,14 @@ cd "$(dirname "$0")/.."
 extras="all,dev"
 [ "${1:-}" = "--model" ] && extras="all,dev,model"
 PY=${PYTHON:-python3}
+# The [spark] extra runs on a Java 17+ runtime: install Debian's default one when none is there.
+if ! command -v java >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
+  else
+    echo "setup.sh: no java on PATH; Spark tests will be skipped (install default-jre-headless)" >&2
+  fi
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi

@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from authorag.judges.backends.base import ChatRequest, Completion, LLMBackend, TokenLogprob
 from authorag.judges.backends.models import cache_dir
@@ -72,6 +72,25 @@ def cache_key(backend: str, model: str, request: ChatRequest) -> str:
     }
     blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class CompletionCache(Protocol):
+    """What :class:`CachedBackend` needs from a cache: :class:`JudgeCache` (SQLite, the
+    default) or :class:`~authorag.judges.cache_redis.RedisJudgeCache` (shared by replicas)."""
+
+    hits: int
+    misses: int
+
+    def get(self, key: str) -> Completion | None: ...
+
+    def put(self, key: str, completion: Completion, *, backend: str = "", model: str = "",
+            prompt_version: str = "") -> None: ...
+
+    def clear(self) -> int: ...
+
+    def close(self) -> None: ...
+
+    def __len__(self) -> int: ...
 
 
 class JudgeCache:
@@ -172,9 +191,9 @@ class CachedBackend:
         ('fake', 'fake-model')
     """
 
-    def __init__(self, backend: LLMBackend, cache: JudgeCache | None = None) -> None:
+    def __init__(self, backend: LLMBackend, cache: CompletionCache | None = None) -> None:
         self.backend = backend
-        self.cache = cache if cache is not None else JudgeCache()
+        self.cache: CompletionCache = cache if cache is not None else JudgeCache()
         self.name = backend.name
         self.model = backend.model
 
@@ -229,4 +248,10 @@ def _decode(value: str) -> Completion:
     return Completion(logprobs=logprobs, **{k: v for k, v in data.items() if k in known})
 
 
-__all__ = ["CachedBackend", "JudgeCache", "cache_key", "default_cache_path"]
+encode_completion = _encode
+"""A completion as the JSON text every cache backend stores (``cached`` left out)."""
+decode_completion = _decode
+"""The inverse of :data:`encode_completion` (tolerates fields from other versions)."""
+
+__all__ = ["CachedBackend", "CompletionCache", "JudgeCache", "cache_key", "decode_completion",
+           "default_cache_path", "encode_completion"]

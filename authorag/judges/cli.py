@@ -34,6 +34,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--model", help="model name (openai) or GGUF path / registered name (local)")
     p.add_argument("--greedy", action="store_true", help="parse greedy text instead of logprobs")
     p.add_argument("--no-cache", action="store_true", help="do not use the persistent judge cache")
+    p.add_argument("--cache", metavar="PATH_OR_URL", help="judge cache: a SQLite file or redis://host:port/db")
     p.add_argument("--on-failure", choices=["raise", "skip"], default="skip")
     p.add_argument("--json", action="store_true", help="print a JSON array in input order")
     p.set_defaults(func=_run)
@@ -63,7 +64,7 @@ def _backend(args: argparse.Namespace) -> Any:
         kw = {k: v for k, v in (("base_url", args.base_url), ("model", args.model), ("api_key", args.api_key)) if v is not None}
     elif args.model is not None:
         kw["model_path"] = args.model
-    return load_backend(args.backend, cache=not args.no_cache, **kw)
+    return load_backend(args.backend, cache=False if args.no_cache else (args.cache or True), **kw)
 
 
 def _items(args: argparse.Namespace, rows: list[tuple[str, str]]) -> list[Any]:

@@ -30,10 +30,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
-    from authorag.priors import learned_cli, pagerank_cli
+    from authorag.priors import learned_cli, pagerank_cli, store_cli
 
     pagerank_cli.add_parsers(psub)
     learned_cli.add_parsers(psub)
+    store_cli.add_parsers(psub)
 
 
 def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
@@ -60,15 +61,23 @@ def _score(args: argparse.Namespace) -> int:
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
     scorer = build_scorer(args)
     details = scorer.score(cands)
+    from authorag.priors.store_cli import store_provenance
     from authorag.suitability.classifier import SourceTypeClassifier
 
     types = SourceTypeClassifier().classify_many(cands)
     rows = [_row(c.url, c.domain, {**d.to_dict(), **t.to_dict()}, scorer.name)
             for c, d, t in zip(cands, details, types)]
+    provenance = store_provenance(args.prior_file or ())
     if args.json:
+        for r in rows:  # provenance of each imported store that contributed to the row
+            used = {k: provenance[k] for k in r["raw"] if k in provenance}
+            if used:
+                r["provenance"] = used
         print(json.dumps(rows, ensure_ascii=False, indent=1))
     else:
         _print_table(rows)
+        for source, line in provenance.items():
+            print(f"{source}: {line}")
     return 0
 
 

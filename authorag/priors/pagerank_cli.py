@@ -30,10 +30,13 @@ def add_parsers(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--src-col", default="0", help="source column: header name or 0-based index (default 0)")
     p.add_argument("--dst-col", default="1", help="target column: header name or 0-based index (default 1)")
     p.add_argument("--weight-col", help="optional column holding a link count per row (pre-aggregated lists)")
-    p.add_argument("--out", required=True, metavar="FILE", help="prior file to write (e.g. prior.csv.gz)")
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="prior file to write: prior.csv.gz (gzip CSV) or prior.store (memory-mapped store)")
     p.add_argument("--damping", type=float, default=0.85, help="PageRank damping factor (default 0.85)")
-    p.add_argument("--engine", choices=["auto", "networkx", "scipy"], default="auto",
-                   help="networkx (reference) or scipy (large graphs); auto picks by size")
+    p.add_argument("--engine", choices=["auto", "networkx", "scipy", "spark"], default="auto",
+                   help="networkx (reference), scipy (large graphs), spark (graphs beyond one machine; "
+                        "extra [spark], writes a .store); auto picks networkx or scipy by size")
+    p.add_argument("--spark-master", help="Spark master for --engine spark (default local[*] or spark-submit's)")
     # Defaults live in authorag.priors.pagerank (not imported here: keeps --help free of numpy).
     p.add_argument("--tol", type=float, help="per-node tolerance: stop when the L1 change < N*tol (default 1e-10)")
     p.add_argument("--max-iter", type=int, help="maximum power iterations (default 1000)")
@@ -89,6 +92,11 @@ def _read_graph(args: argparse.Namespace) -> Any:
 def _build(args: argparse.Namespace) -> int:
     from authorag.priors.pagerank import PageRankPrior
 
+    if args.engine == "spark":
+        from authorag.spark.cli import build_with_spark
+
+        return build_with_spark(args)
+
     graph = _read_graph(args)
     if graph.num_nodes == 0:
         raise ConfigError(f"no readable links in the input ({graph.num_skipped} rows skipped: "
@@ -97,7 +105,13 @@ def _build(args: argparse.Namespace) -> int:
     with _progress("PageRank", None, args.quiet) as cb:
         prior = PageRankPrior.from_graph(graph, damping=args.damping, engine=args.engine,
                                          weighted=not args.unweighted, on_iteration=cb, **limits)
-    out = prior.save(args.out)
+    if str(args.out).endswith(".store"):  # a memory-mapped prior store instead of the gzip CSV
+        from authorag.priors.pagerank_store import write_pagerank_store
+
+        out = write_pagerank_store(args.out, prior.domains, prior.pagerank, name=Path(args.out).stem,
+                                   info={k: v for k, v in prior.info.items() if k != "skipped"})
+    else:
+        out = prior.save(args.out)
     top = [prior.domains[i] for i in prior.ranking()[:5]]
     summary: dict[str, Any] = {"version": 1, "out": str(out), **dict(prior.info), "top": top}
     if args.json:

@@ -32,7 +32,7 @@ from authorag.judges.backends.models import DEFAULT_MODEL, MODELS, model_path
 from authorag.judges.backends.openai_compat import OpenAIBackend
 
 if TYPE_CHECKING:
-    from authorag.judges.cache import JudgeCache
+    from authorag.judges.cache import CompletionCache
 
 BackendName = Literal["local", "openai"]
 
@@ -58,7 +58,7 @@ BACKENDS: dict[str, BackendInfo] = {
 def load_backend(
     name: BackendName,
     *,
-    cache: JudgeCache | str | Path | bool | None = None,
+    cache: CompletionCache | str | Path | bool | None = None,
     **kwargs: Any,
 ) -> LLMBackend:
     """Build a registered backend, optionally behind a persistent judge cache.
@@ -66,7 +66,8 @@ def load_backend(
     Args:
         name: ``"local"`` or ``"openai"``.
         cache: None/False (no cache), True (the default cache file), a path or ``":memory:"``,
-            or a :class:`JudgeCache`.
+            a Redis URL (``redis://host:6379/0``), or a cache object (see
+            :func:`authorag.judges.cache_redis.open_cache`).
         **kwargs: the backend class's arguments.
 
     Raises:
@@ -94,12 +95,10 @@ def load_backend(
     if cache is None or cache is False:
         return backend
     # authorag.judges.cache builds on this package; import it here to avoid a cycle.
-    from authorag.judges.cache import CachedBackend, JudgeCache
+    from authorag.judges.cache import CachedBackend
+    from authorag.judges.cache_redis import open_cache
 
-    store = cache if isinstance(cache, JudgeCache) else JudgeCache(
-        None if cache is True else cache
-    )
-    return CachedBackend(backend, store)
+    return CachedBackend(backend, open_cache(cache))
 
 
 __all__ = [

@@ -1,0 +1,139 @@
+"""A judge cache in Redis, shared by several server replicas; and :func:`open_cache`.
+
+Same keys (:func:`~authorag.judges.cache.cache_key`), same stored JSON and the same semantics
+as the SQLite :class:`~authorag.judges.cache.JudgeCache` (a hit comes back ``cached=True``,
+``put`` replaces, failures are never stored). Each entry is a Redis hash under
+``<prefix><key>`` with the fields ``value``, ``backend``, ``model``, ``prompt_version`` and
+``created``; entries never expire unless ``ttl_s`` is given. SQLite stays the default: choose
+Redis with ``--cache redis://host:6379/0`` (or ``rediss://``, ``unix:///path/redis.sock``).
+
+Example:
+    >>> cache = open_cache("redis://127.0.0.1:6379/0")  # doctest: +SKIP
+    >>> cache.put("k", Completion(text="7")); cache.get("k").text  # doctest: +SKIP
+    '7'
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from pathlib import Path
+from typing import Any, Self
+
+from authorag._optional import require
+from authorag.errors import ConfigError, JudgeError
+from authorag.judges.backends.base import Completion
+from authorag.judges.cache import CompletionCache, JudgeCache, decode_completion, encode_completion
+
+logger = logging.getLogger(__name__)
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+DEFAULT_PREFIX = "authorag:judge:"
+
+
+class RedisJudgeCache:
+    """Completions in a Redis server, safe to share between threads, processes and hosts.
+
+    Args:
+        url: ``redis://[:password@]host:port/db``, ``rediss://`` (TLS) or ``unix:///path.sock``.
+        prefix: key prefix, so one Redis database can hold several caches.
+        ttl_s: expire entries after this many seconds (None: keep them).
+        timeout_s: socket connect and read timeout.
+
+    Raises:
+        MissingDependencyError: the ``redis`` package is missing (``pip install 'authorag[redis]'``).
+        ConfigError: the URL is not a Redis URL, or ``ttl_s`` is not positive.
+    """
+
+    def __init__(self, url: str, *, prefix: str = DEFAULT_PREFIX, ttl_s: float | None = None,
+                 timeout_s: float = 5.0) -> None:
+        redis = require("redis", extra="redis", feature="RedisJudgeCache")
+        if not url.startswith(REDIS_SCHEMES):
+            raise ConfigError(f"a Redis cache URL starts with {' or '.join(REDIS_SCHEMES)}, got {url!r}")
+        if ttl_s is not None and not ttl_s > 0:
+            raise ConfigError(f"ttl_s must be > 0 or None, got {ttl_s!r}")
+        self.url = url
+        self.prefix = prefix
+        self.ttl_s = ttl_s
+        self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
+        self._client: Any = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+        self.hits = 0
+        self.misses = 0
+
+    def _call(self, what: str, fn: Any, *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except self._errors as exc:
+            raise JudgeError(f"judge cache at {self._safe_url()} failed to {what} ({exc}); check that the Redis "
+                             "server is up, or use a local cache file (--cache PATH)") from exc
+
+    def _safe_url(self) -> str:
+        head, sep, tail = self.url.rpartition("@")
+        return f"{self.url.split('://', 1)[0]}://***@{tail}" if sep and head else self.url
+
+    def get(self, key: str) -> Completion | None:
+        """The stored completion for ``key`` (marked ``cached=True``), or None."""
+        raw = self._call("read", self._client.hget, self.prefix + key, "value")
+        if raw is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return dataclasses.replace(decode_completion(raw.decode("utf-8")), cached=True)
+
+    def put(self, key: str, completion: Completion, *, backend: str = "", model: str = "",
+            prompt_version: str = "") -> None:
+        """Store (or replace) the completion for ``key``."""
+        fields = {"value": encode_completion(completion), "backend": backend, "model": model or completion.model,
+                  "prompt_version": prompt_version, "created": repr(time.time())}
+        pipe = self._client.pipeline(transaction=True)
+        pipe.hset(self.prefix + key, mapping=fields)
+        if self.ttl_s is not None:
+            pipe.expire(self.prefix + key, max(1, round(self.ttl_s)))
+        self._call("write", pipe.execute)
+
+    def _keys(self) -> list[bytes]:
+        return list(self._call("list keys", self._client.scan_iter, self.prefix + "*", 1000))
+
+    def clear(self) -> int:
+        """Delete every entry under this cache's prefix; returns how many there were."""
+        keys = self._keys()
+        for i in range(0, len(keys), 1000):
+            self._call("delete", self._client.delete, *keys[i:i + 1000])
+        return len(keys)
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"RedisJudgeCache(url={self._safe_url()!r}, prefix={self.prefix!r})"
+
+
+def open_cache(spec: CompletionCache | str | Path | bool | None) -> CompletionCache | None:
+    """The judge cache a setting names: None/False → none; True → the default SQLite file;
+    a Redis URL → :class:`RedisJudgeCache`; any other string or path → a SQLite file (or
+    ``":memory:"``); a cache object is returned as is.
+
+    Example:
+        >>> open_cache(":memory:")
+        JudgeCache(path=':memory:')
+        >>> open_cache(False) is None
+        True
+    """
+    if spec is None or spec is False:
+        return None
+    if spec is True:
+        return JudgeCache()
+    if isinstance(spec, str | Path):
+        text = str(spec)
+        return RedisJudgeCache(text) if text.startswith(REDIS_SCHEMES) else JudgeCache(text)
+    return spec

@@ -1,0 +1,108 @@
+"""``authorag priors import`` and ``authorag priors store-info``: public rank lists → prior stores.
+
+Example:
+    authorag priors import --format tranco top-1m.csv.gz --out tranco.store
+    authorag score nih.gov --prior-file tranco=tranco.store
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Generator, Iterable, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from authorag._cliutil import JSON_VERSION, Subparsers
+from authorag.errors import ConfigError
+
+_FORMATS = ("tranco", "umbrella", "majestic", "cloudflare", "openpagerank", "cc-webgraph")
+
+
+def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Add ``import`` and ``store-info`` to the ``authorag priors`` sub-commands."""
+    p = psub.add_parser("import", help="import a public rank list into a compact prior store",
+                        description="Read rank-list files (plain or gzip) and write a memory-mapped prior "
+                                    "store usable with --prior-file NAME=STORE. An interrupted import "
+                                    "resumes from its last saved chunk when run again.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="input file(s); several are merged, best value wins")
+    p.add_argument("--format", required=True, choices=_FORMATS, help="the list's format (see docs/scale.md)")
+    p.add_argument("--out", required=True, metavar="STORE", help="store file to write (e.g. tranco.store)")
+    p.add_argument("--name", help="source name in breakdowns (default: the format name)")
+    p.add_argument("--measure", choices=["harmonicc", "pr"], help="cc-webgraph: which rank column (default harmonicc)")
+    p.add_argument("--bucket", type=int, help="cloudflare: the bucket size, when the file name does not say 'top-N'")
+    p.add_argument("--date", help="date of the list for provenance (default: from the file name, else its mtime)")
+    p.add_argument("--skip-bad", action="store_true", help="skip malformed rows (counted) instead of failing")
+    p.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per resumable chunk (default 1,000,000)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_import)
+    info = psub.add_parser("store-info", help="show a prior store's source name, size, transform and provenance")
+    info.add_argument("store", metavar="STORE")
+    info.set_defaults(func=_store_info)
+
+
+def _ignore(done: int) -> None:
+    del done
+
+
+@contextmanager
+def _progress(label: str, total: int, quiet: bool) -> Generator[Callable[[int], None], None, None]:
+    if quiet or not sys.stderr.isatty():
+        yield _ignore
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from authorag.priors.import_job import import_lists
+
+    if args.chunk_rows < 1:
+        raise ConfigError(f"--chunk-rows must be >= 1, got {args.chunk_rows}")
+    total = sum(Path(f).stat().st_size for f in args.files if Path(f).is_file())
+    options = {"measure": args.measure, "bucket": args.bucket, "date": args.date}
+    with _progress(f"importing {args.format}", total, args.quiet) as cb:
+        result = import_lists(args.format, args.files, args.out, name=args.name, options=options,
+                              skip_bad=args.skip_bad, chunk_rows=args.chunk_rows, progress=cb)
+    summary = {"version": JSON_VERSION, "out": str(result.out), "entries": result.entries, "rows": result.rows,
+               "bad_rows": result.bad_rows, "resumed_rows": result.resumed_rows, "provenance": result.provenance}
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        skipped = f", {result.bad_rows} bad rows skipped" if result.bad_rows else ""
+        resumed = f" (resumed after {result.resumed_rows} rows)" if result.resumed_rows else ""
+        print(f"wrote {result.out}: {result.entries} keys from {result.rows} rows{skipped}{resumed}")
+    return 0
+
+
+def _store_info(args: argparse.Namespace) -> int:
+    from authorag.priors.store import PriorStore
+
+    print(json.dumps({"version": JSON_VERSION, **PriorStore(args.store).info()}, indent=1))
+    return 0
+
+
+def store_provenance(prior_files: Iterable[str]) -> dict[str, str]:
+    """``NAME=STORE`` specs → source name → one-line provenance (file, date, rows, checksum)."""
+    from authorag.priors.store import PriorStore, is_store
+
+    out: dict[str, str] = {}
+    for spec in prior_files:
+        name, _, path = spec.partition("=")
+        if path and is_store(path):
+            out[name] = provenance_line(PriorStore(path, name=name).provenance)
+    return out
+
+
+def provenance_line(prov: Mapping[str, Any]) -> str:
+    """``top-1m.csv 2024-01-01 sha256:1a2b3c4d5e6f 1000000 rows (format tranco)``."""
+    files = ", ".join(f"{f.get('file')} {f.get('date')} sha256:{str(f.get('sha256', ''))[:12]}"
+                      for f in prov.get("files", []))
+    return f"{files}; {prov.get('rows')} rows (format {prov.get('format')})"

@@ -1,0 +1,84 @@
+"""Batch annotation: the same answers as PriorTable.lookup, on Spark local mode and without Spark."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from authorag.cli import main
+from authorag.errors import ConfigError, MissingDependencyError
+from authorag.priors import load_prior
+from authorag.priors.store import store_source, write_store
+from authorag.spark.annotate import score_frame
+
+URLS = ["https://www.nih.gov/x", "https://tiny-unknown-site.org/a", "someone.blogspot.com", "not a url", None]
+
+
+def _store(tmp_path: Path, file: str = "tr.store") -> Path:
+    # Spark's addFile keeps one path per file name and session: each test ships its own name.
+    return write_store(tmp_path / file, ["tiny-unknown-site.org"], [0.3], raw=[900_000], name="tranco")
+
+
+def _expected(store: Path) -> dict[str, list[Any]]:
+    return score_frame(URLS, load_prior(extra=[store_source(store, "tranco")]))
+
+
+def test_score_frame_matches_the_table(tmp_path: Path) -> None:
+    cols = _expected(_store(tmp_path))
+    assert cols["authority_tier"] == ["table", "table", "unknown", "unknown", "unknown"]
+    assert cols["authority"][1] == pytest.approx(0.3) and json.loads(cols["authority_sources"][1]) == {
+        "tranco": pytest.approx(0.3)}
+    assert cols["authority"][2:] == [None, None, None]
+
+
+@pytest.mark.slow
+def test_annotate_urls_on_local_spark(spark: Any, tmp_path: Path) -> None:
+    from authorag.spark.annotate import annotate_urls
+
+    store = _store(tmp_path)
+    df = spark.createDataFrame([(i, u) for i, u in enumerate(URLS)], "id long, url string").repartition(2)
+    rows = sorted(annotate_urls(df, prior_files={"tranco": str(store)}).collect(), key=lambda r: r["id"])
+    expected = _expected(store)
+    for name in expected:
+        got = [r[name] for r in rows]
+        assert got == pytest.approx(expected[name]) if name in ("authority", "authority_confidence") \
+            else got == expected[name]
+    with pytest.raises(ConfigError, match=r"has no column 'link'; its columns are \['id', 'url'\]"):
+        annotate_urls(df, "link")
+
+
+@pytest.mark.slow
+def test_cli_spark_score_writes_parquet(spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    del spark
+    store = _store(tmp_path, "cli.store")
+    src = tmp_path / "urls.txt"
+    src.write_text("https://www.nih.gov/x\nhttps://tiny-unknown-site.org/a\n")
+    out = tmp_path / "scored.parquet"
+    assert main(["spark", "score", "--input", str(src), "--output", str(out), "--prior-file",
+                 f"tranco={store}", "--master", "local[2]"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 2
+    import pandas as pd
+
+    table = pd.read_parquet(out).sort_values("url")
+    assert table["authority_tier"].tolist() == ["table", "table"]
+    assert table["authority"].tolist()[0] == pytest.approx(0.3)
+
+
+def test_missing_pyspark_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from authorag.spark.session import spark_session
+
+    monkeypatch.setitem(sys.modules, "pyspark.sql", None)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'authorag\[spark\]'"):
+        spark_session("local[1]")
+
+
+def test_missing_java_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from authorag.spark.session import check_java
+
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(ConfigError, match=r"Spark needs a Java 17\+ runtime .*apt-get install default-jre-headless"):
+        check_java()
