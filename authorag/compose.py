@@ -34,6 +34,7 @@ from typing import Any, Literal, cast, get_args
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
+from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.types import candidates_from
 
 JudgeKind = Literal["none", "local", "openai"]
@@ -80,7 +81,7 @@ class ScorerSettings:
     prior_files: tuple[str, ...] = ()
     reserved: bool = True
     hosted: bool = True
-    hosted_authority: float = 0.3
+    hosted_authority: float = DEFAULT_HOSTED_AUTHORITY
     subdomains: Literal["inherit", "discount"] = "inherit"
     learned: bool = False
     learned_tail: tuple[str, ...] = DEFAULT_LEARNED_TAIL
@@ -274,7 +275,7 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
                    help="hosted tier for user pages on platforms like wordpress.com (default on)")
     g.add_argument("--reserved", action=argparse.BooleanOptionalAction, default=None,
                    help="reserved tier for example.*, *.test, IPs, localhost (default on)")
-    g.add_argument("--hosted-authority", type=float, help="value of a hosted user page [0, 1] (default 0.3)")
+    g.add_argument("--hosted-authority", type=float, help="value of a hosted user page [0, 1] (default 0.4)")
     g.add_argument("--subdomains", choices=["inherit", "discount"],
                    help="hosts the table does not list: take the domain's value or a discounted one")
 

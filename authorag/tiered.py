@@ -28,9 +28,11 @@ from authorag.priors.special import maybe_special, special_host
 from authorag.types import AuthorityDetail, Candidate, SourceValue, candidates_from
 
 SubdomainRule = Literal["inherit", "discount"]
-DEFAULT_HOSTED_AUTHORITY = 0.3
-"""Authority of a user's page on a hosting platform: the reranker's unknown level (measured in
-docs/priors.md, "Hosted content": the hosted track decides order, not the level)."""
+DEFAULT_HOSTED_AUTHORITY = 0.4
+"""Authority of a user's page on a hosting platform: a little above the unknown level (0.3), far
+below the platform's own pages. Chosen by measurement (docs/priors.md, "Choosing the default";
+``benchmarks/results/default/``): 0.4 is the lowest tried value at least as good as table +
+constant on every track; 0.2 and 0.3 fall below it on tail-trec2019 (LE rho)."""
 HOSTED_CONFIDENCE = 0.5
 SUBDOMAIN_DISCOUNT = 0.5
 """Under ``subdomains="discount"``: share of the parent's distance from the unknown level kept."""

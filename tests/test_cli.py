@@ -27,7 +27,7 @@ def test_score_json_in_input_order(capsys: pytest.CaptureFixture[str], tmp_path:
     assert [r["domain"] for r in rows] == ["nih.gov", "someone.blogspot.com", None]
     assert rows[0]["authority"] > 0.9 and rows[0]["tier"] == "table" and rows[0]["version"] == 1
     assert set(rows[0]["sources"]) == {"ccnews_pagerank", "majestic", "moz"}
-    assert rows[1]["authority"] == 0.3 and rows[1]["tier"] == "hosted" and rows[1]["matched"] == "someone.blogspot.com"
+    assert rows[1]["authority"] == 0.4 and rows[1]["tier"] == "hosted" and rows[1]["matched"] == "someone.blogspot.com"
     assert "invalid URL" in rows[2]["note"]
 
 

@@ -35,7 +35,7 @@ def test_default_composition_tiers() -> None:
     details = scorer.score(candidates_from(URLS))
     assert [d.tier for d in details] == TIERS
     assert scorer.name == "reserved>hosted>prior"
-    assert details[1].authority == 0.3 and details[1].matched == "johndoe.wordpress.com"
+    assert details[1].authority == 0.4 and details[1].matched == "johndoe.wordpress.com"
     assert details[1].note is not None and "user content (blog) on wordpress.com" in details[1].note
     assert details[2].authority is None and "RFC 2606" in (details[2].note or "")
     assert load_scorer(ScorerSettings()) is scorer  # cached per settings
@@ -158,7 +158,7 @@ def test_every_surface_gives_the_same_authority(capsys: pytest.CaptureFixture[st
     for var in ("AUTHORAG_CONFIG", "AUTHORAG_LEARNED", "AUTHORAG_JUDGE", "AUTHORAG_HOSTED"):
         monkeypatch.delenv(var, raising=False)
     expected = [d.authority for d in load_scorer(ScorerSettings()).score(candidates_from(URLS))]
-    assert expected[1] == 0.3 and expected[2] is None and expected[0] is not None and expected[0] > 0.9
+    assert expected[1] == 0.4 and expected[2] is None and expected[0] is not None and expected[0] > 0.9
     surfaces = {"cli": _cli(capsys), "server": _service(), "langchain": _langchain(), "haystack": _haystack(),
                 "bench": _bench()}
     assert surfaces == {name: expected for name in surfaces}

@@ -52,7 +52,7 @@ def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     lo, hi = min(s.values()), max(s.values())
     mayo_norm = (s[MAYO] - lo) / (hi - lo)
     assert out[0].score == pytest.approx(0.5 * mayo_norm + 0.5 * load_prior().lookup(MAYO).authority)
-    assert out[1].score == pytest.approx(0.5 * 1.0 + 0.5 * 0.3)  # unknown source fuses 0.3
+    assert out[1].score == pytest.approx(0.5 * 1.0 + 0.5 * 0.4)  # a user's blog on blogspot: hosted tier, 0.4
     assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept
     assert out[0].meta["authority"]["relevance_source"] == "upstream"
 

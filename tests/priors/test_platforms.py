@@ -134,4 +134,4 @@ def test_allow_list_can_name_an_owner_on_a_platform() -> None:
                               Candidate.create("https://medium.com/@nytimes/y", scores={"relevance": 0.5})])
     assert [c.url for c in ranking] == ["https://medium.com/@nytimes/y", "https://medium.com/@someone/x"]
     assert [c.authority.tier for c in ranking] == ["hosted", "hosted"]  # type: ignore[union-attr]
-    assert ranking.candidates[0].scores["authority"] == 1.0 and ranking.candidates[1].scores["authority"] == 0.3
+    assert ranking.candidates[0].scores["authority"] == 1.0 and ranking.candidates[1].scores["authority"] == 0.4

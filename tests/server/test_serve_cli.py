@@ -45,7 +45,7 @@ def test_serve_subprocess_answers_cohere_requests() -> None:
         _wait_ready(url, proc)
         ready = httpx.get(f"{url}/readyz").json()["config"]
         assert (ready["weight"], ready["max_documents"], ready["relevance"], ready["auth"]) == (0.6, 3, "rank", True)
-        body = {"query": "q", "documents": ["url: https://someblog.blogspot.com/x", "url: https://www.nih.gov/y"]}
+        body = {"query": "q", "documents": ["url: https://zq-unknown-blog-2931.biz/x", "url: https://www.nih.gov/y"]}
         r = httpx.post(f"{url}/v1/rerank", json=body, headers={"Authorization": "Bearer cli-key"})
         # rank relevance (1, 0) -> 0.4 * 1 + 0.6 * 0.3 = 0.58 vs 0.6 * 0.979 = 0.588
         assert [x["index"] for x in r.json()["results"]] == [1, 0]
@@ -70,7 +70,7 @@ def test_serve_workers_share_the_port_and_stop_together() -> None:
                     pids.add(int(client.get(f"{url}/readyz").json()["pid"]))
             time.sleep(0.2)
         assert len(pids) == 2, f"connections reached {len(pids)} worker(s)"
-        body = {"query": "q", "documents": ["url: https://someblog.blogspot.com/x", "url: https://www.nih.gov/y"]}
+        body = {"query": "q", "documents": ["url: https://zq-unknown-blog-2931.biz/x", "url: https://www.nih.gov/y"]}
         # as in the single-process test: 0.4 * 1 + 0.6 * 0.3 = 0.58 < 0.6 * 0.979 = 0.588
         assert [x["index"] for x in httpx.post(f"{url}/v1/rerank", json=body).json()["results"]] == [1, 0]
     finally:
