@@ -9,8 +9,11 @@ from authorag.audit import audit, suitability
 from authorag.audit.suitability import MISSING_NOTE
 
 
-def test_missing_package_gives_null_and_a_note() -> None:
+def test_missing_package_gives_null_and_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "authorag.suitability", None)  # as if not installed
+    suitability._scorer.cache_clear()
     out = audit({"question": "q", "answer": "A [1].", "sources": [{"id": "1", "url": "https://nih.gov"}]}).to_dict()
+    suitability._scorer.cache_clear()
     assert out["citations"][0]["source_suitability"] is None and MISSING_NOTE in out["notes"]
 
 

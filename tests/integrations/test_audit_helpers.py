@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
-from authorag.audit import suitability
 from authorag.errors import ConfigError
 from authorag.integrations.audit import audit_haystack, audit_langchain
 
@@ -50,12 +48,3 @@ def test_haystack_answer_builder_and_replies() -> None:
     assert report.citation_matrix == ((1, 0),) and report.metrics["uncited_sources_ratio"] == 0.5
     with pytest.raises(ConfigError, match="cannot find the question"):
         audit_haystack(raw)
-
-
-@pytest.fixture(autouse=True)
-def _no_suitability_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests pin the report shape; the suitability hook has its own tests in tests/audit."""
-    import sys
-
-    monkeypatch.setitem(sys.modules, "authorag.suitability", None)
-    suitability._scorer.cache_clear()  # pyright: ignore[reportPrivateUsage]

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
-from authorag.audit import suitability
 from authorag.audit.metrics import METRIC_KEYS
 
 AUTH = {"Authorization": "Bearer test-key"}  # as in conftest
@@ -55,12 +53,3 @@ def test_audit_needs_auth(server_url: str) -> None:
 def test_openapi_documents_audit(server_url: str) -> None:
     doc = httpx.get(f"{server_url}/openapi.json").json()
     assert "/v1/audit" in doc["paths"] and "AuditRequest" in doc["components"]["schemas"]
-
-
-@pytest.fixture(autouse=True)
-def _no_suitability_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests pin the report shape; the suitability hook has its own tests in tests/audit."""
-    import sys
-
-    monkeypatch.setitem(sys.modules, "authorag.suitability", None)
-    suitability._scorer.cache_clear()  # pyright: ignore[reportPrivateUsage]
