@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+
 from authorag.errors import ConfigError
 from authorag.integrations.audit import audit_haystack, audit_langchain
 

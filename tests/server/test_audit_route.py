@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+
 from authorag.audit.metrics import METRIC_KEYS
 
 AUTH = {"Authorization": "Bearer test-key"}  # as in conftest
