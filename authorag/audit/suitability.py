@@ -14,9 +14,8 @@ Contract used (the one place to adapt if the package changes)::
 A value of at least :data:`SUITABLE_AT` (matrix cell 3 of 5, i.e. (3 − 1) / 4) counts as suitable.
 
 Example:
-    >>> from authorag.audit.model import AuditSource
-    >>> verdicts = source_suitability("Do flu shots work?", [AuditSource("1", "https://www.cdc.gov/flu")])
-    >>> verdicts is None or verdicts[0].suitable in (True, False)  # None: package not installed
+    >>> verdict = SuitabilityVerdict(0.7782 >= SUITABLE_AT, 0.7782, "government", "health")
+    >>> verdict.suitable
     True
 """
 from __future__ import annotations
