@@ -20,6 +20,16 @@ from authorag.domains import _HOST_CACHE, _URL_CACHE, parse_host  # pyright: ign
 from authorag.priors import load_source
 
 
+LINES: list[str] = []
+FIGURES: dict[str, float] = {}
+
+
+def _say(text: str) -> None:
+    """Print a result line and keep it for ``--out``."""
+    print(text)
+    LINES.append(text)
+
+
 def _pct(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
@@ -68,7 +78,9 @@ def tier0(rng: random.Random, repeats: int, prior: object) -> None:
             rr.rerank("q", cands)
             lat[name].append(time.perf_counter() - t)
     b, d = _pct(lat["table"], .5), _pct(lat["default"], .5)
-    print(f"default composition (reserved>hosted>prior) vs table only, 100 candidates with 20 hosted/reserved: "
+    FIGURES.update(tier0_table_p50_ms=b * 1e3, tier0_default_p50_ms=d * 1e3, tier0_ratio=d / b,
+                   tier0_default_p99_ms=_pct(lat["default"], .99) * 1e3)
+    _say(f"default composition (reserved>hosted>prior) vs table only, 100 candidates with 20 hosted/reserved: "
           f"p50 {d * 1e3:.3f} ms vs {b * 1e3:.3f} ms ({d / b:.2f}x; +{(d - b) * 1e6 / 100:.2f} us per candidate), "
           f"p99 {_pct(lat['default'], .99) * 1e3:.3f} ms ({repeats} interleaved runs)")
 
@@ -77,11 +89,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", help="also write the result lines and figures to this JSON file")
     args = ap.parse_args()
     rng = random.Random(args.seed)
 
     lt = load_time()
-    print(f"fresh process: import authorag median {statistics.median(a for a, _ in lt) * 1000:.0f} ms, "
+    _say(f"fresh process: import authorag median {statistics.median(a for a, _ in lt) * 1000:.0f} ms, "
           f"load_prior() median {statistics.median(b for _, b in lt) * 1000:.0f} ms ({len(lt)} runs)")
 
     prior = load_prior()
@@ -94,7 +107,7 @@ def main() -> None:
         t = time.perf_counter()
         rr.rerank("q", cands)
         lat.append(time.perf_counter() - t)
-    print(f"prior-only rerank of 100 candidates: p50 {_pct(lat, .5) * 1e3:.3f} ms, p99 {_pct(lat, .99) * 1e3:.3f} ms"
+    _say(f"prior-only rerank of 100 candidates: p50 {_pct(lat, .5) * 1e3:.3f} ms, p99 {_pct(lat, .99) * 1e3:.3f} ms"
           f" ({args.repeats} runs, warm lookup cache)")
     tier0(rng, args.repeats, prior)
 
@@ -108,7 +121,7 @@ def main() -> None:
         cs = [Candidate.create(u, id=str(i), scores={"relevance": 0.5}) for i, u in enumerate(fresh)]
         rr.rerank("q", cs)
         cold.append(time.perf_counter() - t)
-    print(f"cold (new URLs: parse + lookup + rerank) 100 candidates: p50 {_pct(cold, .5) * 1e3:.3f} ms, "
+    _say(f"cold (new URLs: parse + lookup + rerank) 100 candidates: p50 {_pct(cold, .5) * 1e3:.3f} ms, "
           f"p99 {_pct(cold, .99) * 1e3:.3f} ms (50 runs)")
 
     many = make_urls(random.Random(7), 20000)
@@ -131,9 +144,22 @@ def main() -> None:
     for u in many:  # new URLs on hosts seen before: the common case in a service
         parse_host(u + "&page=2")
     t_host = (time.perf_counter() - t) / len(many)
-    print(f"URL normalization per URL: {t_parse * 1e6:.2f} us new host, {t_host * 1e6:.2f} us new URL on a known "
+    _say(f"URL normalization per URL: {t_parse * 1e6:.2f} us new host, {t_host * 1e6:.2f} us new URL on a known "
           f"host, {t_cached * 1e6:.2f} us repeated URL; bare dict lookup {t_dict * 1e6:.3f} us -> "
           f"{t_parse / t_dict:.0f}x / {t_host / t_dict:.0f}x / {t_cached / t_dict:.0f}x a dict lookup")
+    if args.out:
+        _write(args.out, args)
+
+
+def _write(path: str, args: argparse.Namespace) -> None:
+    import json
+    import os
+
+    record = {"command": "python scripts/bench_foundation.py " + " ".join(sys.argv[1:]), "seed": args.seed,
+              "repeats": args.repeats, "cpus": os.cpu_count(), "figures": FIGURES, "lines": LINES}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(record, fh, indent=1)
+        fh.write("\n")
 
 
 if __name__ == "__main__":
