@@ -33,9 +33,9 @@ from authorag.priors import (
     load_learned_prior,
     load_prior,
 )
+from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import RelevanceScorer, Reranker
-from authorag.rerankers.relevance import load_relevance
 from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue
 
 __version__ = "0.1.0"

@@ -21,6 +21,13 @@ judge, or none (unknown)."""
 
 FusionMode = Literal["linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
+Relevance = Literal["auto", "rank", "upstream", "none", "bm25", "dense"]
+"""Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,
+LangChain and Haystack (:mod:`authorag.adapters`). ``auto``: the caller's scores when every
+candidate has one, else the incoming order; ``rank``: the incoming order (first 1.0, last 1/n);
+``upstream``: the caller's scores (each candidate needs one); ``none``: no relevance (authority
+alone orders); ``bm25``, ``dense``: a scorer over the candidates' text
+(:func:`authorag.relevance.load_relevance`)."""
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

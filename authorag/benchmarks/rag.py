@@ -81,7 +81,7 @@ def make_doc_scorer(name: str, backend: LLMBackend | None) -> DocScorer:
     if name == "label":
         return usefulness_label
     if name in ("bm25", "dense"):
-        from authorag.rerankers.relevance import load_relevance
+        from authorag.relevance.registry import load_relevance
 
         scorer = load_relevance(name)  # type: ignore[arg-type]
         assert scorer is not None

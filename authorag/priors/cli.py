@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from authorag._cliutil import JSON_VERSION, Subparsers, read_lines
+from authorag.compose import add_scorer_options
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -36,21 +37,8 @@ def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     learned_cli.add_parsers(psub)
 
 
-def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
-    """The shared scorer flags (defined once in :func:`authorag.compose.add_scorer_options`)."""
-    from authorag.compose import add_scorer_options as add
-
-    add(p, judge_default=judge_default)  # type: ignore[arg-type]  # argparse validates the choice
-
-
-def build_scorer(args: argparse.Namespace) -> Any:
-    """The authority scorer chosen by the shared flags: :func:`authorag.compose.load_scorer`."""
-    from authorag.compose import load_scorer, settings_from_args
-
-    return load_scorer(settings_from_args(args))
-
-
 def _score(args: argparse.Namespace) -> int:
+    from authorag.compose import load_scorer, settings_from_args
     from authorag.types import Candidate
 
     inputs = list(args.urls) + (read_lines(args.input) if args.input else [])
@@ -58,7 +46,7 @@ def _score(args: argparse.Namespace) -> int:
         print("authorag score: give URLs/domains as arguments or with --input FILE", file=sys.stderr)
         return 2
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
-    scorer = build_scorer(args)
+    scorer = load_scorer(settings_from_args(args))
     details = scorer.score(cands)
     rows = [_row(c.url, c.domain, d.to_dict(), scorer.name) for c, d in zip(cands, details)]
     if args.json:

@@ -6,11 +6,7 @@ processes through the same variables, so one code path configures every worker.
 ==============================  =========================  ==========================================
 variable                        default                    meaning
 ==============================  =========================  ==========================================
-``AUTHORAG_WEIGHT``             0.3                        share of authority in the fused score
-``AUTHORAG_FUSION``             linear                     ``linear`` or ``rrf``
-``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5                        share of credibility where known
-``AUTHORAG_UNKNOWN_AUTHORITY``  0.3                        value fused for unknown sources
-``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense`` or ``rank``
+``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense``, ``rank`` or ``none``
 ``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
 ``AUTHORAG_MAX_DOCUMENTS``      1000                       documents per rerank request
 ``AUTHORAG_MAX_URLS``           1000                       URLs per ``/v1/authority`` request
@@ -18,6 +14,11 @@ variable                        default                    meaning
 ``AUTHORAG_MAX_DOC_CHARS``      20000                      per-document text budget (truncated)
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
 ==============================  =========================  ==========================================
+
+The rerank policy is read from ``AUTHORAG_<FIELD>`` for every
+:class:`~authorag.rerankers.authority.RerankPolicy` field, with its defaults (``AUTHORAG_WEIGHT``
+0.3, ``AUTHORAG_FUSION`` linear, ``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5, ``AUTHORAG_UNKNOWN_AUTHORITY``
+0.3, ``AUTHORAG_MIN_AUTHORITY``, ``AUTHORAG_ALLOW``/``AUTHORAG_DENY`` as comma lists, ...).
 
 The authority scorer is configured by :class:`authorag.compose.ScorerSettings`, the same settings
 every surface uses (``AUTHORAG_EXCLUDE_SOURCES``, ``AUTHORAG_JUDGE``, ``AUTHORAG_LEARNED``,
@@ -29,18 +30,16 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
+from authorag.adapters import POLICY_FIELDS, make_policy, policy_from_env, policy_to_env
 from authorag.compose import ScorerSettings, parse_value
-from authorag.errors import ConfigError
-from authorag.rerankers.authority import (
-    DEFAULT_CREDIBILITY_WEIGHT,
-    DEFAULT_UNKNOWN_AUTHORITY,
-    DEFAULT_WEIGHT,
-)
-from authorag.types import FusionMode
+from authorag.rerankers.authority import RerankPolicy
+from authorag.types import Relevance
+from authorag.validation import check_choice, check_positive_int
 
-RelevanceKind = Literal["bm25", "dense", "rank"]
+SERVER_RELEVANCE: tuple[str, ...] = tuple(r for r in get_args(Relevance) if r != "upstream")
+"""Relevance modes the server accepts: request documents carry no upstream score."""
 ENV_PREFIX = "AUTHORAG_"
 
 
@@ -49,15 +48,12 @@ class ServerConfig:
     """Settings of one server process (see the module docstring for the variables).
 
     Example:
-        >>> ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MAX_DOCUMENTS": "50"}).max_documents
-        50
+        >>> ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MAX_DOCUMENTS": "50"}).policy.weight
+        0.5
     """
 
-    weight: float = DEFAULT_WEIGHT
-    fusion: FusionMode = "linear"
-    credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
-    relevance: RelevanceKind = "bm25"
+    relevance: Relevance = "bm25"
+    policy: RerankPolicy = field(default_factory=RerankPolicy)
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
     api_key: str | None = field(default=None, repr=False)
     max_documents: int = 1000
@@ -67,18 +63,16 @@ class ServerConfig:
     model_name: str = "authorag-authority"
 
     def __post_init__(self) -> None:
-        _choice("fusion", self.fusion, get_args(FusionMode))
-        _choice("relevance", self.relevance, get_args(RelevanceKind))
+        check_choice("relevance", self.relevance, SERVER_RELEVANCE)
         for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+            check_positive_int(name, getattr(self, name))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
         """Read ``AUTHORAG_*`` variables (default: ``os.environ``); ``overrides`` win when not None.
 
-        ``overrides`` may name server fields or :class:`ScorerSettings` fields (``judge=...``).
+        ``overrides`` may name server fields, :class:`RerankPolicy` fields (``weight=0.4``) or
+        :class:`ScorerSettings` fields (``judge=...``).
 
         Raises:
             ConfigError: a value that cannot be parsed (``AUTHORAG_WEIGHT must be a number, got 'x'``).
@@ -87,41 +81,35 @@ class ServerConfig:
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             raw = env.get(ENV_PREFIX + f.name.upper())
-            if f.name != "scorer" and raw is not None and raw != "":
+            if f.name not in ("scorer", "policy") and raw is not None and raw != "":
                 values[f.name] = parse_value(ENV_PREFIX + f.name.upper(), raw, str(f.type))
         scorer_names = set(ScorerSettings.field_names())
         scorer_kw = {k: v for k, v in overrides.items() if k in scorer_names}
-        values.update({k: v for k, v in overrides.items() if v is not None and k not in scorer_names})
+        policy_kw = {k: v for k, v in overrides.items() if k in POLICY_FIELDS}
+        values.update({k: v for k, v in overrides.items()
+                       if v is not None and k not in scorer_names and k not in POLICY_FIELDS})
+        if not isinstance(values.get("policy"), RerankPolicy):
+            values["policy"] = make_policy({**policy_from_env(env), **{k: v for k, v in policy_kw.items() if v is not None}})
         if not isinstance(values.get("scorer"), ScorerSettings):
             values["scorer"] = ScorerSettings.from_env(env, **scorer_kw)
         return cls(**values)
 
     def to_env(self) -> dict[str, str]:
         """The ``AUTHORAG_*`` variables that reproduce this config (for worker processes)."""
-        out: dict[str, str] = self.scorer.to_env()
+        out: dict[str, str] = {**self.scorer.to_env(), **policy_to_env(self.policy)}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if value is None or f.name == "scorer":
+            if value is None or f.name in ("scorer", "policy"):
                 continue
             text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
             out[ENV_PREFIX + f.name.upper()] = text
         return out
 
-    def policy(self) -> dict[str, Any]:
-        """The reranker policy fields this config sets."""
-        return {"weight": self.weight, "fusion": self.fusion,
-                "credibility_weight": self.credibility_weight,
-                "unknown_authority": self.unknown_authority}
-
     def public(self) -> dict[str, Any]:
         """A JSON view without secrets (for logs and ``/readyz``)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if f.name not in ("api_key", "scorer")}
+               if f.name not in ("api_key", "scorer", "policy")}
+        out.update(self.policy.to_dict())  # flat, as the /readyz shape has always had weight etc.
         out["scorer"] = self.scorer.public()
         out["auth"] = self.api_key is not None
         return out
-
-
-def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")

@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from authorag import adapters
 from authorag.compose import load_scorer
 from authorag.domains import load_suffix_list
 from authorag.errors import ConfigError
-from authorag.integrations import _adapt
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.server.config import ServerConfig
@@ -23,17 +23,6 @@ from authorag.server.schemas import API_VERSION, AuthorityRequest, RerankRequest
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
-
-
-def build_scorer(config: ServerConfig) -> AuthorityScorer:
-    """The authority scorer the config asks for: :func:`authorag.compose.load_scorer` on its
-    :class:`~authorag.compose.ScorerSettings` (the composition every surface uses).
-
-    Raises:
-        ConfigError: invalid judge settings (unknown backend option, missing model).
-        MissingDependencyError: the judge backend's extra is not installed.
-    """
-    return load_scorer(config.scorer)
 
 
 class RerankService:
@@ -55,7 +44,7 @@ class RerankService:
         self._scorer = scorer
         self._reranker: AuthorityReranker | None = None
         self._relevance_source = "rank"
-        self._policy = config.policy()
+        self._policy = config.policy.to_dict()
 
     @property
     def ready(self) -> bool:
@@ -80,12 +69,11 @@ class RerankService:
         if self._reranker is not None:
             return
         load_suffix_list()
-        scorer = build_scorer(self.config) if self._scorer is None else self._scorer
-        mode, relevance = _adapt.resolve_relevance(self.config.relevance)
-        self._reranker = _adapt.build_reranker(scorer, relevance, self.config.policy())
-        self._relevance_source = mode
+        scorer = load_scorer(self.config.scorer) if self._scorer is None else self._scorer
+        self._reranker, self._relevance_source = adapters.build_reranker(
+            scorer, self.config.relevance, self.config.policy)
         self._scorer = scorer
-        log.info("authority service ready: scorer=%s relevance=%s", scorer.name, mode)
+        log.info("authority service ready: scorer=%s relevance=%s", scorer.name, self._relevance_source)
 
     def _check_limits(self, request: RerankRequest) -> None:
         n, cap = len(request.documents), self.config.max_documents
@@ -108,14 +96,11 @@ class RerankService:
         assert self._reranker is not None
         docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                                max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        source = self._relevance_source
-        rel = _adapt.rank_relevance(len(docs)) if source == "rank" else None
-        cands = [_adapt.make_candidate(i, d.url, d.text, None if rel is None else rel[i])
-                 for i, d in enumerate(docs)]
+        cands, source = adapters.candidates(((d.url, d.text, None) for d in docs), self._relevance_source)
         ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n) if cands else \
             Ranking(request.query, ())
         self._count(docs, ranking)
-        return self._response(request, docs, ranking, api)
+        return self._response(request, docs, ranking, api, source)
 
     def _count(self, docs: Sequence[ParsedDocument], ranking: Ranking) -> None:
         tiers = Counter(c.authority.tier if c.authority else "unknown" for c in ranking.candidates)
@@ -123,21 +108,22 @@ class RerankService:
                                        sum(1 for d in docs if d.truncated), dict(tiers))
 
     def _response(self, request: RerankRequest, docs: Sequence[ParsedDocument], ranking: Ranking,
-                  api: str) -> dict[str, Any]:
+                  api: str, source: str) -> dict[str, Any]:
         echo = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
+        breakdown = adapters.breakdown
         for cand in ranking.candidates:
             index = int(cand.id)
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
             if echo:
                 item["document"] = docs[index].echo
-            item["authority"] = _adapt.breakdown(cand, self._relevance_source)
+            item["authority"] = breakdown(cand, source)
             results.append(item)
         meta = {
             "api_version": {"version": "2" if api == "v2" else "1"},
             "billed_units": {"search_units": 1},
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
-                         "relevance": self._relevance_source, "policy": self._policy,
+                         "relevance": source, "policy": self._policy,
                          "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
                          "truncated": [i for i, d in enumerate(docs) if d.truncated]},
         }

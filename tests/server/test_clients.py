@@ -10,7 +10,7 @@ import pytest
 
 from authorag.priors import load_prior
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.relevance import load_relevance
+from authorag.relevance.registry import load_relevance
 from authorag.types import Candidate
 
 API_KEY = "test-key"  # as in conftest

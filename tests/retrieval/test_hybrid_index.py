@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.retrieval import BM25Retriever, DenseRetriever, HybridRetriever
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
 
