@@ -145,7 +145,8 @@ def _haystack() -> list[float | None]:
 
 
 def _bench() -> list[float | None]:
-    from authorag.benchmarks.methods import MethodContext, build_method
+    from authorag.benchmarks.methods import MethodContext
+    from authorag.benchmarks.registry import build_method
     from authorag.benchmarks.tasks import BenchItem
 
     method = build_method("default", MethodContext(task_family="domainauth", label_source=None))

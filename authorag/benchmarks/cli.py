@@ -83,7 +83,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.methods import method_specs
+    from authorag.benchmarks.registry import method_specs
     from authorag.benchmarks.rag_tasks import load_rag_task
     from authorag.benchmarks.tasks import RAG_TASKS, load_task, task_names
 

@@ -22,7 +22,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, build_method, method_specs
+from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend
+from authorag.benchmarks.registry import build_method, method_specs
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
@@ -126,8 +127,6 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     instances = task.instances if cfg.max_instances is None else task.instances[: cfg.max_instances]
     backend = None
     if cfg.backend is not None and (cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm")):
-        from authorag.benchmarks.judge_methods import make_backend
-
         backend = make_backend(_context(cfg, "ragauth", None, "document"))
     generator = None if not cfg.generator or backend is None else YesNoGenerator(backend)
     if cfg.generator and generator is None:
