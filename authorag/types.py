@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
+from authorag.validation import check_positive_int
 
 Tier = Literal["reserved", "hosted", "table", "rule", "learned", "judge", "unknown"]
 """Which authority tier produced a value: a reserved/special name (RFC 2606/6761, IPs,
@@ -205,8 +206,7 @@ class Ranking:
 
     def top_k(self, k: int) -> tuple[Candidate, ...]:
         """The first ``k`` candidates; ``k`` must be positive."""
-        if k <= 0:
-            raise ConfigError(f"k must be a positive integer, got {k}")
+        check_positive_int("k", k)
         return self.candidates[:k]
 
     def __len__(self) -> int:

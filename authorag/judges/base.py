@@ -18,6 +18,7 @@ from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import ChatRequest, Completion, LLMBackend
 from authorag.judges.items import DEFAULT_TEXT_BUDGET, JudgeItem, as_items
 from authorag.types import AuthorityDetail, Candidate, SourceValue
+from authorag.validation import check_choice
 
 logger = logging.getLogger(__name__)
 
@@ -26,12 +27,6 @@ JudgeOutput = Literal["score", "rank"]
 
 JUDGE_CONFIDENCE = 0.5
 """Confidence attached to judge scores: below a table hit, above an unknown source."""
-
-
-def check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    """Raise ConfigError unless ``value`` is one of ``allowed``."""
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {list(allowed)}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from typing import Literal, get_args
 
 from authorag.errors import ConfigError
 from authorag.types import Candidate
+from authorag.validation import check_choice
 
 ItemKind = Literal["domain", "url", "entity"]
 EntityType = Literal["basketball player", "movie", "song"]
@@ -38,8 +39,7 @@ class JudgeItem:
     entity_type: str | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in get_args(ItemKind):
-            raise ConfigError(f"item kind must be one of {get_args(ItemKind)}, got {self.kind!r}")
+        check_choice("item kind", self.kind, get_args(ItemKind))
         if not self.label.strip():
             raise ConfigError("a judge item needs a non-empty label (domain, URL or entity name)")
         if self.kind == "entity" and not self.entity_type:
