@@ -60,16 +60,29 @@ def _row(url: str, domain: str | None, detail: dict[str, Any], scorer: str) -> d
     return {"version": JSON_VERSION, "input": url, "domain": domain, **detail, "scorer": scorer}
 
 
+_COLUMNS = ("input", "domain", "authority", "conf", "tier", "credibility", "sources")
+
+
+def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
+    auth = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
+    cred = "" if r["credibility"] is None else f"{r['credibility']:.2f}"
+    srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
+    return (r["input"], r["domain"] or "-", auth, f"{r['confidence']:.2f}", r["tier"], cred, srcs or (r["note"] or ""))
+
+
 def _print_table(rows: list[dict[str, Any]]) -> None:
+    """A rich table on a terminal; tab-separated lines with a header when piped (nothing cut)."""
+    if not sys.stdout.isatty():
+        for cells in (_COLUMNS, *map(_table_cells, rows)):
+            sys.stdout.write("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cells) + "\n")
+        return
     from rich.console import Console
     from rich.table import Table
 
-    t = Table("input", "domain", "authority", "conf", "tier", "credibility", "sources")
+    t = Table(*_COLUMNS)
+    t.columns[0].overflow = "fold"  # a URL is the row's key: wrap it, never cut it
     for r in rows:
-        auth = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
-        cred = "" if r["credibility"] is None else f"{r['credibility']:.2f}"
-        srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
-        t.add_row(r["input"], r["domain"] or "-", auth, f"{r['confidence']:.2f}", r["tier"], cred, srcs or (r["note"] or ""))
+        t.add_row(*_table_cells(r))
     Console().print(t)
 
 
