@@ -226,7 +226,8 @@ def judge_script(opinion: Callable[[str], int] = hash_opinion) -> Callable[[Chat
     Example:
         >>> truth = {"nih.gov": 9, "blog.example": 2}
         >>> model = judge_script(lambda line: truth[line.split("Domain: ")[1].split()[0]])
-        >>> prompt = "Which is more authoritative? Answer with a single letter A or B.\n[A] Domain: blog.example\n[B] Domain: nih.gov"
+        >>> prompt = "\\n".join(["Answer with a single letter A or B.",
+        ...                      "[A] Domain: blog.example", "[B] Domain: nih.gov"])
         >>> model(ChatRequest(messages=[{"role": "user", "content": prompt}]))
         'B'
     """

@@ -27,12 +27,12 @@ _TEXT_BUDGET = 600
 
 def to_judge_item(item: BenchItem, with_text: bool) -> Any:
     """BenchItem → JudgeItem: entity, bare domain, or URL + truncated page text."""
-    from authorag.judges.items import JudgeItem, truncate
+    from authorag.judges.items import JudgeItem, shorten
 
     if "kind" in item.meta and not item.url:
         return JudgeItem.entity(item.text, str(item.meta["kind"]))
     if with_text:
-        return JudgeItem(label=item.url, kind="url", text=truncate(item.text, _TEXT_BUDGET))
+        return JudgeItem(label=item.url, kind="url", text=shorten(item.text, _TEXT_BUDGET))
     from authorag.benchmarks.tasks import normalize_key
 
     return JudgeItem(label=normalize_key(item.url) or item.url, kind="domain")

@@ -108,9 +108,9 @@ def filter_orders(instance: RagInstance, authority: Sequence[float | None],
 
 
 def _doc_block(docs: Sequence[BenchItem]) -> str:
-    from authorag.judges.items import truncate
+    from authorag.judges.items import shorten
 
-    return "\n\n".join(f"[{n}] Source: {d.url}\n{truncate(d.text, GENERATOR_TEXT_BUDGET)}"
+    return "\n\n".join(f"[{n}] Source: {d.url}\n{shorten(d.text, GENERATOR_TEXT_BUDGET)}"
                        for n, d in enumerate(docs, 1))
 
 

@@ -13,7 +13,6 @@ allowlist: ``Pipeline.loads(text, allowed_modules=["authorag.*"])`` or the envir
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -133,12 +132,12 @@ class AuthorityRanker:
         breakdown = adapters.breakdown
         for c in ranking.candidates:
             doc = documents[int(c.id)]
-            # dataclasses.replace re-runs Document.__init__ (and the id hashing when no id is
-            # set); a shallow copy keeps the id and costs a fraction of it. The copy is ours, so
-            # setting its fields skips Haystack's warning about mutating shared documents.
-            new = copy.copy(doc)
-            object.__setattr__(new, "score", c.scores["fused"])
-            object.__setattr__(new, "meta", {**doc.meta, META_KEY: breakdown(c, source)})
+            # dataclasses.replace re-runs Document.__init__ (~5 µs, the largest cost of this
+            # component); a copy of the instance dict keeps the id and every field for ~0.5 µs.
+            # The copy is ours, so writing it skips Haystack's warning about shared documents.
+            fields = {**doc.__dict__, "score": c.scores["fused"], "meta": {**doc.meta, META_KEY: breakdown(c, source)}}
+            new = object.__new__(type(doc))
+            object.__setattr__(new, "__dict__", fields)
             out.append(new)
         return out
 

@@ -17,6 +17,7 @@ from typing import Any, Literal, get_args
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import ChatRequest, Completion, LLMBackend
 from authorag.judges.items import DEFAULT_TEXT_BUDGET, JudgeItem, as_items
+from authorag.progress import report
 from authorag.types import AuthorityDetail, Candidate, SourceValue
 from authorag.validation import check_choice
 
@@ -221,6 +222,7 @@ class JudgeBase:
         )
         completion = self.backend.complete(request)
         log.cost = log.cost.add(completion)
+        report(self.name, log.cost.calls, unit="calls")
         return completion
 
     def fail(self, log: RunLog, reason: str, exc: JudgeError) -> None:

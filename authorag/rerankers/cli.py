@@ -81,6 +81,17 @@ def _rerank(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from authorag._cliutil import show_progress
     from authorag.rerankers.demo import run_demo
 
-    return run_demo(build_reranker(args)[0], sys.stdout)
+    say = sys.stderr.write
+    say(f"authorag demo: 1/3 building the scorer ({'with' if args.judge != 'none' else 'without'} an LLM judge"
+        + ("; the first run assembles the 1.1 GB judge model into the cache" if args.judge == "local" else "")
+        + ")\n")
+    with show_progress():
+        reranker = build_reranker(args)[0]
+        say(f"authorag demo: 2/3 scoring 10 pages with {reranker.scorer.name}"
+            + (" (judge calls show below)\n" if args.judge != "none" else "\n"))
+        code = run_demo(reranker, sys.stdout)
+    say("authorag demo: 3/3 done\n")
+    return code
