@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+from authorag.compose import ScorerSettings, load_scorer
 from authorag.domains import ParsedHost, parse_host, registrable_domain
 from authorag.errors import (
     AuthoragError,
@@ -63,6 +64,7 @@ __all__ = [
     "RelevanceScorer",
     "RerankPolicy",
     "Reranker",
+    "ScorerSettings",
     "SourceValue",
     "__version__",
     "build_hybrid",
@@ -71,6 +73,7 @@ __all__ = [
     "load_learned_prior",
     "load_prior",
     "load_relevance",
+    "load_scorer",
     "parse_host",
     "registrable_domain",
 ]
