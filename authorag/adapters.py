@@ -26,9 +26,11 @@ import math
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, get_args
 
 from authorag.compose import parse_value
+from authorag.domains import parse_host
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
@@ -149,11 +151,17 @@ def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tup
     """
     rows = list(items)
     rel, source = choose_relevance(mode, [r[2] for r in rows])
-    create = Candidate.create
-    if rel is None:
-        return [create(url, text, id=str(i)) for i, (url, text, _) in enumerate(rows)], source
-    return [create(url, text, id=str(i), scores={RELEVANCE_SCORE: r})
-            for i, ((url, text, _), r) in enumerate(zip(rows, rel))], source
+    out: list[Candidate] = []
+    for i, (url, text, _) in enumerate(rows):
+        # Candidate.create copies the scores it is given; these are fresh, so build directly.
+        host = parse_host(url, strict=False) if url else None
+        scores = _NO_SCORES if rel is None else MappingProxyType({RELEVANCE_SCORE: rel[i]})
+        out.append(Candidate(str(i), url, host.host if host else None, host.domain if host else None, text,
+                             scores=scores))
+    return out, source
+
+
+_NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 
 # ---- policy ----------------------------------------------------------------------------------
