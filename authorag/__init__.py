@@ -13,7 +13,6 @@ Example:
 """
 from __future__ import annotations
 
-from authorag.compose import ScorerSettings, load_scorer
 from authorag.domains import ParsedHost, parse_host, registrable_domain
 from authorag.errors import (
     AuthoragError,
@@ -64,7 +63,6 @@ __all__ = [
     "RelevanceScorer",
     "RerankPolicy",
     "Reranker",
-    "ScorerSettings",
     "SourceValue",
     "__version__",
     "build_hybrid",
@@ -73,7 +71,6 @@ __all__ = [
     "load_learned_prior",
     "load_prior",
     "load_relevance",
-    "load_scorer",
     "parse_host",
     "registrable_domain",
 ]
