@@ -37,7 +37,7 @@ def _docs(n: int, seed: int = 0) -> list[tuple[str, str]]:
     rng = random.Random(seed)
     known = ["www.nih.gov", "www.cdc.gov", "www.bbc.co.uk", "en.wikipedia.org", "www.nytimes.com",
              "someone.blogspot.com", "www.mayoclinic.org", "medium.com", "www.who.int", "www.reuters.com"]
-    words = "vitamin cold flu study trial dose evidence risk health people effect result".split()
+    words = ["vitamin", "cold", "flu", "study", "trial", "dose", "evidence", "risk", "health", "people"]
     out = []
     for i in range(n):
         host = known[i % len(known)] if i % 2 == 0 else f"site-{rng.randrange(10**6)}.example-health.net"

@@ -23,10 +23,10 @@ from types import MappingProxyType
 from typing import Any
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend
-from authorag.benchmarks.registry import build_method, method_specs
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.registry import build_method, method_specs
 from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
 from authorag.errors import ConfigError
 

@@ -8,7 +8,6 @@ Example:
 from __future__ import annotations
 
 import warnings
-
 from dataclasses import dataclass
 from typing import Literal, get_args
 

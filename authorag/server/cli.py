@@ -80,9 +80,9 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
         f"  rerank    POST {base}/v2/rerank  (also /v1/rerank, /rerank; authority: POST {base}/v1/authority)",
         f"  docs      {base}/docs",
         f"  scorer    {composition_name(config.scorer)}",
-        f"  relevance {config.relevance}; fusion {policy.fusion}, weight {policy.weight}, "
-        f"credibility_weight {policy.credibility_weight}, unknown_authority {policy.unknown_authority}",
-        f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
-        f"per request; auth {'on' if config.api_key else 'off'}",
+        (f"  relevance {config.relevance}; fusion {policy.fusion}, weight {policy.weight}, "
+         f"credibility_weight {policy.credibility_weight}, unknown_authority {policy.unknown_authority}"),
+        (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
+         f"per request; auth {'on' if config.api_key else 'off'}"),
     ]
     print("\n".join(lines), file=sys.stderr, flush=True)

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from authorag.priors import load_prior
-from authorag.rerankers.authority import AuthorityReranker
 from authorag.relevance.registry import load_relevance
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.types import Candidate
 
 API_KEY = "test-key"  # as in conftest

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from authorag.compose import ScorerSettings
-
 from authorag.errors import ConfigError
 from authorag.server.config import ServerConfig
 from authorag.server.documents import parse_documents, truncate, url_in_text
