@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import re
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -201,7 +202,8 @@ def _field_docs() -> dict[str, str]:
             name, out[head] = head, text
         elif name and line.strip():
             out[name] += " " + line.strip()
-    return {k: v.split(". ")[0].rstrip(".") for k, v in out.items()}
+    first = re.compile(r"(?<!e\.g)\. ")  # the first sentence, RST quotes removed
+    return {k: first.split(v.replace("``", ""))[0].rstrip(".") for k, v in out.items()}
 
 
 def add_policy_options(p: argparse.ArgumentParser, *, exclude: Iterable[str] = (), **defaults: Any) -> None:
@@ -221,7 +223,8 @@ def add_policy_options(p: argparse.ArgumentParser, *, exclude: Iterable[str] = (
         flag = "--" + name.replace("_", "-")
         kind = hints[name]
         args = [a for a in get_args(kind) if a is not type(None)]
-        help_text = f"{docs.get(name, name)} (default {default!r})"
+        shown = "none" if default in (None, ()) else default
+        help_text = f"{docs.get(name, name)} (default {shown})"
         if typing.get_origin(kind) is typing.Literal:
             g.add_argument(flag, choices=list(args), default=defaults.get(name), help=help_text)
         elif typing.get_origin(kind) is tuple:
