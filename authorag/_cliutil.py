@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +50,47 @@ def write_jsonl(rows: Iterable[dict[str, Any]]) -> None:
     """Write one compact JSON object per line to stdout."""
     for row in rows:
         sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def show_progress(totals: Mapping[str, int] | None = None) -> Generator[None, None, None]:
+    """Progress bars on stderr for every :mod:`authorag.progress` task reported inside the block.
+
+    ``totals`` gives the expected count of a task whose reporter does not know it (the number
+    of judge calls of a point judge), so the bar can show an estimate of the time left.
+    """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from authorag.progress import ProgressEvent, listen
+
+    expected = dict(totals or {})
+    bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[unit]}"),
+                    TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True),
+                    transient=False)
+    ids: dict[str, TaskID] = {}
+
+    def on_event(e: ProgressEvent) -> None:
+        done, total, unit = e.done, e.total if e.total is not None else expected.get(e.task), e.unit
+        if unit == "bytes":
+            done, total, unit = done >> 20, None if total is None else total >> 20, "MiB"
+        if e.task not in ids:
+            if not ids:
+                bars.start()  # on the first event: a command that reports nothing draws nothing
+            ids[e.task] = bars.add_task(e.task, total=total, unit=unit)
+        bars.update(ids[e.task], completed=done, total=total, unit=unit)
+
+    try:
+        with listen(on_event):
+            yield
+    finally:
+        if ids:
+            bars.stop()

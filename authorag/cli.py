@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -45,10 +46,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(func(args))
+        code = int(func(args))
+        sys.stdout.flush()  # inside the try: a closed pipe shows up here, not at interpreter exit
+        return code
     except AuthoragError as exc:
         print(f"authorag: error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (`authorag ... | head`): stop quietly, as Unix tools do. Point
+        # stdout at /dev/null so the interpreter's final flush does not raise a second time.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the shell's code for a writer killed by a closed pipe
 
 
 def entry() -> None:

@@ -36,6 +36,7 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.types import candidates_from
+from authorag.validation import check_choice, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
 ENV_PREFIX = "AUTHORAG_"
@@ -97,14 +98,10 @@ class ScorerSettings:
     judge_seconds: float = 30.0
 
     def __post_init__(self) -> None:
-        if self.judge not in get_args(JudgeKind):
-            raise ConfigError(f"judge must be one of {', '.join(get_args(JudgeKind))}, got {self.judge!r}")
-        if self.subdomains not in ("inherit", "discount"):
-            raise ConfigError(f"subdomains must be 'inherit' or 'discount', got {self.subdomains!r}")
+        check_choice("judge", self.judge, get_args(JudgeKind))
+        check_choice("subdomains", self.subdomains, ("inherit", "discount"))
         for name in ("hosted_authority", "min_confidence"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise ConfigError(f"{name} must be in [0, 1], got {value!r}")
+            check_unit(name, getattr(self, name))
         if self.max_judge_calls < 0 or self.judge_seconds < 0:
             raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
                               f"judge_seconds={self.judge_seconds}")

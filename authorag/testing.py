@@ -4,6 +4,9 @@
   records every request (for unit tests of judges; no model, no network).
 - :func:`fake_completion`: build a :class:`Completion` with per-token top logprobs from plain
   probabilities.
+- :func:`judge_script`: a fake model that reads any judge prompt and answers it in the format
+  the prompt asks for, from an opinion of each item shown (:func:`hash_opinion`: a
+  deterministic, knowledge-free one used by ``authorag bench --backend fake``).
 - :func:`serve_openai_compatible`: start a real OpenAI-compatible HTTP server on loopback
   (xllamacpp's embedded llama.cpp server) for integration tests of the OpenAI backend.
 - :func:`serve_faulty_openai`: a small OpenAI-compatible server on loopback that fails on
@@ -20,8 +23,10 @@ Example:
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import math
+import re
 import threading
 import time
 import urllib.error
@@ -207,5 +212,48 @@ def _wait_until_up(url: str, timeout_s: float) -> None:
     raise JudgeError(f"the test server at {url} did not answer within {timeout_s} s: {last}")
 
 
+_ITEM_LINE = re.compile(r"^\[(\w+)\] (.+)$", re.MULTILINE)
+
+
+def hash_opinion(text: str) -> int:
+    """A digit 0-9 from the SHA-256 of ``text``: the same item always gets the same opinion."""
+    return int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % 10
+
+
+def judge_script(opinion: Callable[[str], int] = hash_opinion) -> Callable[[ChatRequest], str]:
+    """A scripted model for every judge prompt: point, pair, list, RAG yes/no.
+
+    Items shown as ``[id] ...`` lines get ``opinion(line)``; a point prompt shows one item
+    without an id (its last line). The answer follows the format the prompt asks for: a digit,
+    ``A``/``B``, ``[i] > [j]``, ``[i]: d`` or ``A: d`` lines, or ``yes``/``no`` (odd opinion of
+    the whole prompt) for the RAG generator. Use it as ``FakeBackend(judge_script(...))``.
+
+    Example:
+        >>> truth = {"nih.gov": 9, "blog.example": 2}
+        >>> model = judge_script(lambda line: truth[line.split("Domain: ")[1].split()[0]])
+        >>> prompt = "\\n".join(["Answer with a single letter A or B.",
+        ...                      "[A] Domain: blog.example", "[B] Domain: nih.gov"])
+        >>> model(ChatRequest(messages=[{"role": "user", "content": prompt}]))
+        'B'
+    """
+    def answer(request: ChatRequest) -> str:
+        content = request.messages[-1]["content"]
+        if content.rstrip().endswith("Answer yes or no."):
+            return "yes" if opinion(content) % 2 else "no"
+        items = [(m.group(1), opinion(m.group(2))) for m in _ITEM_LINE.finditer(content)]
+        if not items:
+            return str(opinion(content.strip().splitlines()[-1]))
+        if len(items) == 1:
+            return str(items[0][1])
+        if "single letter A or B" in content:
+            return "A" if items[0][1] >= items[1][1] else "B"
+        if '" > "' in content:
+            return " > ".join(f"[{i}]" for i, _ in sorted(items, key=lambda t: -t[1]))
+        bracket = "[i]:" in content
+        return "\n".join(f"[{i}]: {d}" if bracket else f"{i}: {d}" for i, d in items)
+
+    return answer
+
+
 __all__ = ["FAULT_MODES", "FakeAnswer", "FakeBackend", "FakeScript", "FaultMode", "FaultServer", "fake_completion",
-           "serve_faulty_openai", "serve_openai_compatible"]
+           "hash_opinion", "judge_script", "serve_faulty_openai", "serve_openai_compatible"]

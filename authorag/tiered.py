@@ -26,6 +26,7 @@ from authorag.priors.base import AuthorityScorer
 from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.special import maybe_special, special_host
 from authorag.types import AuthorityDetail, Candidate, SourceValue, candidates_from
+from authorag.validation import check_choice, check_unit
 
 SubdomainRule = Literal["inherit", "discount"]
 DEFAULT_HOSTED_AUTHORITY = 0.4
@@ -65,10 +66,8 @@ class TieredAuthority:
                  platforms: PlatformIndex | None | Literal["default"] = "default",
                  hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
                  unknown_level: float = 0.3, name: str | None = None) -> None:
-        if not 0.0 <= hosted_authority <= 1.0:
-            raise ConfigError(f"hosted_authority must be in [0, 1], got {hosted_authority!r}")
-        if subdomains not in ("inherit", "discount"):
-            raise ConfigError(f"subdomains must be 'inherit' or 'discount', got {subdomains!r}")
+        check_unit("hosted_authority", hosted_authority)
+        check_choice("subdomains", subdomains, ("inherit", "discount"))
         self.inner = inner
         self.reserved = reserved
         self.platforms = default_platforms() if platforms == "default" else platforms

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
+from authorag.validation import check_positive_int
 
 Tier = Literal["reserved", "hosted", "table", "rule", "learned", "judge", "unknown"]
 """Which authority tier produced a value: a reserved/special name (RFC 2606/6761, IPs,
@@ -21,6 +22,13 @@ judge, or none (unknown)."""
 
 FusionMode = Literal["linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
+Relevance = Literal["auto", "rank", "upstream", "none", "bm25", "dense"]
+"""Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,
+LangChain and Haystack (:mod:`authorag.adapters`). ``auto``: the caller's scores when every
+candidate has one, else the incoming order; ``rank``: the incoming order (first 1.0, last 1/n);
+``upstream``: the caller's scores (each candidate needs one); ``none``: no relevance (authority
+alone orders); ``bm25``, ``dense``: a scorer over the candidates' text
+(:func:`authorag.relevance.load_relevance`)."""
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -198,8 +206,7 @@ class Ranking:
 
     def top_k(self, k: int) -> tuple[Candidate, ...]:
         """The first ``k`` candidates; ``k`` must be positive."""
-        if k <= 0:
-            raise ConfigError(f"k must be a positive integer, got {k}")
+        check_positive_int("k", k)
         return self.candidates[:k]
 
     def __len__(self) -> int:

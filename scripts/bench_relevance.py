@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from authorag.priors.base import AuthorityScorer
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.dense import DenseEncoder, DenseRelevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.bm25 import BM25Relevance
-from authorag.rerankers.dense import DenseEncoder, DenseRelevance
 from authorag.retrieval.faiss_index import FaissIndex, IndexOptions
 from authorag.types import AuthorityDetail, Candidate
 

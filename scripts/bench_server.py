@@ -279,7 +279,7 @@ async def run_rate(port: int, path: str, bodies: list[bytes], rate: float, conne
 
 def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float]:
     """CPU ms per request of each in-process step (no HTTP), averaged over ``repeat`` runs."""
-    from authorag.integrations import _adapt
+    from authorag import adapters
     from authorag.server.config import ServerConfig
     from authorag.server.documents import parse_documents
     from authorag.server.schemas import RerankRequest
@@ -290,14 +290,13 @@ def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float
     body = json.dumps(payload(n_docs))
     req = RerankRequest.model_validate_json(body)
     docs = parse_documents(req.documents, None, rank_fields=None, max_chars=20_000, max_tokens=None)
-    rel = _adapt.rank_relevance(len(docs))
-    cands = [_adapt.make_candidate(i, d.url, d.text, rel[i]) for i, d in enumerate(docs)]
+    items = [(d.url, d.text, None) for d in docs]
+    cands, _ = adapters.candidates(items, "rank")
     steps = {
         "validate (pydantic)": lambda: RerankRequest.model_validate_json(body),
         "read documents (urls, budget)": lambda: parse_documents(req.documents, None, rank_fields=None,
                                                                  max_chars=20_000, max_tokens=None),
-        "build candidates (Candidate.create)": lambda: [_adapt.make_candidate(i, d.url, d.text, rel[i])
-                                                        for i, d in enumerate(docs)],
+        "build candidates (Candidate.create)": lambda: adapters.candidates(items, "rank"),
         "AuthorityReranker.rerank": lambda: reranker.rerank(req.query, cands, top_k=req.top_n),
         "service total (all of the above + response dict)": lambda: svc.rerank(req, "v1"),
     }

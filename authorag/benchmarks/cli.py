@@ -118,8 +118,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
                      max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag)
 
 
-def _list(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.methods import method_specs
+def _build_task_summaries() -> list[dict[str, Any]]:
     from authorag.benchmarks.rag_tasks import load_rag_task
     from authorag.benchmarks.tasks import RAG_TASKS, load_task, task_names
 
@@ -131,6 +130,41 @@ def _list(args: argparse.Namespace) -> int:
         else:
             t = load_task(name)
             tasks.append({"name": name, "items": len(t.items), "levels": t.n_levels, "description": t.description})
+    return tasks
+
+
+def _task_summaries() -> list[dict[str, Any]]:
+    """Name, size and description of every task, cached on disk under a fingerprint of the task
+    code and data files: building all tasks parses ~70k domains (~5 s), listing should not."""
+    import hashlib
+    from importlib import resources
+
+    from authorag.judges.backends.models import cache_dir
+
+    digest = hashlib.sha256()
+    for mod in ("tasks.py", "rag_tasks.py"):
+        digest.update(resources.files("authorag.benchmarks").joinpath(mod).read_bytes())
+    data = Path(str(resources.files("authorag.benchmarks.data")))
+    for f in sorted(data.rglob("*")):
+        st = f.stat()
+        digest.update(f"{f.relative_to(data)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    path = cache_dir() / "bench" / f"tasks-{digest.hexdigest()[:16]}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        tasks = _build_task_summaries()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(tasks), encoding="utf-8")
+    except OSError:
+        pass  # a read-only cache only costs speed
+    return tasks
+
+
+def _list(args: argparse.Namespace) -> int:
+    from authorag.benchmarks.registry import method_specs
+
+    tasks = _task_summaries()
     methods = [{"name": s.name, "kinds": list(s.kinds), "llm": s.needs_backend, "description": s.description}
                for s in method_specs().values()]
     if args.json:

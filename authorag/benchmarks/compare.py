@@ -184,8 +184,9 @@ def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
 
 
 def _run_grid(cfg: CompareConfig, method: str, relevance_name: str, relevance: Any) -> dict[str, Any]:
-    from authorag.benchmarks.methods import MethodContext, build_method
+    from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.registry import build_method
     from authorag.benchmarks.rerank_eval import run_rerank_grid
     from authorag.benchmarks.track_methods import method_scorer
 

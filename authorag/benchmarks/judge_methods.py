@@ -1,8 +1,8 @@
 """LLM-judge entries of the method registry: every judge × output mode × with/without text.
 
 Names are ``judge-<point|pair|list>-<score|rank>[-greedy][-text]``. A judge class that is not
-installed in this build simply has no entries. Backends: ``embedded`` (local GGUF via the
-judges' embedded backend), ``openai`` (any OpenAI-compatible server; ``--option base_url=...``)
+installed in this build simply has no entries. Backends: ``local`` (a GGUF model in-process via the
+judges' local backend), ``openai`` (any OpenAI-compatible server; ``--option base_url=...``)
 and ``fake`` (a scripted, deterministic backend from :mod:`authorag.testing` for smoke runs).
 
 Example:
@@ -11,16 +11,12 @@ Example:
 """
 from __future__ import annotations
 
-import hashlib
 import logging
-import re
 from collections.abc import Sequence
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec
+from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, make_backend
 from authorag.benchmarks.tasks import BenchItem, ItemKind
-from authorag.errors import ConfigError
-from authorag.judges.backends.base import ChatRequest, LLMBackend
 
 log = logging.getLogger(__name__)
 
@@ -29,73 +25,14 @@ _FORMS: dict[str, tuple[str, ...]] = {"point": ("score",), "pair": ("score", "ra
 _TEXT_BUDGET = 600
 
 
-_ITEM_LINE = re.compile(r"^\[(\w+)\] (.+)$", re.MULTILINE)
-
-
-def _digit(text: str) -> int:
-    return int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % 10
-
-
-def fake_script(request: ChatRequest) -> str:
-    """Deterministic stand-in for a model, for smoke runs of every judge form.
-
-    Each item shown as ``[id] ...`` gets a digit from the hash of its line, so point, pair and
-    list judges see the same (knowledge-free) opinion of an item; the answer follows the format
-    the prompt asks for: a digit, ``A``/``B``, ``[i] > [j]``, ``[i]: d`` / ``A: d`` lines, or
-    ``yes``/``no`` for the RAG generator.
-    """
-    content = request.messages[-1]["content"]
-    if content.rstrip().endswith("Answer yes or no."):
-        return "yes" if _digit(content) % 2 else "no"
-    items = [(m.group(1), _digit(m.group(2))) for m in _ITEM_LINE.finditer(content)]
-    if not items:  # point prompts show one item without an id; it is the last line
-        return str(_digit(content.strip().splitlines()[-1]))
-    if len(items) == 1:
-        return str(items[0][1])
-    if "single letter A or B" in content:
-        return "A" if items[0][1] >= items[1][1] else "B"
-    if '" > "' in content:
-        return " > ".join(f"[{i}]" for i, _ in sorted(items, key=lambda t: -t[1]))
-    bracket = "[i]:" in content
-    return "\n".join(f"[{i}]: {d}" if bracket else f"{i}: {d}" for i, d in items)
-
-
-def make_backend(ctx: MethodContext) -> LLMBackend:
-    """The LLM backend for ``ctx.backend`` (``local`` | ``openai`` | ``fake``).
-
-    ``local`` takes ``--model`` as a registered model name or GGUF path (default: the judges'
-    default 1.5B model); ``openai`` takes ``--model`` and ``--option base_url=...``
-    (``--option api_key=...``). Real backends sit behind the judges' persistent cache unless
-    ``--option cache=off``.
-    """
-    if ctx.backend == "fake":
-        from authorag.testing import FakeBackend
-
-        return FakeBackend(fake_script, name="fake", model="scripted-hash")
-    from authorag.judges.backends import load_backend
-
-    cache: bool = ctx.option("cache", "on") != "off"
-    if ctx.backend == "local":
-        kwargs: dict[str, Any] = {"n_ctx": int(ctx.option("n_ctx", "4096"))}
-        if ctx.model is not None:
-            kwargs["model_path"] = ctx.model
-        return load_backend("local", cache=cache, **kwargs)
-    if ctx.backend == "openai":
-        kwargs = {k: v for k, v in ctx.options.items() if k in ("base_url", "api_key")}
-        if ctx.model is not None:
-            kwargs["model"] = ctx.model
-        return load_backend("openai", cache=cache, **kwargs)
-    raise ConfigError(f"backend must be one of 'local', 'openai', 'fake', got {ctx.backend!r}")
-
-
 def to_judge_item(item: BenchItem, with_text: bool) -> Any:
     """BenchItem → JudgeItem: entity, bare domain, or URL + truncated page text."""
-    from authorag.judges.items import JudgeItem, truncate
+    from authorag.judges.items import JudgeItem, shorten
 
     if "kind" in item.meta and not item.url:
         return JudgeItem.entity(item.text, str(item.meta["kind"]))
     if with_text:
-        return JudgeItem(label=item.url, kind="url", text=truncate(item.text, _TEXT_BUDGET))
+        return JudgeItem(label=item.url, kind="url", text=shorten(item.text, _TEXT_BUDGET))
     from authorag.benchmarks.tasks import normalize_key
 
     return JudgeItem(label=normalize_key(item.url) or item.url, kind="domain")

@@ -1,4 +1,4 @@
-"""The benchmark method registry: name → factory of a :class:`BenchMethod`.
+"""The built-in benchmark methods (:mod:`authorag.benchmarks.registry` maps names to them).
 
 A method scores a group of items (a list in LE, a pair in PE, an instance's documents in RAG);
 higher means more authoritative, ``None`` means "unknown". Pointwise methods ignore the group;
@@ -6,6 +6,7 @@ list and pair judges use it. Add a method with one :class:`MethodSpec` entry in 
 (judge entries are generated in :mod:`authorag.benchmarks.judge_methods`).
 
 Example:
+    >>> from authorag.benchmarks.registry import build_method
     >>> from authorag.benchmarks.tasks import BenchItem
     >>> m = build_method("oracle", MethodContext(task_family="domainauth", label_source=None))
     >>> m.score([BenchItem("a.com", "a.com", 3), BenchItem("b.com", "b.com", 1)])
@@ -13,19 +14,21 @@ Example:
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from authorag.benchmarks.tasks import BenchItem, ItemKind, normalize_key, read_rows
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import RerankPolicy, authority_signal
 from authorag.types import AuthorityDetail, Candidate
+
+if TYPE_CHECKING:
+    from authorag.judges.backends.base import LLMBackend
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +41,7 @@ class MethodContext:
         task_family: ``domainauth`` | ``credauth`` | ``entityauth`` | ``ragauth``.
         label_source: the prior source the labels come from (left out of priors), or None.
         item_kind: what the items are.
-        backend: LLM backend name for judges (``embedded``, ``openai``, ``fake``), or None.
+        backend: LLM backend name for judges (``local``, ``openai``, ``fake``), or None.
         model: model path or name for the backend.
         options: free ``key=value`` options (``credibility_weight=0.5``, ``base_url=...``).
         seed: run seed.
@@ -191,6 +194,34 @@ class TableMethod:
         return {"note": self.note, "coverage": self._hits / self._seen if self._seen else 0.0}
 
 
+def make_backend(ctx: MethodContext) -> LLMBackend:
+    """The LLM backend for ``ctx.backend`` (``local`` | ``openai`` | ``fake``).
+
+    ``local`` takes ``--model`` as a registered model name or GGUF path (default: the judges'
+    default 1.5B model); ``openai`` takes ``--model`` and ``--option base_url=...``
+    (``--option api_key=...``). Real backends sit behind the judges' persistent cache unless
+    ``--option cache=off``.
+    """
+    if ctx.backend == "fake":
+        from authorag.testing import FakeBackend, judge_script
+
+        return FakeBackend(judge_script(), name="fake", model="scripted-hash")
+    from authorag.judges.backends import load_backend
+
+    cache: bool = ctx.option("cache", "on") != "off"
+    if ctx.backend == "local":
+        kwargs: dict[str, Any] = {"n_ctx": int(ctx.option("n_ctx", "4096"))}
+        if ctx.model is not None:
+            kwargs["model_path"] = ctx.model
+        return load_backend("local", cache=cache, **kwargs)
+    if ctx.backend == "openai":
+        kwargs = {k: v for k, v in ctx.options.items() if k in ("base_url", "api_key")}
+        if ctx.model is not None:
+            kwargs["model"] = ctx.model
+        return load_backend("openai", cache=cache, **kwargs)
+    raise ConfigError(f"backend must be one of 'local', 'openai', 'fake', got {ctx.backend!r}")
+
+
 def _float_option(ctx: MethodContext, name: str, default: float) -> float:
     raw = ctx.option(name, str(default))
     try:
@@ -253,7 +284,6 @@ def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
     learned: Any = _learned(ctx)
     judge = None
     if with_judge:
-        from authorag.benchmarks.judge_methods import make_backend
         from authorag.judges.registry import load_judge
 
         judge = load_judge("point", make_backend(ctx), on_failure="skip")
@@ -316,40 +346,11 @@ _BASE: tuple[MethodSpec, ...] = (
                "osome ChatGPT credibility ratings (external reference row, CredAuth)"),
 )
 
-
-def _registry() -> dict[str, MethodSpec]:
-    from authorag.benchmarks.judge_methods import judge_specs
-    from authorag.benchmarks.track_methods import track_specs
-
-    return {s.name: s for s in (*_BASE, *track_specs(), *judge_specs())}
-
-
-def method_specs() -> Mapping[str, MethodSpec]:
-    """Every registered method (built-ins plus judge entries)."""
-    return MappingProxyType(_registry())
-
-
 def split_variant(name: str) -> tuple[str, str]:
     """``default:learned=true`` → (``default``, ``learned=true``); plain names get ``""``."""
     base, _, variant = name.partition(":")
     return base, variant
 
 
-def build_method(name: str, ctx: MethodContext) -> BenchMethod:
-    """Build method ``name`` for ``ctx``; raises ConfigError listing the known names.
-
-    Only ``default`` takes a variant after a colon (``default:learned=true,hosted_authority=0.2``):
-    ScorerSettings fields for the composition (see :mod:`authorag.benchmarks.track_methods`).
-    """
-    specs = _registry()
-    base, variant = split_variant(name)
-    spec = specs.get(base)
-    if spec is None:
-        raise ConfigError(f"unknown method {name!r}; known methods: {', '.join(specs)}")
-    if variant and base != "default":
-        raise ConfigError(f"only 'default' takes settings after a colon, got {name!r}")
-    if spec.needs_backend and ctx.backend is None:
-        raise ConfigError(f"method {name!r} is an LLM judge and needs --backend (embedded, openai or fake)")
-    if variant:
-        ctx = dataclasses.replace(ctx, options=MappingProxyType({**ctx.options, "compose": variant}))
-    return spec.factory(ctx)
+BASE_SPECS: tuple[MethodSpec, ...] = _BASE
+"""The built-in methods (track and judge methods are added by :mod:`authorag.benchmarks.registry`)."""

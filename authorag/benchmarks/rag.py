@@ -86,7 +86,7 @@ def make_doc_scorer(name: str, backend: LLMBackend | None) -> DocScorer:
     if name == "label":
         return usefulness_label
     if name in ("bm25", "dense"):
-        from authorag.rerankers.relevance import load_relevance
+        from authorag.relevance.registry import load_relevance
 
         scorer = load_relevance(name)  # type: ignore[arg-type]
         assert scorer is not None
@@ -113,9 +113,9 @@ def filter_orders(instance: RagInstance, authority: Sequence[float | None],
 
 
 def _doc_block(docs: Sequence[BenchItem]) -> str:
-    from authorag.judges.items import truncate
+    from authorag.judges.items import shorten
 
-    return "\n\n".join(f"[{n}] Source: {d.url}\n{truncate(d.text, GENERATOR_TEXT_BUDGET)}"
+    return "\n\n".join(f"[{n}] Source: {d.url}\n{shorten(d.text, GENERATOR_TEXT_BUDGET)}"
                        for n, d in enumerate(docs, 1))
 
 

@@ -267,7 +267,7 @@ def write_report(results_dir: Path, out_dir: Path) -> Path:
              "## Summary (LE, Spearman ρ / Kendall τ)", "", *summary_section(runs), "",
              "## DomainAuth / CredAuth / EntityAuth: LE and PE", *le_pe_section(runs), "",
              "## RAGAuth-open (filter × top-k)", *rag_summary_section(runs), "",
-             "### Per run", *rag_section(runs), "",
+             *(["### Per run", *per_run, ""] if (per_run := rag_section(runs)) else []),
              "## Prior sources active per run (leave-source-out) and coverage", "", *sources_section(runs), "",
              "## LLM cost per run", "", *cost_section(runs), "", "## Plots", ""]
     lines += [f"![{p.stem}](plots/{p.name})" for p in plots]

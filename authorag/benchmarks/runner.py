@@ -22,16 +22,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from authorag.benchmarks.methods import (
-    BenchMethod,
-    MethodContext,
-    build_method,
-    method_specs,
-    split_variant,
-)
+from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend, split_variant
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.registry import build_method, method_specs
 from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
 from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.track_tasks import HOSTED_FAMILY, TAIL_FAMILY
@@ -148,8 +143,6 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     instances = task.instances if cfg.max_instances is None else task.instances[: cfg.max_instances]
     backend = None
     if cfg.backend is not None and (cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm")):
-        from authorag.benchmarks.judge_methods import make_backend
-
         backend = make_backend(_context(cfg, "ragauth", None, "document"))
     generator = None if not cfg.generator or backend is None else YesNoGenerator(backend)
     if cfg.generator and generator is None:

@@ -197,7 +197,8 @@ def _topic_counts(instances: Sequence[RagInstance], suit: MatrixSuitability) -> 
 
 def run_all(prototypes: bool = True) -> dict[str, Any]:
     """Every suitability benchmark (the command: ``python scripts/bench_suitability.py``)."""
-    from authorag.benchmarks.methods import MethodContext, build_method
+    from authorag.benchmarks.methods import MethodContext
+    from authorag.benchmarks.registry import build_method
     from authorag.suitability.scorer import load_suitability
 
     prior = build_method("prior", MethodContext(task_family="ragauth", label_source=None, item_kind="document"))

@@ -20,7 +20,8 @@ and the learned prior is retrained without it):
   one table: ``default:learned=true``, ``default:hosted=false,reserved=false``.
 
 Example:
-    >>> from authorag.benchmarks.methods import MethodContext, build_method
+    >>> from authorag.benchmarks.methods import MethodContext
+    >>> from authorag.benchmarks.registry import build_method
     >>> from authorag.benchmarks.tasks import BenchItem
     >>> m = build_method("table-const", MethodContext(task_family="tailauth", label_source=None))
     >>> m.score([BenchItem("q", "https://zq-unknown-site-4412.biz/x", 0)])

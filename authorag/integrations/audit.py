@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
 from authorag.audit.pipeline import audit
 from authorag.audit.report import AuditReport
 from authorag.errors import ConfigError
-from authorag.integrations._adapt import DEFAULT_URL_KEYS, url_from_metadata
 
 _QUESTION_KEYS = ("input", "question", "query")
 _ANSWER_KEYS = ("answer", "result", "output", "text")

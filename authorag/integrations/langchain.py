@@ -12,12 +12,11 @@ Install with ``pip install 'authorag[langchain]'``.
 Relevance: LangChain documents rarely carry a score. With ``relevance="auto"`` (default) the
 compressor uses ``metadata["relevance_score"]`` when every document has one (e.g. after a
 cross-encoder), else the incoming order (first = 1.0, last = 1/n), because retrievers return
-documents best first. See :mod:`authorag.integrations._adapt` for all modes.
+documents best first. See :data:`authorag.types.Relevance` for all modes.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from authorag._optional import require
 
@@ -32,17 +31,21 @@ from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
-from authorag.integrations import _adapt
+from authorag import adapters
 from authorag.priors.base import AuthorityScorer
+from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_UNKNOWN_AUTHORITY,
     DEFAULT_WEIGHT,
     AuthorityReranker,
+    Normalize,
 )
-from authorag.rerankers.base import RelevanceScorer
 from authorag.rerankers.suitability import SuitabilityScorer
-from authorag.types import Candidate, FusionMode, Ranking, RerankMode
+from authorag.types import Candidate, FusionMode, Ranking, Relevance, RerankMode
+
+_POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 
 SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
@@ -53,13 +56,15 @@ class AuthorityCompressor(BaseDocumentCompressor):
 
     Args (pydantic fields):
         scorer: authority scorer; default the shipped prior table (``authorag.priors.load_prior``).
-        relevance: ``"auto"``, ``"rank"``, ``"upstream"``, a scorer name (``"bm25"``) or a
-            :class:`~authorag.rerankers.base.RelevanceScorer`.
+        relevance: a :data:`~authorag.types.Relevance` mode (``"auto"``, ``"rank"``,
+            ``"upstream"``, ``"none"``, ``"bm25"``, ``"dense"``) or a
+            :class:`~authorag.relevance.base.RelevanceScorer`.
         url_keys: metadata keys searched in order for the source URL.
         relevance_key: metadata key read as upstream relevance.
         top_n: keep at most this many documents (None keeps all).
-        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, allow, deny,
-            suitability_weight: the :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, rrf_k,
+            normalize, allow, deny, suitability_weight: the
+            :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
             YAML path, or a :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
 
@@ -75,8 +80,8 @@ class AuthorityCompressor(BaseDocumentCompressor):
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     scorer: AuthorityScorer | None = None
-    relevance: str | RelevanceScorer = "auto"
-    url_keys: tuple[str, ...] = _adapt.DEFAULT_URL_KEYS
+    relevance: Relevance | RelevanceScorer = "auto"
+    url_keys: tuple[str, ...] = adapters.DEFAULT_URL_KEYS
     relevance_key: str = SCORE_KEY
     top_n: int | None = None
     weight: float = DEFAULT_WEIGHT
@@ -85,52 +90,48 @@ class AuthorityCompressor(BaseDocumentCompressor):
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     min_authority: float | None = None
+    rrf_k: float = 60.0
+    normalize: Normalize = "minmax"
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
+    suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
     suitability: bool | str | SuitabilityScorer = False
-    suitability_weight: float | None = None
 
     _reranker: AuthorityReranker | None = PrivateAttr(default=None)
     _mode: str = PrivateAttr(default="auto")
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityCompressor:
-        _adapt.check_top("top_n", self.top_n)
-        _adapt.make_policy(self._policy())
+        adapters.check_top("top_n", self.top_n)
+        adapters.make_policy(adapters.policy_fields(self, _POLICY))
         return self
-
-    def _policy(self) -> dict[str, Any]:
-        return {"weight": self.weight, "fusion": self.fusion, "mode": self.mode,
-                "credibility_weight": self.credibility_weight,
-                "unknown_authority": self.unknown_authority, "min_authority": self.min_authority,
-                "allow": self.allow, "deny": self.deny, "suitability_weight": self.suitability_weight}
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
         if self._reranker is None:
-            self._mode, scorer = _adapt.resolve_relevance(self.relevance)
-            self._reranker = _adapt.build_reranker(self.scorer, scorer, self._policy(),
-                                                   _adapt.resolve_suitability(self.suitability))
+            self._reranker, self._mode = adapters.build_reranker(
+                self.scorer, self.relevance, adapters.policy_fields(self, _POLICY), self.suitability)
         return self._reranker
 
     def _candidates(self, documents: Sequence[Document]) -> tuple[list[Candidate], str]:
         self.reranker()
-        upstream = [_adapt.as_float(d.metadata.get(self.relevance_key)) for d in documents]
-        rel, source = _adapt.choose_relevance(self._mode, upstream)
-        cands = [
-            _adapt.make_candidate(i, _adapt.url_from_metadata(d.metadata, self.url_keys),
-                                  d.page_content, None if rel is None else rel[i])
-            for i, d in enumerate(documents)
-        ]
-        return cands, source
+        keys, rel_key, as_float, url_of = self.url_keys, self.relevance_key, adapters.as_float, adapters.url_from_metadata
+        return adapters.candidates(
+            ((url_of(d.metadata, keys), d.page_content, as_float(d.metadata.get(rel_key))) for d in documents),
+            self._mode)
 
-    def _documents(self, documents: Sequence[Document], ranking: Ranking, source: str) -> list[Document]:
+    @staticmethod
+    def _documents(documents: Sequence[Document], ranking: Ranking, source: str) -> list[Document]:
         out: list[Document] = []
+        breakdown = adapters.breakdown
         for cand in ranking.candidates:
             doc = documents[int(cand.id)]
-            meta = {**doc.metadata, SCORE_KEY: cand.scores["fused"],
-                    "authority": _adapt.breakdown(cand, source, _adapt.source_type_of(ranking, cand))}
-            out.append(Document(page_content=doc.page_content, metadata=meta, id=doc.id))
+            # A pydantic copy with the new metadata written directly: the fields are already valid,
+            # and constructing (validating) a Document costs more than the reranking itself.
+            new = doc.__copy__()
+            vars(new)["metadata"] = {**doc.metadata, SCORE_KEY: cand.scores["fused"],
+                                     "authority": breakdown(cand, source, adapters.source_type_of(ranking, cand))}
+            out.append(new)
         return out
 
     def compress_documents(
@@ -178,11 +179,11 @@ class AuthorityRetriever(BaseRetriever):
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityRetriever:
-        _adapt.check_top("k", self.k)
+        adapters.check_top("k", self.k)
         return self
 
     def _limit(self, k: int | None) -> int | None:
-        return _adapt.check_top("k", self.k if k is None else k)
+        return adapters.check_top("k", self.k if k is None else k)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None,

@@ -17,7 +17,9 @@ from typing import Any, Literal, get_args
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import ChatRequest, Completion, LLMBackend
 from authorag.judges.items import DEFAULT_TEXT_BUDGET, JudgeItem, as_items
+from authorag.progress import report
 from authorag.types import AuthorityDetail, Candidate, SourceValue
+from authorag.validation import check_choice
 
 logger = logging.getLogger(__name__)
 
@@ -26,12 +28,6 @@ JudgeOutput = Literal["score", "rank"]
 
 JUDGE_CONFIDENCE = 0.5
 """Confidence attached to judge scores: below a table hit, above an unknown source."""
-
-
-def check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    """Raise ConfigError unless ``value`` is one of ``allowed``."""
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {list(allowed)}, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +222,7 @@ class JudgeBase:
         )
         completion = self.backend.complete(request)
         log.cost = log.cost.add(completion)
+        report(self.name, log.cost.calls, unit="calls")
         return completion
 
     def fail(self, log: RunLog, reason: str, exc: JudgeError) -> None:

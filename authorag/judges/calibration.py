@@ -25,6 +25,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.validation import check_choice
 
 CalibrationKind = Literal["isotonic", "linear", "identity"]
 DEFAULT_FILE = "judge_calibration.json"
@@ -55,8 +56,7 @@ class Calibration:
     scale: Literal["table", "unknown"] = "table"
 
     def __post_init__(self) -> None:
-        if self.kind not in get_args(CalibrationKind):
-            raise ConfigError(f"calibration kind must be one of {get_args(CalibrationKind)}, got {self.kind!r}")
+        check_choice("calibration kind", self.kind, get_args(CalibrationKind))
         if len(self.x) != len(self.y) or len(self.x) < 2:
             raise ConfigError(f"calibration needs >= 2 knots with matching x and y, got {len(self.x)} and {len(self.y)}")
         if any(b < a for a, b in zip(self.x, self.x[1:])):

@@ -87,9 +87,15 @@ def _run(args: argparse.Namespace) -> int:
                           "on_failure": args.on_failure, "use_logprobs": not args.greedy}
     if args.method != "point":
         kw["output"] = args.output
+    from authorag._cliutil import show_progress
+
     judge = load_judge(args.method, _backend(args), **kw)
     items = _items(args, rows)
-    run = judge.judge(items)
+    calls = len(items) if args.method == "point" else None  # pair/list call counts depend on the plan
+    print(f"authorag judge: {len(items)} item(s), {args.method} judge on the {args.backend} backend"
+          + (f", {calls} call(s); the first call loads the model" if calls else ""), file=sys.stderr)
+    with show_progress({judge.name: calls} if calls else None):
+        run = judge.judge(items)
     out = _rows(args, rows, items, run)
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=1))

@@ -7,11 +7,13 @@ Example:
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Literal, get_args
 
 from authorag.errors import ConfigError
 from authorag.types import Candidate
+from authorag.validation import check_choice
 
 ItemKind = Literal["domain", "url", "entity"]
 EntityType = Literal["basketball player", "movie", "song"]
@@ -38,8 +40,7 @@ class JudgeItem:
     entity_type: str | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in get_args(ItemKind):
-            raise ConfigError(f"item kind must be one of {get_args(ItemKind)}, got {self.kind!r}")
+        check_choice("item kind", self.kind, get_args(ItemKind))
         if not self.label.strip():
             raise ConfigError("a judge item needs a non-empty label (domain, URL or entity name)")
         if self.kind == "entity" and not self.entity_type:
@@ -63,7 +64,7 @@ class JudgeItem:
         """
         if with_text:
             label = candidate.url or candidate.domain or candidate.id
-            return cls(label=label, kind="url", text=truncate(candidate.text, text_budget))
+            return cls(label=label, kind="url", text=shorten(candidate.text, text_budget))
         label = candidate.domain or candidate.url or candidate.id
         return cls(label=label, kind="domain" if candidate.domain else "url")
 
@@ -73,12 +74,16 @@ class JudgeItem:
         return cls(label=name, kind="entity", entity_type=entity_type)
 
 
-def truncate(text: str, budget: int) -> str:
-    """Collapse whitespace and cut ``text`` to ``budget`` characters at a word boundary.
+def shorten(text: str, budget: int) -> str:
+    """Collapse whitespace and cut ``text`` to about ``budget`` characters at a word boundary,
+    marking a cut with `` ...`` (the text shown to a judge; the server's text budget is
+    :func:`authorag.server.documents.truncate`).
 
     Example:
-        >>> truncate("a  b\\n c", 100)
+        >>> shorten("a  b\\n c", 100)
         'a b c'
+        >>> shorten("one two three four", 9)
+        'one two ...'
     """
     if budget < 0:
         raise ConfigError(f"text_budget must be >= 0, got {budget}")
@@ -109,3 +114,9 @@ def as_items(
                 f"cannot judge a {type(value).__name__}; pass JudgeItem, Candidate or URL strings"  # pyright: ignore[reportUnknownArgumentType]
             )
     return out
+
+
+def truncate(text: str, budget: int) -> str:
+    """Deprecated name of :func:`shorten` (removed in 0.3)."""
+    warnings.warn("authorag.judges.items.truncate is now shorten()", DeprecationWarning, stacklevel=2)
+    return shorten(text, budget)

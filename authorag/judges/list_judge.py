@@ -25,6 +25,7 @@ from authorag.judges.items import JudgeItem
 from authorag.judges.parsing import parse_permutation, parse_scores
 from authorag.judges.prompts import prompt_id, render
 from authorag.judges.scoring import expected_scores, list_grammar, normalize
+from authorag.progress import report
 from authorag.types import Candidate
 
 logger = logging.getLogger(__name__)
@@ -164,6 +165,7 @@ class ListJudge(JudgeBase):
         )
         completion = self.backend.complete(request)
         log.cost = log.cost.add(completion)
+        report(self.name, log.cost.calls, unit="calls")
         log.attempts += 1
         try:
             parsed = parse_permutation(completion.text, len(window))

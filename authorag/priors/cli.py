@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from authorag._cliutil import JSON_VERSION, Subparsers, read_lines
+from authorag.compose import add_scorer_options
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -37,21 +38,8 @@ def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     store_cli.add_parsers(psub)
 
 
-def add_scorer_options(p: argparse.ArgumentParser, judge_default: str | None = None) -> None:
-    """The shared scorer flags (defined once in :func:`authorag.compose.add_scorer_options`)."""
-    from authorag.compose import add_scorer_options as add
-
-    add(p, judge_default=judge_default)  # type: ignore[arg-type]  # argparse validates the choice
-
-
-def build_scorer(args: argparse.Namespace) -> Any:
-    """The authority scorer chosen by the shared flags: :func:`authorag.compose.load_scorer`."""
-    from authorag.compose import load_scorer, settings_from_args
-
-    return load_scorer(settings_from_args(args))
-
-
 def _score(args: argparse.Namespace) -> int:
+    from authorag.compose import load_scorer, settings_from_args
     from authorag.types import Candidate
 
     inputs = list(args.urls) + (read_lines(args.input) if args.input else [])
@@ -59,7 +47,7 @@ def _score(args: argparse.Namespace) -> int:
         print("authorag score: give URLs/domains as arguments or with --input FILE", file=sys.stderr)
         return 2
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
-    scorer = build_scorer(args)
+    scorer = load_scorer(settings_from_args(args))
     details = scorer.score(cands)
     from authorag.priors.store_cli import store_provenance
     from authorag.suitability.classifier import SourceTypeClassifier
@@ -85,16 +73,29 @@ def _row(url: str, domain: str | None, detail: dict[str, Any], scorer: str) -> d
     return {"version": JSON_VERSION, "input": url, "domain": domain, **detail, "scorer": scorer}
 
 
+_COLUMNS = ("input", "domain", "authority", "conf", "tier", "credibility", "sources")
+
+
+def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
+    auth = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
+    cred = "" if r["credibility"] is None else f"{r['credibility']:.2f}"
+    srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
+    return (r["input"], r["domain"] or "-", auth, f"{r['confidence']:.2f}", r["tier"], cred, srcs or (r["note"] or ""))
+
+
 def _print_table(rows: list[dict[str, Any]]) -> None:
+    """A rich table on a terminal; tab-separated lines with a header when piped (nothing cut)."""
+    if not sys.stdout.isatty():
+        for cells in (_COLUMNS, *map(_table_cells, rows)):
+            sys.stdout.write("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cells) + "\n")
+        return
     from rich.console import Console
     from rich.table import Table
 
-    t = Table("input", "domain", "authority", "conf", "tier", "credibility", "sources")
+    t = Table(*_COLUMNS)
+    t.columns[0].overflow = "fold"  # a URL is the row's key: wrap it, never cut it
     for r in rows:
-        auth = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
-        cred = "" if r["credibility"] is None else f"{r['credibility']:.2f}"
-        srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
-        t.add_row(r["input"], r["domain"] or "-", auth, f"{r['confidence']:.2f}", r["tier"], cred, srcs or (r["note"] or ""))
+        t.add_row(*_table_cells(r))
     Console().print(t)
 
 

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from authorag._optional import require
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
+from authorag.validation import check_choice
 
 log = logging.getLogger(__name__)
 
@@ -376,8 +377,7 @@ def read_edges(
     Example:
         >>> g = read_edges("links.tsv")  # doctest: +SKIP
     """
-    if format not in get_args(EdgeFormat):
-        raise ConfigError(f"format must be one of {get_args(EdgeFormat)}, got {format!r}")
+    check_choice("format", format, get_args(EdgeFormat))
     p = Path(path)
     if not p.is_file():
         raise ConfigError(f"edge file {str(p)!r} does not exist")

@@ -34,6 +34,7 @@ from authorag.domains import host_keys, parse_host
 from authorag.errors import AuthoragError, ConfigError, PriorUnavailable
 from authorag.priors.graph import DomainGraph
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
+from authorag.validation import check_choice, check_positive_int
 
 log = logging.getLogger(__name__)
 
@@ -126,8 +127,7 @@ ENGINES: Mapping[str, Callable[..., tuple[FloatArray, int]]] = MappingProxyType(
 
 def choose_engine(engine: Engine, num_edges: int) -> Literal["networkx", "scipy"]:
     """Resolve ``auto`` by graph size; validate an explicit choice."""
-    if engine not in get_args(Engine):
-        raise ConfigError(f"engine must be one of {get_args(Engine)}, got {engine!r}")
+    check_choice("engine", engine, get_args(Engine))
     if engine == "auto":
         return "networkx" if num_edges <= NETWORKX_MAX_EDGES else "scipy"
     return engine
@@ -138,8 +138,7 @@ def _validate(damping: float, tol: float, max_iter: int) -> None:
         raise ConfigError(f"damping must be in (0, 1), got {damping!r}; 0.85 is the usual choice")
     if not tol > 0:
         raise ConfigError(f"tol must be > 0, got {tol!r}")
-    if isinstance(max_iter, bool) or max_iter < 1:
-        raise ConfigError(f"max_iter must be a positive integer, got {max_iter!r}")
+    check_positive_int("max_iter", max_iter)
 
 
 def rank_normalize(values: FloatArray, rtol: float = 1e-9) -> FloatArray:

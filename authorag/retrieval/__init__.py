@@ -9,7 +9,7 @@ from authorag.retrieval.base import Retriever
 from authorag.retrieval.bm25_index import BM25Retriever
 from authorag.retrieval.dense_index import DenseRetriever
 from authorag.retrieval.faiss_index import FaissIndex, IndexKind, IndexOptions
-from authorag.retrieval.hybrid import HybridRetriever, RelevanceFusion
+from authorag.retrieval.hybrid_index import HybridRetriever, RelevanceFusion
 
 __all__ = [
     "BM25Retriever",

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import is_positive_int
 from authorag.types import Candidate
+from authorag.validation import check_positive_int
 
 
 class Corpus:
@@ -76,6 +76,5 @@ def _row(c: Candidate) -> dict[str, Any]:
 
 def check_top_k(top_k: int) -> int:
     """Return ``top_k`` if it is a positive integer, else raise ConfigError."""
-    if not is_positive_int(top_k):
-        raise ConfigError(f"top_k must be a positive integer, got {top_k!r}")
+    check_positive_int("top_k", top_k)
     return top_k

@@ -1,6 +1,6 @@
 """BM25Retriever: Okapi BM25 search over a small in-memory corpus (``relevance.bm25``).
 
-Uses the same tokenization and parameters as :class:`~authorag.rerankers.bm25.BM25Relevance`,
+Uses the same tokenization and parameters as :class:`~authorag.relevance.bm25.BM25Relevance`,
 but IDF and mean length come from the whole corpus. rank-bm25 scores every document for every
 query term in Python, so this is meant for corpora up to roughly 10^5 candidates; use a real
 inverted index (Lucene, Pyserini) beyond that.
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from authorag.rerankers.bm25 import IdfMode, build_okapi, check_bm25_params, stopword_set, tokenize
+from authorag.relevance.bm25 import IdfMode, build_okapi, check_bm25_params, stopword_set, tokenize
 from authorag.retrieval._corpus import Corpus, check_top_k
 from authorag.types import Candidate
 
@@ -27,7 +27,7 @@ class BM25Retriever:
 
     Args:
         corpus: candidates to search (ids must be unique); their ``text`` is indexed.
-        k1, b, epsilon, idf, stopwords: as in :class:`~authorag.rerankers.bm25.BM25Relevance`.
+        k1, b, epsilon, idf, stopwords: as in :class:`~authorag.relevance.bm25.BM25Relevance`.
 
     Raises:
         ConfigError: duplicate ids or an out-of-range parameter.

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.retrieval._corpus import Corpus, check_top_k
 from authorag.retrieval.faiss_index import FaissIndex, IndexOptions
 from authorag.types import Candidate
@@ -31,7 +31,7 @@ class DenseRetriever:
 
     Args:
         corpus: candidates to index (ids must be unique); their ``text`` is embedded.
-        encoder: the :class:`~authorag.rerankers.dense.DenseEncoder`; None uses bundled MiniLM.
+        encoder: the :class:`~authorag.relevance.dense.DenseEncoder`; None uses bundled MiniLM.
         options: :class:`~authorag.retrieval.faiss_index.IndexOptions`, or pass its fields as
             keywords (``kind="hnsw"``, ``nprobe=8``...).
 

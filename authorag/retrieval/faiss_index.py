@@ -1,6 +1,6 @@
 """FaissIndex: inner-product vector search with ``faiss-cpu`` (flat, IVF or HNSW), saved to disk.
 
-Vectors are expected L2-normalized (as :class:`~authorag.rerankers.dense.DenseEncoder` returns
+Vectors are expected L2-normalized (as :class:`~authorag.relevance.dense.DenseEncoder` returns
 them), so inner product equals cosine similarity.
 
 - ``flat`` (``IndexFlatIP``): exact search, no training; right up to ~100k vectors.
@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from authorag._optional import require
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import is_positive_int
+from authorag.validation import check_choice, check_positive_int
 
 logger = logging.getLogger(__name__)
 
@@ -64,13 +64,10 @@ class IndexOptions:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if self.kind not in get_args(IndexKind):
-            raise ConfigError(f"kind must be one of {get_args(IndexKind)}, got {self.kind!r}")
+        check_choice("kind", self.kind, get_args(IndexKind))
         for name in ("nprobe", "m", "ef_construction", "ef_search", "train_size"):
-            if not is_positive_int(getattr(self, name)):
-                raise ConfigError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
-        if self.nlist is not None and not is_positive_int(self.nlist):
-            raise ConfigError(f"nlist must be a positive integer or None, got {self.nlist!r}")
+            check_positive_int(name, getattr(self, name))
+        check_positive_int("nlist", self.nlist, optional=True)
 
 
 def auto_nlist(n: int, train_size: int | None = None) -> int:
@@ -169,8 +166,7 @@ class FaissIndex:
         Rows may be shorter than ``top_k`` when the index holds fewer vectors (or an IVF probe
         finds fewer): both arrays then have the common shortest width, never ``-1`` entries.
         """
-        if not is_positive_int(top_k):
-            raise ConfigError(f"top_k must be a positive integer, got {top_k!r}")
+        check_positive_int("top_k", top_k)
         q = as_vectors(queries, self.dim)
         k = min(top_k, len(self))
         if k == 0 or q.shape[0] == 0:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from authorag._cliutil import Subparsers
-from authorag.compose import add_scorer_options, settings_from_args
+from authorag.adapters import POLICY_FIELDS, add_policy_options, policy_fields
+from authorag.compose import add_scorer_options, composition_name, settings_from_args
+from authorag.server.config import SERVER_RELEVANCE
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -26,11 +29,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                         "connections evenly (default where supported); --no-reuse-port uses uvicorn's "
                         "shared socket")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
-    p.add_argument("--weight", type=float, help="share of authority in the fused score [0, 1]")
-    p.add_argument("--fusion", choices=["linear", "rrf"])
-    p.add_argument("--credibility-weight", type=float)
-    p.add_argument("--unknown-authority", type=float, help="value fused for unknown sources [0, 1]")
-    p.add_argument("--relevance", choices=["bm25", "dense", "rank"],
+    p.add_argument("--relevance", choices=SERVER_RELEVANCE,
                    help="relevance over the request's documents (default bm25)")
     p.add_argument("--judge-deadline", type=float, metavar="SECONDS",
                    help="judge time per request, enforced while a call is in flight (default 10); past it the "
@@ -41,6 +40,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-urls", type=int)
     p.add_argument("--max-body-bytes", type=int)
     p.add_argument("--max-doc-chars", type=int)
+    add_policy_options(p, exclude=("top_k",))
     add_scorer_options(p)
     p.add_argument("--suitability", action="store_true", default=None,
                    help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
@@ -54,20 +54,21 @@ def _serve(args: argparse.Namespace) -> int:
     from authorag.errors import ConfigError
     from authorag.server.config import ServerConfig
     from authorag.server.workers import reuse_port_supported, serve_reuse_port
+    from authorag.validation import check_positive_int
 
     uvicorn = require("uvicorn", extra="server", feature="authorag serve")
+    policy: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                              for k, v in policy_fields(args, POLICY_FIELDS).items()}
     config = ServerConfig.from_env(
-        weight=args.weight, fusion=args.fusion, credibility_weight=args.credibility_weight,
-        unknown_authority=args.unknown_authority, relevance=args.relevance,
-        scorer=settings_from_args(args), api_key=args.api_key, max_documents=args.max_documents,
-        max_urls=args.max_urls, max_body_bytes=args.max_body_bytes, max_doc_chars=args.max_doc_chars,
-        suitability=args.suitability, suitability_matrix=args.suitability_matrix,
+        None, relevance=args.relevance, scorer=settings_from_args(args), api_key=args.api_key,
+        max_documents=args.max_documents, max_urls=args.max_urls, max_body_bytes=args.max_body_bytes,
+        max_doc_chars=args.max_doc_chars, suitability=args.suitability, suitability_matrix=args.suitability_matrix,
         judge_deadline_s=args.judge_deadline, judge_workers=args.judge_workers,
-        max_header_bytes=args.max_header_bytes,
+        max_header_bytes=args.max_header_bytes, **policy,
     )
     os.environ.update(config.to_env())
-    if args.workers < 1:
-        raise ConfigError(f"--workers must be at least 1, got {args.workers}")
+    check_positive_int("--workers", args.workers)
+    _banner(args, config)
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
         if not reuse_port_supported():
@@ -78,3 +79,26 @@ def _serve(args: argparse.Namespace) -> int:
                 workers=args.workers, log_level=args.log_level, access_log=False,
                 h11_max_incomplete_event_size=config.max_header_bytes)
     return 0
+
+
+def _banner(args: argparse.Namespace, config: Any) -> None:
+    """What the operator needs at start: where to send requests, what runs, where the docs are."""
+    import sys
+
+    base = f"http://{'[' + args.host + ']' if ':' in args.host else args.host}:{args.port}"
+    policy = config.policy
+    suit = "off"
+    if config.suitability or config.suitability_matrix:
+        suit = f"on ({config.suitability_matrix or 'shipped matrix'}, weight {policy.suitability_weight})"
+    lines = [
+        f"authorag serve: {base}  ({args.workers} worker{'s' if args.workers != 1 else ''})",
+        f"  rerank    POST {base}/v2/rerank  (also /v1/rerank, /rerank; authority: POST {base}/v1/authority)",
+        f"  docs      {base}/docs",
+        f"  scorer    {composition_name(config.scorer)}",
+        (f"  relevance {config.relevance}; fusion {policy.fusion}, weight {policy.weight}, "
+         f"credibility_weight {policy.credibility_weight}, unknown_authority {policy.unknown_authority}"),
+        (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
+         f"per request; auth {'on' if config.api_key else 'off'}"),
+        f"  suitability {suit}; judge deadline {config.judge_deadline_s} s, {config.judge_workers} calls in flight",
+    ]
+    print("\n".join(lines), file=sys.stderr, flush=True)

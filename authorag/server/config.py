@@ -6,11 +6,7 @@ processes through the same variables, so one code path configures every worker.
 ==============================  =========================  ==========================================
 variable                        default                    meaning
 ==============================  =========================  ==========================================
-``AUTHORAG_WEIGHT``             0.3                        share of authority in the fused score
-``AUTHORAG_FUSION``             linear                     ``linear`` or ``rrf``
-``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5                        share of credibility where known
-``AUTHORAG_UNKNOWN_AUTHORITY``  0.3                        value fused for unknown sources
-``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense`` or ``rank``
+``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense``, ``rank`` or ``none``
 ``AUTHORAG_JUDGE_DEADLINE_S``   10.0                       judge time per request, enforced in flight
 ``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
 ``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
@@ -23,8 +19,13 @@ variable                        default                    meaning
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
 ``AUTHORAG_SUITABILITY``        false                      fuse source-type x topic suitability
 ``AUTHORAG_SUITABILITY_MATRIX`` (shipped matrix_v1.yaml)   your suitability matrix YAML
-``AUTHORAG_SUITABILITY_WEIGHT`` 0.5                        share of suitability in the source signal
 ==============================  =========================  ==========================================
+
+The rerank policy is read from ``AUTHORAG_<FIELD>`` for every
+:class:`~authorag.rerankers.authority.RerankPolicy` field, with its defaults (``AUTHORAG_WEIGHT``
+0.3, ``AUTHORAG_FUSION`` linear, ``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5, ``AUTHORAG_UNKNOWN_AUTHORITY``
+0.3, ``AUTHORAG_MIN_AUTHORITY``, ``AUTHORAG_ALLOW``/``AUTHORAG_DENY`` as comma lists,
+``AUTHORAG_SUITABILITY_WEIGHT`` 0.5 (used with ``AUTHORAG_SUITABILITY``), ...).
 
 The authority scorer is configured by :class:`authorag.compose.ScorerSettings`, the same settings
 every surface uses (``AUTHORAG_EXCLUDE_SOURCES``, ``AUTHORAG_JUDGE``, ``AUTHORAG_LEARNED``,
@@ -36,20 +37,18 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from authorag._urlhost import redact_userinfo
+from authorag.adapters import POLICY_FIELDS, make_policy, policy_from_env, policy_to_env
 from authorag.compose import ScorerSettings, parse_value
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import (
-    DEFAULT_CREDIBILITY_WEIGHT,
-    DEFAULT_SUITABILITY_WEIGHT,
-    DEFAULT_UNKNOWN_AUTHORITY,
-    DEFAULT_WEIGHT,
-)
-from authorag.types import FusionMode
+from authorag.rerankers.authority import RerankPolicy
+from authorag.types import Relevance
+from authorag.validation import check_choice, check_positive_int
 
-RelevanceKind = Literal["bm25", "dense", "rank"]
+SERVER_RELEVANCE: tuple[str, ...] = tuple(r for r in get_args(Relevance) if r != "upstream")
+"""Relevance modes the server accepts: request documents carry no upstream score."""
 ENV_PREFIX = "AUTHORAG_"
 
 
@@ -58,15 +57,12 @@ class ServerConfig:
     """Settings of one server process (see the module docstring for the variables).
 
     Example:
-        >>> ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MAX_DOCUMENTS": "50"}).max_documents
-        50
+        >>> ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MAX_DOCUMENTS": "50"}).policy.weight
+        0.5
     """
 
-    weight: float = DEFAULT_WEIGHT
-    fusion: FusionMode = "linear"
-    credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
-    relevance: RelevanceKind = "bm25"
+    relevance: Relevance = "bm25"
+    policy: RerankPolicy = field(default_factory=RerankPolicy)
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
     judge_deadline_s: float = 10.0
     judge_workers: int = 4
@@ -80,16 +76,12 @@ class ServerConfig:
     model_name: str = "authorag-authority"
     suitability: bool = False
     suitability_matrix: str | None = None
-    suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
 
     def __post_init__(self) -> None:
-        _choice("fusion", self.fusion, get_args(FusionMode))
-        _choice("relevance", self.relevance, get_args(RelevanceKind))
+        check_choice("relevance", self.relevance, SERVER_RELEVANCE)
         for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars", "max_header_bytes",
                      "judge_workers", "request_threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+            check_positive_int(name, getattr(self, name))
         if not 0 < self.judge_deadline_s <= 3600:
             raise ConfigError(f"judge_deadline_s must be in (0, 3600] seconds, got {self.judge_deadline_s!r}")
 
@@ -97,7 +89,8 @@ class ServerConfig:
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
         """Read ``AUTHORAG_*`` variables (default: ``os.environ``); ``overrides`` win when not None.
 
-        ``overrides`` may name server fields or :class:`ScorerSettings` fields (``judge=...``).
+        ``overrides`` may name server fields, :class:`RerankPolicy` fields (``weight=0.4``) or
+        :class:`ScorerSettings` fields (``judge=...``).
 
         Raises:
             ConfigError: a value that cannot be parsed (``AUTHORAG_WEIGHT must be a number, got 'x'``).
@@ -106,44 +99,38 @@ class ServerConfig:
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             raw = env.get(ENV_PREFIX + f.name.upper())
-            if f.name != "scorer" and raw is not None and raw != "":
+            if f.name not in ("scorer", "policy") and raw is not None and raw != "":
                 values[f.name] = parse_value(ENV_PREFIX + f.name.upper(), raw, str(f.type))
         scorer_names = set(ScorerSettings.field_names())
         scorer_kw = {k: v for k, v in overrides.items() if k in scorer_names}
-        values.update({k: v for k, v in overrides.items() if v is not None and k not in scorer_names})
+        policy_kw = {k: v for k, v in overrides.items() if k in POLICY_FIELDS}
+        values.update({k: v for k, v in overrides.items()
+                       if v is not None and k not in scorer_names and k not in POLICY_FIELDS})
+        if not isinstance(values.get("policy"), RerankPolicy):
+            values["policy"] = make_policy({**policy_from_env(env), **{k: v for k, v in policy_kw.items() if v is not None}})
         if not isinstance(values.get("scorer"), ScorerSettings):
             values["scorer"] = ScorerSettings.from_env(env, **scorer_kw)
         return cls(**values)
 
     def to_env(self) -> dict[str, str]:
         """The ``AUTHORAG_*`` variables that reproduce this config (for worker processes)."""
-        out: dict[str, str] = self.scorer.to_env()
+        out: dict[str, str] = {**self.scorer.to_env(), **policy_to_env(self.policy)}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if value is None or f.name == "scorer":
+            if value is None or f.name in ("scorer", "policy"):
                 continue
             text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
             out[ENV_PREFIX + f.name.upper()] = text
         return out
 
-    def policy(self) -> dict[str, Any]:
-        """The reranker policy fields this config sets."""
-        return {"weight": self.weight, "fusion": self.fusion,
-                "credibility_weight": self.credibility_weight,
-                "unknown_authority": self.unknown_authority, "suitability_weight": self.suitability_weight}
-
     def public(self) -> dict[str, Any]:
         """A JSON view without secrets (for logs and ``/readyz``)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if f.name not in ("api_key", "scorer")}
+               if f.name not in ("api_key", "scorer", "policy")}
+        out.update(self.policy.to_dict())  # flat, as the /readyz shape has always had weight etc.
         scorer = self.scorer.public()
         if scorer.get("judge_base_url") is not None:  # http://user:PASS@host must not reach /readyz
             scorer["judge_base_url"] = redact_userinfo(scorer["judge_base_url"])
         out["scorer"] = scorer
         out["auth"] = self.api_key is not None
         return out
-
-
-def _choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")

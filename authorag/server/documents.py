@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from authorag.adapters import DEFAULT_URL_KEYS
 from authorag.errors import ConfigError
-from authorag.integrations._adapt import DEFAULT_URL_KEYS
 
 # Greedy value, trailing quote removed afterwards: a lazy ``\S+?`` backtracks at every
 # character of the URL and made this search the most expensive step of a rerank request.

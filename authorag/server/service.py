@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from authorag import adapters
 from authorag.compose import load_scorer
 from authorag.domains import load_suffix_list
 from authorag.errors import ConfigError
-from authorag.integrations import _adapt
 from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import AuthorityReranker
@@ -26,17 +26,6 @@ from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
-
-
-def build_scorer(config: ServerConfig) -> AuthorityScorer:
-    """The authority scorer the config asks for: :func:`authorag.compose.load_scorer` on its
-    :class:`~authorag.compose.ScorerSettings` (the composition every surface uses).
-
-    Raises:
-        ConfigError: invalid judge settings (unknown backend option, missing model).
-        MissingDependencyError: the judge backend's extra is not installed.
-    """
-    return load_scorer(config.scorer)
 
 
 class RerankService:
@@ -58,7 +47,7 @@ class RerankService:
         self._scorer = scorer
         self._reranker: AuthorityReranker | None = None
         self._relevance_source = "rank"
-        self._policy = config.policy()
+        self._policy = config.policy.to_dict()
         self._types = SourceTypeClassifier(layers=())  # replaced in warm_up(); no list loading here
         self._executor: ThreadPoolExecutor | None = None
 
@@ -119,17 +108,15 @@ class RerankService:
         if self._reranker is not None:
             return
         load_suffix_list()
-        scorer = build_scorer(self.config) if self._scorer is None else self._scorer
+        scorer = load_scorer(self.config.scorer) if self._scorer is None else self._scorer
         self._configure_judge(scorer)
-        mode, relevance = _adapt.resolve_relevance(self.config.relevance)
         matrix = self.config.suitability_matrix
-        suit = (True if matrix is None else matrix) if self.config.suitability else None
-        self._reranker = _adapt.build_reranker(scorer, relevance, self.config.policy(),
-                                               _adapt.resolve_suitability(suit))
+        suit: bool | str = (True if matrix is None else matrix) if self.config.suitability else False
+        self._reranker, self._relevance_source = adapters.build_reranker(
+            scorer, self.config.relevance, self.config.policy, suit)
         self._types = SourceTypeClassifier()
-        self._relevance_source = mode
         self._scorer = scorer
-        log.info("authority service ready: scorer=%s relevance=%s", scorer.name, mode)
+        log.info("authority service ready: scorer=%s relevance=%s", scorer.name, self._relevance_source)
 
     def _check_limits(self, request: RerankRequest) -> None:
         n, cap = len(request.documents), self.config.max_documents
@@ -152,14 +139,11 @@ class RerankService:
         assert self._reranker is not None
         docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                                max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        source = self._relevance_source
-        rel = _adapt.rank_relevance(len(docs)) if source == "rank" else None
-        cands = [_adapt.make_candidate(i, d.url, d.text, None if rel is None else rel[i])
-                 for i, d in enumerate(docs)]
+        cands, source = adapters.candidates(((d.url, d.text, None) for d in docs), self._relevance_source)
         ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n) if cands else \
             Ranking(request.query, ())
         self._count(docs, ranking)
-        return self._response(request, docs, ranking, api)
+        return self._response(request, docs, ranking, api, source)
 
     def _count(self, docs: Sequence[ParsedDocument], ranking: Ranking) -> None:
         tiers = Counter(c.authority.tier if c.authority else "unknown" for c in ranking.candidates)
@@ -167,16 +151,17 @@ class RerankService:
                                        sum(1 for d in docs if d.truncated), dict(tiers))
 
     def _response(self, request: RerankRequest, docs: Sequence[ParsedDocument], ranking: Ranking,
-                  api: str) -> dict[str, Any]:
+                  api: str, source: str) -> dict[str, Any]:
         echo = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
         skipped: list[int] = []
+        breakdown, source_type_of = adapters.breakdown, adapters.source_type_of
         for cand in ranking.candidates:
             index = int(cand.id)
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
             if echo:
                 item["document"] = docs[index].echo
-            item["authority"] = _adapt.breakdown(cand, self._relevance_source, _adapt.source_type_of(ranking, cand))
+            item["authority"] = breakdown(cand, source, source_type_of(ranking, cand))
             code = skip_code(cand.authority.note) if cand.authority is not None else None
             if code is not None:  # the judge was due but skipped: deadline, open circuit, busy pool
                 item["authority"]["judge_skipped"] = code
@@ -186,7 +171,7 @@ class RerankService:
             "api_version": {"version": "2" if api == "v2" else "1"},
             "billed_units": {"search_units": 1},
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
-                         "relevance": self._relevance_source, "policy": self._policy,
+                         "relevance": source, "policy": self._policy,
                          "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
                          "truncated": [i for i, d in enumerate(docs) if d.truncated],
                          "judge_skipped": sorted(skipped)},

@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from authorag.benchmarks.methods import MethodContext, build_method, learned_for
+from authorag.benchmarks.methods import MethodContext, learned_for
+from authorag.benchmarks.registry import build_method
 from authorag.priors.learned import LearnedModel, save_model
 from authorag.priors.learned_train import train_learned_prior
 

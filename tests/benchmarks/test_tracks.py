@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from authorag.benchmarks.compare import CompareConfig, headline_cells, run_compare
-from authorag.benchmarks.methods import MethodContext, build_method
+from authorag.benchmarks.methods import MethodContext
 from authorag.benchmarks.metrics import (
     cluster_bootstrap_ci,
     cross_level_pair_accuracy,
@@ -18,6 +18,7 @@ from authorag.benchmarks.metrics import (
 from authorag.benchmarks.protocols import UNKNOWN_FILL
 from authorag.benchmarks.rag import topic_clustered_ci
 from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
+from authorag.benchmarks.registry import build_method
 from authorag.benchmarks.rerank_eval import GridPoint, rank_relevance, run_rerank_grid
 from authorag.benchmarks.tasks import BenchItem, RankTask, load_task
 from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics

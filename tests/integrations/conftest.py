@@ -29,7 +29,7 @@ class MiniLMEmbeddings:
     """LangChain ``Embeddings`` over authorag's offline MiniLM encoder (no model hub)."""
 
     def __init__(self) -> None:
-        from authorag.rerankers.dense import DenseEncoder
+        from authorag.relevance.dense import DenseEncoder
 
         self._encoder = DenseEncoder()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from authorag.judges.backends.base import ChatRequest, Completion
-from authorag.testing import fake_completion
+from authorag.testing import fake_completion, judge_script
 
 #: The "true" authority on the 0-9 scale the fake model believes in.
 TRUTH = {"nih.gov": 9, "bbc.co.uk": 8, "wikipedia.org": 7, "medium.com": 5, "joes-plumbing.com": 2, "cheap-pills.biz": 0}
@@ -17,20 +17,14 @@ def shown(request: ChatRequest) -> list[str]:
     return [m.group(2) for m in _ITEM.finditer(request.messages[-1]["content"])]
 
 
-def knowing_model(request: ChatRequest) -> str | Completion:
-    """Answers every judge prompt consistently with TRUTH (greedy text, no logprobs)."""
-    content = request.messages[-1]["content"]
-    items = shown(request)
-    if "single letter A or B" in content:
-        return "A" if TRUTH[items[0]] >= TRUTH[items[1]] else "B"
-    if "A: <digit>" in content:
-        return f"A: {TRUTH[items[0]]}\nB: {TRUTH[items[1]]}"
-    if "from highest to lowest" in content:
-        order = sorted(range(len(items)), key=lambda i: -TRUTH[items[i]])
-        return " > ".join(f"[{i}]" for i in order)
-    if "[i]: <digit>" in content:
-        return "".join(f"[{i}]: {TRUTH[d]}\n" for i, d in enumerate(items))
-    return str(TRUTH[items[0]])
+def _truth(line: str) -> int:
+    match = _ITEM.search(line)
+    assert match is not None, f"no 'Domain:' in the item line {line!r}"
+    return TRUTH[match.group(2)]
+
+
+knowing_model = judge_script(_truth)
+"""Answers every judge prompt consistently with TRUTH (greedy text, no logprobs)."""
 
 
 def logprob_model(request: ChatRequest) -> Completion:

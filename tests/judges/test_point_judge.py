@@ -71,7 +71,7 @@ def test_with_text_and_entities_reach_the_prompt() -> None:
 
 
 def test_bad_policy_is_rejected() -> None:
-    with pytest.raises(ConfigError, match=r"on_failure must be one of \['raise', 'skip'\], got 'ignore'"):
+    with pytest.raises(ConfigError, match=r"on_failure must be one of 'raise', 'skip', got 'ignore'"):
         PointJudge(FakeBackend([]), on_failure="ignore")  # type: ignore[arg-type]
 
 

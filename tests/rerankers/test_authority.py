@@ -106,7 +106,7 @@ def test_breakdown_and_no_mutation() -> None:
     ({"fusion": "max"}, "fusion must be one of 'linear', 'rrf', got 'max'"),
     ({"normalize": "z"}, "normalize must be one of 'minmax', 'none', got 'z'"),
     ({"top_k": 0}, "top_k must be a positive integer or None, got 0"),
-    ({"min_authority": 2}, r"min_authority must be in \[0, 1\], got 2"),
+    ({"min_authority": 2}, r"min_authority must be in \[0, 1\] or None, got 2"),
     ({"deny": ("*.",)}, "bad domain pattern"),
 ])
 def test_validation_in_init_and_overrides(kw: dict[str, object], msg: str) -> None:

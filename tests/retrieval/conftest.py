@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.types import Candidate
 
 DOCS: list[tuple[str, str, str]] = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.rerankers.bm25 import ENGLISH_STOPWORDS, BM25Relevance
+from authorag.relevance.bm25 import ENGLISH_STOPWORDS, BM25Relevance
 from authorag.retrieval import BM25Retriever, Retriever
 from authorag.types import Candidate
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from authorag.errors import ConfigError, MissingDependencyError
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.retrieval import DenseRetriever, IndexOptions, Retriever
 from authorag.types import Candidate
 

@@ -116,7 +116,7 @@ def test_small_index_and_single_vector(data: NDArray[np.float32]) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"kind": "pq"}, r"kind must be one of \('flat', 'ivf', 'hnsw'\), got 'pq'"),
+    ({"kind": "pq"}, "kind must be one of 'flat', 'ivf', 'hnsw', got 'pq'"),
     ({"nprobe": 0}, r"nprobe must be a positive integer, got 0"),
     ({"nlist": -3}, r"nlist must be a positive integer or None, got -3"),
     ({"ef_search": True}, r"ef_search must be a positive integer, got True"),

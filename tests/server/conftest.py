@@ -46,11 +46,12 @@ def run_server(app: Any, **uvicorn_kw: Any) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
     """The rerank API (BM25 relevance, prior authority, weight 0.5) with a bearer key and small limits."""
+    from authorag.rerankers.authority import RerankPolicy
     from authorag.server.app import create_app
     from authorag.server.config import ServerConfig
 
-    config = ServerConfig(api_key=API_KEY, weight=0.5, max_documents=20, max_body_bytes=20_000, max_doc_chars=2_000,
-                          max_urls=5)
+    config = ServerConfig(api_key=API_KEY, policy=RerankPolicy(weight=0.5), max_documents=20, max_body_bytes=20_000,
+                          max_doc_chars=2_000, max_urls=5)
     with run_server(create_app(config)) as url:
         yield url
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from authorag.compose import ScorerSettings, load_scorer
+from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.relevance import load_relevance
 from authorag.types import Candidate
 
 API_KEY = "test-key"  # as in conftest

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from authorag.compose import ScorerSettings
-
 from authorag.errors import ConfigError
 from authorag.server.config import ServerConfig
 from authorag.server.documents import parse_documents, truncate, url_in_text
@@ -52,9 +51,12 @@ def test_truncate(text: str, chars: int, tokens: int | None, out: tuple[str, boo
 
 def test_config_from_env_and_overrides() -> None:
     cfg = ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_EXCLUDE_SOURCES": "majestic, moz",
-                                 "AUTHORAG_LEARNED": "yes", "AUTHORAG_API_KEY": "s3cr3t-key"}, max_documents=7)
-    assert (cfg.weight, cfg.scorer.exclude_sources, cfg.scorer.learned, cfg.max_documents) == (
-        0.5, ("majestic", "moz"), True, 7)
+                                 "AUTHORAG_LEARNED": "yes", "AUTHORAG_API_KEY": "s3cr3t-key",
+                                 "AUTHORAG_DENY": "*.biz,spam.com", "AUTHORAG_MIN_AUTHORITY": "0.2"},
+                                max_documents=7, fusion="rrf")
+    assert (cfg.policy.weight, cfg.policy.fusion, cfg.policy.deny, cfg.policy.min_authority) == (
+        0.5, "rrf", ("*.biz", "spam.com"), 0.2)
+    assert (cfg.scorer.exclude_sources, cfg.scorer.learned, cfg.max_documents) == (("majestic", "moz"), True, 7)
     assert "s3cr3t-key" not in repr(cfg) and cfg.api_key == "s3cr3t-key"
     assert ServerConfig.from_env(cfg.to_env()) == cfg
 
@@ -62,7 +64,7 @@ def test_config_from_env_and_overrides() -> None:
 @pytest.mark.parametrize("env,match", [
     ({"AUTHORAG_WEIGHT": "heavy"}, "AUTHORAG_WEIGHT must be a float, got 'heavy'"),
     ({"AUTHORAG_MAX_DOCUMENTS": "0"}, "max_documents must be a positive integer, got 0"),
-    ({"AUTHORAG_RELEVANCE": "tfidf"}, "relevance must be one of 'bm25', 'dense', 'rank', got 'tfidf'"),
+    ({"AUTHORAG_RELEVANCE": "tfidf"}, "relevance must be one of 'auto', 'rank', 'none', 'bm25', 'dense', got 'tfidf'"),
     ({"AUTHORAG_JUDGE": "openai"}, "judge 'openai' needs judge_base_url"),
     ({"AUTHORAG_LEARNED": "maybe"}, "AUTHORAG_LEARNED must be true or false"),
 ])

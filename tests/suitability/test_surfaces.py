@@ -33,13 +33,13 @@ def test_cli_rerank_with_suitability(capsys: pytest.CaptureFixture[str], tmp_pat
     assert code == 0
     assert [r["url"] for r in rows] == [DOCS[1][0], DOCS[0][0]]
     assert [r["authority"]["source_type"] for r in rows] == ["government", "forum"]
-    assert rows[1]["authority"]["scores"]["suitability"] == pytest.approx(0.0025)
+    assert rows[1]["authority"]["suitability"] == pytest.approx(0.0025)
 
 
 def test_cli_rerank_without_suitability_has_no_source_type(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _, out, _ = _run(capsys, "rerank", "-q", QUERY, "-i", str(_jsonl(tmp_path)), "--no-learned")
     row = json.loads(out.splitlines()[0])
-    assert "source_type" not in row["authority"] and "suitability" not in row["authority"]["scores"]
+    assert "source_type" not in row["authority"] and "suitability" not in row["authority"]
 
 
 def test_cli_bad_matrix_names_file_and_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -59,11 +59,12 @@ def test_cli_score_rows_carry_source_type(capsys: pytest.CaptureFixture[str]) ->
 
 def test_server_service_suitability_and_authority_endpoint() -> None:
     pytest.importorskip("fastapi")
+    from authorag.rerankers.authority import RerankPolicy
     from authorag.server.config import ServerConfig
     from authorag.server.schemas import AuthorityRequest, RerankRequest
     from authorag.server.service import RerankService
 
-    svc = RerankService(ServerConfig(relevance="rank", suitability=True, weight=0.8))
+    svc = RerankService(ServerConfig(relevance="rank", suitability=True, policy=RerankPolicy(weight=0.8)))
     body = svc.rerank(RerankRequest(query=QUERY, documents=[f"url: {u}\ntext: {t}" for u, t in DOCS]), "v2")
     assert [r["index"] for r in body["results"]] == [1, 0]
     assert [r["authority"]["source_type"] for r in body["results"]] == ["government", "forum"]

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 from authorag.errors import ConfigError, JudgeError, MissingDependencyError
+from authorag.progress import report
 
 logger = logging.getLogger(__name__)
 
@@ -244,6 +245,7 @@ def assemble_parts(
         with tmp.open("wb") as out:
             for part in parts:
                 written += _copy_into(part, out, digest.update)
+                report(f"assemble {target.name}", written, size, unit="bytes")
             out.flush()
             os.fsync(out.fileno())
         _check(target, digest.hexdigest(), written, sha256=sha256, size=size)

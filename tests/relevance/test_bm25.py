@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
+from authorag.relevance.bm25 import ENGLISH_STOPWORDS, BM25Relevance, tokenize
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.base import RelevanceScorer
-from authorag.rerankers.bm25 import ENGLISH_STOPWORDS, BM25Relevance, tokenize
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
 
 
@@ -157,7 +157,7 @@ def test_lucene_fast_path_equals_rank_bm25() -> None:
     terms absent from every document, empty documents, prefixes of other tokens)."""
     import random
 
-    from authorag.rerankers.bm25 import _LuceneBM25, lucene_bm25_scores
+    from authorag.relevance.bm25 import _LuceneBM25, lucene_bm25_scores
 
     rng = random.Random(7)
     vocab = [f"w{i}" for i in range(40)] + ["a", "aa", "aaa"]

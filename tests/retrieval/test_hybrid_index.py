@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.retrieval import BM25Retriever, DenseRetriever, HybridRetriever
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
 
@@ -123,7 +123,7 @@ async def test_arank(parts: tuple[BM25Retriever, DenseRetriever]) -> None:
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"depth": 0}, r"depth must be a positive integer, got 0"),
-    ({"fusion": "max"}, r"fusion must be one of \('rrf', 'linear'\), got 'max'"),
+    ({"fusion": "max"}, "fusion must be one of 'rrf', 'linear', got 'max'"),
     ({"dense_weight": 1.5}, r"dense_weight must be in \[0, 1\], got 1.5"),
     ({"rrf_k": 0}, r"rrf_k must be > 0, got 0"),
     ({"weight": 2.0}, r"weight must be in \[0, 1\], got 2.0"),

@@ -24,14 +24,15 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
+from authorag.relevance.dense import DenseEncoder
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
-from authorag.rerankers.dense import DenseEncoder, is_positive_int
 from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
 from authorag.retrieval.base import Retriever
 from authorag.retrieval.bm25_index import BM25Retriever
 from authorag.retrieval.dense_index import DenseRetriever
 from authorag.retrieval.faiss_index import IndexOptions
 from authorag.types import Candidate, Ranking
+from authorag.validation import check_choice, check_positive_int, check_unit
 
 logger = logging.getLogger(__name__)
 
@@ -119,8 +120,7 @@ class HybridRetriever:
         ``top_k``, by default the whole fused union); its provenance adds a ``"retrieval"``
         entry describing this stage.
         """
-        if top_k is not None and not is_positive_int(top_k):
-            raise ConfigError(f"top_k must be a positive integer or None, got {top_k!r}")
+        check_positive_int("top_k", top_k, optional=True)
         cands = self.candidates(query)
         ranking = self.reranker.rerank(query, cands, top_k=top_k, **overrides)
         info = {"retriever": "hybrid", "signals": [self.bm25.name, self.dense.name], "depth": self.depth,
@@ -142,11 +142,8 @@ class HybridRetriever:
 
 
 def _validate(depth: int, fusion: str, dense_weight: float, rrf_k: float) -> None:
-    if not is_positive_int(depth):
-        raise ConfigError(f"depth must be a positive integer, got {depth!r}")
-    if fusion not in get_args(RelevanceFusion):
-        raise ConfigError(f"fusion must be one of {get_args(RelevanceFusion)}, got {fusion!r}")
-    if isinstance(dense_weight, bool) or not 0.0 <= dense_weight <= 1.0:
-        raise ConfigError(f"dense_weight must be in [0, 1], got {dense_weight!r}")
+    check_positive_int("depth", depth)
+    check_choice("fusion", fusion, get_args(RelevanceFusion))
+    check_unit("dense_weight", dense_weight)
     if isinstance(rrf_k, bool) or not rrf_k > 0:
         raise ConfigError(f"rrf_k must be > 0, got {rrf_k!r}")

@@ -7,10 +7,10 @@ import sys
 import pytest
 
 from authorag.errors import ConfigError, MissingDependencyError
-from authorag.rerankers import dense as dense_module
+from authorag.relevance import dense as dense_module
+from authorag.relevance.dense import DenseEncoder, DenseRelevance, default_model_path
+from authorag.relevance.registry import load_relevance
 from authorag.rerankers.base import RelevanceScorer
-from authorag.rerankers.dense import DenseEncoder, DenseRelevance, default_model_path
-from authorag.rerankers.relevance import load_relevance
 from authorag.types import Candidate
 
 TEXTS = {

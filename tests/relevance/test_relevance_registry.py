@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from authorag.errors import ConfigError
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.registry import RELEVANCE_REGISTRY, load_relevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.bm25 import BM25Relevance
-from authorag.rerankers.relevance import RELEVANCE_REGISTRY, load_relevance
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
 
 

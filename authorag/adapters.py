@@ -1,0 +1,375 @@
+"""The adapter core: what the CLI, the HTTP server, LangChain and Haystack share.
+
+Every surface converts its own documents to :class:`~authorag.types.Candidate` once on the way in,
+calls :class:`~authorag.rerankers.authority.AuthorityReranker`, and converts once on the way out.
+This module owns the parts they would otherwise each spell out:
+
+* the relevance vocabulary, :data:`~authorag.types.Relevance` (``auto``, ``rank``, ``upstream``,
+  ``none``, ``bm25``, ``dense``) and how each mode turns into input relevance;
+* the policy fields (derived from :class:`~authorag.rerankers.authority.RerankPolicy`): validation,
+  argparse options, environment variables;
+* the reranker over the default composition (:func:`authorag.compose.load_scorer`), with the
+  optional suitability scorer (:func:`resolve_suitability`);
+* the one per-candidate breakdown written next to the fused score (:func:`breakdown`), with the
+  source-type fields when suitability is on (:func:`source_type_of`).
+
+Example:
+    >>> reranker, mode = build_reranker(relevance="rank", policy={"weight": 0.8})
+    >>> cands, source = candidates([("https://someblog.blogspot.com/x", "a", None),
+    ...                             ("https://www.nih.gov/y", "b", None)], mode)
+    >>> [breakdown(c, source)["domain"] for c in reranker.rerank("q", cands)]
+    ['nih.gov', 'someblog.blogspot.com']
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import re
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, get_args
+
+from authorag.compose import parse_value
+from authorag.domains import parse_host
+from authorag.errors import ConfigError
+from authorag.priors.base import AuthorityScorer
+from authorag.relevance.base import RelevanceScorer
+from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
+from authorag.rerankers.suitability import SuitabilityScorer
+from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance
+from authorag.validation import check_choice, check_positive_int
+
+ORDER_MODES: tuple[str, ...] = ("auto", "rank", "upstream", "none")
+"""Relevance modes read from the incoming documents (the others name a relevance scorer)."""
+
+DEFAULT_URL_KEYS: tuple[str, ...] = ("source", "url", "link", "href", "source_url")
+"""Metadata keys searched, in order, for a document's source URL."""
+
+BREAKDOWN_VERSION = 1
+"""Version of the :func:`breakdown` shape."""
+
+ENV_PREFIX = "AUTHORAG_"
+
+
+# ---- relevance -------------------------------------------------------------------------------
+
+def resolve_relevance(relevance: Relevance | str | RelevanceScorer | None) -> tuple[str, RelevanceScorer | None]:
+    """Split a relevance choice into (mode, scorer): an order mode has no scorer.
+
+    Raises:
+        ConfigError: an unknown name (``relevance must be one of 'auto', 'rank', ..., got 'x'``).
+
+    Example:
+        >>> resolve_relevance("rank")
+        ('rank', None)
+        >>> resolve_relevance("bm25")[0]
+        'relevance.bm25'
+    """
+    if relevance is None:
+        return "auto", None
+    if not isinstance(relevance, str):
+        return relevance.name, relevance
+    from authorag.relevance.registry import RELEVANCE_REGISTRY, load_relevance
+
+    if relevance in ORDER_MODES:
+        return relevance, None
+    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY))
+    scorer = load_relevance(relevance)
+    assert scorer is not None  # only "none" gives no scorer, handled above
+    return scorer.name, scorer
+
+
+def rank_relevance(n: int) -> list[float]:
+    """Relevance from the incoming order: ``(n - i) / n`` for position ``i`` (best first).
+
+    Example:
+        >>> rank_relevance(4)
+        [1.0, 0.75, 0.5, 0.25]
+    """
+    return [(n - i) / n for i in range(n)]
+
+
+def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[float] | None, str]:
+    """Per-document input relevance for an order ``mode``, and where it came from.
+
+    Returns ``(None, mode)`` for ``none`` and for a scorer mode (the reranker scores relevance
+    itself, or every candidate gets the neutral 0.5).
+
+    Raises:
+        ConfigError: ``mode == "upstream"`` and a document has no usable score.
+
+    Example:
+        >>> choose_relevance("auto", [0.2, None])
+        ([1.0, 0.5], 'rank')
+    """
+    if mode not in ORDER_MODES or mode == "none":
+        return None, mode
+    if mode == "rank":
+        return rank_relevance(len(upstream)), "rank"
+    if None not in upstream and upstream:
+        return list(typing.cast(Sequence[float], upstream)), "upstream"
+    if mode == "upstream":
+        missing = [i for i, v in enumerate(upstream) if v is None][:10]
+        raise ConfigError(
+            f"relevance='upstream' needs a score on every document; documents at positions {missing} "
+            "have none. Use relevance='auto' (falls back to the incoming order) or 'rank'."
+        )
+    return rank_relevance(len(upstream)), "rank"
+
+
+def as_float(value: object) -> float | None:
+    """``value`` as a finite float, or None (bools and non-numbers are not scores)."""
+    if type(value) is float:  # the common case first: this runs once per document
+        return value if math.isfinite(value) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    out = float(value)
+    return out if math.isfinite(out) else None
+
+
+def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT_URL_KEYS) -> str:
+    """The first non-empty string under one of ``keys`` (``""`` when none).
+
+    Example:
+        >>> url_from_metadata({"title": "t", "url": "https://nih.gov"}, ("source", "url"))
+        'https://nih.gov'
+    """
+    for key in keys:
+        value = metadata.get(key)
+        if isinstance(value, str) and value:
+            return value.strip()
+    return ""
+
+
+def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tuple[list[Candidate], str]:
+    """Candidates (ids ``"0"``, ``"1"``, ...) for ``(url, text, upstream score)`` items.
+
+    Returns the candidates and the relevance source (``upstream``, ``rank``, ``none`` or the
+    scorer's name) for :func:`breakdown`.
+
+    Raises:
+        ConfigError: ``mode == "upstream"`` and an item has no score.
+    """
+    rows = list(items)
+    rel, source = choose_relevance(mode, [r[2] for r in rows])
+    out: list[Candidate] = []
+    for i, (url, text, _) in enumerate(rows):
+        # Candidate.create copies the scores it is given; these are fresh, so build directly.
+        host = parse_host(url, strict=False) if url else None
+        scores = _NO_SCORES if rel is None else MappingProxyType({RELEVANCE_SCORE: rel[i]})
+        out.append(Candidate(str(i), url, host.host if host else None, host.domain if host else None, text,
+                             scores=scores))
+    return out, source
+
+
+_NO_SCORES: Mapping[str, float] = MappingProxyType({})
+
+
+# ---- policy ----------------------------------------------------------------------------------
+
+POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RerankPolicy))
+"""The :class:`RerankPolicy` field names, in declaration order (the one list)."""
+
+
+def make_policy(fields: Mapping[str, Any], base: RerankPolicy | None = None) -> RerankPolicy:
+    """A validated :class:`RerankPolicy` from ``fields`` (None values keep the default).
+
+    Lists become tuples, so JSON/YAML values work for ``allow`` and ``deny``.
+
+    Raises:
+        ConfigError: an unknown field or an invalid value (``weight must be in [0, 1], got 1.5``).
+    """
+    unknown = sorted(set(fields) - set(POLICY_FIELDS))
+    if unknown:
+        raise ConfigError(f"unknown policy field(s) {unknown}; known: {', '.join(POLICY_FIELDS)}")
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items() if v is not None}
+    return (RerankPolicy() if base is None else base).replace(**values)
+
+
+def policy_fields(obj: object, names: Iterable[str] = POLICY_FIELDS) -> dict[str, Any]:
+    """The policy fields ``obj`` carries as attributes (an adapter instance, parsed CLI args)."""
+    return {name: getattr(obj, name) for name in names if hasattr(obj, name)}
+
+
+@lru_cache(maxsize=1)
+def _field_docs() -> dict[str, str]:
+    """``name -> first sentence`` from the Attributes section of the RerankPolicy docstring."""
+    out: dict[str, str] = {}
+    name = ""
+    for line in (RerankPolicy.__doc__ or "").split("Attributes:", 1)[-1].splitlines():
+        head, sep, text = line.strip().partition(": ")
+        if sep and head in POLICY_FIELDS:
+            name, out[head] = head, text
+        elif name and line.strip():
+            out[name] += " " + line.strip()
+    first = re.compile(r"(?<!e\.g)\. ")  # the first sentence, RST quotes removed
+    return {k: first.split(v.replace("``", ""))[0].rstrip(".") for k, v in out.items()}
+
+
+def add_policy_options(p: argparse.ArgumentParser, *, exclude: Iterable[str] = (), **defaults: Any) -> None:
+    """Add one ``--flag`` per :class:`RerankPolicy` field (generated from the dataclass).
+
+    ``defaults`` replace the policy defaults for this command (``authorag demo`` uses
+    ``weight=0.5``); the help text shows the default that applies.
+    """
+    hints = typing.get_type_hints(RerankPolicy)
+    base = RerankPolicy()
+    docs = _field_docs()
+    g = p.add_argument_group("rerank policy")
+    for name in POLICY_FIELDS:
+        if name in exclude:
+            continue
+        default = defaults.get(name, getattr(base, name))
+        flag = "--" + name.replace("_", "-")
+        kind = hints[name]
+        args = [a for a in get_args(kind) if a is not type(None)]
+        shown = "none" if default in (None, ()) else default
+        help_text = f"{docs.get(name, name)} (default {shown})"
+        if typing.get_origin(kind) is typing.Literal:
+            g.add_argument(flag, choices=list(args), default=defaults.get(name), help=help_text)
+        elif typing.get_origin(kind) is tuple:
+            g.add_argument(flag, action="append", default=defaults.get(name), metavar="PATTERN", help=help_text)
+        else:
+            scalar = kind if isinstance(kind, type) else args[0]
+            g.add_argument(flag, type=scalar, default=defaults.get(name), help=help_text)
+
+
+def policy_from_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Policy fields set by ``AUTHORAG_<FIELD>`` variables (``AUTHORAG_WEIGHT=0.4``)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(RerankPolicy):
+        var = ENV_PREFIX + f.name.upper()
+        raw = environ.get(var)
+        if raw:
+            out[f.name] = parse_value(var, raw, str(f.type).removesuffix(" | None"))
+    return out
+
+
+def policy_to_env(policy: RerankPolicy) -> dict[str, str]:
+    """The ``AUTHORAG_*`` variables that reproduce the non-default fields of ``policy``."""
+    base = RerankPolicy()
+    out: dict[str, str] = {}
+    for name in POLICY_FIELDS:
+        value = getattr(policy, name)
+        if value != getattr(base, name):
+            out[ENV_PREFIX + name.upper()] = ",".join(value) if isinstance(value, tuple) else str(value)
+    return out
+
+
+# ---- the reranker and the breakdown ----------------------------------------------------------
+
+def build_reranker(
+    scorer: AuthorityScorer | None = None,
+    relevance: Relevance | str | RelevanceScorer | None = "auto",
+    policy: Mapping[str, Any] | RerankPolicy | None = None,
+    suitability: bool | str | SuitabilityScorer | None = None,
+) -> tuple[AuthorityReranker, str]:
+    """An :class:`AuthorityReranker` and its relevance mode, for any surface.
+
+    ``scorer`` None uses the default composition (:func:`authorag.compose.load_scorer` with
+    the environment's settings), the same scorer every surface uses. ``suitability`` as in
+    :func:`resolve_suitability`.
+
+    Raises:
+        ConfigError: an invalid relevance choice or policy field, or a malformed suitability matrix.
+    """
+    pol = policy if isinstance(policy, RerankPolicy) else make_policy(policy or {})
+    mode, rel = resolve_relevance(relevance)
+    if scorer is None:
+        from authorag.compose import load_scorer
+
+        scorer = load_scorer()
+    return AuthorityReranker(scorer, relevance=rel, policy=pol, suitability=resolve_suitability(suitability)), mode
+
+
+def resolve_suitability(value: bool | str | SuitabilityScorer | None) -> SuitabilityScorer | None:
+    """The surfaces' ``suitability`` setting: False/None off, True the shipped matrix, a str a
+    matrix YAML path, or a ready :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
+
+    Raises:
+        ConfigError: a malformed matrix file (file, line and problem in the message).
+
+    Example:
+        >>> resolve_suitability(False) is None
+        True
+    """
+    if value is None or value is False:
+        return None
+    if value is True or isinstance(value, str):
+        from authorag.suitability import load_suitability
+
+        return load_suitability(None if value is True else value)
+    return value
+
+
+def source_type_of(ranking: Ranking, candidate: Candidate) -> Mapping[str, Any] | None:
+    """The candidate's source-type record when the ranking ran with suitability, else None."""
+    suit = ranking.provenance.get("suitability")
+    return None if suit is None else suit["candidates"].get(candidate.id)
+
+
+_DETAIL_VIEWS: dict[int, tuple[AuthorityDetail, dict[str, Any]]] = {}
+_EMPTY_VIEW: dict[str, Any] = {}
+
+
+def _detail_view(detail: AuthorityDetail | None) -> dict[str, Any]:
+    """``detail.to_dict()``, once per detail object: scorers hand out one detail per source, and
+    building the nested dicts was the largest cost of an adapter call (~1 µs per document)."""
+    if detail is None:
+        return _EMPTY_VIEW
+    hit = _DETAIL_VIEWS.get(id(detail))
+    if hit is not None and hit[0] is detail:
+        return hit[1]
+    view = detail.to_dict()
+    if len(_DETAIL_VIEWS) >= 4096:
+        _DETAIL_VIEWS.clear()
+    _DETAIL_VIEWS[id(detail)] = (detail, view)  # the detail is kept alive, so its id is not reused
+    return view
+
+
+def breakdown(candidate: Candidate, relevance_source: str,
+              source_type: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The per-candidate explanation written next to the fused score (one stable JSON shape).
+
+    Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields
+    (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
+    ``credibility_sources``, ``raw``, ``note``); ``url``, ``host``, ``domain``, ``has_url``;
+    ``signal`` (the value fused), ``relevance`` (the input relevance), ``relevance_source``
+    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` and ``fused``;
+    with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's
+    ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
+
+    The nested ``sources``, ``credibility_sources`` and ``raw`` dicts are shared by every result
+    from the same source: read them, do not change them.
+    """
+    scores = candidate.scores
+    out: dict[str, Any] = {
+        "version": BREAKDOWN_VERSION,
+        **_detail_view(candidate.authority),
+        "url": candidate.url or None,
+        "host": candidate.host,
+        "domain": candidate.domain,
+        "has_url": bool(candidate.url),
+        "signal": scores.get("authority.signal"),
+        "relevance": scores.get(relevance_source, scores.get(RELEVANCE_SCORE)),
+        "relevance_source": relevance_source,
+        "relevance_norm": scores.get("relevance.norm"),
+        "fused": scores.get("fused"),
+    }
+    if source_type is not None:
+        out.update(source_type, suitability=scores.get("suitability"))
+    return out
+
+
+def check_top(name: str, value: int | None) -> int | None:
+    """A result count: None or a positive int (``top_n must be a positive integer or None, got 0``)."""
+    return check_positive_int(name, value, optional=True)
+
+
+__all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "POLICY_FIELDS", "add_policy_options", "as_float",
+           "breakdown", "build_reranker", "candidates", "check_top", "choose_relevance", "make_policy",
+           "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance", "resolve_relevance",
+           "resolve_suitability", "source_type_of", "url_from_metadata"]

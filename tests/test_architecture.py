@@ -1,0 +1,37 @@
+"""docs/ARCHITECTURE.md shows the import diagram of the current code."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _diagram_module():  # scripts/ is not a package: load the generator by path
+    spec = importlib.util.spec_from_file_location("import_diagram", ROOT / "scripts" / "import_diagram.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["import_diagram"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_committed_diagram_is_current() -> None:
+    diagram = _diagram_module()
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    start, end = text.index(diagram.BEGIN), text.index(diagram.END) + len(diagram.END)
+    assert text[start:end] == diagram.render(), "docs/ARCHITECTURE.md is stale: run scripts/import_diagram.py"
+
+
+def test_component_rules() -> None:
+    diagram = _diagram_module()
+    assert diagram.component("authorag.priors.table") == "priors"
+    assert diagram.component("authorag.priors.pagerank_cli") == "cli"
+    assert diagram.component("authorag.judges.backends.local") == "judges.backends"
+    assert diagram.component("authorag.validation") == "core"
+    graph = diagram.edges()
+    # the library never reaches up into the front doors
+    for lib in ("core", "priors", "relevance", "rerankers", "judges", "compose", "tiered"):
+        assert not graph[lib] & {"server", "integrations", "benchmarks", "cli", "adapters"}, lib
+    assert diagram.cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [("a", "b"), ("a", "c"), ("b", "c")]
