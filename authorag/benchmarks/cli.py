@@ -2,7 +2,7 @@
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
-    authorag bench report --results benchmarks/results/runs --out benchmarks/results
+    authorag bench report                      # tables from the runs in the user results folder
     authorag bench check --smoke
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from authorag._cliutil import Subparsers
 
-DEFAULT_RUNS = "benchmarks/results/runs"
+DEFAULT_RUNS = "the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)"
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -28,12 +28,14 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     ls.set_defaults(func=_list)
     run = bsub.add_parser("run", help="run one task × method and write a results folder")
     add_run_arguments(run)
-    run.add_argument("--out", default=DEFAULT_RUNS, help=f"results root (default {DEFAULT_RUNS})")
+    run.add_argument("--out", help=f"results root (default {DEFAULT_RUNS})")
+    run.add_argument("--overwrite", action="store_true",
+                     help="replace an existing results folder (benchmarks/results/reproduce.sh passes it)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=_run)
     rep = bsub.add_parser("report", help="render Markdown tables and PNG plots from results folders")
-    rep.add_argument("--results", default=DEFAULT_RUNS, help="folder holding <run_id>/result.json")
-    rep.add_argument("--out", default="benchmarks/results", help="where report.md and plots/ go")
+    rep.add_argument("--results", help=f"folder holding <run_id>/result.json (default {DEFAULT_RUNS})")
+    rep.add_argument("--out", help="where report.md and plots/ go (default: the --results folder)")
     rep.set_defaults(func=_report)
     chk = bsub.add_parser("check", help="re-run manifest conditions; exit 1 on any mismatch")
     chk.add_argument("--manifest", help="manifest YAML (default: the shipped expected.yaml)")
@@ -64,6 +66,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="method option, e.g. credibility_weight=0.5 or base_url=http://127.0.0.1:8080/v1")
     p.add_argument("--tag", default="", help="suffix of the results folder name")
+    p.add_argument("--protocol", choices=["authorag", "paper"], default="authorag",
+                   help="judge prompt set: authorag (digits, logprob expectation) or paper (the AuthorityBench "
+                        "protocol: JSON answers, greedy decoding, domains by name only)")
 
 
 def config_from_args(args: argparse.Namespace) -> Any:
@@ -79,7 +84,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
         options[key] = value
     return RunConfig(task=args.task, method=args.method, n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                      backend=args.backend, model=args.model, generator=args.generator,
-                     max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag)
+                     max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag,
+                     protocol=args.protocol)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -125,13 +131,15 @@ def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[
 
 
 def _run(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.runner import run_condition, write_result
+    from authorag.benchmarks.runner import default_results_dir, result_folder, run_condition, write_result
 
     cfg = config_from_args(args)
+    out = default_results_dir() if args.out is None else Path(args.out)
+    result_folder(out, cfg.run_id(), overwrite=args.overwrite)  # fail before the run, not after it
     bar, make = _progress_factory(args.quiet)
     with bar:
         result = run_condition(cfg, make)
-    folder = write_result(result, Path(args.out))
+    folder = write_result(result, out, overwrite=args.overwrite)
     print(json.dumps({"version": 1, "folder": str(folder), "metrics": _headline(result["metrics"]),
                       "wall_time_s": result["wall_time_s"]}, indent=2))
     return 0
@@ -147,8 +155,10 @@ def _headline(metrics: Mapping[str, Any]) -> dict[str, Any]:
 
 def _report(args: argparse.Namespace) -> int:
     from authorag.benchmarks.report import write_report
+    from authorag.benchmarks.runner import default_results_dir
 
-    path = write_report(Path(args.results), Path(args.out))
+    results = default_results_dir() if args.results is None else Path(args.results)
+    path = write_report(results, results if args.out is None else Path(args.out))
     print(path)
     return 0
 

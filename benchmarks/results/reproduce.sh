@@ -10,7 +10,7 @@ A=${AUTHORAG:-.venv/bin/authorag}
 OUT=benchmarks/results/runs
 RANK_TASKS="domainauth-web-fine domainauth-web-coarse domainauth-news-fine domainauth-news-coarse credauth-mbfc credauth-baly"
 ENTITY_TASKS="entityauth-basketball-fine entityauth-basketball-coarse entityauth-movies-fine entityauth-movies-coarse entityauth-songs-fine entityauth-songs-coarse"
-N="--lists 500 --pairs 500 --seed 0 --quiet --out $OUT"
+N="--lists 500 --pairs 500 --seed 0 --quiet --overwrite --out $OUT"
 
 cheap() {
   for t in $RANK_TASKS; do
@@ -26,7 +26,7 @@ cheap() {
 }
 
 rag() {
-  R="--task ragauth-trec2019 --seed 0 --quiet --out $OUT"
+  R="--task ragauth-trec2019 --seed 0 --quiet --overwrite --out $OUT"
   for m in oracle random learned hybrid; do $A bench run $R --method "$m" >/dev/null; done
   # credibility blend of the authority signal (RerankPolicy.credibility_weight)
   for cw in 0 0.5 1; do
@@ -37,7 +37,7 @@ rag() {
 
 llm() {
   # Local Qwen2.5-Coder-1.5B point judge (expected digit from logprobs), judge cache on.
-  L="--backend local --seed 0 --quiet --out $OUT"
+  L="--backend local --seed 0 --quiet --overwrite --out $OUT"
   $A bench run --task credauth-baly --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task ragauth-trec2019 --method prior --generator --max-instances 8 --tag generator $L >/dev/null
   $A bench run --task domainauth-news-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
@@ -49,7 +49,7 @@ llm() {
 
 llm2() {
   # More judge forms, the with-text judge on RAG documents, and LLM relevance/utility filters.
-  L="--backend local --seed 0 --quiet --out $OUT"
+  L="--backend local --seed 0 --quiet --overwrite --out $OUT"
   $A bench run --task ragauth-trec2019 --method judge-point-score --max-instances 8 --tag n8 $L >/dev/null
   $A bench run --task ragauth-trec2019 --method judge-point-score-text --max-instances 8 --tag n8 $L >/dev/null
   $A bench run --task domainauth-news-fine --method judge-list-score --lists 10 --pairs 20 $L >/dev/null

@@ -38,7 +38,7 @@ def test_utility_writes_pseudo_answer_first() -> None:
     assert run.cost.calls == 2
     assert "draft answer written from the documents" in fake.requests[1].messages[-1]["content"]
     assert "No. Studies find no link." in fake.requests[1].messages[-1]["content"]
-    assert run.prompt_version == "utility_pseudo_answer_v1+utility_list_score_v1"
+    assert run.prompt_version == "utility_pseudo_answer_v2+utility_list_score_v1"
 
 
 def test_skip_gives_nan_never_a_default() -> None:

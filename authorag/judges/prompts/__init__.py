@@ -34,7 +34,15 @@ TEMPLATES: tuple[str, ...] = (
     "relevance_list_score",
     "utility_pseudo_answer",
     "utility_list_score",
+    "paper_authority_point",
+    "paper_authority_pair_rank",
+    "paper_authority_pair_score",
+    "paper_authority_list_rank",
+    "paper_authority_list_score",
+    "paper_relevance_list_score",
+    "paper_utility_list_score",
 )
+"""Templates of both prompt sets (``paper_*``: the AuthorityBench protocol, see prompt_sets)."""
 
 
 def prompt_id(name: str, version: str = PROMPT_VERSION) -> str:
@@ -83,8 +91,9 @@ def format_items(items: Sequence[JudgeItem], idents: Sequence[str] | None = None
     return "\n".join(format_item(it, ident or None) for it, ident in zip(items, idents, strict=True))
 
 
-def definition_for(items: Sequence[JudgeItem]) -> tuple[str, str, str]:
-    """(definition text, plural subject, singular subject) for a group of items of one kind."""
+def definition_for(items: Sequence[JudgeItem], paper: bool = False) -> tuple[str, str, str]:
+    """(definition text, plural subject, singular subject) for a group of items of one kind;
+    ``paper`` picks the paper protocol's source definition."""
     kinds = {(it.kind == "entity", it.entity_type) for it in items}
     if len(kinds) > 1:
         raise ConfigError(
@@ -95,7 +104,7 @@ def definition_for(items: Sequence[JudgeItem]) -> tuple[str, str, str]:
         etype = str(items[0].entity_type)
         text = Template(load_text("definition_entity")).substitute(entity_type=etype)
         return text.strip(), f"{etype}s", etype
-    return load_text("definition_source").strip(), "sources", "source"
+    return load_text("paper_definition_source" if paper else "definition_source").strip(), "sources", "source"
 
 
 def render(
@@ -115,7 +124,7 @@ def render(
         values: further placeholders (``question``, ``pseudo_answer``).
     """
     system, user = _split(load_text(name, version), name)
-    definition, subject, subject_one = definition_for(items)
+    definition, subject, subject_one = definition_for(items, paper=name.startswith("paper_"))
     fill = {
         "definition": definition,
         "subject": subject,
