@@ -57,7 +57,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", choices=["local", "openai", "fake"], help="LLM backend for judges/generator")
     p.add_argument("--model", help="GGUF path or model name for the backend")
-    p.add_argument("--generator", action="store_true", help="RAG: also score answers with an LLM generator")
+    p.add_argument("--generator", action="store_true",
+                   help="RAG: also score answers with an LLM generator (--backend; the local model by default)")
     p.add_argument("--max-instances", type=int, help="RAG: first N instances only")
     p.add_argument("--relevance", choices=["bm25", "dense", "llm-relevance"], default="bm25",
                    help="RAG relevance filter scorer (default bm25)")

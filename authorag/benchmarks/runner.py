@@ -61,7 +61,7 @@ class RunConfig:
         seed: sampling seed (lists, pairs, random method, bootstrap).
         backend: LLM backend for judge methods / the RAG generator.
         model: model path or name for the backend.
-        generator: RAG only: also score answers with an LLM generator on ``backend``.
+        generator: RAG only: also score answers with an LLM generator on ``backend`` (local if None).
         max_instances: RAG only: use the first N instances (None = all).
         relevance: RAG only: relevance filter scorer (``bm25`` | ``dense`` | ``llm-relevance``).
         utility: RAG only: utility filter scorer (``label`` = NIST usefulness | ``llm-utility``).
@@ -146,15 +146,15 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     method = build_method(cfg.method, _context(cfg, "ragauth", None, "document"))
     instances = task.instances if cfg.max_instances is None else task.instances[: cfg.max_instances]
     backend = None
-    if cfg.backend is not None and (cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm")):
+    if cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm"):
         from authorag.benchmarks.judge_methods import make_backend
 
-        backend = make_backend(_context(cfg, "ragauth", None, "document"))
-    generator = None if not cfg.generator or backend is None else YesNoGenerator(backend)
-    if cfg.generator and generator is None:
-        raise ConfigError("--generator needs --backend (local, openai or fake)")
-    relevance = make_doc_scorer(cfg.relevance, backend)
-    utility = make_doc_scorer(cfg.utility, backend)
+        # the generator and LLM filters run on --backend, the local model when none is given
+        llm_cfg = dataclasses.replace(cfg, backend=cfg.backend or "local")
+        backend = make_backend(_context(llm_cfg, "ragauth", None, "document"))
+    generator = YesNoGenerator(backend) if cfg.generator and backend is not None else None
+    relevance = make_doc_scorer(cfg.relevance, backend, cfg.protocol)
+    utility = make_doc_scorer(cfg.utility, backend, cfg.protocol)
     metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
                       seed=cfg.seed, progress=progress("instances", len(instances)))
     metrics.update(protocol="rag", relevance_scorer=cfg.relevance, utility_scorer=cfg.utility,
