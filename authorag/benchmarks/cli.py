@@ -1,4 +1,4 @@
-"""``authorag bench list|run|report|check``: the AuthorityBench-open command line.
+"""``authorag bench list|run|report|check|suite``: the AuthorityBench-open command line.
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
@@ -46,6 +46,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.add_argument("--dry-run", action="store_true", help="print the commands without running them")
     chk.add_argument("--update", action="store_true", help="write measured values back into the manifest")
     chk.set_defaults(func=_check)
+    from authorag.benchmarks.suite_cli import add_suite
+
+    add_suite(bsub)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:

@@ -24,7 +24,7 @@ PROMPT_SETS: tuple[PromptSet, ...] = ("authorag", "paper")
 _DIGIT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": 9}
 
 
-def template_name(name: str, prompt_set: PromptSet) -> str:
+def template_name(name: str, prompt_set: str) -> str:
     """The template a judge of ``prompt_set`` renders for the base template ``name``."""
     return f"paper_{name}" if prompt_set == "paper" else name
 
