@@ -3,7 +3,10 @@
 #   bash benchmarks/results/reproduce.sh cheap   # priors, learned, hybrid, bounds, references (minutes)
 #   bash benchmarks/results/reproduce.sh llm     # local 1.5B judge rows on samples (about an hour on 2 CPUs)
 #   bash benchmarks/results/reproduce.sh llm2    # list/pair/with-text judges, LLM RAG filters (about 45 min)
+#   bash benchmarks/results/reproduce.sh suite   # AuthorityBench suite, paper protocol, local model (see SUITE below)
 #   bash benchmarks/results/reproduce.sh report  # tables + plots from the results folders
+# This script is the only writer of benchmarks/results/: it passes --out and --overwrite explicitly.
+# A bench run without --out writes to the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 A=${AUTHORAG:-.venv/bin/authorag}
@@ -56,6 +59,15 @@ llm2() {
   $A bench run --task credauth-baly --method judge-pair-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task ragauth-trec2019 --method prior --relevance llm-relevance --utility llm-utility \
     --max-instances 4 --tag llm-filters $L >/dev/null
+}
+
+suite() {
+  # The paper's tables with the local 1.5B model, at a size that fits 2 shared CPUs: DomainAuth-web
+  # fine with the point judge on 50 lists, the other judge forms on 5 lists, 20 + 20 PE pairs,
+  # RAGAuth on 4 instances. Resumable: conditions with a result.json are skipped (delete the
+  # folder to re-measure); the judge cache replays calls already made.
+  $A bench suite paper --backend local --lists 50 --group-lists 5 --pairs 20 --instances 4 \
+    --only domainauth-web-fine --only ragauth --out benchmarks/results/suite-paper
 }
 
 report() { $A bench report --results $OUT --out benchmarks/results; }
