@@ -123,6 +123,7 @@ class JudgeMethod:
         self._totals: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
                                           "cache_hits": 0, "attempts": 0, "parse_failures": 0, "latency_s": 0.0}
         self._backend = f"{judge.backend.name}:{judge.backend.model}"
+        self._prompt_version: str | None = None
 
     def score(self, items: Sequence[BenchItem]) -> list[float | None]:
         """Judge scores for ``items`` (None where the judge skipped an item)."""
@@ -140,6 +141,7 @@ class JudgeMethod:
             self._totals[key] = self._totals.get(key, 0) + value
         self._totals["attempts"] += run.attempts
         self._totals["parse_failures"] += run.parse_failures
+        self._prompt_version = run.prompt_version
         if run.output == "rank" and run.order is not None:
             out: list[float | None] = [None] * len(items)
             for pos, idx in enumerate(run.order):
@@ -150,7 +152,7 @@ class JudgeMethod:
     def info(self) -> dict[str, Any]:
         """Backend, prompt set, calls, tokens, cache hits, parse failures."""
         return {"backend": self._backend, "with_text": self.with_text, "prompt_set": self.judge.prompt_set,
-                "prompt_version": self.judge.prompt if hasattr(self.judge, "prompt") else None, **self._totals}
+                "prompt_version": self._prompt_version, **self._totals}
 
 
 def _factory(form: str, output: str, greedy: bool, with_text: bool, bubble: bool = False) -> Any:

@@ -11,7 +11,7 @@ planned: the open DomainAuth data has no page text.
 Example:
     >>> plan = paper_plan(SuiteSizes(lists=2, pairs=2, group_lists=1, instances=1), backend="fake")
     >>> len(plan), plan[0].config.run_id()
-    (37, 'domainauth-web-fine__judge-point-score__paper')
+    (41, 'domainauth-web-fine__judge-point-score__paper')
 """
 from __future__ import annotations
 

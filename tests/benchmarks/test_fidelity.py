@@ -44,7 +44,10 @@ def test_judge_pair_rank_sends_the_pair_rank_prompt() -> None:
     assert [r.messages[1]["content"] for r in requests[:1]] == [PAIR_RANK_USER]
     assert {r.grammar for r in requests} == {CHOICE_GRAMMAR}
     assert method.info()["prompt_version"] == "authority_pair_rank_v1"
-    assert build_method("judge-pair-score", _ctx()).info()["prompt_version"] == "authority_pair_score_v1"
+    score = build_method("judge-pair-score", _ctx())
+    score.score([NIH, SPAM])
+    assert score.info()["prompt_version"] == "authority_pair_score_v1"
+    assert "Rate the authority of each of the two" in score.judge.backend.requests[0].messages[1]["content"]  # type: ignore[attr-defined]
 
 
 def test_pair_output_picks_the_prompt_and_an_explicit_variant_wins() -> None:
