@@ -80,17 +80,20 @@ def _suite(args: argparse.Namespace) -> int:
         print(write_paper_report(out))
         return 0
     sizes = st.SuiteSizes(lists=args.lists, pairs=args.pairs, group_lists=args.group_lists, instances=args.instances)
-    plan = st.select_conditions(st.paper_plan(sizes, backend=args.backend, model=args.model, protocol=args.protocol,
-                                              options=_options(args.option), seed=args.seed), args.only)
+    full = st.paper_plan(sizes, backend=args.backend, model=args.model, protocol=args.protocol,
+                         options=_options(args.option), seed=args.seed)
+    plan = st.select_conditions(full, args.only)
     prompt_tps, gen_tps = _speeds(args)
     est = st.estimate(plan, prompt_tps=prompt_tps, gen_tps=gen_tps)
     summary: dict[str, Any] = {"version": 1, "out": str(out), "conditions": len(plan), "estimate": est["total"],
                                "per_condition": {r["run_id"]: {k: r[k] for k in ("calls", "hours")}
                                                  for r in est["conditions"]}}
+    if len(plan) < len(full):
+        summary["estimate_full_plan"] = st.estimate(full, prompt_tps=prompt_tps, gen_tps=gen_tps)["total"]
     print(json.dumps(summary, indent=2), flush=True)
     if args.estimate_only:
         return 0
-    st.write_plan(plan, est, out)
+    st.write_plan(full, st.estimate(full, prompt_tps=prompt_tps, gen_tps=gen_tps), out)  # the whole plan, for the report
     status = st.run_suite(plan, out, jobs=args.jobs,
                           on_done=lambda rid, state: print(f"{rid}: {state}", file=sys.stderr, flush=True))
     report = write_paper_report(out)
