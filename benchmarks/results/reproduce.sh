@@ -64,9 +64,9 @@ llm2() {
 suite() {
   # The paper's tables with the local 1.5B model, at a size that fits 2 shared CPUs: DomainAuth-web
   # fine with the point judge on 50 lists, the other judge forms on 5 lists, 20 + 20 PE pairs,
-  # RAGAuth on 4 instances. Resumable: conditions with a result.json are skipped (delete the
+  # RAGAuth on 2 instances. Resumable: conditions with a result.json are skipped (delete the
   # folder to re-measure); the judge cache replays calls already made.
-  $A bench suite paper --backend local --lists 50 --group-lists 5 --pairs 20 --instances 4 \
+  $A bench suite paper --backend local --lists 50 --group-lists 5 --pairs 20 --instances 2 \
     --only domainauth-web-fine --only ragauth --out benchmarks/results/suite-paper
 }
 
