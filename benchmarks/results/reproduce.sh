@@ -42,7 +42,6 @@ llm() {
   # Local Qwen2.5-Coder-1.5B point judge (expected digit from logprobs), judge cache on.
   L="--backend local --seed 0 --quiet --overwrite --out $OUT"
   $A bench run --task credauth-baly --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method prior --generator --max-instances 8 --tag generator $L >/dev/null
   $A bench run --task domainauth-news-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task domainauth-web-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task credauth-mbfc --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
@@ -51,14 +50,11 @@ llm() {
 }
 
 llm2() {
-  # More judge forms, the with-text judge on RAG documents, and LLM relevance/utility filters.
+  # More judge forms.
   L="--backend local --seed 0 --quiet --overwrite --out $OUT"
-  $A bench run --task ragauth-trec2019 --method judge-point-score --max-instances 8 --tag n8 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method judge-point-score-text --max-instances 8 --tag n8 $L >/dev/null
   $A bench run --task domainauth-news-fine --method judge-list-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task credauth-baly --method judge-pair-score --lists 10 --pairs 20 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method prior --relevance llm-relevance --utility llm-utility \
-    --max-instances 4 --tag llm-filters $L >/dev/null
+  # RAGAuth with LLM filters and a generator: see suite() (the paper's protocol)
 }
 
 suite() {
