@@ -10,6 +10,8 @@ import pytest
 
 MODULES = [
     "authorag",
+    "authorag.benchmarks.paper_report",
+    "authorag.benchmarks.suite",
     "authorag.domains",
     "authorag.hybrid",
     "authorag.integrations._adapt",
@@ -37,6 +39,7 @@ MODULES = [
     "authorag.suitability.topic",
     "authorag.judges.parsing",
     "authorag.judges.point_judge",
+    "authorag.judges.prompt_sets",
     "authorag.judges.prompts",
     "authorag.judges.registry",
     "authorag.judges.relevance_judge",
