@@ -122,8 +122,9 @@ def _rank_shape(cond: Condition) -> CallShape:
     size = len(items)
     if cond.form == "point":
         calls = len({i.key for lst in lists for i in lst} | {i.key for p in pairs for i in p})
+        # a JSON answer such as {"score": 7} with the model's line breaks: 14 tokens measured on the 1.5B model
         return CallShape(calls, _chars_to_tokens(render(template_name("authority_point", cfg.protocol), items=items[:1])),
-                         6 if paper else 1)
+                         14 if paper else 1)
     if cond.form.startswith("list"):
         base = "authority_list_rank" if cond.form == "list-rank" else "authority_list_score"
         prompt = _chars_to_tokens(render(template_name(base, cfg.protocol), items=items))
@@ -131,7 +132,7 @@ def _rank_shape(cond: Condition) -> CallShape:
     base = "authority_pair_rank" if cond.form == "pair-rank" else "authority_pair_score"
     prompt = _chars_to_tokens(render(template_name(base, cfg.protocol), items=items[:2], idents=("[A]", "[B]")))
     calls = 2 * (len(lists) * len(pair_plan(size)) + len(pairs))  # both orders
-    return CallShape(calls, prompt, (14 if paper else 8) if cond.form == "pair-score" else (6 if paper else 1))
+    return CallShape(calls, prompt, (22 if paper else 8) if cond.form == "pair-score" else (12 if paper else 1))
 
 
 def _rag_shape(cond: Condition) -> list[CallShape]:
