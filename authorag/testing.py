@@ -245,9 +245,9 @@ def judge_script(opinion: Callable[[str], int] = hash_opinion) -> Callable[[Chat
             return str(opinion(content.strip().splitlines()[-1]))
         if len(items) == 1:
             return str(items[0][1])
-        if "single letter A or B" in content:
+        if "single letter A or B" in content or '{"answer": "A"}' in content:
             return "A" if items[0][1] >= items[1][1] else "B"
-        if '" > "' in content:
+        if '" > "' in content or '"ranking"' in content:
             return " > ".join(f"[{i}]" for i, _ in sorted(items, key=lambda t: -t[1]))
         bracket = "[i]:" in content
         return "\n".join(f"[{i}]: {d}" if bracket else f"{i}: {d}" for i, d in items)

@@ -1,8 +1,8 @@
-"""``authorag bench list|run|report|check``: the AuthorityBench-open command line.
+"""``authorag bench list|run|report|check|suite``: the AuthorityBench-open command line.
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
-    authorag bench report --results benchmarks/results/runs --out benchmarks/results
+    authorag bench report                      # tables from the runs in the user results folder
     authorag bench check --smoke
     authorag bench compare --methods table-const,table-learned,hybrid --out /tmp/compare
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from authorag._cliutil import Subparsers
 
-DEFAULT_RUNS = "benchmarks/results/runs"
+DEFAULT_RUNS = "the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)"
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -29,12 +29,14 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     ls.set_defaults(func=_list)
     run = bsub.add_parser("run", help="run one task × method and write a results folder")
     add_run_arguments(run)
-    run.add_argument("--out", default=DEFAULT_RUNS, help=f"results root (default {DEFAULT_RUNS})")
+    run.add_argument("--out", help=f"results root (default {DEFAULT_RUNS})")
+    run.add_argument("--overwrite", action="store_true",
+                     help="replace an existing results folder (benchmarks/results/reproduce.sh passes it)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(func=_run)
     rep = bsub.add_parser("report", help="render Markdown tables and PNG plots from results folders")
-    rep.add_argument("--results", default=DEFAULT_RUNS, help="folder holding <run_id>/result.json")
-    rep.add_argument("--out", default="benchmarks/results", help="where report.md and plots/ go")
+    rep.add_argument("--results", help=f"folder holding <run_id>/result.json (default {DEFAULT_RUNS})")
+    rep.add_argument("--out", help="where report.md and plots/ go (default: the --results folder)")
     rep.set_defaults(func=_report)
     cmp = bsub.add_parser("compare", help="every issue-11 track × methods -> one comparison table with CIs")
     cmp.add_argument("--methods", default="table-const,table-learned,hybrid",
@@ -58,6 +60,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.add_argument("--dry-run", action="store_true", help="print the commands without running them")
     chk.add_argument("--update", action="store_true", help="write measured values back into the manifest")
     chk.set_defaults(func=_check)
+    from authorag.benchmarks.suite_cli import add_suite
+
+    add_suite(bsub)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
@@ -69,7 +74,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", choices=["local", "openai", "fake"], help="LLM backend for judges/generator")
     p.add_argument("--model", help="GGUF path or model name for the backend")
-    p.add_argument("--generator", action="store_true", help="RAG: also score answers with an LLM generator")
+    p.add_argument("--generator", action="store_true",
+                   help="RAG: also score answers with an LLM generator (--backend; the local model by default)")
     p.add_argument("--max-instances", type=int, help="RAG: first N instances only")
     p.add_argument("--relevance", choices=["bm25", "dense", "llm-relevance"], default="bm25",
                    help="RAG relevance filter scorer (default bm25)")
@@ -78,6 +84,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="method option, e.g. credibility_weight=0.5 or base_url=http://127.0.0.1:8080/v1")
     p.add_argument("--tag", default="", help="suffix of the results folder name")
+    p.add_argument("--protocol", choices=["authorag", "paper"], default="authorag",
+                   help="judge prompt set: authorag (digits, logprob expectation) or paper (the AuthorityBench "
+                        "protocol: JSON answers, greedy decoding, domains by name only)")
 
 
 def _options(raw_options: list[str]) -> dict[str, str]:
@@ -115,7 +124,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
     options = _options(args.option)
     return RunConfig(task=args.task, method=args.method, n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                      backend=args.backend, model=args.model, generator=args.generator,
-                     max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag)
+                     max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag,
+                     protocol=args.protocol)
 
 
 def _build_task_summaries() -> list[dict[str, Any]]:
@@ -195,13 +205,15 @@ def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[
 
 
 def _run(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.runner import run_condition, write_result
+    from authorag.benchmarks.runner import default_results_dir, result_folder, run_condition, write_result
 
     cfg = config_from_args(args)
+    out = default_results_dir() if args.out is None else Path(args.out)
+    result_folder(out, cfg.run_id(), overwrite=args.overwrite)  # fail before the run, not after it
     bar, make = _progress_factory(args.quiet)
     with bar:
         result = run_condition(cfg, make)
-    folder = write_result(result, Path(args.out))
+    folder = write_result(result, out, overwrite=args.overwrite)
     print(json.dumps({"version": 1, "folder": str(folder), "metrics": _headline(result["metrics"]),
                       "wall_time_s": result["wall_time_s"]}, indent=2))
     return 0
@@ -223,8 +235,10 @@ def _headline(metrics: Mapping[str, Any]) -> dict[str, Any]:
 
 def _report(args: argparse.Namespace) -> int:
     from authorag.benchmarks.report import write_report
+    from authorag.benchmarks.runner import default_results_dir
 
-    path = write_report(Path(args.results), Path(args.out))
+    results = default_results_dir() if args.results is None else Path(args.results)
+    path = write_report(results, results if args.out is None else Path(args.out))
     print(path)
     return 0
 

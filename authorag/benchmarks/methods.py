@@ -45,6 +45,7 @@ class MethodContext:
         model: model path or name for the backend.
         options: free ``key=value`` options (``credibility_weight=0.5``, ``base_url=...``).
         seed: run seed.
+        protocol: judge prompt set, ``authorag`` or ``paper`` (the AuthorityBench protocol).
     """
 
     task_family: str
@@ -54,6 +55,7 @@ class MethodContext:
     model: str | None = None
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     seed: int = 0
+    protocol: str = "authorag"
 
     def option(self, name: str, default: str) -> str:
         """An option's value, or ``default``."""
@@ -109,20 +111,30 @@ class OracleMethod:
 
 
 class RandomMethod:
-    """Lower bound: a seeded uniform score per item (stable across the groups it appears in)."""
+    """Lower bound: fresh seeded uniform scores for every group (LE list, PE pair, RAG instance).
+
+    Scores come from one stream seeded by ``seed``, so a run is reproducible, but each group is
+    an independent draw and the expected ρ is 0 on every task. A fixed score per item is not a
+    null on tasks whose top levels hold a handful of items (entityauth-basketball-fine has 3
+    items at level 9 and 9 at level 8): every list reuses them, their one draw biases every list
+    the same way, and the CI over lists does not see it (ρ 0.13 with CI excluding 0 at seed 0).
+    """
 
     name = "random"
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
+        self._rng = random.Random(f"random-method:{seed}")
+        self._groups = 0
 
     def score(self, items: Sequence[BenchItem]) -> list[float | None]:
-        """Uniform [0, 1) scores keyed by (seed, item key)."""
-        return [random.Random(f"{self.seed}:{i.key}").random() for i in items]
+        """Uniform [0, 1) scores, drawn anew for this group."""
+        self._groups += 1
+        return [self._rng.random() for _ in items]
 
     def info(self) -> dict[str, Any]:
-        """The seed."""
-        return {"seed": self.seed}
+        """The seed and how many groups were drawn."""
+        return {"seed": self.seed, "groups": self._groups}
 
 
 class ScorerMethod:
@@ -130,15 +142,18 @@ class ScorerMethod:
 
     The score is :func:`authority_signal` of the detail under ``credibility_weight`` (the same
     blend the reranker uses), or None when the source is unknown. Details are cached per item.
+    ``meter`` (a :class:`~authorag.judges.cost.CostMeter` on the LLM backend a scorer such as
+    ``hybrid-judge`` uses) adds calls, tokens and cache hits to :meth:`info`.
     """
 
     def __init__(self, name: str, scorer: AuthorityScorer, *, credibility_weight: float = 0.0,
-                 extra_info: Mapping[str, Any] | None = None) -> None:
+                 extra_info: Mapping[str, Any] | None = None, meter: Any = None) -> None:
         self.name = name
         self.scorer = scorer
         self.policy = RerankPolicy(credibility_weight=credibility_weight)
         self._details: dict[str, AuthorityDetail] = {}
         self._extra = dict(extra_info or {})
+        self._meter = meter
 
     def score(self, items: Sequence[BenchItem]) -> list[float | None]:
         """Authority signals for ``items`` (None when the scorer does not know the source)."""
@@ -168,7 +183,12 @@ class ScorerMethod:
             tiers[d.tier] = tiers.get(d.tier, 0) + 1
             for s in (*d.sources, *d.credibility_sources):
                 per_source[s.name] = per_source.get(s.name, 0) + 1
-        return {**self._extra, "items_scored": n, "credibility_weight": self.policy.credibility_weight,
+        cost: dict[str, Any] = {}
+        if self._meter is not None:
+            t = self._meter.totals()
+            cost = {"calls": t.calls, "prompt_tokens": t.prompt_tokens, "completion_tokens": t.completion_tokens,
+                    "cache_hits": t.cache_hits, "latency_s": round(t.latency_s, 3)}
+        return {**self._extra, **cost, "items_scored": n, "credibility_weight": self.policy.credibility_weight,
                 "tiers": tiers, "source_coverage": {k: v / n for k, v in sorted(per_source.items())} if n else {}}
 
 
@@ -282,14 +302,17 @@ def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
     exclude = _excluded(ctx)
     table = load_prior(exclude=exclude)
     learned: Any = _learned(ctx)
-    judge = None
+    judge = meter = None
     if with_judge:
+        from authorag.judges.cost import CostMeter, MeteredBackend
         from authorag.judges.registry import load_judge
 
-        judge = load_judge("point", make_backend(ctx), on_failure="skip")
+        meter = CostMeter()  # the hybrid calls its judge internally: count at the backend
+        judge = load_judge("point", MeteredBackend(make_backend(ctx), meter), on_failure="skip",
+                           prompt_set=ctx.protocol)
     scorer = HybridAuthority(table, learned.scorer, judge, max_judge_calls=10**9, max_seconds=1e9)
     name = "hybrid" if judge is None else "hybrid-judge"
-    return ScorerMethod(name, scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0),
+    return ScorerMethod(name, scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0), meter=meter,
                         extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names),
                                     "learned_sources": learned.info().get("active_sources", []),
                                     "judge": None if judge is None else f"{judge.backend.name}:{judge.backend.model}"})

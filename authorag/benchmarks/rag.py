@@ -1,18 +1,22 @@
 """RAGAuth-open protocol: filters × top-k, scored generator-free and (optionally) by an LLM.
 
-Filters keep k documents of an instance:
+As in AuthorityBench's RAGAuth, the baseline and three filters are:
 
-* ``none``: the first k in the instance's fixed shuffled order (what an unfiltered pipeline sees);
-* ``relevance``: top-k by a relevance scorer on the question (BM25 by default, dense, or the
-  judges' LLM RelevanceJudge);
-* ``utility``: top-k by the judges' LLM UtilityJudge, or by the NIST usefulness grade (``label``,
-  a stand-in that needs no model);
+* ``none``: no filter, **all** documents of the instance (the same for every k; the paper's
+  "w/o filter" column);
+* ``relevance``: top-k by a relevance scorer on the question (the judges' LLM RelevanceJudge,
+  one ListJudge-PointScore call over URL + text, as in the paper; or BM25 / dense without a model);
+* ``utility``: top-k by the judges' LLM UtilityJudge (one ListJudge-PointScore call over URL + text
+  with a neutral pseudo-answer; the paper's prompt set writes one per document in the same call),
+  or by the NIST usefulness grade (``label``, a stand-in that needs no model);
 * ``authority``: top-k by the benchmarked method's authority score (unknown sources get the
-  reranker's default 0.3), i.e. ``AuthorityReranker(mode="filter", top_k=k)``'s order.
+  reranker's default 0.3), i.e. ``AuthorityReranker(mode="filter", top_k=k)``'s order. The paper's
+  authority filter is ``judge-list-score``: one ListJudge-PointScore call over the URL list only.
 
 Ties keep the instance order (stable sort). Scores: (a) generator-free = majority stance of the
-kept documents vs the gold answer, ties ½; (b) an LLM generator answers yes/no from the kept
-documents (logprob of "yes" vs "no", same prompt for every filter).
+kept documents vs the gold answer, ties ½ (a proxy that needs no model); (b) an LLM generator
+answers yes/no from the kept documents' URL + text (logprob of "yes" vs "no", same prompt for
+every filter; the local model by default, any OpenAI-compatible model with ``--backend openai``).
 
 Example:
     >>> keep_top([0.2, 0.9, 0.9, 0.1], 2)
@@ -80,9 +84,9 @@ class JudgeDocScorer:
         return [0.0 if sc.score is None else float(sc.score) for sc in run.scores]
 
 
-def make_doc_scorer(name: str, backend: LLMBackend | None) -> DocScorer:
+def make_doc_scorer(name: str, backend: LLMBackend | None, prompt_set: str = "authorag") -> DocScorer:
     """``bm25`` | ``dense`` (relevance), ``label`` (NIST usefulness), ``llm-relevance`` |
-    ``llm-utility`` (the judges' RelevanceJudge / UtilityJudge on ``backend``)."""
+    ``llm-utility`` (the judges' RelevanceJudge / UtilityJudge on ``backend``, in ``prompt_set``)."""
     if name == "label":
         return usefulness_label
     if name in ("bm25", "dense"):
@@ -96,16 +100,15 @@ def make_doc_scorer(name: str, backend: LLMBackend | None) -> DocScorer:
             raise ConfigError(f"{name} needs --backend (local, openai or fake)")
         from authorag.judges.registry import load_judge
 
-        return JudgeDocScorer(load_judge(name.removeprefix("llm-"), backend, on_failure="skip"))
+        return JudgeDocScorer(load_judge(name.removeprefix("llm-"), backend, on_failure="skip", prompt_set=prompt_set))
     raise ConfigError(f"document scorer must be one of bm25, dense, label, llm-relevance, llm-utility; got {name!r}")
 
 
 def filter_orders(instance: RagInstance, authority: Sequence[float | None],
                   relevance: Sequence[float], utility: Sequence[float]) -> dict[str, list[float]]:
-    """Per filter, the score each document is ranked by (higher kept first)."""
-    n = len(instance.documents)
+    """Per filter, the score each document is ranked by (higher kept first); ``none`` keeps all."""
     return {
-        "none": [float(n - i) for i in range(n)],
+        "none": [1.0] * len(instance.documents),
         "relevance": list(relevance),
         "utility": list(utility),
         "authority": [UNKNOWN_FILL if a is None else a for a in authority],
@@ -223,7 +226,7 @@ def run_rag(instances: Sequence[RagInstance], authority: Callable[[Sequence[Benc
         orders = filter_orders(inst, auth, relevance(inst), utility(inst))
         for name, scores in orders.items():
             for k in TOP_KS:
-                kept = [inst.documents[i] for i in keep_top(scores, k)]
+                kept = list(inst.documents) if name == "none" else [inst.documents[i] for i in keep_top(scores, k)]
                 free[name][k].append(stance_majority_score([int(d.meta["stance"]) for d in kept], inst.gold))
                 if generator is not None:
                     p = generator.p_yes(inst.question, kept)

@@ -130,7 +130,7 @@ def rag_summary_section(runs: Sequence[Mapping[str, Any]]) -> list[str]:
             for r in with_kind:  # baseline filters once per distinct scorer and sample
                 m = r["metrics"]
                 for f in ("none", "relevance", "utility"):
-                    label = f if f == "none" else f"{f} ({m[f'{f}_scorer']})"
+                    label = "none (all documents)" if f == "none" else f"{f} ({m[f'{f}_scorer']})"
                     if (label, m["n_instances"]) not in seen:
                         seen.add((label, m["n_instances"]))
                         rows.append([label, *(_fmt(m[kind][f][str(k)]) for k in TOP_KS), str(m["n_instances"])])

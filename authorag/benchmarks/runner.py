@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import os
 import platform
 import time
 from collections.abc import Callable, Mapping
@@ -38,6 +39,18 @@ FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid", "
                                    "default"})
 Progress = Callable[[str, int], Callable[[], None]]
 """``progress(label, total)`` returns an ``advance()`` callback (the CLI draws a rich bar)."""
+PROTOCOLS = ("authorag", "paper")
+
+
+def default_results_dir() -> Path:
+    """Where ``bench run`` writes by default: ``$AUTHORAG_RESULTS``, else
+    ``$XDG_DATA_HOME/authorag/bench`` (``~/.local/share/authorag/bench``). Never the repo's
+    committed ``benchmarks/results``: that changes only through its reproduce script."""
+    env = os.environ.get("AUTHORAG_RESULTS")
+    if env:
+        return Path(env).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "authorag" / "bench"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +65,7 @@ class RunConfig:
         seed: sampling seed (lists, pairs, random method, bootstrap).
         backend: LLM backend for judge methods / the RAG generator.
         model: model path or name for the backend.
-        generator: RAG only: also score answers with an LLM generator on ``backend``.
+        generator: RAG only: also score answers with an LLM generator on ``backend`` (local if None).
         max_instances: RAG only: use the first N instances (None = all).
         relevance: RAG only: relevance filter scorer (``bm25`` | ``dense`` | ``llm-relevance``).
         utility: RAG only: utility filter scorer (``label`` = NIST usefulness | ``llm-utility``).
@@ -60,6 +73,9 @@ class RunConfig:
         tag: suffix for the results folder name (e.g. ``cw0.5``).
         keep_units: also record per-unit values (LE: ρ per list; RAG: authority-filter score per
             instance) under ``metrics["units"]`` for paired comparisons (``bench compare``).
+        protocol: judge prompt set, ``authorag`` (digits + logprobs) or ``paper`` (the
+            AuthorityBench protocol: JSON answers, greedy decoding); ``paper`` runs get
+            ``__paper`` in their folder name.
     """
 
     task: str
@@ -76,16 +92,20 @@ class RunConfig:
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tag: str = ""
     keep_units: bool = False
+    protocol: str = "authorag"
 
     def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise ConfigError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
         if self.n_lists <= 0 or self.n_pairs < 0:
             raise ConfigError(f"n_lists must be > 0 and n_pairs >= 0, got {self.n_lists} and {self.n_pairs}")
         if self.max_instances is not None and self.max_instances <= 0:
             raise ConfigError(f"max_instances must be positive or None, got {self.max_instances}")
 
     def run_id(self) -> str:
-        """Folder name: ``<task>__<method>[__<tag>]``."""
-        return f"{self.task}__{self.method}" + (f"__{self.tag}" if self.tag else "")
+        """Folder name: ``<task>__<method>[__paper][__<tag>]``."""
+        return (f"{self.task}__{self.method}" + ("__paper" if self.protocol == "paper" else "")
+                + (f"__{self.tag}" if self.tag else ""))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready view."""
@@ -99,7 +119,8 @@ def _no_progress(_label: str, _total: int) -> Callable[[], None]:
 
 def _context(cfg: RunConfig, family: str, label_source: str | None, kind: Any) -> MethodContext:
     return MethodContext(task_family=family, label_source=label_source, item_kind=kind, backend=cfg.backend,
-                         model=cfg.model, options=MappingProxyType(dict(cfg.options)), seed=cfg.seed)
+                         model=cfg.model, options=MappingProxyType(dict(cfg.options)), seed=cfg.seed,
+                         protocol=cfg.protocol)
 
 
 def _check_kind(method: str, kind: str) -> None:
@@ -142,13 +163,13 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     method = build_method(cfg.method, _context(cfg, "ragauth", None, "document"))
     instances = task.instances if cfg.max_instances is None else task.instances[: cfg.max_instances]
     backend = None
-    if cfg.backend is not None and (cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm")):
-        backend = make_backend(_context(cfg, "ragauth", None, "document"))
-    generator = None if not cfg.generator or backend is None else YesNoGenerator(backend)
-    if cfg.generator and generator is None:
-        raise ConfigError("--generator needs --backend (local, openai or fake)")
-    relevance = make_doc_scorer(cfg.relevance, backend)
-    utility = make_doc_scorer(cfg.utility, backend)
+    if cfg.generator or cfg.relevance.startswith("llm") or cfg.utility.startswith("llm"):
+        # the generator and LLM filters run on --backend, the local model when none is given
+        llm_cfg = dataclasses.replace(cfg, backend=cfg.backend or "local")
+        backend = make_backend(_context(llm_cfg, "ragauth", None, "document"))
+    generator = YesNoGenerator(backend) if cfg.generator and backend is not None else None
+    relevance = make_doc_scorer(cfg.relevance, backend, cfg.protocol)
+    utility = make_doc_scorer(cfg.utility, backend, cfg.protocol)
     metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
                       seed=cfg.seed, ci_by_topic=task.ci_unit == "topic", keep_units=cfg.keep_units,
                       progress=progress("instances", len(instances)))
@@ -180,9 +201,22 @@ def run_condition(cfg: RunConfig, progress: Progress = _no_progress) -> dict[str
     }
 
 
-def write_result(result: Mapping[str, Any], out_dir: Path) -> Path:
-    """Write ``config.json`` and ``result.json`` under ``out_dir/<run_id>``; returns the folder."""
-    folder = out_dir / str(result["run_id"])
+def result_folder(out_dir: Path, run_id: str, *, overwrite: bool = False) -> Path:
+    """``out_dir/run_id``; raises ConfigError when it holds a result and ``overwrite`` is False."""
+    folder = out_dir / run_id
+    if (folder / "result.json").exists() and not overwrite:
+        raise ConfigError(f"{folder} already holds a result; pass --overwrite to replace it, or choose "
+                          "another --out or --tag")
+    return folder
+
+
+def write_result(result: Mapping[str, Any], out_dir: Path, *, overwrite: bool = False) -> Path:
+    """Write ``config.json`` and ``result.json`` under ``out_dir/<run_id>``; returns the folder.
+
+    Raises:
+        ConfigError: the folder already holds a result and ``overwrite`` is False.
+    """
+    folder = result_folder(out_dir, str(result["run_id"]), overwrite=overwrite)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text(json.dumps(result["config"], indent=2, sort_keys=True) + "\n")
     (folder / "result.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")

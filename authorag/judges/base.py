@@ -17,6 +17,7 @@ from typing import Any, Literal, get_args
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import ChatRequest, Completion, LLMBackend
 from authorag.judges.items import DEFAULT_TEXT_BUDGET, JudgeItem, as_items
+from authorag.judges.prompt_sets import PROMPT_SETS, PromptSet, json_schema, template_name
 from authorag.progress import report
 from authorag.types import AuthorityDetail, Candidate, SourceValue
 from authorag.validation import check_choice
@@ -199,17 +200,38 @@ class JudgeBase:
         on_failure: FailurePolicy = "raise",
         use_logprobs: bool = True,
         max_tokens: int | None = None,
+        prompt_set: PromptSet = "authorag",
     ) -> None:
         check_choice("on_failure", on_failure, get_args(FailurePolicy))
+        check_choice("prompt_set", prompt_set, PROMPT_SETS)
         if text_budget < 0:
             raise ConfigError(f"text_budget must be >= 0, got {text_budget}")
         self.backend = backend
         self.with_text = with_text
         self.text_budget = text_budget
         self.on_failure: FailurePolicy = on_failure
-        self.use_logprobs = use_logprobs
+        # the paper's protocol decodes greedily: no logprobs are asked for under it
+        self.use_logprobs = use_logprobs and prompt_set == "authorag"
         self.max_tokens = max_tokens
+        self.prompt_set: PromptSet = prompt_set
         self.name = f"judge.{self.method}"
+
+    def prompt_name(self, name: str) -> str:
+        """The template this judge's prompt set renders for base template ``name``."""
+        return template_name(name, self.prompt_set)
+
+    def constraint(self, name: str, grammar: str | None, ids: Sequence[str] = ()) -> dict[str, Any]:
+        """Request fields that constrain the answer: the GBNF ``grammar`` (authorag prompt set) or
+        the paper protocol's JSON schema for base template ``name`` over item ``ids``."""
+        if self.prompt_set == "paper":
+            return {"json_schema": json_schema(name, ids)}
+        return {} if grammar is None else {"grammar": grammar}
+
+    def tokens(self, authorag: int, paper: int) -> int:
+        """Completion budget: ``max_tokens`` when set, else the prompt set's default."""
+        if self.max_tokens is not None:
+            return self.max_tokens
+        return paper if self.prompt_set == "paper" else authorag
 
     def items(self, values: Sequence[JudgeItem | Candidate | str]) -> list[JudgeItem]:
         """Normalize input to JudgeItems using this judge's text settings."""

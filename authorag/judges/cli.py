@@ -3,6 +3,7 @@
 Example:
     authorag judge --method point nih.gov example-spam.biz
     authorag judge --method pair --output rank --json nih.gov bbc.co.uk example-spam.biz
+    authorag judge --method pair --output rank --aggregate bubble nih.gov bbc.co.uk example-spam.biz
     authorag judge --backend openai --base-url http://127.0.0.1:8080/v1 --model qwen nih.gov
 """
 from __future__ import annotations
@@ -23,7 +24,10 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                        description="Judge source authority with an LLM (0-9 scale, shown as 0-1).")
     p.add_argument("inputs", nargs="*", metavar="URL", help="domains, URLs or entity names")
     p.add_argument("--method", choices=["point", "pair", "list"], default="point")
-    p.add_argument("--output", choices=["score", "rank"], default="score")
+    p.add_argument("--output", choices=["score", "rank"], default="score",
+                   help="score or rank; for --method pair, rank sends PairRank (A or B) prompts")
+    p.add_argument("--aggregate", choices=["average", "bubble"], default="average",
+                   help="--method pair: AverageScore over pairs, or BubbleSort from pair preferences")
     p.add_argument("--with-text", action="store_true", help="show URL + page text (give text with --input)")
     p.add_argument("--text-budget", type=int, default=800, help="characters of page text shown")
     p.add_argument("--input", metavar="FILE", help="JSON lines with 'url' and optional 'text' (or one URL per line)")
@@ -87,6 +91,11 @@ def _run(args: argparse.Namespace) -> int:
                           "on_failure": args.on_failure, "use_logprobs": not args.greedy}
     if args.method != "point":
         kw["output"] = args.output
+    if args.method == "pair":
+        kw["aggregate"] = args.aggregate
+    elif args.aggregate != "average":
+        print("authorag judge: --aggregate applies to --method pair only", file=sys.stderr)
+        return 2
     from authorag._cliutil import show_progress
 
     judge = load_judge(args.method, _backend(args), **kw)

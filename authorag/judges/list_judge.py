@@ -14,6 +14,7 @@ Example:
 """
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any, get_args
@@ -22,7 +23,7 @@ from authorag.errors import ConfigError, JudgeError, JudgeResponseError
 from authorag.judges.backends.base import ChatRequest, LLMBackend
 from authorag.judges.base import ItemScore, JudgeBase, JudgeOutput, JudgeRun, RunLog, check_choice
 from authorag.judges.items import JudgeItem
-from authorag.judges.parsing import parse_permutation, parse_scores
+from authorag.judges.parsing import clean, parse_permutation, parse_scores
 from authorag.judges.prompts import prompt_id, render
 from authorag.judges.scoring import expected_scores, list_grammar, normalize
 from authorag.progress import report
@@ -34,26 +35,41 @@ SCORE_PROMPT = "authority_list_score"
 RANK_PROMPT = "authority_list_rank"
 
 
-def score_lines(judge: JudgeBase, log: RunLog, messages: list[dict[str, str]], n: int, pid: str) -> list[tuple[float | None, str]]:
-    """(0–9 score or None, mode) per item for a ``[i]: d`` answer of ``n`` lines.
+def score_lines(judge: JudgeBase, log: RunLog, messages: list[dict[str, str]], n: int, pid: str,
+                base: str = "authority_list_score") -> list[tuple[float | None, str]]:
+    """(0–9 score or None, mode) per item for a ``[i]: d`` answer of ``n`` lines (or, under the
+    paper prompt set, the JSON answer to base template ``base``).
 
     Raises:
         JudgeError: the backend failed or no score at all could be read.
     """
     ids = [str(i) for i in range(n)]
-    max_tokens = 7 * n + 4 if judge.max_tokens is None else judge.max_tokens
-    completion = judge.call(log, messages, pid, grammar=list_grammar(ids), max_tokens=max_tokens)
+    paper_budget = 90 * n + 16 if base == "utility_list_score" else 8 * n + 8
+    completion = judge.call(log, messages, pid, **judge.constraint(base, list_grammar(ids), ids),
+                            max_tokens=judge.tokens(7 * n + 4, paper_budget))
     log.attempts += 1
     expected = expected_scores(completion.logprobs, n)
     if expected is not None and all(v is not None for v in expected):
         return [(v, "logprob") for v in expected]
     try:
-        parsed = parse_scores(completion.text, ids)
+        parsed = parse_scores(json_part(completion.text, "scores"), ids)
     except JudgeResponseError:
         log.parse_failures += 1
         raise
     log.repairs += parsed.repairs
     return [(v, "greedy") for v in parsed.values]
+
+
+def json_part(text: str, key: str) -> str:
+    """``text``'s JSON object member ``key`` re-serialized (the utility answer keeps its scores
+    under ``"scores"``); ``text`` itself when it is not such an object."""
+    try:
+        data: Any = json.loads(clean(text))
+    except ValueError:
+        return text
+    if isinstance(data, dict) and key in data:
+        return json.dumps(data[key])
+    return text
 
 
 def sliding_windows(n: int, window: int, step: int) -> list[tuple[int, int]]:
@@ -117,10 +133,10 @@ class ListJudge(JudgeBase):
         log = RunLog()
         if self.output == "rank":
             order = self._rank(items, log)
-            pid = prompt_id(RANK_PROMPT, items=items)
+            pid = prompt_id(self.prompt_name(RANK_PROMPT), items=items)
             scores = rank_scores(items, order, pid)
             return self.finish(log, items, scores, "rank", pid, order=tuple(order))
-        pid = prompt_id(SCORE_PROMPT, items=items)
+        pid = prompt_id(self.prompt_name(SCORE_PROMPT), items=items)
         scores: list[ItemScore] = []
         for start in range(0, len(items), self.window):
             scores.extend(self._score_chunk(items[start : start + self.window], log, pid))
@@ -129,7 +145,7 @@ class ListJudge(JudgeBase):
 
     def _score_chunk(self, chunk: list[JudgeItem], log: RunLog, pid: str) -> list[ItemScore]:
         try:
-            lines = score_lines(self, log, render(SCORE_PROMPT, items=chunk), len(chunk), pid)
+            lines = score_lines(self, log, render(self.prompt_name(SCORE_PROMPT), items=chunk), len(chunk), pid)
         except JudgeError as exc:
             self.fail(log, f"list of {len(chunk)}: {exc}", exc)
             return [ItemScore(it.key, None, None, None, pid, error=str(exc)) for it in chunk]
@@ -158,10 +174,12 @@ class ListJudge(JudgeBase):
         return order
 
     def _rank_window(self, window: list[JudgeItem], log: RunLog) -> tuple[int, ...]:
-        pid = prompt_id(RANK_PROMPT, items=window)
-        max_tokens = 6 * len(window) + 8 if self.max_tokens is None else self.max_tokens
+        pid = prompt_id(self.prompt_name(RANK_PROMPT), items=window)
+        ids = [str(i) for i in range(len(window))]
         request = ChatRequest(
-            messages=render(RANK_PROMPT, items=window), max_tokens=max_tokens, prompt_version=pid
+            messages=render(self.prompt_name(RANK_PROMPT), items=window), prompt_version=pid,
+            max_tokens=self.tokens(6 * len(window) + 8, 4 * len(window) + 16),
+            **self.constraint(RANK_PROMPT, None, ids),
         )
         completion = self.backend.complete(request)
         log.cost = log.cost.add(completion)

@@ -98,9 +98,11 @@ class PairJudge(JudgeBase):
 
     Args:
         backend: any LLMBackend.
-        variant: ``"pair_rank"`` (A or B) or ``"point_score"`` (a score for each).
+        variant: ``"pair_rank"`` (A or B) or ``"point_score"`` (a score for each); None (the
+            default) follows ``output``: ``"rank"`` → PairRank, ``"score"`` → PointScore, as the
+            paper names its two PairJudge output formats.
         aggregate: ``"average"`` (AverageScore) or ``"bubble"`` (BubbleSort).
-        output: ``"score"`` or ``"rank"`` (both are filled; this only sets the record).
+        output: ``"score"`` or ``"rank"`` (picks the prompt when ``variant`` is None).
         pairs: ``"auto"``, ``"anchor"`` or ``"exhaustive"`` (AverageScore only).
         n_anchors, seed, exhaustive_max: anchor approximation settings.
         both_orders: ask (A, B) and (B, A) and average, counting position bias.
@@ -118,7 +120,7 @@ class PairJudge(JudgeBase):
         self,
         backend: LLMBackend,
         *,
-        variant: PairVariant = "point_score",
+        variant: PairVariant | None = None,
         aggregate: PairAggregate = "average",
         output: JudgeOutput = "score",
         pairs: PairPlan = "auto",
@@ -128,6 +130,8 @@ class PairJudge(JudgeBase):
         both_orders: bool = True,
         **kw: Any,
     ) -> None:
+        if variant is None:
+            variant = "pair_rank" if output == "rank" else "point_score"
         check_choice("variant", variant, get_args(PairVariant))
         check_choice("aggregate", aggregate, get_args(PairAggregate))
         check_choice("output", output, get_args(JudgeOutput))
@@ -145,7 +149,7 @@ class PairJudge(JudgeBase):
     @property
     def prompt(self) -> str:
         """The versioned template id this judge uses."""
-        return prompt_id(_PROMPTS[self.variant], with_text=self.with_text)
+        return prompt_id(self.prompt_name(_PROMPTS[self.variant]), with_text=self.with_text)
 
     def compare(self, a: JudgeItem, b: JudgeItem, log: RunLog | None = None) -> PairOutcome:
         """Compare two items (both orders when configured). Raises JudgeError on failure."""
@@ -227,9 +231,11 @@ class PairJudge(JudgeBase):
 
     def _ask(self, first: JudgeItem, second: JudgeItem, log: RunLog) -> tuple[float, float | None, float | None, str]:
         """(p(first better), score first, score second, mode) for one order."""
-        messages = render(_PROMPTS[self.variant], items=[first, second], idents=_IDENTS)
+        base = _PROMPTS[self.variant]
+        messages = render(self.prompt_name(base), items=[first, second], idents=_IDENTS)
         if self.variant == "pair_rank":
-            completion = self.call(log, messages, self.prompt, grammar=CHOICE_GRAMMAR, max_tokens=self._tokens(2))
+            completion = self.call(log, messages, self.prompt, **self.constraint(base, CHOICE_GRAMMAR),
+                                   max_tokens=self.tokens(2, 12))
             log.attempts += 1
             top = first_position(completion.logprobs)
             p = preference(top) if top is not None else None
@@ -237,7 +243,8 @@ class PairJudge(JudgeBase):
                 return p, None, None, "logprob"
             choice = self._parse(log, lambda: parse_choice(completion.text))
             return (1.0 if choice == "A" else 0.0), None, None, "greedy"
-        completion = self.call(log, messages, self.prompt, grammar=PAIR_SCORE_GRAMMAR, max_tokens=self._tokens(12))
+        completion = self.call(log, messages, self.prompt, **self.constraint(base, PAIR_SCORE_GRAMMAR),
+                               max_tokens=self.tokens(12, 20))
         log.attempts += 1
         values = expected_scores(completion.logprobs, 2)
         mode = "logprob"
@@ -250,9 +257,6 @@ class PairJudge(JudgeBase):
             values, mode = list(parsed.values), "greedy"
         sa, sb = float(values[0] or 0.0), float(values[1] or 0.0)
         return (0.5 if sa == sb else float(sa > sb)), sa, sb, mode
-
-    def _tokens(self, default: int) -> int:
-        return default if self.max_tokens is None else self.max_tokens
 
     @staticmethod
     def _parse(log: RunLog, parse: Any) -> Any:

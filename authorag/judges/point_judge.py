@@ -74,14 +74,14 @@ class PointJudge(JudgeBase):
         log = RunLog()
         done: dict[str, ItemScore] = {}
         scores = [done.get(it.key) or done.setdefault(it.key, self._one(it, log)) for it in items]
-        return self.finish(log, items, scores, "score", prompt_id(PROMPT, items=items))
+        return self.finish(log, items, scores, "score", prompt_id(self.prompt_name(PROMPT), items=items))
 
     def _one(self, item: JudgeItem, log: RunLog) -> ItemScore:
-        pid = prompt_id(PROMPT, items=[item])
-        messages = render(PROMPT, items=[item])
-        max_tokens = 4 if self.max_tokens is None else self.max_tokens
+        pid = prompt_id(self.prompt_name(PROMPT), items=[item])
+        messages = render(self.prompt_name(PROMPT), items=[item])
         try:
-            completion = self.call(log, messages, pid, grammar=DIGIT_GRAMMAR, max_tokens=max_tokens)
+            completion = self.call(log, messages, pid, **self.constraint(PROMPT, DIGIT_GRAMMAR),
+                                   max_tokens=self.tokens(4, 16))
             raw, mode = score_digit(completion, log)
         except JudgeError as exc:
             self.fail(log, f"{item.key}: {exc}", exc)

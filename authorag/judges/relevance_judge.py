@@ -25,7 +25,7 @@ from authorag.judges.backends.base import LLMBackend
 from authorag.judges.base import ItemScore, JudgeBase, JudgeRun, RunLog
 from authorag.judges.items import JudgeItem
 from authorag.judges.list_judge import score_lines
-from authorag.judges.prompts import prompt_id, render
+from authorag.judges.prompts import prompt_id, render, version_for
 from authorag.types import Candidate
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class RelevanceJudge(JudgeBase):
         items = self.items(candidates)
         log = RunLog()
         extra = self.prepare(query, items, log)
-        pid = prompt_id(self.template)
+        pid = prompt_id(self.prompt_name(self.template))
         scores: list[ItemScore] = []
         for start in range(0, len(items), self.window):
             chunk = items[start : start + self.window]
@@ -72,12 +72,12 @@ class RelevanceJudge(JudgeBase):
 
     def prompt_version(self) -> str:
         """Template id(s) recorded in results."""
-        return prompt_id(self.template)
+        return prompt_id(self.prompt_name(self.template))
 
     def _chunk(self, query: str, chunk: list[JudgeItem], extra: dict[str, str], log: RunLog, pid: str) -> list[ItemScore]:
-        messages = render(self.template, items=chunk, question=query, **extra)
+        messages = render(self.prompt_name(self.template), items=chunk, question=query, **extra)
         try:
-            lines = score_lines(self, log, messages, len(chunk), pid)
+            lines = score_lines(self, log, messages, len(chunk), pid, base=self.template)
         except JudgeError as exc:
             self.fail(log, f"{len(chunk)} documents: {exc}", exc)
             return [ItemScore(it.key, None, None, None, pid, error=str(exc)) for it in chunk]
@@ -98,6 +98,13 @@ class RelevanceJudge(JudgeBase):
 class UtilityJudge(RelevanceJudge):
     """Writes a pseudo-answer from the documents, then scores each document's usefulness.
 
+    The pseudo-answer prompt is neutral (answer from the documents only, no preference for
+    authoritative sources, which would make utility a disguised authority filter) and hardened
+    against injected page text (``utility_pseudo_answer_v3``; see
+    :data:`authorag.judges.prompts.TEXT_VERSIONS`). Under the
+    paper prompt set there is one call: a pseudo-answer per document, then its score, in one
+    JSON object (after Zhang et al. 2024, as AuthorityBench runs it).
+
     Example:
         >>> from authorag.testing import FakeBackend
         >>> fake = FakeBackend(["No, they do not.", "[0]: 9\\n[1]: 0\\n"])
@@ -110,11 +117,16 @@ class UtilityJudge(RelevanceJudge):
     method = "utility"
     template = "utility_list_score"
     answer_template = "utility_pseudo_answer"
+    answer_version = version_for("utility_pseudo_answer")
 
     def prepare(self, query: str, items: list[JudgeItem], log: RunLog) -> dict[str, str]:
-        """Write the pseudo-answer (one call; empty answer when it fails under ``skip``)."""
-        pid = prompt_id(self.answer_template)
-        messages = render(self.answer_template, items=items[: self.window], question=query)
+        """Write the pseudo-answer (one call; empty answer when it fails under ``skip``).
+        The paper prompt set writes per-document answers inside the scoring call instead."""
+        if self.prompt_set == "paper":
+            return {}
+        pid = prompt_id(self.answer_template, self.answer_version)
+        messages = render(self.answer_template, items=items[: self.window], question=query,
+                          version=self.answer_version)
         try:
             completion = self.call(log, messages, pid, max_tokens=160)
         except JudgeError as exc:
@@ -125,8 +137,10 @@ class UtilityJudge(RelevanceJudge):
         return {"pseudo_answer": answer}
 
     def prompt_version(self) -> str:
-        """Both templates used."""
-        return f"{prompt_id(self.answer_template)}+{prompt_id(self.template)}"
+        """Both templates used (one under the paper prompt set)."""
+        if self.prompt_set == "paper":
+            return prompt_id(self.prompt_name(self.template))
+        return f"{prompt_id(self.answer_template, self.answer_version)}+{prompt_id(self.template)}"
 
 
 __all__ = ["RelevanceJudge", "UtilityJudge"]

@@ -3,15 +3,18 @@
 #   bash benchmarks/results/reproduce.sh cheap   # priors, learned, hybrid, bounds, references (minutes)
 #   bash benchmarks/results/reproduce.sh llm     # local 1.5B judge rows on samples (about an hour on 2 CPUs)
 #   bash benchmarks/results/reproduce.sh llm2    # list/pair/with-text judges, LLM RAG filters (about 45 min)
+#   bash benchmarks/results/reproduce.sh suite   # AuthorityBench suite, paper protocol, local model (see SUITE below)
 #   bash benchmarks/results/reproduce.sh report  # tables + plots from the results folders
 #   bash benchmarks/results/reproduce.sh tracks  # issue-11 tracks x methods -> benchmarks/results/tracks/compare.md (~10 min)
+# This script is the only writer of benchmarks/results/: it passes --out and --overwrite explicitly.
+# A bench run without --out writes to the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 A=${AUTHORAG:-.venv/bin/authorag}
 OUT=benchmarks/results/runs
 RANK_TASKS="domainauth-web-fine domainauth-web-coarse domainauth-news-fine domainauth-news-coarse credauth-mbfc credauth-baly"
 ENTITY_TASKS="entityauth-basketball-fine entityauth-basketball-coarse entityauth-movies-fine entityauth-movies-coarse entityauth-songs-fine entityauth-songs-coarse"
-N="--lists 500 --pairs 500 --seed 0 --quiet --out $OUT"
+N="--lists 500 --pairs 500 --seed 0 --quiet --overwrite --out $OUT"
 
 cheap() {
   for t in $RANK_TASKS; do
@@ -27,7 +30,7 @@ cheap() {
 }
 
 rag() {
-  R="--task ragauth-trec2019 --seed 0 --quiet --out $OUT"
+  R="--task ragauth-trec2019 --seed 0 --quiet --overwrite --out $OUT"
   for m in oracle random learned hybrid; do $A bench run $R --method "$m" >/dev/null; done
   # credibility blend of the authority signal (RerankPolicy.credibility_weight)
   for cw in 0 0.5 1; do
@@ -38,9 +41,8 @@ rag() {
 
 llm() {
   # Local Qwen2.5-Coder-1.5B point judge (expected digit from logprobs), judge cache on.
-  L="--backend local --seed 0 --quiet --out $OUT"
+  L="--backend local --seed 0 --quiet --overwrite --out $OUT"
   $A bench run --task credauth-baly --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method prior --generator --max-instances 8 --tag generator $L >/dev/null
   $A bench run --task domainauth-news-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task domainauth-web-fine --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task credauth-mbfc --method judge-point-score --lists 10 --pairs 20 $L >/dev/null
@@ -49,14 +51,20 @@ llm() {
 }
 
 llm2() {
-  # More judge forms, the with-text judge on RAG documents, and LLM relevance/utility filters.
-  L="--backend local --seed 0 --quiet --out $OUT"
-  $A bench run --task ragauth-trec2019 --method judge-point-score --max-instances 8 --tag n8 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method judge-point-score-text --max-instances 8 --tag n8 $L >/dev/null
+  # More judge forms.
+  L="--backend local --seed 0 --quiet --overwrite --out $OUT"
   $A bench run --task domainauth-news-fine --method judge-list-score --lists 10 --pairs 20 $L >/dev/null
   $A bench run --task credauth-baly --method judge-pair-score --lists 10 --pairs 20 $L >/dev/null
-  $A bench run --task ragauth-trec2019 --method prior --relevance llm-relevance --utility llm-utility \
-    --max-instances 4 --tag llm-filters $L >/dev/null
+  # RAGAuth with LLM filters and a generator: see suite() (the paper's protocol)
+}
+
+suite() {
+  # The paper's tables with the local 1.5B model, at a size that fits 2 shared CPUs: DomainAuth-web
+  # fine with the point judge on 50 lists, the other judge forms on 5 lists, 20 + 20 PE pairs,
+  # RAGAuth on 2 instances. Resumable: conditions with a result.json are skipped (delete the
+  # folder to re-measure); the judge cache replays calls already made.
+  $A bench suite paper --backend local --lists 50 --group-lists 5 --pairs 20 --instances 2 \
+    --only domainauth-web-fine --only ragauth --out benchmarks/results/suite-paper
 }
 
 tracks() {

@@ -38,7 +38,9 @@ def test_utility_writes_pseudo_answer_first() -> None:
     assert run.cost.calls == 2
     assert "draft answer written from the documents" in fake.requests[1].messages[-1]["content"]
     assert "No. Studies find no link." in fake.requests[1].messages[-1]["content"]
-    assert run.prompt_version == "utility_pseudo_answer_v2+utility_list_score_v2"
+    # the neutral pseudo-answer prompt (issue 14) in the injection-hardened layout (issue 13)
+    assert run.prompt_version == "utility_pseudo_answer_v3+utility_list_score_v2"
+    assert fake.requests[0].prompt_version == "utility_pseudo_answer_v3"
 
 
 def test_skip_gives_nan_never_a_default() -> None:

@@ -10,8 +10,13 @@ page author writes freely); the shipped judge calibration was fitted on ``author
 ``v2`` templates are used whenever an item carries page text or a raw URL, and always for the
 relevance and utility judges: the items sit in a delimited DATA block *before* the instruction,
 the prompt says that the block is untrusted data, and instruction-like sentences in it are
-replaced (see :mod:`authorag.judges.prompts._untrusted`). The version is part of every prompt
-id and cache key, so answers to the two never mix.
+replaced (see :mod:`authorag.judges.prompts._untrusted`). Both prompt sets follow this rule:
+the ``paper_*`` templates (see :mod:`authorag.judges.prompt_sets`) have a hardened ``v2`` too.
+A template whose hardened wording changed again gets a new version (:data:`TEXT_VERSIONS`):
+the pseudo-answer prompt is ``v3``, the neutral prompt (answer from the documents only, no
+preference for "authoritative" sources) in the hardened layout; ``v2`` is the earlier
+authority-preferring wording, hardened, kept so old records can be reproduced. The version is
+part of every prompt id and cache key, so answers to different prompts never mix.
 
 Example:
     >>> msgs = render("authority_point", items=[JudgeItem("nih.gov")])
@@ -35,8 +40,11 @@ PROMPT_VERSION = "v1"
 """Version of the templates for bare domains and entities; part of every cache key and result record."""
 TEXT_PROMPT_VERSION = "v2"
 """Version of the injection-hardened templates for items with page text or raw URLs."""
-TEXT_TEMPLATES = frozenset({"relevance_list_score", "utility_pseudo_answer", "utility_list_score"})
-"""Templates that always show page text (so always use :data:`TEXT_PROMPT_VERSION`)."""
+TEXT_TEMPLATES = frozenset({"relevance_list_score", "utility_pseudo_answer", "utility_list_score",
+                            "paper_relevance_list_score", "paper_utility_list_score"})
+"""Templates that always show page text (so always use their hardened version)."""
+TEXT_VERSIONS: dict[str, str] = {"utility_pseudo_answer": "v3"}
+"""Hardened versions other than :data:`TEXT_PROMPT_VERSION` (``v3``: the neutral pseudo-answer prompt)."""
 
 TEMPLATES: tuple[str, ...] = (
     "authority_point",
@@ -47,18 +55,29 @@ TEMPLATES: tuple[str, ...] = (
     "relevance_list_score",
     "utility_pseudo_answer",
     "utility_list_score",
+    "paper_authority_point",
+    "paper_authority_pair_rank",
+    "paper_authority_pair_score",
+    "paper_authority_list_rank",
+    "paper_authority_list_score",
+    "paper_relevance_list_score",
+    "paper_utility_list_score",
 )
+"""Templates of both prompt sets (``paper_*``: the AuthorityBench protocol, see prompt_sets)."""
 
 
 def version_for(name: str, items: Sequence[JudgeItem] = (), *, with_text: bool = False) -> str:
-    """The template version for ``items``: ``v2`` when untrusted text is shown, else ``v1``.
+    """The template version for ``items``: the hardened one (``v2``, or :data:`TEXT_VERSIONS`)
+    when untrusted text is shown, else ``v1``.
 
     Example:
         >>> version_for("authority_point", [JudgeItem("nih.gov")]), version_for("relevance_list_score")
         ('v1', 'v2')
+        >>> version_for("paper_utility_list_score"), version_for("utility_pseudo_answer")
+        ('v2', 'v3')
     """
     untrusted = with_text or name in TEXT_TEMPLATES or any(it.text or it.kind == "url" for it in items)
-    return TEXT_PROMPT_VERSION if untrusted else PROMPT_VERSION
+    return TEXT_VERSIONS.get(name, TEXT_PROMPT_VERSION) if untrusted else PROMPT_VERSION
 
 
 def prompt_id(name: str, version: str | None = None, *, items: Sequence[JudgeItem] = (),
@@ -117,8 +136,9 @@ def format_items(items: Sequence[JudgeItem], idents: Sequence[str] | None = None
                      for it, ident in zip(items, idents, strict=True))
 
 
-def definition_for(items: Sequence[JudgeItem]) -> tuple[str, str, str]:
-    """(definition text, plural subject, singular subject) for a group of items of one kind."""
+def definition_for(items: Sequence[JudgeItem], paper: bool = False) -> tuple[str, str, str]:
+    """(definition text, plural subject, singular subject) for a group of items of one kind;
+    ``paper`` picks the paper protocol's source definition."""
     kinds = {(it.kind == "entity", it.entity_type) for it in items}
     if len(kinds) > 1:
         raise ConfigError(
@@ -129,7 +149,7 @@ def definition_for(items: Sequence[JudgeItem]) -> tuple[str, str, str]:
         etype = str(items[0].entity_type)
         text = Template(load_text("definition_entity")).substitute(entity_type=etype)
         return text.strip(), f"{etype}s", etype
-    return load_text("definition_source").strip(), "sources", "source"
+    return load_text("paper_definition_source" if paper else "definition_source").strip(), "sources", "source"
 
 
 def render(
@@ -151,7 +171,7 @@ def render(
     """
     version = version_for(name, items) if version is None else version
     system, user = _split(load_text(name, version), name)
-    definition, subject, subject_one = definition_for(items)
+    definition, subject, subject_one = definition_for(items, paper=name.startswith("paper_"))
     hardened = version != PROMPT_VERSION
     block = format_items(items, idents, untrusted=hardened)
     if hardened:
@@ -175,5 +195,5 @@ def render(
         raise ConfigError(f"prompt template {name!r} needs a value for {exc.args[0]!r}") from exc
 
 
-__all__ = ["PROMPT_VERSION", "TEMPLATES", "TEXT_PROMPT_VERSION", "TEXT_TEMPLATES", "format_item", "format_items",
-           "load_text", "prompt_id", "render", "version_for"]
+__all__ = ["PROMPT_VERSION", "TEMPLATES", "TEXT_PROMPT_VERSION", "TEXT_TEMPLATES", "TEXT_VERSIONS", "format_item",
+           "format_items", "load_text", "prompt_id", "render", "version_for"]
