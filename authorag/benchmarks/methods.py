@@ -318,27 +318,6 @@ def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
                                     "judge": None if judge is None else f"{judge.backend.name}:{judge.backend.model}"})
 
 
-def _default(ctx: MethodContext) -> BenchMethod:
-    """The product's default composition (:func:`authorag.compose.load_scorer`), label source left out.
-
-    Options (``--option k=v``) override :class:`~authorag.compose.ScorerSettings` fields, e.g.
-    ``subdomains=discount``, ``hosted_authority=0.2``, ``learned=true``.
-    """
-    from authorag.compose import ScorerSettings, load_scorer, parse_value
-
-    kinds = {f: str(t) for f, t in ScorerSettings.__annotations__.items()}
-    over = {k: parse_value(f"option {k}", v, kinds[k]) for k, v in ctx.options.items() if k in kinds}
-    if ctx.task_family in MBFC_DERIVED_FAMILIES and "learned_tail" not in over:
-        from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
-
-        over["learned_tail"] = tail_sources_without(DEFAULT_TAIL, "mbfc")
-    settings = ScorerSettings(exclude_sources=_excluded(ctx)).replace(**over)
-    scorer = load_scorer(settings)
-    return ScorerMethod("default", scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0),
-                        extra_info={"excluded_sources": list(settings.exclude_sources), "composition": scorer.name,
-                                    "settings": settings.public()})
-
-
 def _chatgpt(_ctx: MethodContext) -> BenchMethod:
     table: dict[str, float] = {}
     for row in read_rows("authorag.benchmarks.data", "yang2023_chatgpt.csv.gz"):
@@ -363,8 +342,6 @@ _BASE: tuple[MethodSpec, ...] = (
                "HybridAuthority: prior table → learned prior (both leave-source-out), no judge"),
     MethodSpec("hybrid-judge", lambda ctx: _hybrid(ctx, True), ("domain", "document"), True,
                "HybridAuthority with a point judge (--backend) for what the priors do not know"),
-    MethodSpec("default", _default, ("domain", "document"), False,
-               "the product's default composition (authorag.compose.load_scorer), label source left out"),
     MethodSpec("chatgpt-yang2023", _chatgpt, ("domain", "document"), False,
                "osome ChatGPT credibility ratings (external reference row, CredAuth)"),
 )

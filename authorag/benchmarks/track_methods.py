@@ -65,12 +65,11 @@ def _table_const(ctx: MethodContext) -> BenchMethod:
 
 
 def learned_scorer(ctx: MethodContext) -> Any:
-    """The learned prior, retrained without the task's label source when it has one."""
-    from authorag.benchmarks.methods import learned_without
-    from authorag.priors.learned import load_learned_prior
+    """The learned prior, retrained without the task's label source (and without CRED-1 for
+    MBFC-derived tasks): :func:`authorag.benchmarks.methods.learned_for`."""
+    from authorag.benchmarks.methods import learned_for
 
-    exclude = _excluded(ctx)
-    return learned_without(exclude[0]) if exclude else load_learned_prior()
+    return learned_for(ctx)
 
 
 def _table_learned(ctx: MethodContext) -> BenchMethod:
@@ -125,7 +124,8 @@ def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
     return out
 
 
-def default_scorer(exclude_sources: Sequence[str], variant: str = "") -> AuthorityScorer:
+def default_scorer(exclude_sources: Sequence[str], variant: str = "",
+                   mbfc_derived: bool = False) -> AuthorityScorer:
     """THE HOOK for the ``default`` method: the one composition, leave-source-out.
 
     Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **overrides)``
@@ -144,13 +144,19 @@ def default_scorer(exclude_sources: Sequence[str], variant: str = "") -> Authori
         raise ConfigError("method 'default' needs authorag.compose (load_scorer, ScorerSettings), which this "
                           "checkout does not have; merge the composition of issue 11 or pick another method") from None
     overrides = parse_settings(variant, compose.ScorerSettings)
+    if mbfc_derived and "learned_tail" not in overrides:  # CRED-1 derives from MBFC: never train on it here
+        from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
+
+        overrides["learned_tail"] = tail_sources_without(DEFAULT_TAIL, "mbfc")
     return compose.load_scorer(compose.ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
 
 
 def _default(ctx: MethodContext) -> BenchMethod:
     exclude = _excluded(ctx)
     variant = ctx.option("compose", "")
-    scorer = default_scorer(exclude, variant)
+    from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
+
+    scorer = default_scorer(exclude, variant, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
     name = "default" + (f":{variant}" if variant else "")
     return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), extra_info={
         "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"), "settings": variant})

@@ -70,6 +70,7 @@ suite() {
 tracks() {
   # One comparison table (markdown + JSON, bootstrap CIs) of every issue-11 track, plus the
   # rerank-mode grid on ragauth-trec2019-resampled with BM25 and dense relevance.
+  rm -rf benchmarks/results/tracks/runs  # compare re-creates its per-run folders (bench run never overwrites)
   $A bench compare --methods "${TRACK_METHODS:-table-const,table-learned,hybrid}" --rerank-relevance bm25,dense \
     --lists 500 --pairs 500 --seed 0 --out benchmarks/results/tracks >/dev/null
 }

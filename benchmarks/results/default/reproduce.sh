@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 OUT=benchmarks/results/default
+rm -rf "$OUT"/runs
 .venv/bin/python -m authorag bench compare \
   --methods table-const,default,default:hosted_authority=0.2,default:hosted_authority=0.3,default:hosted_authority=0.5,default:subdomains=discount,default:hosted=false,default:reserved=false \
   --rerank-relevance none --option credibility_weight=0.5 --seed 0 --out "$OUT"
