@@ -134,6 +134,17 @@ def pair_accuracy(truth_diff_sign: Sequence[int], pred_a: Sequence[float], pred_
     return total / len(truth_diff_sign)
 
 
+def percentile_interval(ordered: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """The central ``level`` interval of already sorted bootstrap statistics (percentile method).
+
+    Example:
+        >>> percentile_interval([float(i) for i in range(101)])
+        (2.0, 98.0)
+    """
+    m = len(ordered)
+    return ordered[math.floor((1.0 - level) / 2.0 * (m - 1))], ordered[math.ceil((1.0 + level) / 2.0 * (m - 1))]
+
+
 def bootstrap_ci(values: Sequence[float], *, n_boot: int = 1000, seed: int = 0,
                  level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap CI of the mean of ``values`` (resampling with replacement, seeded).
@@ -149,9 +160,7 @@ def bootstrap_ci(values: Sequence[float], *, n_boot: int = 1000, seed: int = 0,
     rng = random.Random(seed)
     n = len(values)
     means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(n_boot))
-    lo_idx = math.floor((1.0 - level) / 2.0 * (n_boot - 1))
-    hi_idx = math.ceil((1.0 + level) / 2.0 * (n_boot - 1))
-    return means[lo_idx], means[hi_idx]
+    return percentile_interval(means, level)
 
 
 def mean(values: Sequence[float]) -> float:
@@ -257,6 +266,4 @@ def cluster_bootstrap_ci(clusters: Sequence[T], statistic: Callable[[list[T]], f
             break
     if not stats:
         raise ConfigError("no bootstrap resample could be scored; the clusters hold too little data")
-    stats.sort()
-    m = len(stats)
-    return stats[math.floor((1.0 - level) / 2.0 * (m - 1))], stats[math.ceil((1.0 + level) / 2.0 * (m - 1))]
+    return percentile_interval(sorted(stats), level)

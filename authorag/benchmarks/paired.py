@@ -18,12 +18,11 @@ Example:
 """
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from authorag.benchmarks.metrics import pair_counts
+from authorag.benchmarks.metrics import pair_counts, percentile_interval
 from authorag.errors import ConfigError
 
 Stat = Callable[[Sequence[int]], float | None]
@@ -100,7 +99,4 @@ def paired_delta(kind: str, row: str, base: Mapping[str, Any], other: Mapping[st
             deltas.append(o - b)
         if len(deltas) == n_boot:
             break
-    deltas.sort()
-    m = len(deltas)
-    ci = [deltas[math.floor((1.0 - level) / 2.0 * (m - 1))], deltas[math.ceil((1.0 + level) / 2.0 * (m - 1))]]
-    return {"value": o0 - b0, "ci": ci}
+    return {"value": o0 - b0, "ci": list(percentile_interval(sorted(deltas), level))}
