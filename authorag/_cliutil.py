@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -94,3 +94,39 @@ def show_progress(totals: Mapping[str, int] | None = None) -> Generator[None, No
     finally:
         if ids:
             bars.stop()
+
+
+def _ignore(done: int) -> None:
+    del done
+
+
+@contextmanager
+def progress_bar(label: str, total: int | None, quiet: bool, *, unit: str = "items",
+                 tty_only: bool = False) -> Generator[Callable[[int], None], None, None]:
+    """A transient rich progress bar on stderr; yields a callback taking the amount done so far.
+
+    ``unit="bytes"`` shows sizes and the time left, otherwise a percentage and the time spent.
+    ``quiet`` (or ``tty_only`` with stderr not a terminal) yields a callback that does nothing.
+    """
+    if quiet or (tty_only and not sys.stderr.isatty()):
+        yield _ignore
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        ProgressColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns: tuple[ProgressColumn, ...] = (
+        (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn()) if unit == "bytes"
+        else (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn()))
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Generator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from authorag._cliutil import progress_bar
 from authorag.errors import ConfigError
 
 
@@ -46,25 +45,6 @@ def add_parsers(psub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.set_defaults(func=_build)
 
 
-def _ignore(done: int) -> None:
-    del done
-
-
-@contextmanager
-def _progress(label: str, total: int | None, quiet: bool) -> Generator[Callable[[int], None], None, None]:
-    """A rich progress bar on stderr; yields a callback taking the amount done so far."""
-    if quiet:
-        yield _ignore
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
-
-
 def _read_graph(args: argparse.Namespace) -> Any:
     from authorag.priors.graph import read_edges
     from authorag.priors.outlinks import (
@@ -77,15 +57,15 @@ def _read_graph(args: argparse.Namespace) -> Any:
     if args.edges:
         path = Path(args.edges)
         size = path.stat().st_size if path.is_file() else None
-        with _progress(f"reading {path.name}", size if args.format != "parquet" else None, args.quiet) as cb:
+        with progress_bar(f"reading {path.name}", size if args.format != "parquet" else None, args.quiet) as cb:
             return read_edges(path, format=args.format, src_col=args.src_col, dst_col=args.dst_col,
                               weight_col=args.weight_col, progress=cb)
     if args.html_dir:
         if not Path(args.html_dir).is_dir():
             raise ConfigError(f"--html-dir {args.html_dir!r} is not a directory")
-        with _progress("parsing HTML", count_html_files(args.html_dir), args.quiet) as cb:
+        with progress_bar("parsing HTML", count_html_files(args.html_dir), args.quiet) as cb:
             return graph_from_documents(iter_html_dir(args.html_dir), progress=cb)
-    with _progress("parsing HTML", None, args.quiet) as cb:
+    with progress_bar("parsing HTML", None, args.quiet) as cb:
         return graph_from_documents(iter_html_jsonl(args.html_jsonl), progress=cb)
 
 
@@ -102,7 +82,7 @@ def _build(args: argparse.Namespace) -> int:
         raise ConfigError(f"no readable links in the input ({graph.num_skipped} rows skipped: "
                           f"{graph.skipped}); check the columns (--src-col/--dst-col) and format")
     limits = {k: v for k, v in (("tol", args.tol), ("max_iter", args.max_iter)) if v is not None}
-    with _progress("PageRank", None, args.quiet) as cb:
+    with progress_bar("PageRank", None, args.quiet) as cb:
         prior = PageRankPrior.from_graph(graph, damping=args.damping, engine=args.engine,
                                          weighted=not args.unweighted, on_iteration=cb, **limits)
     if str(args.out).endswith(".store"):  # a memory-mapped prior store instead of the gzip CSV

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Callable, Generator, Iterable, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, Subparsers
+from authorag._cliutil import JSON_VERSION, Subparsers, progress_bar
 from authorag.errors import ConfigError
 
 _FORMATS = ("tranco", "umbrella", "majestic", "cloudflare", "openpagerank", "cc-webgraph")
@@ -43,24 +41,6 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     info.set_defaults(func=_store_info)
 
 
-def _ignore(done: int) -> None:
-    del done
-
-
-@contextmanager
-def _progress(label: str, total: int, quiet: bool) -> Generator[Callable[[int], None], None, None]:
-    if quiet or not sys.stderr.isatty():
-        yield _ignore
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
-
-
 def _import(args: argparse.Namespace) -> int:
     from authorag.priors.import_job import import_lists
 
@@ -68,7 +48,7 @@ def _import(args: argparse.Namespace) -> int:
         raise ConfigError(f"--chunk-rows must be >= 1, got {args.chunk_rows}")
     total = sum(Path(f).stat().st_size for f in args.files if Path(f).is_file())
     options = {"measure": args.measure, "bucket": args.bucket, "date": args.date}
-    with _progress(f"importing {args.format}", total, args.quiet) as cb:
+    with progress_bar(f"importing {args.format}", total, args.quiet, unit="bytes", tty_only=True) as cb:
         result = import_lists(args.format, args.files, args.out, name=args.name, options=options,
                               skip_bad=args.skip_bad, chunk_rows=args.chunk_rows, progress=cb)
     summary = {"version": JSON_VERSION, "out": str(result.out), "entries": result.entries, "rows": result.rows,
