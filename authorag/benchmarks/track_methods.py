@@ -15,7 +15,7 @@ and the learned prior is retrained without it):
 * ``table-learned``: table → learned prior (``HybridAuthority`` without judge, no shrinkage:
   the learned value is used as it comes).
 * ``default``: the one composition, ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``
-  (see :func:`default_scorer`); fails with a clear error where ``authorag.compose`` is absent.
+  (see :func:`default_scorer`).
   A variant after a colon sets other ScorerSettings fields, so compositions can be compared in
   one table: ``default:learned=true``, ``default:hosted=false,reserved=false``.
 
@@ -30,7 +30,6 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,8 +37,6 @@ from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
-
-COMPOSE_MODULE = "authorag.compose"
 
 
 def _excluded(ctx: MethodContext) -> tuple[str, ...]:
@@ -129,26 +126,19 @@ def default_scorer(exclude_sources: Sequence[str], variant: str = "",
     """THE HOOK for the ``default`` method: the one composition, leave-source-out.
 
     Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **overrides)``
-    (overrides parsed from ``variant``, e.g. ``learned=true``), imported at run time so this
-    module works on branches where the composition does not exist yet.
+    (overrides parsed from ``variant``, e.g. ``learned=true``).
 
     Raises:
-        ConfigError: ``authorag.compose`` is not there (build or merge issue 11's composition),
-            or a bad variant.
+        ConfigError: a bad variant.
     """
-    try:
-        compose: Any = importlib.import_module(COMPOSE_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name != COMPOSE_MODULE:
-            raise
-        raise ConfigError("method 'default' needs authorag.compose (load_scorer, ScorerSettings), which this "
-                          "checkout does not have; merge the composition of issue 11 or pick another method") from None
-    overrides = parse_settings(variant, compose.ScorerSettings)
+    from authorag.compose import ScorerSettings, load_scorer
+
+    overrides = parse_settings(variant, ScorerSettings)
     if mbfc_derived and "learned_tail" not in overrides:  # CRED-1 derives from MBFC: never train on it here
         from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
 
         overrides["learned_tail"] = tail_sources_without(DEFAULT_TAIL, "mbfc")
-    return compose.load_scorer(compose.ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
+    return load_scorer(ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
 
 
 def _default(ctx: MethodContext) -> BenchMethod:

@@ -205,11 +205,8 @@ def test_table_methods_and_the_default_hook() -> None:
     assert build_method("table-const", ctx).score([unknown]) == [None]
     learned = build_method("table-learned", ctx).score([unknown])[0]
     assert learned is not None and 0.0 <= learned <= 1.0
-    import importlib.util
-
-    if importlib.util.find_spec("authorag.compose") is None:  # before the composition is merged
-        with pytest.raises(ConfigError, match="method 'default' needs authorag.compose"):
-            build_method("default", ctx)
+    default = build_method("default", ctx)
+    assert default.info()["composition"] == "reserved>hosted>prior" and default.score([unknown]) == [None]
 
 
 def test_headline_cells_and_config_errors() -> None:
