@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, get_args
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
@@ -325,13 +325,5 @@ def _prior_file(spec: str) -> Any:
     return store_source(path, name) if is_store(path) else ExtraSource.from_pagerank_file(path, name)
 
 
-def describe(scorer: AuthorityScorer) -> dict[str, Any]:
-    """The composition of ``scorer`` as a dict (its ``describe()`` when it has one, else its name)."""
-    fn: Any = getattr(scorer, "describe", None)
-    if callable(fn):
-        return {str(k): v for k, v in cast(Mapping[Any, Any], fn()).items()}
-    return {"name": scorer.name}
-
-
-__all__ = ["ScorerSettings", "add_scorer_options", "candidates_from", "composition_name", "describe", "load_scorer",
+__all__ = ["ScorerSettings", "add_scorer_options", "candidates_from", "composition_name", "load_scorer",
            "parse_value", "read_config_file", "settings_from_args"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
@@ -81,12 +81,6 @@ class TieredAuthority:
         parts = ["reserved"] if self.reserved else []
         parts += ["hosted"] if self.platforms is not None else []
         return ">".join([*parts, getattr(self.inner, "name", "inner")])
-
-    def describe(self) -> dict[str, Any]:
-        """The composition as a JSON-ready dict (for provenance and ``/readyz``)."""
-        return {"name": self.name, "reserved": self.reserved, "hosted": self.platforms is not None,
-                "hosted_authority": self.hosted_authority, "subdomains": self.subdomains,
-                "inner": getattr(self.inner, "name", type(self.inner).__name__)}
 
     def front(self, candidate: Candidate) -> AuthorityDetail | None:
         """The tier-0 answer for one candidate, or None when the inner scorer should answer."""
