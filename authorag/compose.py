@@ -176,8 +176,15 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in table.items() if k in known}
 
 
-def parse_value(var: str, raw: str, kind: str) -> Any:
-    """Parse one environment value by its annotation (``bool``, ``int``, ``float``, ``tuple``...)."""
+def parse_value(var: str, raw: str, kind: str, sep: str = ",") -> Any:
+    """Parse one setting from text by its annotation (``bool``, ``int``, ``float``, ``tuple``...).
+
+    ``var`` names the setting in the error; tuples are split on ``sep``.
+
+    Example:
+        >>> parse_value("AUTHORAG_LEARNED", "yes", "bool"), parse_value("x", "a+b", "tuple[str, ...]", sep="+")
+        (True, ('a', 'b'))
+    """
     if kind == "bool":
         low = raw.strip().lower()
         if low in ("1", "true", "yes", "on"):
@@ -187,7 +194,7 @@ def parse_value(var: str, raw: str, kind: str) -> Any:
         raise ConfigError(f"{var} must be true or false, got {raw!r}")
     try:
         if kind.startswith("tuple"):
-            return tuple(p.strip() for p in raw.split(",") if p.strip())
+            return tuple(p.strip() for p in raw.split(sep) if p.strip())
         if kind == "float":
             return float(raw)
         if kind == "int":

@@ -82,20 +82,10 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 
 
-def _coerce(name: str, raw: str, default: object) -> object:
-    """A ScorerSettings value from text, typed like the field's default."""
-    if isinstance(default, bool):
-        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise ConfigError(f"setting {name} must be true or false, got {raw!r}")
-        return raw.lower() in ("true", "1", "yes")
-    if isinstance(default, (int, float)):
-        try:
-            return type(default)(raw)
-        except ValueError:
-            raise ConfigError(f"setting {name} must be a number, got {raw!r}") from None
-    if isinstance(default, tuple):
-        return tuple(p for p in raw.split("+") if p)
-    return raw
+def _kind(annotation: object) -> str:
+    """``"float"`` for ``float`` or the string annotation ``"float | None"``."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    return text.removesuffix(" | None")
 
 
 def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
@@ -110,14 +100,16 @@ def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
         >>> parse_settings("learned=true,hosted_authority=0.2", S)
         {'learned': True, 'hosted_authority': 0.2}
     """
-    defaults = {f.name: getattr(settings_type(), f.name) for f in dataclasses.fields(settings_type)}
+    from authorag.compose import parse_value
+
+    kinds = {f.name: _kind(f.type) for f in dataclasses.fields(settings_type)}
     out: dict[str, object] = {}
     for part in (p for p in variant.split(",") if p):
         key, sep, raw = part.partition("=")
-        if not sep or key not in defaults or key == "exclude_sources":
+        if not sep or key not in kinds or key == "exclude_sources":
             raise ConfigError(f"default:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
-                              f"(exclude_sources is set by the task); fields: {', '.join(sorted(defaults))}")
-        out[key] = _coerce(key, raw, defaults[key])
+                              f"(exclude_sources is set by the task); fields: {', '.join(sorted(kinds))}")
+        out[key] = parse_value(f"default:{variant}: setting {key}", raw, kinds[key], sep="+")
     return out
 
 
