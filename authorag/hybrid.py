@@ -32,6 +32,7 @@ from authorag.judges.deadline import Skipped, guard_for
 from authorag.priors.base import AuthorityScorer
 from authorag.types import (
     UNKNOWN_AUTHORITY,
+    UNKNOWN_LEVEL,
     AuthorityDetail,
     Candidate,
     SourceValue,
@@ -80,7 +81,7 @@ class HybridAuthority:
         max_judge_calls: int = 20,
         max_seconds: float = 30.0,
         calibration: Calibration | Literal["default"] | None = _DEFAULT,
-        shrink_to: float | None = 0.3,
+        shrink_to: float | None = UNKNOWN_LEVEL,
     ) -> None:
         if not 0.0 <= min_confidence <= 1.0:
             raise ConfigError(f"min_confidence must be in [0, 1], got {min_confidence!r}")

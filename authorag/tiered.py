@@ -25,7 +25,7 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.special import maybe_special, special_host
-from authorag.types import AuthorityDetail, Candidate, SourceValue, candidates_from
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue, candidates_from
 from authorag.validation import check_choice, check_unit
 
 SubdomainRule = Literal["inherit", "discount"]
@@ -65,7 +65,7 @@ class TieredAuthority:
     def __init__(self, inner: AuthorityScorer, *, reserved: bool = True,
                  platforms: PlatformIndex | None | Literal["default"] = "default",
                  hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
-                 unknown_level: float = 0.3, name: str | None = None) -> None:
+                 unknown_level: float = UNKNOWN_LEVEL, name: str | None = None) -> None:
         check_unit("hosted_authority", hosted_authority)
         check_choice("subdomains", subdomains, ("inherit", "discount"))
         self.inner = inner

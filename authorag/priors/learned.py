@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.priors.features import DENSE_NAMES, PAD, DomainFeatures, featurize
-from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_AUTHORITY, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +46,6 @@ ARTIFACT = "learned_prior.npz"
 META = "learned_prior.json"
 FORMAT_VERSION = 2
 _READABLE_FORMATS = (1, 2)
-UNKNOWN_LEVEL = 0.3
-"""The unknown level a tail-aware model is calibrated around (the reranker's
-``DEFAULT_UNKNOWN_AUTHORITY``; a test keeps them equal)."""
 MAX_CONFIDENCE = 0.5
 UNCERTAINTY_CEILING = 0.5
 _MIN_UNCERTAINTY = 0.02

@@ -18,6 +18,7 @@ from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
 from authorag.types import (
     UNKNOWN_AUTHORITY,
+    UNKNOWN_LEVEL,
     AuthorityDetail,
     Candidate,
     FusionMode,
@@ -40,7 +41,7 @@ credibility beats its authority (LE ρ 0.519 vs 0.497), on CredAuth-Baly they ti
 few of its pages have a credibility entry). 0.5 uses credibility where it exists without
 discarding recognition; only ~600 domains carry a credibility value."""
 
-DEFAULT_UNKNOWN_AUTHORITY = 0.3
+DEFAULT_UNKNOWN_AUTHORITY = UNKNOWN_LEVEL
 """Default authority signal for sources no tier knows (below the median of known domains)."""
 
 DEFAULT_SUITABILITY_WEIGHT = 0.5

@@ -24,7 +24,6 @@ from authorag.priors.learned_train import (
 )
 from authorag.priors.table import load_prior
 from authorag.priors.tail_data import LOW_TARGET, source_targets, tail_rows, tail_sources_without
-from authorag.rerankers.authority import DEFAULT_UNKNOWN_AUTHORITY
 from authorag.types import candidates_from
 
 
@@ -32,10 +31,6 @@ from authorag.types import candidates_from
 def tiny() -> LearnedModel:
     # Moz (450 head domains) + CRED-1 (~2,600 tail domains): about two seconds.
     return train_learned_prior(["moz"], tail=("cred1",), seed=0)
-
-
-def test_unknown_level_is_the_reranker_constant() -> None:
-    assert UNKNOWN_LEVEL == DEFAULT_UNKNOWN_AUTHORITY
 
 
 def test_ut1_and_cred1_targets() -> None:
