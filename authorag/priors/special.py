@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import ipaddress
 
+from authorag._urlhost import web_host
+from authorag.errors import InvalidURLError
+
 RESERVED_DOMAINS: dict[str, str] = {
     "example.com": "RFC 2606 reserved example name",
     "example.net": "RFC 2606 reserved example name",
@@ -44,27 +47,21 @@ RESERVED_TLDS: dict[str, str] = {
 
 
 def host_of(url: str) -> str:
-    """A lower-case host read leniently from a URL or bare host (no validation; ``""`` if none).
+    """The host browsers would read from a URL or bare host, lower-case ASCII (``""`` if none).
 
-    Used only to recognise special names that :func:`authorag.domains.parse_host` rejects
-    (``clinic.test`` has no public suffix); it never decides a domain for the tables.
+    The same WHATWG reading as :func:`authorag.domains.parse_host` (tabs and newlines dropped,
+    ``\\`` as ``/``, numeric IPv4 forms normalised), but it keeps names that have no public
+    suffix (``clinic.test``), which is what special-use names look like. Other schemes have no
+    web host.
 
     Example:
-        >>> host_of("HTTP://user@Printer.Local:631/queue")
-        'printer.local'
+        >>> host_of("HTTP://user@Printer.Local:631/queue"), host_of("http://0x7f000001/"), host_of("ftp://a.test")
+        ('printer.local', '127.0.0.1', '')
     """
-    text = url.strip()
-    scheme = text.find("://")
-    if 0 < scheme <= 10:
-        text = text[scheme + 3:]
-    for ch in "/?#\\":
-        cut = text.find(ch)
-        if cut >= 0:
-            text = text[:cut]
-    text = text.rsplit("@", 1)[-1]
-    if text.startswith("["):
-        return text[1:text.find("]")].lower() if "]" in text else ""
-    return text.split(":", 1)[0].rstrip(".").lower()
+    try:
+        return web_host(url)
+    except InvalidURLError:
+        return ""
 
 
 def special_host(url_or_host: str) -> str | None:

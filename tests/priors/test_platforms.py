@@ -99,6 +99,10 @@ def test_custom_index() -> None:
     ("http://10.0.0.1/a", "IP address literal (10.0.0.1), not a registered name"),
     ("http://[2001:db8::1]:8080/", "IP address literal (2001:db8::1), not a registered name"),
     ("nas.home.arpa", "RFC 8375 home network name (.home.arpa)"),
+    # read as browsers read them (the WHATWG host parser), not by splitting text
+    ("http://0x7f000001/", "IP address literal (127.0.0.1), not a registered name"),
+    ("http://3232235777/x", "IP address literal (192.168.1.1), not a registered name"),
+    ("http://clin\tic.te\nst/", "RFC 2606 reserved TLD for testing (.test)"),
 ])
 def test_special_names(url: str, why: str) -> None:
     assert special_host(url) == why
@@ -113,6 +117,7 @@ def test_ordinary_names(url: str) -> None:
 def test_host_of_and_precheck() -> None:
     assert host_of("HTTP://user@Printer.Local:631/queue") == "printer.local"
     assert host_of("https://evil.com\\@nih.gov") == "evil.com"
+    assert host_of("ftp://clinic.test/") == ""  # other schemes have no web host
     assert [maybe_special(d) for d in ("nih.gov", "example.org", None, "10.0.0.1", "x.home.arpa")] == [
         False, True, True, True, True]
 
