@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import Subparsers
+from authorag.cli._util import Subparsers
 
 DEFAULT_RUNS = "the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)"
 
@@ -60,7 +60,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.add_argument("--dry-run", action="store_true", help="print the commands without running them")
     chk.add_argument("--update", action="store_true", help="write measured values back into the manifest")
     chk.set_defaults(func=_check)
-    from authorag.benchmarks.suite_cli import add_suite
+    from authorag.cli.bench_suite import add_suite
 
     add_suite(bsub)
 
