@@ -1,4 +1,4 @@
-"""``authorag bench list|run|report|check|suite``: the AuthorityBench-open command line.
+"""``authorag bench list|run|report|compare|check|suite|judges``: the AuthorityBench-open command line.
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
@@ -60,9 +60,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.add_argument("--dry-run", action="store_true", help="print the commands without running them")
     chk.add_argument("--update", action="store_true", help="write measured values back into the manifest")
     chk.set_defaults(func=_check)
+    from authorag.cli.bench_judges import add_judges
     from authorag.cli.bench_suite import add_suite
 
     add_suite(bsub)
+    add_judges(bsub)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
