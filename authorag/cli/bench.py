@@ -207,7 +207,12 @@ def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[
 
 
 def _run(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.runner import default_results_dir, result_folder, run_condition, write_result
+    from authorag.benchmarks.runner import (
+        default_results_dir,
+        result_folder,
+        run_condition,
+        write_result,
+    )
 
     cfg = config_from_args(args)
     out = default_results_dir() if args.out is None else Path(args.out)

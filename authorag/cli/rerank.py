@@ -5,8 +5,8 @@ import argparse
 import sys
 from typing import Any, get_args
 
-from authorag.cli._util import Subparsers, read_jsonl, write_jsonl
 from authorag.adapters import add_policy_options
+from authorag.cli._util import Subparsers, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.types import Relevance
