@@ -38,6 +38,7 @@ from authorag.benchmarks.tasks import BenchItem, RankTask, read_rows
 from authorag.domains import parse_host
 from authorag.judges.base import JudgeBase
 from authorag.progress import report
+from authorag.validation import check_choice, check_positive_int
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,11 @@ class StudyConfig:
     minutes: float = 90.0
     threads: int | None = None
     command: str = ""
+
+    def __post_init__(self) -> None:
+        for name in self.methods:
+            check_choice("method", name, ("prior", *JUDGE_METHODS))
+        check_positive_int("n_lists", self.n_lists)
 
 
 def study_task() -> RankTask:

@@ -85,7 +85,7 @@ def test_report_uses_the_bench_bootstrap() -> None:
 
 def test_unknown_method_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["bench", "judges", "--methods", "prior,rank", "--out", str(tmp_path / "j")]) == 1
-    assert ("--methods entry must be one of 'prior', 'point', 'list', 'pair', got 'rank'"
+    assert ("method must be one of 'prior', 'point', 'list', 'pair', got 'rank'"
             in capsys.readouterr().err)
 
 
