@@ -4,8 +4,8 @@ fails when the committed diagram is stale).
 Every ``import`` in ``authorag/`` (module level and inside functions; not ``if TYPE_CHECKING``)
 becomes an edge between components: a subpackage (``priors``, ``judges``, ...), a top-level
 module (``compose``, ``adapters``, ...), ``core`` (types, errors, validation, domains, progress,
-_optional) or ``cli`` (every ``cli.py`` / ``*_cli.py`` and ``_cliutil``: command modules may
-import anything).
+_optional) or ``cli`` (the ``authorag/cli/`` package and ``__main__``: command modules may import
+anything, and nothing else may import them).
 
     .venv/bin/python scripts/import_diagram.py           # rewrite the block in docs/ARCHITECTURE.md
     .venv/bin/python scripts/import_diagram.py --check   # exit 1 when the block is stale
@@ -31,8 +31,7 @@ def component(module: str) -> str:
     parts = module.split(".")[1:]
     if not parts or parts == ["__init__"]:
         return "authorag"
-    name = parts[-1]
-    if name in ("cli", "_cliutil", "__main__") or name.endswith("_cli"):
+    if parts[0] in ("cli", "__main__"):
         return "cli"
     if parts[0] in CORE:
         return "core"

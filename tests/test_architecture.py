@@ -27,11 +27,15 @@ def test_committed_diagram_is_current() -> None:
 def test_component_rules() -> None:
     diagram = _diagram_module()
     assert diagram.component("authorag.priors.table") == "priors"
-    assert diagram.component("authorag.priors.pagerank_cli") == "cli"
+    assert diagram.component("authorag.cli.priors_pagerank") == "cli"
+    assert diagram.component("authorag.cli") == "cli"
+    assert diagram.component("authorag.__main__") == "cli"
     assert diagram.component("authorag.judges.backends.local") == "judges.backends"
     assert diagram.component("authorag.validation") == "core"
     graph = diagram.edges()
     # the library never reaches up into the front doors
     for lib in ("core", "priors", "relevance", "rerankers", "judges", "compose", "tiered"):
         assert not graph[lib] & {"server", "integrations", "benchmarks", "cli", "adapters"}, lib
+    # the CLI depends on the library, never the reverse
+    assert sorted(src for src, deps in graph.items() if "cli" in deps) == []
     assert diagram.cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [("a", "b"), ("a", "c"), ("b", "c")]

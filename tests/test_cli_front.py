@@ -33,7 +33,7 @@ def test_closed_pipe_ends_quietly() -> None:
 
 
 def test_serve_banner(capsys: pytest.CaptureFixture[str]) -> None:
-    from authorag.server.cli import _banner  # pyright: ignore[reportPrivateUsage]
+    from authorag.cli.serve import _banner  # pyright: ignore[reportPrivateUsage]
     from authorag.server.config import ServerConfig
 
     _banner(argparse.Namespace(host="127.0.0.1", port=8000, workers=2), ServerConfig(relevance="rank"))

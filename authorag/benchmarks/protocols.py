@@ -57,6 +57,34 @@ def sample_lists(task: RankTask, n_lists: int, seed: int) -> list[list[BenchItem
     return out
 
 
+def sample_distinct_lists(task: RankTask, n_lists: int, seed: int) -> list[list[BenchItem]]:
+    """``n_lists`` lists with one item per non-empty level and no item in two lists, shuffled.
+
+    Each level's items, sorted by key, are shuffled once (levels in order); list k takes the
+    k-th item of every level. A judge then scores every item once (the judge study's rule).
+
+    Example:
+        >>> from authorag.benchmarks.tasks import load_task
+        >>> lists = sample_distinct_lists(load_task("credauth-baly"), n_lists=3, seed=0)
+        >>> len({i.key for lst in lists for i in lst}), [sorted(i.level for i in lst) for lst in lists][0]
+        (9, [0, 1, 2])
+    """
+    rng = random.Random(seed)
+    pools = [sorted(group, key=lambda i: i.key) for _, group in sorted(task.by_level().items()) if group]
+    smallest = min((len(p) for p in pools), default=0)
+    if n_lists <= 0 or n_lists > smallest:
+        raise ConfigError(f"n_lists must be in [1, {smallest}] for distinct lists of {task.name} "
+                          f"(its smallest level has {smallest} items), got {n_lists}")
+    for pool in pools:
+        rng.shuffle(pool)
+    out: list[list[BenchItem]] = []
+    for k in range(n_lists):
+        lst = [pool[k] for pool in pools]
+        rng.shuffle(lst)
+        out.append(lst)
+    return out
+
+
 def easy_threshold(n_levels: int) -> float:
     """|Δ| must exceed this for an easy pair: 5 on 10 levels, scaled as 5/9·(L − 1) otherwise."""
     return 5.0 if n_levels == 10 else 5.0 / 9.0 * (n_levels - 1)
@@ -77,8 +105,8 @@ def sample_pairs(task: RankTask, n_pairs: int, difficulty: Difficulty, seed: int
     return [(rng.choice(groups[a]), rng.choice(groups[b])) for a, b in (rng.choice(valid) for _ in range(n_pairs))]
 
 
-def _filled(scores: Sequence[float | None]) -> list[float]:
-    return [UNKNOWN_FILL if s is None else s for s in scores]
+def _filled(scores: Sequence[float | None], unknown: float = UNKNOWN_FILL) -> list[float]:
+    return [unknown if s is None else s for s in scores]
 
 
 @dataclass
@@ -103,12 +131,12 @@ class ListResult:
 
 
 def run_lists(task: RankTask, lists: Sequence[Sequence[BenchItem]], scorer: Scorer,
-              progress: Callable[[], None] = lambda: None) -> ListResult:
-    """Score each list and correlate predicted scores with gold levels."""
+              progress: Callable[[], None] = lambda: None, *, unknown: float = UNKNOWN_FILL) -> ListResult:
+    """Score each list and correlate predicted scores with gold levels (None scores -> ``unknown``)."""
     res = ListResult([], [], 0, 0, [[0] * task.n_levels for _ in range(task.n_levels)])
     for lst in lists:
         raw = scorer(lst)
-        pred = _filled(raw)
+        pred = _filled(raw, unknown)
         gold = [float(i.level) for i in lst]
         res.spearman.append(spearman(gold, pred))
         res.kendall.append(kendall_tau_b(gold, pred))

@@ -73,7 +73,7 @@ def test_spark_equals_scipy_at_ten_million_edges(spark: Any, tmp_path: Path) -> 
 def test_spark_engine_needs_an_edge_list_and_a_store(tmp_path: Path) -> None:
     import argparse
 
-    from authorag.spark.cli import build_with_spark
+    from authorag.cli.spark import build_with_spark
 
     args = argparse.Namespace(edges=str(tmp_path / "e.tsv"), out=str(tmp_path / "p.csv.gz"))
     with pytest.raises(ConfigError, match=r"--engine spark writes a prior store; name --out like NAME.store"):

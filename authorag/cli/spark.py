@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, Subparsers
+from authorag.cli._util import JSON_VERSION, Subparsers
 from authorag.errors import ConfigError
 
 

@@ -13,7 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
-from authorag._cliutil import JSON_VERSION, Subparsers
+from authorag.cli._util import JSON_VERSION, Subparsers
 
 
 def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:

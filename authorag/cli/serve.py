@@ -12,8 +12,8 @@ import argparse
 import os
 from typing import Any
 
-from authorag._cliutil import Subparsers
 from authorag.adapters import POLICY_FIELDS, add_policy_options, policy_fields
+from authorag.cli._util import Subparsers
 from authorag.compose import add_scorer_options, composition_name, settings_from_args
 from authorag.server.config import SERVER_RELEVANCE
 

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, Subparsers, read_lines
+from authorag.cli._util import JSON_VERSION, Subparsers, read_lines
 from authorag.compose import add_scorer_options
 
 
@@ -31,11 +31,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
-    from authorag.priors import learned_cli, pagerank_cli, store_cli
+    from authorag.cli import priors_learned, priors_pagerank, priors_store
 
-    pagerank_cli.add_parsers(psub)
-    learned_cli.add_parsers(psub)
-    store_cli.add_parsers(psub)
+    priors_pagerank.add_parsers(psub)
+    priors_learned.add_parsers(psub)
+    priors_store.add_parsers(psub)
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -49,7 +49,7 @@ def _score(args: argparse.Namespace) -> int:
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
     scorer = load_scorer(settings_from_args(args))
     details = scorer.score(cands)
-    from authorag.priors.store_cli import store_provenance
+    from authorag.cli.priors_store import store_provenance
     from authorag.suitability.classifier import SourceTypeClassifier
 
     types = SourceTypeClassifier().classify_many(cands)

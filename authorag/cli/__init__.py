@@ -3,6 +3,14 @@
 A command module exposes ``register(subparsers) -> None``, which adds its parser and sets
 ``func`` (``(args) -> int``) as the parser default. Modules import heavy dependencies only
 inside ``func``, so ``authorag --help`` stays fast.
+
+The package sits on top of the library: commands import ``authorag.*`` freely, and no library
+module imports ``authorag.cli`` (tests/test_architecture.py checks it). ``priors.py`` holds
+``score`` and ``priors`` (its sub-commands in ``priors_pagerank``, ``priors_learned``,
+``priors_store``); ``rerank.py`` holds ``rerank`` and ``demo``; ``bench.py`` holds ``bench``
+(``bench suite`` in ``bench_suite``, ``bench judges`` in ``bench_judges``); ``judge.py``,
+``serve.py``, ``audit.py`` and ``spark.py`` one command each; ``_util`` the shared input,
+output and progress helpers.
 """
 from __future__ import annotations
 
@@ -15,13 +23,13 @@ from collections.abc import Sequence
 from authorag.errors import AuthoragError
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "authorag.priors.cli",
-    "authorag.rerankers.cli",
-    "authorag.judges.cli",
-    "authorag.server.cli",
-    "authorag.benchmarks.cli",
-    "authorag.audit.cli",
-    "authorag.spark.cli",
+    "authorag.cli.priors",
+    "authorag.cli.rerank",
+    "authorag.cli.judge",
+    "authorag.cli.serve",
+    "authorag.cli.bench",
+    "authorag.cli.audit",
+    "authorag.cli.spark",
 )
 
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import Subparsers
+from authorag.cli._util import Subparsers
 
 LOCAL_PROMPT_TPS = 150.0
 LOCAL_GEN_TPS = 14.0

@@ -1,4 +1,4 @@
-"""``authorag bench list|run|report|check|suite``: the AuthorityBench-open command line.
+"""``authorag bench list|run|report|compare|check|suite|judges``: the AuthorityBench-open command line.
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import Subparsers
+from authorag.cli._util import Subparsers
 
 DEFAULT_RUNS = "the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)"
 
@@ -60,9 +60,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.add_argument("--dry-run", action="store_true", help="print the commands without running them")
     chk.add_argument("--update", action="store_true", help="write measured values back into the manifest")
     chk.set_defaults(func=_check)
-    from authorag.benchmarks.suite_cli import add_suite
+    from authorag.cli.bench_judges import add_judges
+    from authorag.cli.bench_suite import add_suite
 
     add_suite(bsub)
+    add_judges(bsub)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
@@ -205,7 +207,12 @@ def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[
 
 
 def _run(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.runner import default_results_dir, result_folder, run_condition, write_result
+    from authorag.benchmarks.runner import (
+        default_results_dir,
+        result_folder,
+        run_condition,
+        write_result,
+    )
 
     cfg = config_from_args(args)
     out = default_results_dir() if args.out is None else Path(args.out)

@@ -96,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     elif args.aggregate != "average":
         print("authorag judge: --aggregate applies to --method pair only", file=sys.stderr)
         return 2
-    from authorag._cliutil import show_progress
+    from authorag.cli._util import show_progress
 
     judge = load_judge(args.method, _backend(args), **kw)
     items = _items(args, rows)

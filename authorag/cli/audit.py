@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, Subparsers
+from authorag.cli._util import JSON_VERSION, Subparsers
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -43,7 +43,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _read(path: str) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
     """(where, object) pairs and whether the input is a batch."""
-    from authorag._cliutil import read_jsonl
+    from authorag.cli._util import read_jsonl
     from authorag.errors import ConfigError
 
     if path.endswith(".jsonl"):

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import progress_bar
+from authorag.cli._util import progress_bar
 from authorag.errors import ConfigError
 
 
@@ -73,7 +73,7 @@ def _build(args: argparse.Namespace) -> int:
     from authorag.priors.pagerank import PageRankPrior
 
     if args.engine == "spark":
-        from authorag.spark.cli import build_with_spark
+        from authorag.cli.spark import build_with_spark
 
         return build_with_spark(args)
 

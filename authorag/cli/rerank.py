@@ -5,8 +5,8 @@ import argparse
 import sys
 from typing import Any, get_args
 
-from authorag._cliutil import Subparsers, read_jsonl, write_jsonl
 from authorag.adapters import add_policy_options
+from authorag.cli._util import Subparsers, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.types import Relevance
@@ -94,7 +94,7 @@ def _rerank(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from authorag._cliutil import show_progress
+    from authorag.cli._util import show_progress
     from authorag.rerankers.demo import run_demo
 
     say = sys.stderr.write

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from authorag._cliutil import JSON_VERSION, Subparsers, progress_bar
+from authorag.cli._util import JSON_VERSION, Subparsers, progress_bar
 from authorag.errors import ConfigError
 
 _FORMATS = ("tranco", "umbrella", "majestic", "cloudflare", "openpagerank", "cc-webgraph")
