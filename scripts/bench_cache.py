@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from authorag.judges.backends.base import Completion, TokenLogprob
-from authorag.judges.cache import JudgeCache
-from authorag.judges.cache_redis import RedisJudgeCache
+from authorag.judges.backends.cache import JudgeCache
+from authorag.judges.backends.cache_redis import RedisJudgeCache
 
 
 def _completion(i: int) -> Completion:

@@ -39,7 +39,7 @@ MODULES = [
     "authorag.judges.backends.local",
     "authorag.judges.backends.models",
     "authorag.judges.backends.openai_compat",
-    "authorag.judges.cache",
+    "authorag.judges.backends.cache",
     "authorag.judges.calibration",
     "authorag.judges.cost",
     "authorag.judges.items",

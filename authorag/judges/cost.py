@@ -1,6 +1,6 @@
 """Cost accounting for judge runs: calls, tokens, latency, cache hits, errors, parse failures.
 
-Wrap a backend in :class:`MeteredBackend` (outside any :class:`~authorag.judges.cache.CachedBackend`
+Wrap a backend in :class:`MeteredBackend` (outside any :class:`~authorag.judges.backends.cache.CachedBackend`
 so cache hits are seen) and read :meth:`CostMeter.totals` or :meth:`CostMeter.to_dict` after
 the run. Judges report answers they could not parse with :meth:`CostMeter.record_parse_failure`.
 

@@ -1,7 +1,7 @@
 """Optional LLM layers: source type of a host + path pattern, and the topic of a query.
 
 They run on any :class:`~authorag.judges.backends.base.LLMBackend` (the embedded model or an
-OpenAI-compatible server); wrap it in :class:`~authorag.judges.cache.CachedBackend` for a
+OpenAI-compatible server); wrap it in :class:`~authorag.judges.backends.cache.CachedBackend` for a
 persistent cache. The source-type prompt shows only the host and a *path pattern* (the first two
 path segments, numbers and ids replaced by ``{id}``), so one answer serves every page of that
 pattern: the layer also keeps answers in memory per (host, pattern). Output is constrained by a

@@ -88,7 +88,7 @@ def test_audit_with_judge_end_to_end() -> None:
 
 
 def test_cached_calls_keep_their_cost_in_uncached() -> None:
-    from authorag.judges.cache import CachedBackend, JudgeCache
+    from authorag.judges.backends.cache import CachedBackend, JudgeCache
 
     backend = CachedBackend(FakeBackend(_script), JudgeCache(":memory:"))
     first = audit(ITEM, judge=backend).to_dict()["cost"]

@@ -7,7 +7,7 @@ import pytest
 
 from authorag.errors import JudgeError
 from authorag.judges.backends.base import ChatRequest, Completion
-from authorag.judges.cache import CachedBackend, JudgeCache
+from authorag.judges.backends.cache import CachedBackend, JudgeCache
 from authorag.judges.cost import CostMeter, CostTotals, MeteredBackend
 from authorag.testing import FakeBackend
 

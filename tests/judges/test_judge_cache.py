@@ -12,7 +12,7 @@ import pytest
 from authorag.errors import JudgeError
 from authorag.judges.backends import load_backend
 from authorag.judges.backends.base import ChatRequest, Completion
-from authorag.judges.cache import CachedBackend, JudgeCache, cache_key, default_cache_path
+from authorag.judges.backends.cache import CachedBackend, JudgeCache, cache_key, default_cache_path
 from authorag.testing import FakeBackend, fake_completion
 
 
@@ -121,7 +121,7 @@ def test_concurrent_processes(tmp_path: Path) -> None:
     JudgeCache(path).close()
     code = (
         "import sys\n"
-        "from authorag.judges.cache import JudgeCache\n"
+        "from authorag.judges.backends.cache import JudgeCache\n"
         "from authorag.judges.backends.base import Completion\n"
         "c = JudgeCache(sys.argv[1])\n"
         "for i in range(150):\n"

@@ -12,8 +12,8 @@ import pytest
 from authorag.errors import ConfigError, JudgeError, MissingDependencyError
 from authorag.judges.backends import load_backend
 from authorag.judges.backends.base import ChatRequest, Completion, TokenLogprob
-from authorag.judges.cache import CachedBackend, JudgeCache
-from authorag.judges.cache_redis import RedisJudgeCache, open_cache
+from authorag.judges.backends.cache import CachedBackend, JudgeCache
+from authorag.judges.backends.cache_redis import RedisJudgeCache, open_cache
 from authorag.testing import FakeBackend
 
 REQ = ChatRequest(messages=[{"role": "user", "content": "rate nature.com"}], prompt_version="v1")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from authorag.errors import ConfigError
 from authorag.judges.backends.base import (
@@ -27,12 +27,11 @@ from authorag.judges.backends.base import (
     LLMBackend,
     TokenLogprob,
 )
+from authorag.judges.backends.cache import CachedBackend, CompletionCache
+from authorag.judges.backends.cache_redis import open_cache
 from authorag.judges.backends.local import LocalBackend
 from authorag.judges.backends.models import DEFAULT_MODEL, MODELS, model_path
 from authorag.judges.backends.openai_compat import OpenAIBackend
-
-if TYPE_CHECKING:
-    from authorag.judges.cache import CompletionCache
 
 BackendName = Literal["local", "openai"]
 
@@ -67,7 +66,7 @@ def load_backend(
         name: ``"local"`` or ``"openai"``.
         cache: None/False (no cache), True (the default cache file), a path or ``":memory:"``,
             a Redis URL (``redis://host:6379/0``), or a cache object (see
-            :func:`authorag.judges.cache_redis.open_cache`).
+            :func:`authorag.judges.backends.cache_redis.open_cache`).
         **kwargs: the backend class's arguments.
 
     Raises:
@@ -94,10 +93,6 @@ def load_backend(
     backend: LLMBackend = info.cls(**kwargs)
     if cache is None or cache is False:
         return backend
-    # authorag.judges.cache builds on this package; import it here to avoid a cycle.
-    from authorag.judges.cache import CachedBackend
-    from authorag.judges.cache_redis import open_cache
-
     return CachedBackend(backend, open_cache(cache))
 
 

@@ -76,7 +76,7 @@ def cache_key(backend: str, model: str, request: ChatRequest) -> str:
 
 class CompletionCache(Protocol):
     """What :class:`CachedBackend` needs from a cache: :class:`JudgeCache` (SQLite, the
-    default) or :class:`~authorag.judges.cache_redis.RedisJudgeCache` (shared by replicas)."""
+    default) or :class:`~authorag.judges.backends.cache_redis.RedisJudgeCache` (shared by replicas)."""
 
     hits: int
     misses: int

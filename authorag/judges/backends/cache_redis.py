@@ -1,7 +1,7 @@
 """A judge cache in Redis, shared by several server replicas; and :func:`open_cache`.
 
-Same keys (:func:`~authorag.judges.cache.cache_key`), same stored JSON and the same semantics
-as the SQLite :class:`~authorag.judges.cache.JudgeCache` (a hit comes back ``cached=True``,
+Same keys (:func:`~authorag.judges.backends.cache.cache_key`), same stored JSON and the same semantics
+as the SQLite :class:`~authorag.judges.backends.cache.JudgeCache` (a hit comes back ``cached=True``,
 ``put`` replaces, failures are never stored). Each entry is a Redis hash under
 ``<prefix><key>`` with the fields ``value``, ``backend``, ``model``, ``prompt_version`` and
 ``created``; entries never expire unless ``ttl_s`` is given. SQLite stays the default: choose
@@ -23,7 +23,7 @@ from typing import Any, Self
 from authorag._optional import require
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import Completion
-from authorag.judges.cache import CompletionCache, JudgeCache, decode_completion, encode_completion
+from authorag.judges.backends.cache import CompletionCache, JudgeCache, decode_completion, encode_completion
 
 logger = logging.getLogger(__name__)
 
