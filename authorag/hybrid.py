@@ -38,6 +38,7 @@ from authorag.types import (
     SourceValue,
     candidates_from,
 )
+from authorag.validation import check_unit
 
 logger = logging.getLogger(__name__)
 
@@ -83,10 +84,8 @@ class HybridAuthority:
         calibration: Calibration | Literal["default"] | None = _DEFAULT,
         shrink_to: float | None = UNKNOWN_LEVEL,
     ) -> None:
-        if not 0.0 <= min_confidence <= 1.0:
-            raise ConfigError(f"min_confidence must be in [0, 1], got {min_confidence!r}")
-        if shrink_to is not None and not 0.0 <= shrink_to <= 1.0:
-            raise ConfigError(f"shrink_to must be in [0, 1] or None, got {shrink_to!r}")
+        check_unit("min_confidence", min_confidence)
+        check_unit("shrink_to", shrink_to, optional=True)
         if max_judge_calls < 0 or max_seconds < 0:
             raise ConfigError(f"budgets must be >= 0, got max_judge_calls={max_judge_calls}, max_seconds={max_seconds}")
         self.table = table
