@@ -33,6 +33,8 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--date", help="date of the list for provenance (default: from the file name, else its mtime)")
     p.add_argument("--skip-bad", action="store_true", help="skip malformed rows (counted) instead of failing")
     p.add_argument("--chunk-rows", type=int, default=1_000_000, help="rows per resumable chunk (default 1,000,000)")
+    p.add_argument("--memory", default="2G", metavar="SIZE",
+                   help="memory budget, e.g. 512M or 4G (default 2G); bigger imports sort on disk; 'none': no bound")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_import)
@@ -46,11 +48,12 @@ def _import(args: argparse.Namespace) -> int:
 
     if args.chunk_rows < 1:
         raise ConfigError(f"--chunk-rows must be >= 1, got {args.chunk_rows}")
+    memory = parse_size(args.memory)
     total = sum(Path(f).stat().st_size for f in args.files if Path(f).is_file())
     options = {"measure": args.measure, "bucket": args.bucket, "date": args.date}
     with progress_bar(f"importing {args.format}", total, args.quiet, unit="bytes", tty_only=True) as cb:
         result = import_lists(args.format, args.files, args.out, name=args.name, options=options,
-                              skip_bad=args.skip_bad, chunk_rows=args.chunk_rows, progress=cb)
+                              skip_bad=args.skip_bad, chunk_rows=args.chunk_rows, progress=cb, memory=memory)
     summary = {"version": JSON_VERSION, "out": str(result.out), "entries": result.entries, "rows": result.rows,
                "bad_rows": result.bad_rows, "resumed_rows": result.resumed_rows, "provenance": result.provenance}
     if args.json:
@@ -60,6 +63,26 @@ def _import(args: argparse.Namespace) -> int:
         resumed = f" (resumed after {result.resumed_rows} rows)" if result.resumed_rows else ""
         print(f"wrote {result.out}: {result.entries} keys from {result.rows} rows{skipped}{resumed}")
     return 0
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int | None:
+    """``512M``, ``2G``, ``1.5G``, ``1000000`` → bytes (binary units); ``none`` → None.
+
+    Example:
+        >>> parse_size("1.5G"), parse_size("512m"), parse_size("none")
+        (1610612736, 536870912, None)
+    """
+    raw = text.strip().upper().removesuffix("B").removesuffix("I")
+    if raw == "NONE":
+        return None
+    unit = raw[-1:] if raw[-1:] in _UNITS else ""
+    try:
+        return int(float(raw[:len(raw) - len(unit)]) * _UNITS[unit])
+    except ValueError as exc:
+        raise ConfigError(f"--memory must be a size like 512M or 4G (or 'none'), got {text!r}") from exc
 
 
 def _store_info(args: argparse.Namespace) -> int:
