@@ -231,7 +231,8 @@ def _file_date(path: Path, given: str | None) -> str:
 def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name: str | None = None,
                  options: Mapping[str, Any] | None = None, skip_bad: bool = False,
                  chunk_rows: int = DEFAULT_CHUNK_ROWS, progress: Progress | None = None,
-                 memory: int | None = DEFAULT_MEMORY) -> ImportResult:
+                 memory: int | None = DEFAULT_MEMORY, extra_provenance: Mapping[str, Any] | None = None,
+                 ) -> ImportResult:
     """Import rank-list files of one format into a prior store (resumable; see the module doc).
 
     Args:
@@ -245,6 +246,7 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
         chunk_rows: rows per saved chunk (the resume granularity; smaller when ``memory`` says so).
         progress: called with the bytes read so far of the current file.
         memory: the memory budget in bytes (None: no bound, always sort in memory).
+        extra_provenance: more provenance to keep (``priors fetch`` adds the download's record).
 
     Raises:
         ConfigError: unknown format, missing file, bad header, or a bad row without ``skip_bad``.
@@ -269,7 +271,8 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
             continue
         _read_file(reader, parts, index, path, start_line if index == start_file else 0, chunk_rows)
     provenance: dict[str, Any] = {"format": fmt, "files": reader.files, "rows": reader.rows, "bad_rows": reader.bad,
-                                  "options": opts, "imported": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+                                  "options": opts, "imported": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                                  **dict(extra_provenance or {})}
     store_kw: dict[str, Any] = {"name": name or fmt.replace("-", "_"), "confidence": spec.confidence,
                                 "transform": spec.transform_doc, "provenance": provenance}
     if memory is None or reader.rows * IN_MEMORY_ROW_BYTES <= memory:
