@@ -33,11 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 _ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 """Children import this checkout's authorag, whatever the current folder."""
 
+# Peak RSS from VmHWM: it belongs to the exec'd image, while ru_maxrss would also count the
+# pages of this (large) parent process at fork time.
 _IMPORT = r"""
-import json, resource, sys
+import json, sys
 from authorag.cli import main
 rc = main(sys.argv[1:])
-print(json.dumps({"rc": rc, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
+print(json.dumps({"rc": rc, "peak_rss_mb": hwm / 1024}))
 """
 
 _CHILD = r"""
