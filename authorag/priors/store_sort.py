@@ -60,18 +60,22 @@ class _Collision(Exception):
 
 @dataclass
 class _Run:
-    """One sorted chunk on disk; ``cuts`` are its row positions at the range boundaries."""
+    """One sorted chunk on disk; ``cuts`` are its row positions at the range boundaries.
+
+    Nothing per row stays in memory (the key offsets are a file too), so the merge's memory does
+    not grow with the number of rows.
+    """
 
     stem: Path
     n: int
-    key_bytes: NDArray[np.uint64]  # byte offset of each row's key in the key file, plus the end
     cuts: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def read(self, lo: int, hi: int, rtype: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], list[str]]:
         fp = _read(self.stem.with_suffix(".fp"), "<u8", lo, hi)
         val = _read(self.stem.with_suffix(".val"), "<f8", lo, hi)
         raw = _read(self.stem.with_suffix(".raw"), "<" + rtype, lo, hi)
-        start, end = int(self.key_bytes[lo]), int(self.key_bytes[hi])
+        offsets = _read(self.stem.with_suffix(".koff"), "<u8", lo, hi + 1)  # byte offsets of the keys
+        start, end = int(offsets[0]), int(offsets[-1])
         with self.stem.with_suffix(".keys").open("rb") as f:
             f.seek(start)
             text = f.read(end - start).decode("utf-8")
@@ -149,8 +153,9 @@ def _write_run(stem: Path, keys: Sequence[str], vals: NDArray[np.float64], raw: 
     encoded = [keys[int(i)].encode("utf-8") + b"\n" for i in order.tolist()]
     offsets = np.zeros(len(encoded) + 1, dtype=np.uint64)
     np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    offsets.astype("<u8").tofile(stem.with_suffix(".koff"))
     stem.with_suffix(".keys").write_bytes(b"".join(encoded))
-    return _Run(stem, len(keys), offsets)
+    return _Run(stem, len(keys))
 
 
 def _merge(runs: list[_Run], work: Path, raw_dtype: RawDtype, batch_rows: int) -> int:
