@@ -66,7 +66,7 @@ def _chunked(keys: list[str], vals: np.ndarray[Any, Any], raw: np.ndarray[Any, A
     return chunks
 
 
-@pytest.mark.parametrize(("n", "chunk", "batch"), [(0, 5, 5), (1, 5, 5), (500, 7, 1), (500, 64, 100), (500, 500, 10_000)])
+@pytest.mark.parametrize(("n", "chunk", "batch"), [(0, 5, 5), (1, 5, 5), (500, 7, 5), (500, 64, 100), (500, 500, 10_000)])
 def test_write_store_sorted_equals_write_store(tmp_path: Path, n: int, chunk: int, batch: int) -> None:
     rng = np.random.default_rng(n)
     keys = [f"k{int(i)}.org" for i in rng.integers(0, max(1, n // 2), n)]  # many repeats
