@@ -13,7 +13,7 @@ import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -26,7 +26,7 @@ MAJESTIC = ("GlobalRank,TldRank,Domain,TLD\n1,1,google.com,com\n2,1,nih.gov,gov\
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    seen: list[str | None] = []
+    seen: ClassVar[list[str | None]] = []  # Authorization headers received
 
     def do_GET(self) -> None:
         _Handler.seen.append(self.headers.get("Authorization"))
