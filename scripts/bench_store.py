@@ -1,13 +1,15 @@
 """Measure the prior store at 1/10/30 M domains against a synthetic Tranco-format list.
 
 For each size: write a synthetic ``rank,domain`` file, time ``authorag priors import`` on it
-(a subprocess: wall time and peak RSS), then in a fresh process time opening the store, 100k
+once per ``--memory`` budget (a subprocess each: wall time, CPU time and its own peak RSS;
+``none`` is the in-memory build, a size such as ``256M`` the bounded one; the stores must be
+byte-identical but for the import time), then in a fresh process time opening the store, 100k
 random lookups of stored keys and 100k of absent keys, and read the RSS growth they cause.
 100 M is projected by a least-squares line through the measured points for build time and
 file size; for opening and lookups (independent of size) by the largest measured value. Results go to ``OUT/store.json`` (the committed copy: docs/results/scale).
 
 Run it under the CPU lock; 30 M takes ~5 minutes and ~6 GB of memory during the import:
-    flock /work/notes/cpu.lock .venv/bin/python scripts/bench_store.py --sizes 1e6 1e7 3e7 --out /tmp/bench_store
+    flock /work/notes/cpu.lock .venv/bin/python scripts/bench_store.py --sizes 1e6 1e7 3e7 --memory none 256M --out /tmp/bench_store
 """
 from __future__ import annotations
 
@@ -26,6 +28,20 @@ import numpy as np
 
 TLDS = ["com"] * 12 + ["net", "org", "de", "co.uk", "io", "ru", "com.br", "info", "fr", "nl", "jp", "it", "pl"]
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+ROOT = Path(__file__).resolve().parent.parent
+_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+"""Children import this checkout's authorag, whatever the current folder."""
+
+# Peak RSS from VmHWM: it belongs to the exec'd image, while ru_maxrss would also count the
+# pages of this (large) parent process at fork time.
+_IMPORT = r"""
+import json, sys
+from authorag.cli import main
+rc = main(sys.argv[1:])
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
+print(json.dumps({"rc": rc, "peak_rss_mb": hwm / 1024}))
+"""
 
 _CHILD = r"""
 import json, random, sys, time
@@ -102,25 +118,47 @@ def _base36(i: int) -> str:
             return out
 
 
-def measure(n: int, work: Path) -> dict[str, object]:
-    src, sample, store = work / f"list_{n}.csv", work / f"sample_{n}.txt", work / f"list_{n}.store"
+def build(src: Path, store: Path, memory: str) -> dict[str, float]:
+    """Import ``src`` with the ``--memory`` budget in a subprocess: wall s, CPU s, its peak RSS."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    run = subprocess.run([sys.executable, "-c", _IMPORT, "priors", "import", "--format", "tranco", str(src),
+                          "--out", str(store), "--quiet", "--memory", memory, "--date", "2024-01-01"],
+                         check=True, capture_output=True, text=True, env=_ENV)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = float(json.loads(run.stdout.strip().splitlines()[-1])["peak_rss_mb"])
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {"build_s": wall, "build_cpu_s": cpu, "build_peak_rss_mb": peak}
+
+
+def _same_store(a: Path, b: Path) -> bool:
+    """Byte-identical apart from the import time in the header (same length)."""
+    from authorag.priors.store import PriorStore
+
+    da, db = a.read_bytes(), b.read_bytes()
+    ta, tb = (str(PriorStore(p).provenance["imported"]) for p in (a, b))
+    return da == db.replace(tb.encode(), ta.encode(), 1)
+
+
+def measure(n: int, work: Path, memories: list[str]) -> dict[str, object]:
+    src, sample = work / f"list_{n}.csv", work / f"sample_{n}.txt"
     t = time.perf_counter()
     synthetic_list(n, src, sample)
     gen_s = time.perf_counter() - t
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "authorag", "priors", "import", "--format", "tranco", str(src),
-                    "--out", str(store), "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    build_s = time.perf_counter() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    build_cpu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    peak_mb = after.ru_maxrss / 1024
+    builds: dict[str, dict[str, float]] = {}
+    stores = [work / f"list_{n}_{i}.store" for i in range(len(memories))]
+    for memory, path in zip(memories, stores):
+        builds[memory] = build(src, path, memory)
+        builds[memory]["peak_bytes_per_row"] = builds[memory]["build_peak_rss_mb"] * 2**20 / n
+    identical = all(_same_store(stores[0], p) for p in stores[1:])
+    store = stores[-1]
     child = subprocess.run([sys.executable, "-c", _CHILD, str(store), str(sample)], check=True,
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=_ENV)
     result: dict[str, object] = {"domains": n, "input_mb": src.stat().st_size / 2**20, "generate_s": gen_s,
-                                 "build_s": build_s, "build_cpu_s": build_cpu_s, "build_peak_rss_mb_max_so_far": peak_mb,
+                                 **builds[memories[-1]], "builds": builds, "stores_identical": identical,
                                  "store_mb": store.stat().st_size / 2**20, **json.loads(child.stdout)}
-    for p in (src, sample, store):
+    for p in (src, sample, *stores):
         p.unlink()
     return result
 
@@ -140,12 +178,14 @@ def main() -> int:
     ap.add_argument("--sizes", nargs="+", type=float, default=[1e6, 1e7, 3e7])
     ap.add_argument("--out", required=True, help="results folder (store.json is written there)")
     ap.add_argument("--work", help="scratch folder for the synthetic lists (default: a temp dir)")
+    ap.add_argument("--memory", nargs="+", default=["none", "256M"],
+                    help="import --memory budgets to compare (the last one's store is measured)")
     args = ap.parse_args()
     work = Path(args.work or tempfile.mkdtemp(prefix="bench_store_"))
     work.mkdir(parents=True, exist_ok=True)
     points = []
     for n in args.sizes:
-        point = measure(int(n), work)
+        point = measure(int(n), work, args.memory)
         print(json.dumps(point), flush=True)
         points.append(point)
     # Build time and size grow linearly; opening and a lookup do not depend on the size (one
@@ -154,7 +194,8 @@ def main() -> int:
     projected |= {k: max(float(p[k]) for p in points) for k in ("open_s", "present_lookup_cpu_us")}  # type: ignore[arg-type]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    report = {"command": "scripts/bench_store.py --sizes " + " ".join(f"{s:g}" for s in args.sizes),
+    report = {"command": "scripts/bench_store.py --sizes " + " ".join(f"{s:g}" for s in args.sizes)
+                         + " --memory " + " ".join(args.memory),
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "load_average_at_end": os.getloadavg()},
               "points": points, "projected_100M": projected}

@@ -26,19 +26,24 @@ def _load(name: str) -> dict[str, Any] | None:
 
 
 def store_table(r: dict[str, Any]) -> str:
-    rows = [("| domains | build wall s (CPU s) | build peak RSS MB | file MB | open ms | lookup µs hit / miss "
-            "(CPU) | RSS growth MB after 100k hits (anon) | PriorTable lookup µs with / without store |"),
-            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    budgets = list(r["points"][0]["builds"])
+    rows = [(f"| domains | build wall s (CPU s), --memory {' / '.join(budgets)} | build peak RSS MB (bytes per row) "
+             "| file MB | open ms | lookup µs hit / miss (CPU) | RSS growth MB after 100k hits (anon) | "
+             "PriorTable lookup µs with / without store |"), "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for p in r["points"]:
-        rows.append(f"| {p['domains']:,} | {p['build_s']:.0f} ({p['build_cpu_s']:.0f}) | "
-                    f"{p['build_peak_rss_mb_max_so_far']:.0f} | {p['store_mb']:.0f} | {p['open_s'] * 1e3:.2f} | "
+        b = p["builds"]
+        build = " / ".join(f"{b[m]['build_s']:.0f} ({b[m]['build_cpu_s']:.0f})" for m in budgets)
+        peak = " / ".join(f"{b[m]['build_peak_rss_mb']:.0f} ({b[m]['peak_bytes_per_row']:.0f})" for m in budgets)
+        rows.append(f"| {p['domains']:,} | {build} | {peak} | {p['store_mb']:.0f} | {p['open_s'] * 1e3:.2f} | "
                     f"{p['present_lookup_cpu_us']:.1f} / {p['absent_lookup_cpu_us']:.1f} | "
                     f"{p['rss_growth_mb']:.0f} ({p['anon_growth_mb']:.0f}) | "
                     f"{p['table_lookup_us']:.0f} / {p['table_without_store_us']:.0f} |")
     pr = r["projected_100M"]
-    rows.append(f"| 100,000,000 (projected) | {pr['build_s']:.0f} ({pr['build_cpu_s']:.0f}) | | "
+    rows.append(f"| 100,000,000 (projected) | {pr['build_s']:.0f} ({pr['build_cpu_s']:.0f}), --memory {budgets[-1]} | | "
                 f"{pr['store_mb']:.0f} | {pr['open_s'] * 1e3:.2f} | {pr['present_lookup_cpu_us']:.1f} | | |")
-    return "\n".join(rows) + f"\n\n`{r['command']}`; load average at the end {r['machine']['load_average_at_end'][0]:.1f}"
+    same = all(p["stores_identical"] for p in r["points"])
+    return ("\n".join(rows) + f"\n\n`{r['command']}`; stores byte-identical across budgets: {'yes' if same else 'NO'}; "
+            f"load average at the end {r['machine']['load_average_at_end'][0]:.1f}")
 
 
 def spark_table(r: dict[str, Any]) -> str:
@@ -51,11 +56,19 @@ def spark_table(r: dict[str, Any]) -> str:
     rows += ["", "| URLs | Spark annotate s | single process µs per URL |", "|---:|---:|---:|"]
     rows += [f"| {a['urls']:,} | {a['spark_s']:.0f} | {a['single_process_us_per_url']:.0f} |" for a in r["annotate"]]
     e = r["extrapolated"]
-    rows += ["", (f"Extrapolated from the largest run ({r['cores']} cores): PageRank "
-             f"{e['pagerank_core_hours_per_billion_links']:,.0f} core-hours per billion links; annotation "
-             f"{e['annotate_core_hours_per_billion_urls']:,.0f} core-hours per billion URLs (single process: "
-             f"{e['single_process_hours_per_billion_urls']:,.0f} hours).")]
+    pr, ann = e["pagerank_core_hours_per_billion_links"], e["annotate_core_hours_per_billion_urls"]
+    rows += ["", (f"Per billion, on {r['cores']} local cores: PageRank {_per_billion(pr)} core-hours per billion links "
+                  f"(scipy, one core: {e['scipy_core_hours_per_billion_links']:,.1f} hours, if the graph fit in memory); "
+                  f"annotation {_per_billion(ann)} core-hours per billion URLs (single process: "
+                  f"{e['single_process_hours_per_billion_urls']:,.0f} hours).")]
     return "\n".join(rows) + f"\n\n`{r['command']}`; load average at the end {r['load_average_at_end'][0]:.1f}"
+
+
+def _per_billion(v: dict[str, float]) -> str:
+    """``12 marginal (30 average)``: the slope between the two largest runs, then the average of the largest."""
+    if "marginal" in v:
+        return f"{v['marginal']:,.1f} marginal ({v['average']:,.1f} average at the largest size)"
+    return f"{v['average']:,.1f} (average at the largest size)"
 
 
 def cache_table(r: dict[str, Any]) -> str:

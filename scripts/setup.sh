@@ -7,12 +7,16 @@ cd "$(dirname "$0")/.."
 extras="all,dev"
 [ "${1:-}" = "--model" ] && extras="all,dev,model"
 PY=${PYTHON:-python3}
-# The [spark] extra runs on a Java 17+ runtime: install Debian's default one when none is there.
-if ! command -v java >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless >/dev/null
+# The [spark] extra runs on a Java 17+ runtime, and the default test suite runs one small Spark
+# module: install Debian's default runtime when none (or an older one) is there.
+java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1; }
+if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && { [ -z "$sudo" ] || $sudo true 2>/dev/null; }; then
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq default-jre-headless >/dev/null
   else
-    echo "setup.sh: no java on PATH; Spark tests will be skipped (install default-jre-headless)" >&2
+    echo "setup.sh: no Java 17+ runtime and no way to install one here; install it (Debian/Ubuntu:" \
+         "'sudo apt-get install default-jre-headless') or set JAVA_HOME, else tests/spark fails" >&2
   fi
 fi
 if [ ! -x .venv/bin/python ]; then

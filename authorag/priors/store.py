@@ -34,6 +34,7 @@ import hashlib
 import json
 import mmap
 import os
+import shutil
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -50,7 +51,7 @@ STORE_SUFFIX = ".store"
 RawDtype = Literal["f4", "f8", "u4", "none"]
 _ALIGN = 64
 _FORMAT_CHAR = {"u4": "I", "f4": "f", "f8": "d", "u8": "Q"}
-_MAX_SALTS = 8
+MAX_SALTS = 8
 
 
 def fingerprint(key: str, salt: bytes) -> int:
@@ -69,17 +70,19 @@ def _digest(proto: Any, key: str) -> bytes:
     return h.digest()
 
 
-def _salt(attempt: int) -> bytes:
+def salt_for(attempt: int) -> bytes:
+    """The hash salt of the ``attempt``-th try (the builder moves on when stored keys collide)."""
     return attempt.to_bytes(16, "little")
 
 
-def _fingerprints(keys: Sequence[str], salt: bytes) -> NDArray[np.uint64]:
+def fingerprints_of(keys: Sequence[str], salt: bytes) -> NDArray[np.uint64]:
+    """:func:`fingerprint` of every key, as a uint64 array."""
     proto = hashlib.blake2b(digest_size=8, salt=salt)
     data = b"".join(_digest(proto, k) for k in keys)
     return np.frombuffer(data, dtype="<u8").copy()
 
 
-def _bucket_bits(n: int) -> int:
+def bucket_bits(n: int) -> int:
     """About 2–4 entries per bucket: the directory costs ~1–2 bytes per entry."""
     return max(1, (n // 4).bit_length())
 
@@ -106,10 +109,10 @@ def write_store(path: str | Path, keys: Sequence[str], values: ArrayLike, *, raw
     """
     vals = np.asarray(values, dtype=np.float64)
     raw_arr, rtype = _raw_array(raw, raw_dtype, len(keys))
-    _check_inputs(keys, vals, axis, confidence)
+    check_inputs(keys, vals, axis, confidence)
     order, fps, salt = _sorted_unique(keys, vals)
     n = int(order.shape[0])
-    bits = _bucket_bits(n)
+    bits = bucket_bits(n)
     buckets = (fps >> np.uint64(64 - bits)).astype(np.int64)
     directory = np.searchsorted(buckets, np.arange((1 << bits) + 1), side="left").astype("<u4")
     key_blob = "\n".join([keys[int(i)] for i in order.tolist()]).encode("utf-8")
@@ -119,10 +122,16 @@ def write_store(path: str | Path, keys: Sequence[str], values: ArrayLike, *, raw
     if raw_arr is not None:
         sections.append(("raw", raw_arr[order].astype("<" + rtype).tobytes(), rtype))
     sections.append(("keys", key_blob, "bytes"))
-    header: dict[str, Any] = {"format": 1, "name": name, "axis": axis, "confidence": confidence, "entries": n,
-                              "bucket_bits": bits, "salt": salt.hex(), "transform": transform,
-                              "provenance": dict(provenance or {})}
-    return _write_file(Path(path), header, sections)
+    header = store_header(name=name, axis=axis, confidence=confidence, entries=n, bits=bits, salt=salt,
+                          transform=transform, provenance=provenance)
+    return write_sections(Path(path), header, sections)
+
+
+def store_header(*, name: str, axis: str, confidence: float, entries: int, bits: int, salt: bytes, transform: str,
+                 provenance: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The header fields of a store file (the section layout is added when it is written)."""
+    return {"format": 1, "name": name, "axis": axis, "confidence": confidence, "entries": entries,
+            "bucket_bits": bits, "salt": salt.hex(), "transform": transform, "provenance": dict(provenance or {})}
 
 
 def _raw_array(raw: ArrayLike | None, raw_dtype: RawDtype | None, n: int) -> tuple[NDArray[Any] | None, str]:
@@ -139,7 +148,8 @@ def _raw_array(raw: ArrayLike | None, raw_dtype: RawDtype | None, n: int) -> tup
     return arr, rtype
 
 
-def _check_inputs(keys: Sequence[str], vals: NDArray[np.float64], axis: str, confidence: float) -> None:
+def check_inputs(keys: Sequence[str], vals: NDArray[np.float64], axis: str, confidence: float) -> None:
+    """Raise ConfigError for values outside 0–1, empty or multi-line keys, a bad axis or confidence."""
     if vals.shape != (len(keys),):
         raise ConfigError(f"values must have one number per key ({len(keys)}), got shape {vals.shape}")
     if vals.size and not (np.all(vals >= 0.0) and np.all(vals <= 1.0)):
@@ -156,9 +166,9 @@ def _check_inputs(keys: Sequence[str], vals: NDArray[np.float64], axis: str, con
 
 def _sorted_unique(keys: Sequence[str], vals: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.uint64], bytes]:
     """Entry order (by fingerprint, best value per key) under the first salt without collisions."""
-    for attempt in range(_MAX_SALTS):
-        salt = _salt(attempt)
-        fps = _fingerprints(keys, salt)
+    for attempt in range(MAX_SALTS):
+        salt = salt_for(attempt)
+        fps = fingerprints_of(keys, salt)
         order = np.lexsort((-vals, fps))
         sorted_fp = fps[order]
         same = np.flatnonzero(sorted_fp[1:] == sorted_fp[:-1]) + 1
@@ -166,17 +176,19 @@ def _sorted_unique(keys: Sequence[str], vals: NDArray[np.float64]) -> tuple[NDAr
             keep = np.ones(order.shape[0], dtype=bool)
             keep[same] = False
             return order[keep], sorted_fp[keep], salt
-    raise ConfigError(f"could not find collision-free fingerprints in {_MAX_SALTS} salts; report this")
+    raise ConfigError(f"could not find collision-free fingerprints in {MAX_SALTS} salts; report this")
 
 
-def _write_file(path: Path, header: dict[str, Any], sections: list[tuple[str, bytes, str]]) -> Path:
+def write_sections(path: Path, header: dict[str, Any], sections: Sequence[tuple[str, bytes | Path, str]]) -> Path:
+    """Write a store file atomically from its header and sections (bytes, or a file to copy in)."""
     layout: dict[str, list[Any]] = {}
     head_len = 4096
+    sizes = [len(data) if isinstance(data, bytes) else data.stat().st_size for _, data, _ in sections]
     while True:  # the header holds the offsets, which depend on the header's length
         offset = _aligned(len(MAGIC) + 8 + head_len)
-        for sec_name, data, dtype in sections:
-            layout[sec_name] = [offset, len(data), dtype]
-            offset = _aligned(offset + len(data))
+        for (sec_name, _, dtype), size in zip(sections, sizes):
+            layout[sec_name] = [offset, size, dtype]
+            offset = _aligned(offset + size)
         blob = json.dumps({**header, "sections": layout}, sort_keys=True).encode("utf-8")
         if len(blob) <= head_len:
             break
@@ -187,7 +199,11 @@ def _write_file(path: Path, header: dict[str, Any], sections: list[tuple[str, by
         f.write(MAGIC + len(blob).to_bytes(8, "little") + blob)
         for sec_name, data, _ in sections:
             f.seek(layout[sec_name][0])
-            f.write(data)
+            if isinstance(data, bytes):
+                f.write(data)
+            else:
+                with data.open("rb") as src:
+                    shutil.copyfileobj(src, f, 1 << 20)
         f.truncate(offset)  # the end of the last section, so empty sections still lie inside the file
     os.replace(tmp, path)
     return path
@@ -289,7 +305,7 @@ class PriorStore(Mapping[str, SourceValue]):
     def get_many(self, keys: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Vectorized lookup: (values, raw) as float64 with NaN where a key is absent."""
         fp, val, raw = self.arrays()
-        want = _fingerprints(keys, self._salt)
+        want = fingerprints_of(keys, self._salt)
         pos = np.minimum(np.searchsorted(fp, want), max(self._n - 1, 0))
         hit = fp[pos] == want if self._n else np.zeros(len(keys), dtype=bool)
         values = np.where(hit, val[pos].astype(np.float64), np.nan) if self._n else np.full(len(keys), np.nan)

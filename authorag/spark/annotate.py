@@ -1,8 +1,10 @@
 """Batch authority annotation of a Spark DataFrame of URLs (``mapInPandas``).
 
 Every executor opens the prior stores (memory-mapped, shipped with ``SparkContext.addFile``)
-once per Python worker and scores its partitions with the same :class:`PriorTable` lookup as
-``authorag score``: the shipped table, your stores, suffix rules, explicit unknowns.
+once per Python worker and scores its partitions with the same composed scorer as
+``authorag score`` (:func:`authorag.compose.load_scorer`: reserved names, hosted user pages,
+the shipped table plus your stores, suffix rules, explicit unknowns), so a URL gets the same
+values on Spark as on the command line.
 
 Example (needs ``authorag[spark]`` and Java)::
 
@@ -20,7 +22,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError
+from authorag.types import Candidate
 
 OUTPUT_FIELDS = (("authority", "double"), ("authority_confidence", "double"), ("authority_tier", "string"),
                  ("authority_matched", "string"), ("authority_sources", "string"))
@@ -29,41 +33,32 @@ OUTPUT_FIELDS = (("authority", "double"), ("authority_confidence", "double"), ("
 
 @dataclass(frozen=True, slots=True)
 class AnnotateConfig:
-    """What every worker needs to rebuild the same prior table (picklable, small)."""
+    """What every worker needs to rebuild the same scorer (picklable, small)."""
 
-    stores: tuple[tuple[str, str], ...]  # (source name, file name shipped with addFile)
-    exclude: tuple[str, ...] = ()
-    optin: tuple[str, ...] = ()
-
-
-_TABLES: dict[AnnotateConfig, Any] = {}
+    settings: ScorerSettings  # without prior_files: those are the stores below
+    stores: tuple[tuple[str, str], ...] = ()  # (source name, file name shipped with addFile)
 
 
-def _table(config: AnnotateConfig) -> Any:
-    """The prior table for ``config``, built once per Python worker process."""
-    table = _TABLES.get(config)
-    if table is None:
-        from pyspark import SparkFiles
+def _scorer(config: AnnotateConfig) -> Any:
+    """The scorer for ``config`` (``load_scorer`` caches it per Python worker process)."""
+    from pyspark import SparkFiles
 
-        from authorag.priors import load_prior
-        from authorag.priors.store import store_source
-
-        extra = [store_source(SparkFiles.get(file), name) for name, file in config.stores]
-        table = _TABLES[config] = load_prior(exclude=config.exclude, optin=config.optin, extra=extra)
-    return table
+    files = tuple(f"{name}={SparkFiles.get(file)}" for name, file in config.stores)
+    return load_scorer(config.settings.replace(prior_files=files) if files else config.settings)
 
 
-def score_frame(urls: Sequence[str | None], table: Any) -> dict[str, list[Any]]:
+def score_frame(urls: Sequence[str | None], scorer: Any) -> dict[str, list[Any]]:
     """The output columns for a list of URLs (plain Python: unit-testable without Spark).
 
+    ``scorer`` is any ``AuthorityScorer`` (``load_scorer(...)`` for the values of ``authorag score``).
+
     Example:
-        >>> from authorag.priors import load_prior
-        >>> score_frame(["https://www.nih.gov/x"], load_prior())["authority_tier"]
+        >>> score_frame(["https://www.nih.gov/x"], load_scorer(ScorerSettings()))["authority_tier"]
         ['table']
     """
+    cands = [Candidate.create(url or "") for url in urls]  # a null URL gets the explicit unknown
     cols: dict[str, list[Any]] = {name: [] for name, _ in OUTPUT_FIELDS}
-    for url in urls:
-        d = table.lookup(url or "")  # a null URL gets the explicit invalid-URL unknown
+    for d in scorer.score(cands):
         cols["authority"].append(d.authority)
         cols["authority_confidence"].append(d.confidence)
         cols["authority_tier"].append(d.tier)
@@ -74,24 +69,28 @@ def score_frame(urls: Sequence[str | None], table: Any) -> dict[str, list[Any]]:
 
 def _annotate_batches(config: AnnotateConfig, url_col: str) -> Any:
     def run(batches: Iterator[Any]) -> Iterator[Any]:
-        table = _table(config)
+        scorer = _scorer(config)
         for batch in batches:
-            yield batch.assign(**score_frame(batch[url_col].tolist(), table))
+            yield batch.assign(**score_frame(batch[url_col].tolist(), scorer))
 
     return run
 
 
 def annotate_urls(df: Any, url_col: str = "url", *, prior_files: Mapping[str, str] | None = None,
-                  exclude: Sequence[str] = (), optin: Sequence[str] = ()) -> Any:
-    """``df`` with the :data:`OUTPUT_FIELDS` columns added, scored by the prior table.
+                  exclude: Sequence[str] = (), optin: Sequence[str] = (),
+                  settings: ScorerSettings | None = None) -> Any:
+    """``df`` with the :data:`OUTPUT_FIELDS` columns added, scored as ``authorag score`` scores.
 
     Args:
         df: a Spark DataFrame with a string column ``url_col``.
         prior_files: source name → prior store path (local, or any path ``addFile`` accepts).
         exclude, optin: shipped sources to leave out / add, as in ``authorag score``.
+        settings: the scorer's other settings (default ``ScorerSettings()``: reserved and hosted
+            tiers on, no learned prior); a judge is not allowed on executors.
 
     Raises:
-        ConfigError: ``url_col`` is missing, or an output column already exists.
+        ConfigError: ``url_col`` is missing, an output column already exists, or ``settings``
+            asks for a judge.
     """
     from pyspark.sql.types import StructType
 
@@ -100,11 +99,17 @@ def annotate_urls(df: Any, url_col: str = "url", *, prior_files: Mapping[str, st
     clash = [name for name, _ in OUTPUT_FIELDS if name in df.columns]
     if clash:
         raise ConfigError(f"the DataFrame already has the output column(s) {clash}; rename them first")
+    base = ScorerSettings() if settings is None else settings
+    if base.judge != "none":
+        raise ConfigError(f"annotate_urls runs on executors without a judge; got judge={base.judge!r}: "
+                          "annotate with the prior tiers, then judge the unknown domains you need")
+    files = {name: path for name, _, path in (spec.partition("=") for spec in base.prior_files)}
     stores = []
-    for name, path in (prior_files or {}).items():
+    for name, path in (files | dict(prior_files or {})).items():
         df.sparkSession.sparkContext.addFile(path)
         stores.append((name, os.path.basename(path)))
-    config = AnnotateConfig(tuple(stores), tuple(exclude), tuple(optin))
+    chosen = base.replace(exclude_sources=tuple(exclude) or None, optin_sources=tuple(optin) or None)
+    config = AnnotateConfig(chosen.replace(prior_files=()), tuple(stores))
     extra = ", ".join(f"{name} {kind}" for name, kind in OUTPUT_FIELDS)
     added: Any = StructType.fromDDL(extra)
     schema = StructType(df.schema.fields + added.fields)

@@ -1,4 +1,5 @@
-"""Batch annotation: the same answers as PriorTable.lookup, on Spark local mode and without Spark."""
+"""Batch annotation: the same answers as ``authorag score``, without Spark and on Spark local mode
+(the Spark-vs-CLI comparison itself runs in the default suite: test_spark_local.py)."""
 from __future__ import annotations
 
 import json
@@ -9,12 +10,12 @@ from typing import Any
 import pytest
 
 from authorag.cli import main
+from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError, MissingDependencyError
-from authorag.priors import load_prior
-from authorag.priors.store import store_source, write_store
+from authorag.priors.store import write_store
 from authorag.spark.annotate import score_frame
 
-URLS = ["https://www.nih.gov/x", "https://tiny-unknown-site.org/a", "someone.blogspot.com", "not a url", None]
+URLS = ["https://www.nih.gov/x", "https://tiny-unknown-site.org/a", "someone.blogspot.com", "not a url"]
 
 
 def _store(tmp_path: Path, file: str = "tr.store") -> Path:
@@ -22,32 +23,15 @@ def _store(tmp_path: Path, file: str = "tr.store") -> Path:
     return write_store(tmp_path / file, ["tiny-unknown-site.org"], [0.3], raw=[900_000], name="tranco")
 
 
-def _expected(store: Path) -> dict[str, list[Any]]:
-    return score_frame(URLS, load_prior(extra=[store_source(store, "tranco")]))
-
-
-def test_score_frame_matches_the_table(tmp_path: Path) -> None:
-    cols = _expected(_store(tmp_path))
-    assert cols["authority_tier"] == ["table", "table", "unknown", "unknown", "unknown"]
-    assert cols["authority"][1] == pytest.approx(0.3) and json.loads(cols["authority_sources"][1]) == {
-        "tranco": pytest.approx(0.3)}
-    assert cols["authority"][2:] == [None, None, None]
-
-
-@pytest.mark.slow
-def test_annotate_urls_on_local_spark(spark: Any, tmp_path: Path) -> None:
-    from authorag.spark.annotate import annotate_urls
-
+def test_score_frame_equals_authorag_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = _store(tmp_path)
-    df = spark.createDataFrame([(i, u) for i, u in enumerate(URLS)], "id long, url string").repartition(2)
-    rows = sorted(annotate_urls(df, prior_files={"tranco": str(store)}).collect(), key=lambda r: r["id"])
-    expected = _expected(store)
-    for name in expected:
-        got = [r[name] for r in rows]
-        assert got == pytest.approx(expected[name]) if name in ("authority", "authority_confidence") \
-            else got == expected[name]
-    with pytest.raises(ConfigError, match=r"has no column 'link'; its columns are \['id', 'url'\]"):
-        annotate_urls(df, "link")
+    assert main(["score", "--json", "--prior-file", f"tranco={store}", *URLS]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    cols = score_frame([*URLS, None], load_scorer(ScorerSettings(prior_files=(f"tranco={store}",))))
+    assert cols["authority"][:4] == [e["authority"] for e in expected]
+    assert cols["authority_tier"] == ["table", "table", "hosted", "unknown", "unknown"]
+    assert json.loads(cols["authority_sources"][1]) == {"tranco": pytest.approx(0.3)}
+    assert (cols["authority"][4], cols["authority_matched"][4]) == (None, None)  # a null URL: unknown
 
 
 @pytest.mark.slow

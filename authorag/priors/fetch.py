@@ -1,0 +1,208 @@
+"""``authorag priors fetch NAME``: download a public rank list, then import it into a prior store.
+
+For users with network access only: no test and no default command needs the network (the
+tests serve files from a loopback HTTP server). The download's SHA-256, size, URL and date
+go into the store's provenance next to what the import records.
+
+The URLs below are configuration data: where each publisher put its list when this was
+written. Lists move; ``--url`` (``url=``) overrides the address and keeps the format.
+
+Example (needs network)::
+
+    authorag priors fetch tranco --out tranco.store
+    authorag priors fetch majestic --url https://mirror.example.org/majestic_million.csv
+"""
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import hashlib
+import logging
+import os
+import shutil
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from authorag.errors import ConfigError, PriorUnavailable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class RankList:
+    """One downloadable list: where it is, how to import it, whose terms apply.
+
+    Attributes:
+        name: ``authorag priors fetch`` name.
+        format: the ``priors import --format`` it is read with.
+        url: download address (a ``.zip`` holds one CSV, which is extracted).
+        file: the name the (extracted) list is saved under; some formats read it (Cloudflare's bucket).
+        terms: the publisher's licence or terms, in short.
+        token_env: environment variable with an API token sent as ``Authorization: Bearer``.
+    """
+
+    name: str
+    format: str
+    url: str
+    file: str
+    terms: str
+    token_env: str | None = None
+
+
+LISTS: Mapping[str, RankList] = MappingProxyType({r.name: r for r in (
+    RankList("tranco", "tranco", "https://tranco-list.eu/top-1m.csv.zip", "top-1m.csv",
+             "free to use; cite Le Pochat et al., NDSS 2019"),
+    RankList("majestic", "majestic", "https://downloads.majestic.com/majestic_million.csv", "majestic_million.csv",
+             "CC BY 3.0 (Majestic)"),
+    RankList("umbrella", "umbrella", "https://s3-us-west-1.amazonaws.com/umbrella-static/top-1m.csv.zip",
+             "top-1m.csv", "Cisco Umbrella: free, see Cisco's terms"),
+    RankList("cloudflare", "cloudflare", "https://api.cloudflare.com/client/v4/radar/datasets/ranking_top_1000000",
+             "cloudflare-radar_top-1000000.csv", "CC BY-NC 4.0 (Cloudflare Radar); needs an API token",
+             token_env="CLOUDFLARE_API_TOKEN"),
+    RankList("openpagerank", "openpagerank", "https://www.domcop.com/files/top/top10milliondomains.csv.zip",
+             "top10milliondomains.csv", "DomCop Open PageRank: free, see DomCop's terms"),
+)})
+"""The lists ``authorag priors fetch`` knows (name → :class:`RankList`)."""
+
+Progress = Callable[[int, int | None], None]
+"""Called with (bytes downloaded, total bytes or None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    """A finished download: the file to import and what provenance records about it."""
+
+    path: Path
+    provenance: dict[str, Any]
+
+
+def rank_list(name: str) -> RankList:
+    """The registered list ``name``; ConfigError naming the known ones otherwise."""
+    try:
+        return LISTS[name]
+    except KeyError:
+        raise ConfigError(f"unknown list {name!r}; known: {', '.join(sorted(LISTS))}") from None
+
+
+def download(entry: RankList, folder: str | Path, *, url: str | None = None, sha256: str | None = None,
+             progress: Progress | None = None, timeout: float = 60.0) -> Download:
+    """Download ``entry`` into ``folder`` (extracting a zip), checking ``sha256`` when given.
+
+    Raises:
+        PriorUnavailable: an HTTP or network error, or the checksum differs (nothing is kept).
+        ConfigError: the list needs a token that is not set, or a zip holds no single list.
+    """
+    address = url or entry.url
+    target = Path(folder) / (Path(address.split("?")[0]).name or entry.file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest, size, modified = _get(_request(entry, address), target, progress, timeout)
+    if sha256 is not None and digest != sha256.lower():
+        target.unlink()
+        raise PriorUnavailable(f"the {entry.name} download from {address} has SHA-256 {digest}, expected {sha256}; "
+                               "the list changed or the transfer was corrupted (drop --sha256 to accept it)")
+    listed = _extract(target, Path(folder) / entry.file) if zipfile.is_zipfile(target) else _renamed(target, entry)
+    fetched = dt.datetime.now(dt.UTC)
+    date = (modified or fetched).date().isoformat()
+    return Download(listed, {"list": entry.name, "url": address, "sha256": digest, "bytes": size,
+                             "fetched": fetched.isoformat(timespec="seconds"), "date": date, "terms": entry.terms})
+
+
+def _request(entry: RankList, address: str) -> urllib.request.Request:
+    headers = {"User-Agent": "authorag-priors-fetch"}
+    if entry.token_env is not None:
+        token = os.environ.get(entry.token_env)
+        if not token:
+            raise ConfigError(f"the {entry.name} list needs an API token: set {entry.token_env} "
+                              f"({entry.terms})")
+        headers["Authorization"] = f"Bearer {token}"
+    return urllib.request.Request(address, headers=headers)
+
+
+def _get(request: urllib.request.Request, target: Path, progress: Progress | None,
+         timeout: float) -> tuple[str, int, dt.datetime | None]:
+    """Stream the response into ``target``; (SHA-256, bytes, Last-Modified)."""
+    partial = target.with_name(target.name + ".part")
+    sha = hashlib.sha256()
+    done = 0
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response, partial.open("wb") as f:
+            total = response.headers.get("Content-Length")
+            modified = response.headers.get("Last-Modified")
+            while block := response.read(1 << 20):
+                f.write(block)
+                sha.update(block)
+                done += len(block)
+                if progress is not None:
+                    progress(done, int(total) if total else None)
+    except (urllib.error.URLError, OSError) as exc:
+        partial.unlink(missing_ok=True)
+        raise PriorUnavailable(f"cannot download {request.full_url}: {exc}; check the address (--url) and "
+                               "your network") from exc
+    os.replace(partial, target)
+    return sha.hexdigest(), done, email.utils.parsedate_to_datetime(modified) if modified else None
+
+
+def _extract(archive: Path, dest: Path) -> Path:
+    with zipfile.ZipFile(archive) as z:
+        members = [m for m in z.infolist() if not m.is_dir()]
+        if len(members) != 1:
+            raise ConfigError(f"{archive.name} holds {len(members)} files, expected one list: "
+                              f"{[m.filename for m in members][:5]}")
+        with z.open(members[0]) as src, dest.open("wb") as out:
+            shutil.copyfileobj(src, out, 1 << 20)
+    return dest
+
+
+def _renamed(path: Path, entry: RankList) -> Path:
+    """Give a plain download the registry's file name (the Cloudflare bucket is read from it)."""
+    if path.name == entry.file or path.name.endswith(".gz"):
+        return path
+    dest = path.with_name(entry.file)
+    os.replace(path, dest)
+    return dest
+
+
+def fetch_list(name: str, out: str | Path, *, url: str | None = None, sha256: str | None = None,
+               folder: str | Path | None = None, progress: Progress | None = None,
+               import_progress: Callable[[int], None] | None = None, **import_kw: Any) -> Any:
+    """Download the list ``name`` and import it into the store ``out``; returns the ImportResult.
+
+    The store's provenance gets ``fetched`` (URL, SHA-256 and size of the download, fetch time,
+    the list's date from ``Last-Modified`` or else the fetch date, the terms) and the import's
+    own record (file, date, rows, checksum of the extracted list).
+
+    Args:
+        name: a key of :data:`LISTS`.
+        out: the store to write.
+        url: another address of the same list (a mirror, a dated copy, a file:// path).
+        sha256: the expected SHA-256 of the download.
+        folder: where the download is kept (default: ``<out>.download/``).
+        import_kw: passed to :func:`~authorag.priors.import_job.import_lists` (``memory``, ``skip_bad``...).
+
+    Raises:
+        ConfigError: unknown name, missing token, bad input rows.
+        PriorUnavailable: the download failed or its checksum differs.
+    """
+    entry = rank_list(name)
+    got = download(entry, folder or default_folder(out), url=url, sha256=sha256, progress=progress)
+    return import_download(entry, got, out, progress=import_progress, **import_kw)
+
+
+def default_folder(out: str | Path) -> Path:
+    """Where downloads for the store ``out`` are kept: ``<out>.download/``."""
+    return Path(out).with_name(Path(out).name + ".download")
+
+
+def import_download(entry: RankList, got: Download, out: str | Path, **import_kw: Any) -> Any:
+    """Import a finished download into the store ``out``, its download record in the provenance."""
+    from authorag.priors.import_job import import_lists
+
+    log.info("downloaded %s (%d bytes, sha256 %s)", got.path, got.provenance["bytes"], got.provenance["sha256"])
+    return import_lists(entry.format, [got.path], out, name=entry.name, options={"date": got.provenance["date"]},
+                        extra_provenance={"fetched": got.provenance}, **import_kw)

@@ -1,0 +1,132 @@
+"""``authorag priors fetch``: lists served by a loopback HTTP server started here (never the
+network): zip and plain downloads, checksum and date in the provenance, tokens, clear errors."""
+from __future__ import annotations
+
+import calendar
+import functools
+import hashlib
+import http.server
+import io
+import json
+import os
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from authorag.cli import main
+from authorag.errors import ConfigError, PriorUnavailable
+from authorag.priors.fetch import LISTS, fetch_list
+from authorag.priors.store import PriorStore
+
+MAJESTIC = ("GlobalRank,TldRank,Domain,TLD\n1,1,google.com,com\n2,1,nih.gov,gov\n")
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    seen: ClassVar[list[str | None]] = []  # Authorization headers received
+
+    def do_GET(self) -> None:
+        _Handler.seen.append(self.headers.get("Authorization"))
+        super().do_GET()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        del format, args
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """(base URL, folder it serves) on 127.0.0.1."""
+    root = tmp_path / "www"
+    root.mkdir()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _Handler.seen = []
+    yield f"http://127.0.0.1:{server.server_address[1]}", root
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def _dated(path: Path, day: str) -> Path:
+    t = calendar.timegm((int(day[:4]), int(day[5:7]), int(day[8:]), 12, 0, 0))
+    os.utime(path, (t, t))
+    return path
+
+
+def test_cli_fetch_zip_records_checksum_and_date(served: tuple[str, Path], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    base, root = served
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("top-1m.csv", "1,google.com\n2,tiny-unknown-site.org\n")
+    (root / "top-1m.csv.zip").write_bytes(buf.getvalue())
+    _dated(root / "top-1m.csv.zip", "2024-03-01")  # served as Last-Modified
+    out = tmp_path / "tranco.store"
+    assert main(["priors", "fetch", "tranco", "--url", f"{base}/top-1m.csv.zip", "--out", str(out), "--json",
+                 "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["entries"], summary["rows"]) == (2, 2)
+    fetched = PriorStore(out).provenance["fetched"]
+    assert fetched["sha256"] == hashlib.sha256(buf.getvalue()).hexdigest()
+    assert (fetched["date"], fetched["bytes"], fetched["list"]) == ("2024-03-01", len(buf.getvalue()), "tranco")
+    assert fetched["url"] == f"{base}/top-1m.csv.zip"
+    assert PriorStore(out).provenance["files"][0]["date"] == "2024-03-01"  # the list's date, not today's
+    assert PriorStore(out)["tiny-unknown-site.org"].raw == 2
+    assert (tmp_path / "tranco.store.download" / "top-1m.csv").exists()
+
+
+def test_fetch_plain_file_with_expected_checksum(served: tuple[str, Path], tmp_path: Path) -> None:
+    base, root = served
+    (root / "mirror.csv").write_text(MAJESTIC)
+    digest = hashlib.sha256(MAJESTIC.encode()).hexdigest()
+    result = fetch_list("majestic", tmp_path / "m.store", url=f"{base}/mirror.csv", sha256=digest.upper())
+    assert result.entries == 2 and PriorStore(result.out)["nih.gov"].raw == 2
+    assert result.provenance["fetched"]["sha256"] == digest
+    assert result.provenance["files"][0]["file"] == "majestic_million.csv"
+
+
+def test_checksum_mismatch_stops_before_importing(served: tuple[str, Path], tmp_path: Path) -> None:
+    base, root = served
+    (root / "mirror.csv").write_text(MAJESTIC)
+    digest = hashlib.sha256(MAJESTIC.encode()).hexdigest()
+    with pytest.raises(PriorUnavailable, match=rf"has SHA-256 {digest}, expected 0{{64}}; the list changed or the "
+                                               r"transfer was corrupted \(drop --sha256 to accept it\)"):
+        fetch_list("majestic", tmp_path / "m.store", url=f"{base}/mirror.csv", sha256="0" * 64)
+    assert not (tmp_path / "m.store").exists()
+    assert list((tmp_path / "m.store.download").iterdir()) == []
+
+
+def test_http_error_names_the_url(served: tuple[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base, _ = served
+    with pytest.raises(PriorUnavailable, match=rf"cannot download {base}/gone.csv: HTTP Error 404: File not found; "
+                                               r"check the address \(--url\)"):
+        fetch_list("tranco", tmp_path / "t.store", url=f"{base}/gone.csv")
+    assert list((tmp_path / "t.store.download").iterdir()) == []  # no .part left behind
+    assert main(["priors", "fetch", "tranco", "--url", f"{base}/gone.csv", "--out", str(tmp_path / "t.store"),
+                 "--quiet"]) != 0
+    assert "HTTP Error 404" in capsys.readouterr().err
+
+
+def test_token_list_needs_its_variable_and_sends_it(served: tuple[str, Path], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    base, root = served
+    (root / "radar.csv").write_text("domain\ngoogle.com\nnih.gov\n")
+    monkeypatch.delenv("CLOUDFLARE_API_TOKEN", raising=False)
+    with pytest.raises(ConfigError, match=r"the cloudflare list needs an API token: set CLOUDFLARE_API_TOKEN"):
+        fetch_list("cloudflare", tmp_path / "c.store", url=f"{base}/radar.csv")
+    monkeypatch.setenv("CLOUDFLARE_API_TOKEN", "t0k")
+    result = fetch_list("cloudflare", tmp_path / "c.store", url=f"{base}/radar.csv")
+    assert _Handler.seen == ["Bearer t0k"]
+    assert result.entries == 2
+    assert PriorStore(result.out)["nih.gov"].raw == 1_000_000  # the bucket, read from the registry's file name
+
+
+def test_registry_names_known_lists() -> None:
+    assert sorted(LISTS) == ["cloudflare", "majestic", "openpagerank", "tranco", "umbrella"]
+    assert all(r.url.startswith("https://") and r.format == r.name for r in LISTS.values())
+    with pytest.raises(ConfigError, match=r"unknown list 'alexa'; known: cloudflare, majestic, openpagerank"):
+        fetch_list("alexa", "x.store")
