@@ -191,16 +191,26 @@ def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
     chunk = text[:chars]
     words, low = _words_and_lower(chunk)
     hits: dict[SourceType, list[str]] = {}
+    phrases: list[tuple[SourceType, bytes, str]] = []
     for word in _KEYS.intersection(words):
         for t, phrase, label in _BY_KEY[word]:
-            if phrase is None or phrase in low:
+            if phrase is None:
                 hits.setdefault(t, []).append(label)
+            else:
+                phrases.append((t, phrase, label))
     for t, symbol, label in _SYMBOLS:
         if symbol in low:
             hits.setdefault(t, []).append(label)
     if not chunk.isascii():
         for t, char, label in _SYMBOLS_NON_ASCII:
             if char in chunk:
+                hits.setdefault(t, []).append(label)
+    if phrases:  # a phrase is searched only when its type can still reach two cues
+        possible = {t: len(h) for t, h in hits.items()}
+        for t, _, _ in phrases:
+            possible[t] = possible.get(t, 0) + 1
+        for t, phrase, label in phrases:
+            if possible[t] >= 2 and phrase in low:
                 hits.setdefault(t, []).append(label)
     return [(t, min(0.5, 0.15 * len(h)), "text", f"{_WHY[t]}: {', '.join(sorted(h)[:3])}")
             for t, h in sorted(hits.items(), key=lambda kv: _ORDER[kv[0]]) if len(h) >= 2]
