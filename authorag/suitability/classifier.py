@@ -114,7 +114,7 @@ class SourceTypeClassifier:
         llm: optional LLM layer (:class:`~authorag.suitability.llm.LLMSourceTypeLayer`).
         llm_below: ask the LLM only when the rules' confidence is below this, in [0, 1].
         text_chars: characters of page text the text layer reads (cost grows with it: about
-            50 µs per candidate at the default 1,000 on real pages).
+            20 µs per candidate at the default 1,000 on real pages; benchmarks/results/suitability/speed.json).
 
     Raises:
         ConfigError: an unknown layer name, ``llm_below`` outside [0, 1] or ``text_chars < 1``.
