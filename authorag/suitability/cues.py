@@ -145,19 +145,15 @@ def _compile_cue(phrase: str) -> Cue:
 
 
 _BY_KEY: dict[bytes, list[tuple[SourceType, bytes | None, str]]] = {}
-_SYMBOLS: list[tuple[SourceType, bytes, str]] = []
-_SYMBOLS_NON_ASCII: list[tuple[SourceType, str, str]] = []
+_SYMBOLS: list[tuple[SourceType, str, str]] = []
 for _t, _why, _phrases in _TEXT_PHRASES:
     for _key, _phrase, _label in map(_compile_cue, _phrases):
         if _key is None:  # case-free symbols ($, ```, €): in the text exactly when in its lower case
-            _sym = _phrase or ""
-            if _sym.isascii():
-                _SYMBOLS.append((_t, _sym.encode("ascii"), _label))
-            else:
-                _SYMBOLS_NON_ASCII.append((_t, _sym, _label))
+            _SYMBOLS.append((_t, _phrase or "", _label))
         else:  # ASCII phrases without "?", searched in the lower-cased text with non-ASCII as "?"
             _BY_KEY.setdefault(_key.encode("ascii"), []).append(
                 (_t, None if _phrase is None else _phrase.encode("ascii"), _label))
+_ASCII_SYMBOLS = [s for s in _SYMBOLS if s[1].isascii()]
 _KEYS = frozenset(_BY_KEY)
 _WHY: dict[SourceType, str] = {t: why for t, why, _ in _TEXT_PHRASES}
 _ORDER: dict[SourceType, int] = {t: i for i, (t, _, _) in enumerate(_TEXT_PHRASES)}
@@ -167,21 +163,27 @@ TEXT_CHARS = 1000
 The cost is splitting it into words (1,000 characters: ~150 words)."""
 
 
-def _words_and_lower(chunk: str) -> tuple[list[bytes], bytes]:
-    """The lower-cased ASCII words of ``chunk`` (punctuation splits words, other characters are dropped)
-    and ``" " + chunk.lower()`` as ASCII bytes with each other character as ``?``.
+def _words(chunk: str, ascii_only: bool) -> list[bytes]:
+    """The lower-cased ASCII words of ``chunk`` (punctuation splits words, other characters are dropped).
 
-    Both equal what str.lower() followed by encoding gives: outside :data:`_ASCII_LOWER_OF`, lower-casing
-    maps ASCII to ASCII and everything else to non-ASCII, so it commutes with dropping non-ASCII.
+    The same words as lower-casing the str first: outside :data:`_ASCII_LOWER_OF`, lower-casing maps
+    ASCII to ASCII and everything else to non-ASCII, so it commutes with dropping non-ASCII.
     """
-    if chunk.isascii():
-        raw = chunk.encode("ascii")
-        return raw.translate(_FOLD).split(), b" " + raw.lower()
+    if ascii_only:
+        return chunk.encode("ascii").translate(_FOLD).split()
     if any(c in chunk for c in _ASCII_LOWER_OF):
-        low = chunk.lower()
-        return low.encode("ascii", "ignore").translate(_FOLD).split(), b" " + low.encode("ascii", "replace")
-    return (chunk.encode("ascii", "ignore").translate(_FOLD).split(),
-            b" " + chunk.encode("ascii", "replace").lower())
+        return chunk.lower().encode("ascii", "ignore").translate(_FOLD).split()
+    return chunk.encode("ascii", "ignore").translate(_FOLD).split()
+
+
+def _lower(chunk: str, ascii_only: bool) -> bytes:
+    """``" " + chunk.lower()`` as ASCII bytes, each non-ASCII character as ``?`` (phrases have no ``?``,
+    so a phrase is found here exactly when it is in the lower-cased str)."""
+    if ascii_only:
+        return b" " + chunk.encode("ascii").lower()
+    if any(c in chunk for c in _ASCII_LOWER_OF):
+        return b" " + chunk.lower().encode("ascii", "replace")
+    return b" " + chunk.encode("ascii", "replace").lower()
 
 
 def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
@@ -189,29 +191,28 @@ def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
     if not text:
         return []
     chunk = text[:chars]
-    words, low = _words_and_lower(chunk)
+    ascii_only = chunk.isascii()
+    cues: list[tuple[SourceType, bytes | None, str]] = []
+    for word in _KEYS.intersection(_words(chunk, ascii_only)):
+        cues += _BY_KEY[word]
+    for t, symbol, label in _ASCII_SYMBOLS if ascii_only else _SYMBOLS:
+        if symbol in chunk:
+            cues.append((t, None, label))
+    possible: dict[SourceType, int] = {}
+    for c in cues:
+        possible[c[0]] = possible.get(c[0], 0) + 1
+    if len(cues) < 2 or max(possible.values()) < 2:  # most pages: no type can reach two cues
+        return []
     hits: dict[SourceType, list[str]] = {}
-    phrases: list[tuple[SourceType, bytes, str]] = []
-    for word in _KEYS.intersection(words):
-        for t, phrase, label in _BY_KEY[word]:
-            if phrase is None:
-                hits.setdefault(t, []).append(label)
-            else:
-                phrases.append((t, phrase, label))
-    for t, symbol, label in _SYMBOLS:
-        if symbol in low:
-            hits.setdefault(t, []).append(label)
-    if not chunk.isascii():
-        for t, char, label in _SYMBOLS_NON_ASCII:
-            if char in chunk:
-                hits.setdefault(t, []).append(label)
-    if phrases:  # a phrase is searched only when its type can still reach two cues
-        possible = {t: len(h) for t, h in hits.items()}
-        for t, _, _ in phrases:
-            possible[t] = possible.get(t, 0) + 1
-        for t, phrase, label in phrases:
-            if possible[t] >= 2 and phrase in low:
-                hits.setdefault(t, []).append(label)
+    low = b""
+    for t, phrase, label in cues:
+        if possible[t] < 2:
+            continue
+        if phrase is not None:  # a phrase is searched only when its type can still reach two cues
+            low = low or _lower(chunk, ascii_only)
+            if phrase not in low:
+                continue
+        hits.setdefault(t, []).append(label)
     return [(t, min(0.5, 0.15 * len(h)), "text", f"{_WHY[t]}: {', '.join(sorted(h)[:3])}")
             for t, h in sorted(hits.items(), key=lambda kv: _ORDER[kv[0]]) if len(h) >= 2]
 
