@@ -58,6 +58,9 @@ class ScorerSettings:
         hosted: user pages on hosting platforms get tier ``hosted`` (never the platform's value).
         hosted_authority: the value of a hosted user page, in [0, 1].
         subdomains: ``inherit`` or ``discount`` for hosts the table does not list itself.
+        source_type_adjust: scale the authority of shop/product and forum pages (URL path cues)
+            on a domain valued above the unknown level towards it, with the reason in the note
+            (opt-in: benchmarks/results/default/).
         learned: add the learned prior (tier 2) for domains the table does not know.
         learned_tail: tail sources the learned prior trains on (``ut1``, ``cred1``; empty: the
             head-only model of earlier releases). The prior sources in ``exclude_sources`` are
@@ -84,6 +87,7 @@ class ScorerSettings:
     hosted: bool = True
     hosted_authority: float = DEFAULT_HOSTED_AUTHORITY
     subdomains: Literal["inherit", "discount"] = "inherit"
+    source_type_adjust: bool = False
     learned: bool = False
     learned_tail: tuple[str, ...] = DEFAULT_LEARNED_TAIL
     judge: JudgeKind = "none"
@@ -232,7 +236,7 @@ def _build(settings: ScorerSettings) -> AuthorityScorer:
     return TieredAuthority(inner, reserved=settings.reserved,
                            platforms=default_platforms() if settings.hosted else None,
                            hosted_authority=settings.hosted_authority, subdomains=settings.subdomains,
-                           name=composition_name(settings))
+                           source_type_adjust=settings.source_type_adjust, name=composition_name(settings))
 
 
 def composition_name(settings: ScorerSettings) -> str:
@@ -245,7 +249,7 @@ def composition_name(settings: ScorerSettings) -> str:
     parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
     prior = "prior" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)
     prior += "".join(f"+{spec.partition('=')[0]}" for spec in settings.prior_files)
-    parts.append(prior)
+    parts.append(prior + ("+pagetype" if settings.source_type_adjust else ""))
     if settings.learned:
         parts.append("learned" if settings.learned_tail == DEFAULT_LEARNED_TAIL else
                      f"learned[tail={'+'.join(settings.learned_tail) or 'none'}]")
@@ -282,6 +286,8 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
     g.add_argument("--hosted-authority", type=float, help="value of a hosted user page [0, 1] (default 0.4)")
     g.add_argument("--subdomains", choices=["inherit", "discount"],
                    help="hosts the table does not list: take the domain's value or a discounted one")
+    g.add_argument("--source-type-adjust", action=argparse.BooleanOptionalAction, default=None,
+                   help="scale shop/product and forum pages on high-authority domains towards the unknown level (opt-in)")
 
 
 def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ScorerSettings:
@@ -296,7 +302,7 @@ def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | No
         learned=args.learned, judge=args.judge, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
         judge_cache=getattr(args, "judge_cache", None),
         hosted=args.hosted, reserved=args.reserved, hosted_authority=args.hosted_authority,
-        subdomains=args.subdomains)
+        subdomains=args.subdomains, source_type_adjust=getattr(args, "source_type_adjust", None))
 
 
 def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer:

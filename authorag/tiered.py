@@ -25,6 +25,8 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.special import maybe_special, special_host
+from authorag.suitability.classifier import split_url
+from authorag.suitability.cues import path_votes, strongest
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue, candidates_from
 from authorag.validation import check_choice, check_unit
 
@@ -37,6 +39,12 @@ constant on every track; 0.2 and 0.3 fall below it on tail-trec2019 (LE rho)."""
 HOSTED_CONFIDENCE = 0.5
 SUBDOMAIN_DISCOUNT = 0.5
 """Under ``subdomains="discount"``: share of the parent's distance from the unknown level kept."""
+PAGE_TYPE_DISCOUNT = 0.5
+"""Under ``source_type_adjust``: share of the domain's distance above the unknown level a shop or
+forum page keeps (the same shrink as ``subdomains="discount"``; not fitted)."""
+PAGE_TYPES_ADJUSTED = ("commercial", "forum")
+"""Page-level source types (from URL path cues: ``/product/``, ``/shop/``, ``/questions/``...) whose
+authority is not the domain's: a vendor's product page or a forum thread on a well-linked domain."""
 
 
 _MISS = object()
@@ -57,6 +65,9 @@ class TieredAuthority:
             domain's value) or ``"discount"`` (it keeps only part of the parent's distance from
             the unknown level, with half the confidence).
         unknown_level: the level ``discount`` shrinks towards (the reranker's unknown value).
+        source_type_adjust: scale a shop or forum page's authority (a URL path cue of
+            :mod:`authorag.suitability.cues`) towards ``unknown_level`` when its domain's value is
+            above it; the note says why. Off by default (benchmarks/results/default/).
 
     Raises:
         ConfigError: a value outside its range.
@@ -65,7 +76,8 @@ class TieredAuthority:
     def __init__(self, inner: AuthorityScorer, *, reserved: bool = True,
                  platforms: PlatformIndex | None | Literal["default"] = "default",
                  hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
-                 unknown_level: float = UNKNOWN_LEVEL, name: str | None = None) -> None:
+                 unknown_level: float = UNKNOWN_LEVEL, name: str | None = None,
+                 source_type_adjust: bool = False) -> None:
         check_unit("hosted_authority", hosted_authority)
         check_choice("subdomains", subdomains, ("inherit", "discount"))
         self.inner = inner
@@ -74,6 +86,7 @@ class TieredAuthority:
         self.hosted_authority = hosted_authority
         self.subdomains: SubdomainRule = subdomains
         self.unknown_level = unknown_level
+        self.source_type_adjust = source_type_adjust
         self.name = name if name is not None else self._default_name()
         self._memo: dict[str, object] = {}
 
@@ -122,7 +135,8 @@ class TieredAuthority:
                 raise ConfigError(f"scorer {getattr(self.inner, 'name', '?')!r} returned {len(inner)} results "
                                   f"for {len(todo)} candidates")
             for i, detail in zip(todo, inner):
-                out[i] = self._subdomain(candidates[i], detail)
+                detail = self._subdomain(candidates[i], detail)
+                out[i] = self._page_type(candidates[i], detail) if self.source_type_adjust else detail
         return [d for d in out if d is not None]
 
     def _subdomain(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
@@ -139,5 +153,17 @@ class TieredAuthority:
         return dataclasses.replace(detail, authority=value, confidence=detail.confidence * SUBDOMAIN_DISCOUNT,
                                    note="; ".join(n for n in (detail.note, note) if n))
 
+    def _page_type(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
+        u = self.unknown_level
+        if detail.authority is None or detail.authority <= u or not cand.url:
+            return detail
+        vote = strongest([v for v in path_votes(split_url(cand.url)) if v[0] in PAGE_TYPES_ADJUSTED])
+        if vote is None:
+            return detail
+        value = u + PAGE_TYPE_DISCOUNT * (detail.authority - u)
+        note = (f"{vote[0]} page ({vote[3]}) on {detail.matched or cand.domain}: the domain's "
+                f"{detail.authority:.3f} scaled towards {u:g}: {value:.3f}")
+        return dataclasses.replace(detail, authority=value, note="; ".join(n for n in (detail.note, note) if n))
 
-__all__ = ["DEFAULT_HOSTED_AUTHORITY", "SubdomainRule", "TieredAuthority", "candidates_from"]
+
+__all__ = ["DEFAULT_HOSTED_AUTHORITY", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority", "candidates_from"]

@@ -39,13 +39,7 @@ def report(res: dict[str, Any]) -> str:
     for g in st["labels"]:
         lines.append(f"| {g} | " + " | ".join(str(conf.get(g, {}).get(c, "")) for c in cols) + " |")
     if "llm_layer" in res:
-        llm = res["llm_layer"]
-        lines += ["", f"## LLM layer ({llm['backend']}, {llm['model']}; {llm['llm_calls']} calls, {llm['wall_s']} s)", "",
-                  f"On the {llm['n_unsure']} URLs where the rules' confidence is below {llm['llm_below']}:", "",
-                  "| configuration | accuracy | coverage |", "|---|---|---|"]
-        for key in ("unsure_rules_only", "unsure_llm_only", "unsure_rules_plus_llm", "all_rules_plus_llm"):
-            m = llm[key]
-            lines.append(f"| {key} (n={m['n']}) | {m['accuracy']:.3f} | {m['coverage']:.3f} |")
+        lines += llm_report(res["llm_layer"])
     for name, r in res["rag"].items():
         lines += ["", f"## RAG filters: {name} ({r['n_instances']} instances; topics {r['question_topics']})", "",
                   "| filter | k=1 | k=3 | k=5 |", "|---|---|---|---|"]
@@ -61,6 +55,29 @@ def report(res: dict[str, Any]) -> str:
     for t, m in tc["by_type"].items():
         lines.append(f"| {t} | {m['pages']} | {m['mean_credibility']:.2f} |")
     return "\n".join(lines) + "\n"
+
+
+def llm_report(llm: dict[str, Any]) -> list[str]:
+    """The LLM layer's section: every hand-labelled URL, rules vs LLM configurations, paired deltas."""
+    lines = ["", (f"## LLM source-type layer ({llm['backend']}, {llm['model']}; {llm['llm_calls']} calls "
+                  f"(one per host + path pattern), {llm['wall_s']} s)"), "",
+             (f"All {llm['n']} URLs. `fallback`: the rules' type, the model's only where the rules say unknown "
+              f"({llm['n_rules_unknown']} URLs). `hybrid`: the classifier's setting, the model's vote joins the "
+              f"rules' votes when their confidence is below {llm['llm_below']} ({llm['n_unsure']} URLs). "
+              "CIs: 95 % bootstrap; deltas paired on the same URLs."), "",
+             "| configuration | accuracy [95% CI] | coverage | Δ accuracy vs rules [95% CI] |", "|---|---|---|---|"]
+    for key in ("rules", "llm_only", "fallback", "hybrid"):
+        m = llm[key]
+        d = llm.get(f"delta_{key}_vs_rules")
+        delta = "" if d is None else f"{d['value']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]"
+        lines.append(f"| {key} (n={m['n']}) | {m['accuracy']:.3f} [{m['accuracy_ci95'][0]:.3f}, "
+                     f"{m['accuracy_ci95'][1]:.3f}] | {m['coverage']:.3f} | {delta} |")
+    for subset in ("rules_unknown", "unsure"):
+        r, m = llm[f"{subset}_rules"], llm[f"{subset}_llm_only"]
+        lines.append(f"| LLM only on the {r['n']} URLs where rules are {subset.replace('rules_', '')} | "
+                     f"{m['accuracy']:.3f} [{m['accuracy_ci95'][0]:.3f}, {m['accuracy_ci95'][1]:.3f}] | "
+                     f"{m['coverage']:.3f} | rules there: {r['accuracy']:.3f} |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

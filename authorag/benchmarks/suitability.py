@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
-from authorag.benchmarks.metrics import bootstrap_ci, mean, stance_majority_score
+from authorag.benchmarks.metrics import bootstrap_ci, mean, percentile_interval, stance_majority_score
 from authorag.benchmarks.rag import keep_top
 from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
 from authorag.benchmarks.tasks import BenchItem
@@ -79,37 +79,68 @@ def source_type_eval() -> dict[str, Any]:
     return out
 
 
-def llm_layer_eval(backend: Any, llm_below: float = 0.5) -> dict[str, Any]:
-    """The LLM layer on the URLs where the rule layers are unsure (confidence < ``llm_below``).
+def _summary(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """Accuracy (with a 95 % bootstrap CI), coverage and confusion of (gold, predicted) pairs."""
+    hits = [float(g == p) for g, p in pairs]
+    answered = [(g, p) for g, p in pairs if p != "unknown"]
+    return {"n": len(pairs), "accuracy": mean(hits) if hits else 0.0,
+            "accuracy_ci95": list(bootstrap_ci(hits)) if hits else [0.0, 0.0],
+            "coverage": len(answered) / len(pairs) if pairs else 0.0, "confusion": confusion(pairs)}
 
-    Reports, on those URLs: rules alone, the LLM alone (its own vote, unknown when it abstains),
-    and rules + LLM (the classifier's configuration); plus all rows with rules + LLM and the
-    number of model calls (one per host + path pattern).
+
+def paired_accuracy_delta(gold: Sequence[str], base: Sequence[str], other: Sequence[str], *,
+                          n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """``other`` minus ``base`` accuracy on the same items, with a paired percentile bootstrap 95 % CI.
+
+    Example:
+        >>> paired_accuracy_delta(["a", "b"], ["a", "x"], ["a", "b"], n_boot=10)["value"]
+        0.5
+    """
+    diffs = [float(o == g) - float(b == g) for g, b, o in zip(gold, base, other)]
+    rng = random.Random(seed)
+    n = len(diffs)
+    boots = sorted(sum(diffs[rng.randrange(n)] for _ in range(n)) / n for _ in range(n_boot))
+    return {"value": mean(diffs), "ci95": list(percentile_interval(boots))}
+
+
+def llm_layer_eval(backend: Any, llm_below: float = 0.5) -> dict[str, Any]:
+    """The LLM source-type layer on every hand-labelled URL, against the rule layers on the same URLs.
+
+    Configurations: ``rules`` (all rule layers), ``llm_only`` (the model's own answer per host +
+    path pattern, unknown when it abstains), ``fallback`` (the rules' type; the model's only where
+    the rules say unknown) and ``hybrid`` (the classifier's configuration: the model's vote joins
+    the rules' votes when their confidence is below ``llm_below``). Each has accuracy with a
+    bootstrap CI; the deltas to ``rules`` are paired bootstrap CIs. One model call per host + path
+    pattern (the layer's memory).
     """
     from authorag.suitability.llm import LLMSourceTypeLayer
 
     rows = _rows(SOURCE_TYPE_FILE)
-    rules = SourceTypeClassifier()
-    unsure = [r for r in rows if rules.classify_url(r["url"]).confidence < llm_below]
+    gold = [r["label"] for r in rows]
+    rules = [SourceTypeClassifier().classify_url(r["url"]) for r in rows]
     layer = LLMSourceTypeLayer(backend)
     hybrid = SourceTypeClassifier(llm=layer, llm_below=llm_below)
-    llm_pairs: list[tuple[str, str]] = []
-    for r in unsure:
+    llm: list[str] = []
+    for r in rows:
         c = Candidate.create(r["url"])
-        vote = layer.vote(c.host or "", split_url(r["url"])) if c.host else None
-        llm_pairs.append((r["label"], "unknown" if vote is None else vote[0]))
-
-    def summary(pairs: list[tuple[str, str]]) -> dict[str, Any]:
-        answered = [(g, p) for g, p in pairs if p != "unknown"]
-        return {"n": len(pairs), "accuracy": mean([float(g == p) for g, p in pairs]) if pairs else 0.0,
-                "coverage": len(answered) / len(pairs) if pairs else 0.0, "confusion": confusion(pairs)}
-
-    return {"llm_below": llm_below, "n_unsure": len(unsure),
-            "unsure_rules_only": summary([(r["label"], rules.classify_url(r["url"]).source_type) for r in unsure]),
-            "unsure_llm_only": summary(llm_pairs),
-            "unsure_rules_plus_llm": summary([(r["label"], hybrid.classify_url(r["url"]).source_type) for r in unsure]),
-            "all_rules_plus_llm": summary([(r["label"], hybrid.classify_url(r["url"]).source_type) for r in rows]),
-            "llm_calls": layer.calls, "backend": getattr(backend, "name", "?"), "model": getattr(backend, "model", "?")}
+        vote = layer.vote(c.host, split_url(r["url"])) if c.host else None
+        llm.append("unknown" if vote is None else vote[0])
+    preds = {"rules": [x.source_type for x in rules], "llm_only": llm,
+             "fallback": [x.source_type if x.source_type != "unknown" else m for x, m in zip(rules, llm)],
+             "hybrid": [hybrid.classify_url(r["url"]).source_type for r in rows]}
+    unknown = [i for i, x in enumerate(rules) if x.source_type == "unknown"]
+    unsure = [i for i, x in enumerate(rules) if x.confidence < llm_below]
+    out: dict[str, Any] = {"llm_below": llm_below, "n": len(rows), "n_rules_unknown": len(unknown),
+                           "n_unsure": len(unsure), "llm_calls": layer.calls,
+                           "backend": getattr(backend, "name", "?"), "model": getattr(backend, "model", "?")}
+    for name, pred in preds.items():
+        out[name] = _summary(list(zip(gold, pred)))
+        if name != "rules":
+            out[f"delta_{name}_vs_rules"] = paired_accuracy_delta(gold, preds["rules"], pred)
+    for subset, idx in (("rules_unknown", unknown), ("unsure", unsure)):
+        for name in ("rules", "llm_only"):
+            out[f"{subset}_{name}"] = _summary([(gold[i], preds[name][i]) for i in idx])
+    return out
 
 
 def _keys(c: Candidate) -> list[str]:

@@ -203,10 +203,11 @@ class AuthorityReranker:
             fused = rrf_fusion(rel_arr, auth_arr, policy.weight, policy.rrf_k)
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.
-        scored = [c.with_scores(_stage_scores(d, s, rel_name, r, n, f), authority=d)
-                  for c, d, s, r, n, f in zip(cands, details, signals, rel, rel_norm.tolist(), fused.tolist())]
-        if extra is not None:
-            scored = [c.with_scores(e) for c, e in zip(scored, extra)]
+        stage = [_stage_scores(d, s, rel_name, r, n, f)
+                 for d, s, r, n, f in zip(details, signals, rel, rel_norm.tolist(), fused.tolist())]
+        if extra is not None:  # the suitability scores go into the same copy
+            stage = [{**st, **e} for st, e in zip(stage, extra)]
+        scored = [c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)]
         return scored, suit
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],

@@ -114,7 +114,7 @@ class SourceTypeClassifier:
         llm: optional LLM layer (:class:`~authorag.suitability.llm.LLMSourceTypeLayer`).
         llm_below: ask the LLM only when the rules' confidence is below this, in [0, 1].
         text_chars: characters of page text the text layer reads (cost grows with it: about
-            50 µs per candidate at the default 1,000 on real pages).
+            20 µs per candidate at the default 1,000 on real pages; benchmarks/results/suitability/speed.json).
 
     Raises:
         ConfigError: an unknown layer name, ``llm_below`` outside [0, 1] or ``text_chars < 1``.
@@ -167,7 +167,8 @@ class SourceTypeClassifier:
                 result = combine([*votes, llm_vote])
         if result is not None:
             return result
-        return unknown_source(_why_unknown(host, domain, text, "text" in self.layers))
+        why = _why_unknown(host, domain, text, "text" in self.layers)
+        return _NO_MATCH if why == _NO_MATCH.reason else unknown_source(why)
 
     def rule_votes(self, host: str | None, domain: str | None, path: str, text: str) -> list[Vote]:
         """Every enabled rule layer's votes for one page."""
@@ -209,6 +210,10 @@ class SourceTypeClassifier:
         return f"SourceTypeClassifier(layers={sorted(self.layers)}, llm={self.llm!r})"
 
 
+_NO_MATCH = unknown_source("no layer matched the host, path or text")
+"""The common unknown answer, built once (results are frozen)."""
+
+
 def _why_unknown(host: str | None, domain: str | None, text: str, text_on: bool) -> str:
     if host is None or domain is None:
         return "no readable host in the URL"
@@ -216,7 +221,7 @@ def _why_unknown(host: str | None, domain: str | None, text: str, text_on: bool)
         return f"host {host!r} is an IP address or local name: it says nothing about the publisher"
     if text and text_on and not looks_like_text(text):
         return "no URL rule matched and the page text is not in a Latin script (text cues are English)"
-    return "no layer matched the host, path or text"
+    return _NO_MATCH.reason
 
 
 __all__ = ["DEFAULT_LLM_BELOW", "RULE_LAYERS", "RuleLayer", "SourceTypeClassifier", "SourceTypeLLM", "combine",

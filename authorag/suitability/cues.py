@@ -81,9 +81,13 @@ _PATH_CUES: tuple[tuple[SourceType, float, str, re.Pattern[str]], ...] = (
 )
 
 
+_ANY_PATH_CUE = re.compile("|".join(f"(?:{rx.pattern})" for _, _, _, rx in _PATH_CUES))
+"""All path cues in one pattern: one search rules out the ~80 % of paths no cue matches."""
+
+
 def path_votes(path: str) -> list[Vote]:
     """Votes from the lower-cased URL path (and query): ``/product/``, ``/questions/``, ``/blog/`` ..."""
-    if len(path) <= 1:
+    if len(path) <= 1 or _ANY_PATH_CUE.search(path) is None:
         return []
     return [(t, w, "path", f"{why} ({m.group(0)[:30]})") for t, w, why, rx in _PATH_CUES
             if (m := rx.search(path)) is not None]
@@ -118,8 +122,14 @@ _TEXT_PHRASES: tuple[tuple[SourceType, str, tuple[str, ...]], ...] = (
                                         "public health service", "government")),
 )
 
-# bytes.translate over the ASCII-encoded text: str.translate on non-ASCII pages costs ~60 us.
-_PUNCT = bytes.maketrans(string.punctuation.encode("ascii"), b" " * len(string.punctuation))
+# Lower-casing and punctuation -> space in one bytes.translate pass over the page's ASCII bytes: the
+# word set costs one C pass plus the split (str.lower + str.translate on non-ASCII pages cost ~60 us).
+_PUNCT_B = string.punctuation.encode("ascii")
+_FOLD = bytes.maketrans(string.ascii_uppercase.encode("ascii") + _PUNCT_B,
+                        string.ascii_lowercase.encode("ascii") + b" " * len(_PUNCT_B))
+_ASCII_LOWER_OF = ("\u0130", "\u212a")
+"""The only non-ASCII characters whose lower case contains ASCII (İ -> i + dot, Kelvin sign -> k): a page
+with one of them is lower-cased as str first, so its words are the same as before this shortcut."""
 _WORD = re.compile(r"[a-z0-9]+")
 Cue = tuple[str | None, str | None, str]
 """(key word or None, phrase to search or None, label)."""
@@ -134,36 +144,75 @@ def _compile_cue(phrase: str) -> Cue:
     return None, phrase, phrase.strip()  # symbols ($, ```): a substring search, cheap for one char
 
 
-_BY_KEY: dict[str, list[tuple[SourceType, str | None, str]]] = {}
-_KEYLESS: list[tuple[SourceType, str, str]] = []
+_BY_KEY: dict[bytes, list[tuple[SourceType, bytes | None, str]]] = {}
+_SYMBOLS: list[tuple[SourceType, str, str]] = []
 for _t, _why, _phrases in _TEXT_PHRASES:
     for _key, _phrase, _label in map(_compile_cue, _phrases):
-        if _key is None:
-            _KEYLESS.append((_t, _phrase or "", _label))
-        else:
-            _BY_KEY.setdefault(_key, []).append((_t, _phrase, _label))
-_KEYS = frozenset(k.encode("ascii") for k in _BY_KEY)
+        if _key is None:  # case-free symbols ($, ```, €): in the text exactly when in its lower case
+            _SYMBOLS.append((_t, _phrase or "", _label))
+        else:  # ASCII phrases without "?", searched in the lower-cased text with non-ASCII as "?"
+            _BY_KEY.setdefault(_key.encode("ascii"), []).append(
+                (_t, None if _phrase is None else _phrase.encode("ascii"), _label))
+_ASCII_SYMBOLS = [s for s in _SYMBOLS if s[1].isascii()]
+_KEYS = frozenset(_BY_KEY)
 _WHY: dict[SourceType, str] = {t: why for t, why, _ in _TEXT_PHRASES}
 _ORDER: dict[SourceType, int] = {t: i for i, (t, _, _) in enumerate(_TEXT_PHRASES)}
 
 TEXT_CHARS = 1000
-"""Page text looked at, from the start: titles, bylines, prices and review notes sit in a page's opening,
-and the word set costs ~0.1 us per word (1,000 characters keep the layer near 20 us)."""
+"""Page text looked at, from the start: titles, bylines, prices and review notes sit in a page's opening.
+The cost is splitting it into words (1,000 characters: ~150 words)."""
+
+
+def _words(chunk: str, ascii_only: bool) -> list[bytes]:
+    """The lower-cased ASCII words of ``chunk`` (punctuation splits words, other characters are dropped).
+
+    The same words as lower-casing the str first: outside :data:`_ASCII_LOWER_OF`, lower-casing maps
+    ASCII to ASCII and everything else to non-ASCII, so it commutes with dropping non-ASCII.
+    """
+    if ascii_only:
+        return chunk.encode("ascii").translate(_FOLD).split()
+    if any(c in chunk for c in _ASCII_LOWER_OF):
+        return chunk.lower().encode("ascii", "ignore").translate(_FOLD).split()
+    return chunk.encode("ascii", "ignore").translate(_FOLD).split()
+
+
+def _lower(chunk: str, ascii_only: bool) -> bytes:
+    """``" " + chunk.lower()`` as ASCII bytes, each non-ASCII character as ``?`` (phrases have no ``?``,
+    so a phrase is found here exactly when it is in the lower-cased str)."""
+    if ascii_only:
+        return b" " + chunk.encode("ascii").lower()
+    if any(c in chunk for c in _ASCII_LOWER_OF):
+        return b" " + chunk.lower().encode("ascii", "replace")
+    return b" " + chunk.encode("ascii", "replace").lower()
 
 
 def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
     """Votes from page-text cues; a type needs at least two distinct cues."""
     if not text:
         return []
-    low = " " + text[:chars].lower()
+    chunk = text[:chars]
+    ascii_only = chunk.isascii()
+    cues: list[tuple[SourceType, bytes | None, str]] = []
+    for word in _KEYS.intersection(_words(chunk, ascii_only)):
+        cues += _BY_KEY[word]
+    for t, symbol, label in _ASCII_SYMBOLS if ascii_only else _SYMBOLS:
+        if symbol in chunk:
+            cues.append((t, None, label))
+    possible: dict[SourceType, int] = {}
+    for c in cues:
+        possible[c[0]] = possible.get(c[0], 0) + 1
+    if len(cues) < 2 or max(possible.values()) < 2:  # most pages: no type can reach two cues
+        return []
     hits: dict[SourceType, list[str]] = {}
-    for word in _KEYS.intersection(low.encode("ascii", "ignore").translate(_PUNCT).split()):
-        for t, phrase, label in _BY_KEY[word.decode("ascii")]:
-            if phrase is None or phrase in low:
-                hits.setdefault(t, []).append(label)
-    for t, phrase, label in _KEYLESS:
-        if phrase in low:
-            hits.setdefault(t, []).append(label)
+    low = b""
+    for t, phrase, label in cues:
+        if possible[t] < 2:
+            continue
+        if phrase is not None:  # a phrase is searched only when its type can still reach two cues
+            low = low or _lower(chunk, ascii_only)
+            if phrase not in low:
+                continue
+        hits.setdefault(t, []).append(label)
     return [(t, min(0.5, 0.15 * len(h)), "text", f"{_WHY[t]}: {', '.join(sorted(h)[:3])}")
             for t, h in sorted(hits.items(), key=lambda kv: _ORDER[kv[0]]) if len(h) >= 2]
 

@@ -53,3 +53,28 @@ def test_rag_results_match_committed() -> None:
     for task, r in fresh.items():
         for name, by_k in r["accuracy"].items():
             assert by_k == pytest.approx(committed[task]["accuracy"][name]), (task, name)
+
+
+def test_paired_accuracy_delta_by_hand() -> None:
+    from authorag.benchmarks.suitability import paired_accuracy_delta
+
+    # other fixes item 2 and breaks nothing: +1/4; every resample's delta is in {0, 1/4, ..., 1}.
+    out = paired_accuracy_delta(["a", "b", "c", "d"], ["a", "x", "c", "x"], ["a", "b", "c", "x"], n_boot=200)
+    assert out["value"] == 0.25
+    assert 0.0 <= out["ci95"][0] <= 0.25 <= out["ci95"][1] <= 1.0
+
+
+def test_llm_layer_eval_with_a_fake_model() -> None:
+    from authorag.benchmarks.suitability import llm_layer_eval
+    from authorag.testing import FakeBackend
+
+    out = llm_layer_eval(FakeBackend(lambda req: "news"))
+    rules = out["rules"]
+    # The model says "news" for everything: LLM-only accuracy is the share of news URLs.
+    n_news = sum(r["label"] == "news" for r in _rows("source_types_v1.csv"))
+    assert out["llm_only"]["accuracy"] == pytest.approx(n_news / out["n"])
+    assert out["delta_llm_only_vs_rules"]["value"] == pytest.approx(n_news / out["n"] - rules["accuracy"])
+    # Fallback changes only the rules' unknowns: those that are news become right.
+    assert out["fallback"]["accuracy"] - rules["accuracy"] == pytest.approx(
+        out["rules_unknown_llm_only"]["accuracy"] * out["n_rules_unknown"] / out["n"])
+    assert out["llm_calls"] <= out["n"]
