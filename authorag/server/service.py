@@ -139,9 +139,8 @@ class RerankService:
         assert self._reranker is not None
         docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                                max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        cands, source = adapters.candidates(((d.url, d.text, None) for d in docs), self._relevance_source)
-        ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n) if cands else \
-            Ranking(request.query, ())
+        cands, source = adapters.candidates([(d.url, d.text, None) for d in docs], self._relevance_source)
+        ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n)  # none: empty, with provenance
         self._count(docs, ranking)
         return self._response(request, docs, ranking, api, source)
 
@@ -155,22 +154,23 @@ class RerankService:
         echo = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
         skipped: list[int] = []
-        breakdown, source_type_of = adapters.breakdown, adapters.source_type_of
-        for cand in ranking.candidates:
+        for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             index = int(cand.id)
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
             if echo:
                 item["document"] = docs[index].echo
-            item["authority"] = breakdown(cand, source, source_type_of(ranking, cand))
-            code = skip_code(cand.authority.note) if cand.authority is not None else None
+            item["authority"] = explanation
+            note = cand.authority.note if cand.authority is not None else None
+            code = None if note is None else skip_code(note)
             if code is not None:  # the judge was due but skipped: deadline, open circuit, busy pool
-                item["authority"]["judge_skipped"] = code
+                explanation["judge_skipped"] = code
                 skipped.append(index)
             results.append(item)
         meta = {
             "api_version": {"version": "2" if api == "v2" else "1"},
             "billed_units": {"search_units": 1},
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
+                         "prior_stores": ranking.provenance.get("prior_stores", {}),
                          "relevance": source, "policy": self._policy,
                          "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
                          "truncated": [i for i, d in enumerate(docs) if d.truncated],
