@@ -195,7 +195,9 @@ class Ranking:
         query: the query the candidates were ranked for.
         candidates: candidates in rank order (best first).
         dropped: candidates removed by a filter or deny list, in input order.
-        provenance: how the ranking was made (mode, weights, scorer, version).
+        provenance: how the ranking was made, once per ranking: ``scorer`` (the composition's
+            name), ``prior_stores`` (source name → an imported store's provenance: file, date,
+            SHA-256, rows, entries), ``relevance``, ``policy``.
     """
 
     query: str
