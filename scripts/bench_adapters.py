@@ -100,11 +100,12 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
     }
     core = ms["core AuthorityReranker.rerank"]
     over = {k: v - core for k, v in ms.items() if k not in ("core AuthorityReranker.rerank", "Haystack MetaFieldRanker")}
-    return {"documents": n, "calls": calls, "rounds": rounds, "ms_per_call": ms, "overhead_ms": over,
-            "ratio_to_core": {k: v / core for k, v in ms.items()},
-            "haystack_vs_metafield": ms["Haystack AuthorityRanker"] / ms["Haystack MetaFieldRanker"],
-            "targets_met": all(v <= TARGET_MS for v in over.values())
-            and ms["Haystack AuthorityRanker"] < ms["Haystack MetaFieldRanker"]}
+    ratio = ms["Haystack AuthorityRanker"] / ms["Haystack MetaFieldRanker"]
+    met = {f"{k} <= +{TARGET_MS} ms": v <= TARGET_MS for k, v in over.items()}
+    met["Haystack AuthorityRanker / MetaFieldRanker < 1"] = ratio < 1.0
+    return {"documents": n, "calls": calls, "rounds": rounds, "gc": "enabled (as in a user's process)",
+            "ms_per_call": ms, "overhead_ms": over, "ratio_to_core": {k: v / core for k, v in ms.items()},
+            "haystack_vs_metafield": ratio, "targets": met, "targets_met": all(met.values())}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,8 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Haystack AuthorityRanker / MetaFieldRanker: {out['haystack_vs_metafield']:.2f}; "
           f"targets (adapters <= +{TARGET_MS} ms, AuthorityRanker faster than MetaFieldRanker): "
           f"{'met' if out['targets_met'] else 'NOT met'}")
-    for name, extra in out["overhead_ms"].items():
-        print(f"  {name}: +{extra:.3f} ms {'<=' if extra <= TARGET_MS else '>'} {TARGET_MS} ms")
+    for target, ok in out["targets"].items():
+        print(f"  {'met    ' if ok else 'NOT met'}  {target}")
     return 0
 
 
