@@ -167,15 +167,15 @@ class Candidate:
             ConfigError: a score name is already set; every stage writes its own names once.
         """
         scores = self.scores
-        if not scores.keys().isdisjoint(values):
+        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
+        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
+        merged.update(values)
+        if len(merged) != len(scores) + len(values):  # a name in both (cheaper than a disjointness test first)
             clash = next(n for n in values if n in scores)
             raise ConfigError(
                 f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
                 "own score name once. Use a different name for a second stage of the same kind."
             )
-        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
-        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
-        merged.update(values)
         for n, v in values.items():
             if type(v) is not float:  # ints, numpy scalars: stored as plain floats
                 merged[n] = float(v)
