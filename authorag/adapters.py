@@ -4,14 +4,12 @@ Every surface converts its own documents to :class:`~authorag.types.Candidate` o
 calls :class:`~authorag.rerankers.authority.AuthorityReranker`, and converts once on the way out.
 This module owns the parts they would otherwise each spell out:
 
-* the relevance vocabulary, :data:`~authorag.types.Relevance` (``auto``, ``rank``, ``upstream``,
-  ``none``, ``bm25``, ``dense``) and how each mode turns into input relevance;
-* the policy fields (derived from :class:`~authorag.rerankers.authority.RerankPolicy`): validation,
+* the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
+* the policy fields (from :class:`~authorag.rerankers.authority.RerankPolicy`): validation,
   argparse options, environment variables;
 * the reranker over the default composition (:func:`authorag.compose.load_scorer`), with the
   optional suitability scorer (:func:`resolve_suitability`);
-* the one per-candidate breakdown written next to the fused score (:func:`breakdown`), with the
-  source-type fields when suitability is on (:func:`source_type_of`).
+* the one per-candidate breakdown (:func:`breakdown`, :func:`breakdowns`).
 
 Example:
     >>> reranker, mode = build_reranker(relevance="rank", policy={"weight": 0.8})
@@ -39,7 +37,7 @@ from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
 from authorag.rerankers.suitability import SuitabilityScorer
-from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance
+from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int
 
 ORDER_MODES: tuple[str, ...] = ("auto", "rank", "upstream", "none")
@@ -113,18 +111,16 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
         return list(typing.cast(Sequence[float], upstream)), "upstream"
     if mode == "upstream":
         missing = [i for i, v in enumerate(upstream) if v is None][:10]
-        raise ConfigError(
-            f"relevance='upstream' needs a score on every document; documents at positions {missing} "
-            "have none. Use relevance='auto' (falls back to the incoming order) or 'rank'."
-        )
+        raise ConfigError(f"relevance='upstream' needs a score on every document; documents at positions "
+                          f"{missing} have none. Use relevance='auto' (falls back to the incoming order) or 'rank'.")
     return rank_relevance(len(upstream)), "rank"
 
 
 def as_float(value: object) -> float | None:
     """``value`` as a finite float, or None (bools and non-numbers are not scores)."""
-    if type(value) is float:  # the common case first: this runs once per document
+    if type(value) is float:  # the common cases first: this runs once per document
         return value if math.isfinite(value) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     out = float(value)
     return out if math.isfinite(out) else None
@@ -147,24 +143,34 @@ def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT
 def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tuple[list[Candidate], str]:
     """Candidates (ids ``"0"``, ``"1"``, ...) for ``(url, text, upstream score)`` items.
 
-    Returns the candidates and the relevance source (``upstream``, ``rank``, ``none`` or the
-    scorer's name) for :func:`breakdown`.
+    Returns them and the relevance source (``upstream``, ``rank``, ``none`` or a scorer's name).
 
     Raises:
         ConfigError: ``mode == "upstream"`` and an item has no score.
     """
-    rows = list(items)
+    rows = items if isinstance(items, list) else list(items)
     rel, source = choose_relevance(mode, [r[2] for r in rows])
     out: list[Candidate] = []
-    for i, (url, text, _) in enumerate(rows):
-        # Candidate.create copies the scores it is given; these are fresh, so build directly.
-        host = parse_host(url, strict=False) if url else None
-        scores = _NO_SCORES if rel is None else MappingProxyType({RELEVANCE_SCORE: rel[i]})
-        out.append(Candidate(str(i), url, host.host if host else None, host.domain if host else None, text,
-                             scores=scores))
+    n = len(rows)
+    scores: Sequence[Mapping[str, float]] = (
+        (_NO_SCORES,) * n if rel is None else _rank_scores(n) if source == "rank"
+        else [MappingProxyType({RELEVANCE_SCORE: r}) for r in rel])
+    ids = _IDS if n <= len(_IDS) else tuple(map(str, range(n)))
+    append, parse, make = out.append, parse_host, new_candidate
+    for i, (url, text, _) in enumerate(rows):  # runs once per document of every adapter call
+        host = parse(url, strict=False) if url else None
+        append(make(ids[i], url, host.host if host else None, host.domain if host else None, text, _NO_SCORES,
+                    scores[i], None))
     return out, source
 
 
+@lru_cache(maxsize=16)
+def _rank_scores(n: int) -> tuple[Mapping[str, float], ...]:
+    """The read-only ``{"relevance": (n - i) / n}`` maps, shared by every call with ``n`` items."""
+    return tuple(MappingProxyType({RELEVANCE_SCORE: r}) for r in rank_relevance(n))
+
+
+_IDS = tuple(map(str, range(1024)))  # candidate ids "0", "1", ... shared by every call
 _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 
@@ -311,23 +317,37 @@ def source_type_of(ranking: Ranking, candidate: Candidate) -> Mapping[str, Any] 
     return None if suit is None else suit["candidates"].get(candidate.id)
 
 
-_DETAIL_VIEWS: dict[int, tuple[AuthorityDetail, dict[str, Any]]] = {}
-_EMPTY_VIEW: dict[str, Any] = {}
+_BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(detail) -> (detail, base)
 
 
-def _detail_view(detail: AuthorityDetail | None) -> dict[str, Any]:
-    """``detail.to_dict()``, once per detail object: scorers hand out one detail per source, and
-    building the nested dicts was the largest cost of an adapter call (~1 µs per document)."""
-    if detail is None:
-        return _EMPTY_VIEW
-    hit = _DETAIL_VIEWS.get(id(detail))
-    if hit is not None and hit[0] is detail:
-        return hit[1]
-    view = detail.to_dict()
-    if len(_DETAIL_VIEWS) >= 4096:
-        _DETAIL_VIEWS.clear()
-    _DETAIL_VIEWS[id(detail)] = (detail, view)  # the detail is kept alive, so its id is not reused
-    return view
+def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
+    """``{"version": 1, **detail.to_dict()}`` once per detail (scorers share one detail per source)."""
+    base = {"version": BREAKDOWN_VERSION, **({} if detail is None else detail.to_dict())}
+    if len(_BASES) >= 4096:
+        _BASES.clear()
+    _BASES[id(detail)] = (detail, base)  # the detail is kept alive, so its id is not reused
+    return base
+
+
+def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
+    """The breakdowns without suitability fields; one loop, no call per candidate (hot path)."""
+    out: list[dict[str, Any]] = []
+    append, bases = out.append, _BASES
+    for c in cands:
+        detail, get, url = c.authority, c.scores.get, c.url
+        hit = bases.get(id(detail))
+        row = (hit[1] if hit is not None and hit[0] is detail else _base(detail)).copy()
+        row["url"] = url or None  # same key order as the one dict literal this replaced
+        row["host"] = c.host
+        row["domain"] = c.domain
+        row["has_url"] = bool(url)
+        row["signal"] = get("authority.signal")
+        row["relevance"] = get(source, get(RELEVANCE_SCORE))
+        row["relevance_source"] = source
+        row["relevance_norm"] = get("relevance.norm")
+        row["fused"] = get("fused")
+        append(row)
+    return out
 
 
 def breakdown(candidate: Candidate, relevance_source: str,
@@ -343,25 +363,30 @@ def breakdown(candidate: Candidate, relevance_source: str,
     ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
 
     The nested ``sources``, ``credibility_sources`` and ``raw`` dicts are shared by every result
-    from the same source: read them, do not change them.
+    from the same source: read them, do not change them. The scorer, prior stores and policy are
+    in ``Ranking.provenance`` (once per ranking).
     """
-    scores = candidate.scores
-    out: dict[str, Any] = {
-        "version": BREAKDOWN_VERSION,
-        **_detail_view(candidate.authority),
-        "url": candidate.url or None,
-        "host": candidate.host,
-        "domain": candidate.domain,
-        "has_url": bool(candidate.url),
-        "signal": scores.get("authority.signal"),
-        "relevance": scores.get(relevance_source, scores.get(RELEVANCE_SCORE)),
-        "relevance_source": relevance_source,
-        "relevance_norm": scores.get("relevance.norm"),
-        "fused": scores.get("fused"),
-    }
+    out = _rows((candidate,), relevance_source)[0]
     if source_type is not None:
-        out.update(source_type, suitability=scores.get("suitability"))
+        out.update(source_type, suitability=candidate.scores.get("suitability"))
     return out
+
+
+def breakdowns(ranking: Ranking, relevance_source: str) -> list[dict[str, Any]]:
+    """:func:`breakdown` of every ranked candidate, in rank order (what the adapters write).
+
+    Example:
+        >>> cands, source = candidates([("https://www.nih.gov/y", "b", None)], "rank")
+        >>> [b["tier"] for b in breakdowns(build_reranker()[0].rerank("q", cands), source)]
+        ['table']
+    """
+    rows = _rows(ranking.candidates, relevance_source)
+    if ranking.provenance.get("suitability") is not None:
+        for c, row in zip(ranking.candidates, rows):
+            source_type = source_type_of(ranking, c)
+            if source_type is not None:
+                row.update(source_type, suitability=c.scores.get("suitability"))
+    return rows
 
 
 def check_top(name: str, value: int | None) -> int | None:
@@ -370,6 +395,6 @@ def check_top(name: str, value: int | None) -> int | None:
 
 
 __all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "POLICY_FIELDS", "add_policy_options", "as_float",
-           "breakdown", "build_reranker", "candidates", "check_top", "choose_relevance", "make_policy",
+           "breakdown", "breakdowns", "build_reranker", "candidates", "check_top", "choose_relevance", "make_policy",
            "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance", "resolve_relevance",
            "resolve_suitability", "source_type_of", "url_from_metadata"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -116,11 +116,10 @@ class _ByteBoundedCache:
         self._data: dict[str, ParsedHost] = {}
         self._bytes = 0
         self._lock = threading.Lock()
-
-    def get(self, key: str) -> ParsedHost | None:
-        # No lock and no reordering: a dict read is atomic, and first-in-first-out eviction
-        # keeps a hit at ~0.1 µs (an LRU's move_to_end under a lock doubled it).
-        return self._data.get(key)
+        # The dict's own get, bound once: no lock and no reordering (a dict read is atomic, and
+        # first-in-first-out eviction keeps a hit at ~0.05 µs; an LRU's move_to_end under a lock
+        # doubled it), and no Python frame per lookup. The dict is only ever cleared, never replaced.
+        self.get: Callable[[str], ParsedHost | None] = self._data.get
 
     def put(self, key: str, value: ParsedHost) -> None:
         size = sys.getsizeof(key) + self.ENTRY_OVERHEAD

@@ -29,7 +29,7 @@ from authorag.errors import ConfigError, JudgeError
 from authorag.judges.base import JudgeBase, to_detail
 from authorag.judges.calibration import Calibration
 from authorag.judges.deadline import Skipped, guard_for
-from authorag.priors.base import AuthorityScorer
+from authorag.priors.base import AuthorityScorer, prior_stores_of
 from authorag.types import (
     UNKNOWN_AUTHORITY,
     UNKNOWN_LEVEL,
@@ -103,6 +103,11 @@ class HybridAuthority:
             self.calibration = Calibration.load() if judge is not None else Calibration.identity()
         else:
             self.calibration = calibration if isinstance(calibration, Calibration) else Calibration.identity()
+
+    @property
+    def prior_stores(self) -> dict[str, dict[str, Any]]:
+        """The prior stores the table tier reads (:func:`~authorag.priors.base.prior_stores_of`)."""
+        return prior_stores_of(self.table)
 
     def _confident(self, detail: AuthorityDetail) -> bool:
         return detail.authority is not None and detail.confidence >= self.min_confidence

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from authorag.errors import ConfigError
-from authorag.priors.base import AuthorityScorer
+from authorag.priors.base import AuthorityScorer, prior_stores_of
 from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.special import maybe_special, special_host
 from authorag.suitability.classifier import split_url
@@ -89,6 +89,11 @@ class TieredAuthority:
         self.source_type_adjust = source_type_adjust
         self.name = name if name is not None else self._default_name()
         self._memo: dict[str, object] = {}
+
+    @property
+    def prior_stores(self) -> dict[str, dict[str, Any]]:
+        """The prior stores the inner scorer reads (:func:`~authorag.priors.base.prior_stores_of`)."""
+        return prior_stores_of(self.inner)
 
     def _default_name(self) -> str:
         parts = ["reserved"] if self.reserved else []

@@ -172,21 +172,20 @@ class Candidate:
             ConfigError: a score name is already set; every stage writes its own names once.
         """
         scores = self.scores
-        if not scores.keys().isdisjoint(values):
+        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
+        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
+        merged.update(values)
+        if len(merged) != len(scores) + len(values):  # a name in both (cheaper than a disjointness test first)
             clash = next(n for n in values if n in scores)
             raise ConfigError(
                 f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
                 "own score name once. Use a different name for a second stage of the same kind."
             )
-        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
-        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
-        merged.update(values)
         for n, v in values.items():
             if type(v) is not float:  # ints, numpy scalars: stored as plain floats
                 merged[n] = float(v)
-        # Direct construction: dataclasses.replace costs ~5x more and this runs per candidate per stage.
-        return Candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
-                         MappingProxyType(merged), self.authority if authority is None else authority)
+        return new_candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
+                             MappingProxyType(merged), self.authority if authority is None else authority)
 
     def with_authority(self, detail: AuthorityDetail) -> Candidate:
         """Return a copy carrying ``detail`` (replacing no scores)."""
@@ -201,7 +200,9 @@ class Ranking:
         query: the query the candidates were ranked for.
         candidates: candidates in rank order (best first).
         dropped: candidates removed by a filter or deny list, in input order.
-        provenance: how the ranking was made (mode, weights, scorer, version).
+        provenance: how the ranking was made, once per ranking: ``scorer`` (the composition's
+            name), ``prior_stores`` (source name → an imported store's provenance: file, date,
+            SHA-256, rows, entries), ``relevance``, ``policy``.
     """
 
     query: str
@@ -224,6 +225,37 @@ class Ranking:
     def ids(self) -> list[str]:
         """Candidate ids in rank order."""
         return [c.id for c in self.candidates]
+
+
+_SLOT_SETTERS = tuple(Candidate.__dict__[f.name].__set__ for f in dataclasses.fields(Candidate))
+
+
+def new_candidate(id: str, url: str, host: str | None, domain: str | None, text: str,
+                  metadata: Mapping[str, Any], scores: Mapping[str, float],
+                  authority: AuthorityDetail | None) -> Candidate:
+    """A :class:`Candidate` from every field, positionally, at half the cost of ``Candidate(...)``.
+
+    For the per-candidate hot paths (each reranking stage, each adapter call): a frozen
+    dataclass's ``__init__`` goes through ``object.__setattr__`` once per field (~0.9 µs for the
+    eight fields); the slots' own setters do the same writes in ~0.45 µs. The result is the
+    same frozen candidate; ``metadata`` and ``scores`` must already be read-only mappings.
+
+    Example:
+        >>> c = new_candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov", "", _EMPTY, _EMPTY, None)
+        >>> c == Candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov")
+        True
+    """
+    c = object.__new__(Candidate)
+    s_id, s_url, s_host, s_domain, s_text, s_meta, s_scores, s_auth = _SLOT_SETTERS
+    s_id(c, id)
+    s_url(c, url)
+    s_host(c, host)
+    s_domain(c, domain)
+    s_text(c, text)
+    s_meta(c, metadata)
+    s_scores(c, scores)
+    s_auth(c, authority)
+    return c
 
 
 def candidates_from(urls: Iterable[str]) -> list[Candidate]:

@@ -143,3 +143,106 @@ def test_adapters_do_not_change_their_input() -> None:
     out = AuthorityRanker().run(query="q", documents=docs)["documents"]
     assert [(d.id, d.score, dict(d.meta)) for d in docs] == before
     assert {d.id for d in out} == {d.id for d in docs} and all("authority" in d.meta for d in out)
+
+
+def _fixed_candidate() -> Any:
+    from types import MappingProxyType
+
+    from authorag.types import AuthorityDetail, SourceValue, new_candidate
+
+    detail = AuthorityDetail(0.8, 0.9, "table", (SourceValue("moz", 0.95, 95.0),), 0.5,
+                             (SourceValue("wikipedia_perennial", 0.5, 0.0),), "nih.gov")
+    scores = MappingProxyType({"relevance": 0.75, "authority.signal": 0.65, "relevance.norm": 1.0, "fused": 0.895})
+    return new_candidate("3", "https://www.nih.gov/y", "www.nih.gov", "nih.gov", "t", MappingProxyType({}), scores,
+                         detail)
+
+
+def test_breakdown_shape_and_order_for_a_fixed_input() -> None:
+    row = adapters.breakdown(_fixed_candidate(), "rank")
+    assert list(row.items()) == [
+        ("version", 1), ("authority", 0.8), ("confidence", 0.9), ("tier", "table"), ("credibility", 0.5),
+        ("matched", "nih.gov"), ("sources", {"moz": 0.95}), ("credibility_sources", {"wikipedia_perennial": 0.5}),
+        ("raw", {"moz": 95.0, "wikipedia_perennial": 0.0}), ("note", None), ("url", "https://www.nih.gov/y"),
+        ("host", "www.nih.gov"), ("domain", "nih.gov"), ("has_url", True), ("signal", 0.65), ("relevance", 0.75),
+        ("relevance_source", "rank"), ("relevance_norm", 1.0), ("fused", 0.895)]
+    # The per-detail base is cached, the row is not: changing one row leaves the next one whole.
+    row["url"] = "changed"
+    row["extra"] = 1
+    again = adapters.breakdown(_fixed_candidate(), "rank")
+    assert again["url"] == "https://www.nih.gov/y" and "extra" not in again and set(again) == BREAKDOWN_KEYS
+    typed = adapters.breakdown(_fixed_candidate(), "rank", {"source_type": "government"})
+    assert list(typed)[-2:] == ["source_type", "suitability"] and typed["suitability"] is None
+
+
+def test_breakdowns_equal_breakdown_of_each_candidate() -> None:
+    reranker, mode = adapters.build_reranker(relevance="rank")
+    cands, source = adapters.candidates([(u, "t", None) for u in URLS], mode)
+    ranking = reranker.rerank("q", cands)
+    assert adapters.breakdowns(ranking, source) == [adapters.breakdown(c, source) for c in ranking.candidates]
+    suited, mode = adapters.build_reranker(relevance="rank", suitability=True)
+    ranking = suited.rerank("is vitamin C good for colds", adapters.candidates([(u, "t", None) for u in URLS], mode)[0])
+    rows = adapters.breakdowns(ranking, source)
+    assert rows == [adapters.breakdown(c, source, adapters.source_type_of(ranking, c)) for c in ranking.candidates]
+    assert all("suitability" in r for r in rows)
+
+
+def test_candidates_rank_relevance_is_exact_and_read_only() -> None:
+    first, source = adapters.candidates([(u, "t", None) for u in URLS], "rank")
+    second, _ = adapters.candidates([(u, "t", 0.1) for u in URLS], "rank")
+    assert source == "rank" and [c.id for c in first] == ["0", "1", "2"]
+    assert [dict(c.scores) for c in first] == [{"relevance": 1.0}, {"relevance": 2 / 3}, {"relevance": 1 / 3}]
+    assert [dict(c.scores) for c in second] == [dict(c.scores) for c in first]
+    with pytest.raises(TypeError):
+        first[0].scores["relevance"] = 0.0  # type: ignore[index]
+    upstream, source = adapters.candidates([(u, "t", s) for u, s in zip(URLS, (0.2, 0.9, 0.4))], "auto")
+    assert source == "upstream" and [c.scores["relevance"] for c in upstream] == [0.2, 0.9, 0.4]
+    assert [(c.host, c.domain) for c in first] == [("someblog.blogspot.com", "someblog.blogspot.com"),
+                                                   ("www.nih.gov", "nih.gov"), ("unknown-clinic-4821.net",) * 2]
+
+
+def test_none_overrides_keep_the_policy_and_bad_ones_still_fail() -> None:
+    reranker, mode = adapters.build_reranker(relevance="rank", policy={"weight": 0.4})
+    cands, _ = adapters.candidates([(u, "t", None) for u in URLS], mode)
+    assert reranker.rerank("q", cands, top_k=None, weight=None).provenance["policy"] == reranker.policy.to_dict()
+    assert reranker.rerank("q", cands, top_k=2).provenance["policy"]["top_k"] == 2
+    with pytest.raises(ConfigError, match=r"weight must be in \[0, 1\], got 1.5"):
+        reranker.rerank("q", cands, top_k=None, weight=1.5)
+
+
+def test_langchain_copies_leave_the_callers_documents_untouched() -> None:
+    pytest.importorskip("langchain_core")
+    from langchain_core.documents import Document
+
+    from authorag.integrations.langchain import AuthorityCompressor
+
+    docs = [Document(page_content="t", metadata={"source": u, "k": [1]}, id=f"d{i}") for i, u in enumerate(URLS)]
+    docs.append(Document(page_content="no metadata given"))
+    before = [(d.model_dump(), d.model_fields_set, id(d.metadata)) for d in docs]
+    out = AuthorityCompressor(relevance="rank").compress_documents(docs, "q")
+    assert [(d.model_dump(), d.model_fields_set, id(d.metadata)) for d in docs] == before
+    by_content = {(d.id, d.page_content): d for d in docs}
+    for new in out:
+        old = by_content[(new.id, new.page_content)]
+        assert new is not old and new.metadata is not old.metadata and type(new) is type(old)
+        assert new == old.model_copy(update={"metadata": new.metadata})
+        assert {k: v for k, v in new.metadata.items() if k not in ("relevance_score", "authority")} == old.metadata
+        assert "metadata" in new.model_fields_set  # model_dump(exclude_unset=True) keeps the written metadata
+        assert new.model_dump(exclude_unset=True)["metadata"]["authority"]["fused"] == new.metadata["relevance_score"]
+    assert [d.metadata.get("source") for d in out][:3] == URLS
+
+
+def test_haystack_copies_share_nothing_writable_with_the_callers_documents() -> None:
+    pytest.importorskip("haystack")
+    from haystack import Document as HDocument
+
+    from authorag.integrations.haystack import AuthorityRanker
+
+    docs = [HDocument(content="t", meta={"url": u, "tags": ["a"]}) for u in URLS]
+    metas = [d.meta for d in docs]
+    out = AuthorityRanker(relevance="rank").run(query="q", documents=docs)["documents"]
+    assert [d.meta for d in docs] == [{"url": u, "tags": ["a"]} for u in URLS] and all(d.score is None for d in docs)
+    assert all(d.meta is m for d, m in zip(docs, metas))
+    for new in out:
+        old = next(d for d in docs if d.id == new.id)
+        assert new.meta is not old.meta and new.content == old.content and type(new) is type(old)
+        assert new.score == new.meta["authority"]["fused"] and new.to_dict()["score"] == new.score

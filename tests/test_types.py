@@ -58,3 +58,17 @@ def test_detail_to_dict_shape() -> None:
         "sources": {"moz": 0.95}, "credibility_sources": {"wikipedia_perennial": 0.5},
         "raw": {"moz": 95.0, "wikipedia_perennial": 0.0}, "note": None,
     }
+
+
+def test_new_candidate_equals_the_dataclass_constructor_and_is_frozen() -> None:
+    import dataclasses
+    from types import MappingProxyType
+
+    from authorag.types import new_candidate
+
+    scores = MappingProxyType({"relevance": 0.5})
+    fast = new_candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov", "t", MappingProxyType({}), scores, None)
+    assert fast == Candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov", "t", scores=scores)
+    assert hash(fast.id) == hash("1") and fast.with_score("fused", 1).scores["fused"] == 1.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.url = "x"  # type: ignore[misc]

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any, get_args
 
 from authorag.adapters import add_policy_options
-from authorag.cli._util import Subparsers, read_jsonl, write_jsonl
+from authorag.cli._util import JSON_VERSION, Subparsers, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.types import Relevance
@@ -20,6 +21,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rerank", help="rerank candidates (JSONL: url, text, optional id and score)")
     p.add_argument("--query", "-q", required=True)
     p.add_argument("--input", "-i", default="-", help="candidates JSONL ('-' for stdin)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (query, provenance: scorer, prior stores, policy; results) "
+                        "instead of one JSON line per candidate")
     _add_relevance(p, "auto")
     add_policy_options(p)
     _add_suitability(p)
@@ -81,15 +85,20 @@ def _read(path: str) -> tuple[list[tuple[str, str, float | None]], list[dict[str
 
 
 def _rerank(args: argparse.Namespace) -> int:
-    from authorag.adapters import breakdown, candidates, source_type_of
+    from authorag.adapters import breakdowns, candidates
 
     reranker, mode = build_reranker(args)  # validates the options before reading any input
     items, rows = _read(args.input)
     cands, source = candidates(items, mode)
     ranking = reranker.rerank(args.query, cands)
-    write_jsonl({**rows[int(c.id)], "rank": rank, "score": c.scores["fused"],
-                 "authority": breakdown(c, source, source_type_of(ranking, c))}
-                for rank, c in enumerate(ranking.candidates, start=1))
+    results = [{**rows[int(c.id)], "rank": rank, "score": c.scores["fused"], "authority": explanation}
+               for rank, (c, explanation) in enumerate(zip(ranking.candidates, breakdowns(ranking, source)), start=1)]
+    if not args.json:
+        write_jsonl(results)
+        return 0
+    provenance = {k: v for k, v in ranking.provenance.items() if k != "suitability"}  # per candidate: in results
+    print(json.dumps({"version": JSON_VERSION, "query": args.query, "provenance": provenance, "results": results},
+                     ensure_ascii=False, indent=1))
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -109,6 +110,15 @@ class PriorTable:
                 source_spec(n)
         return PriorTable([s for s in self.specs if s.name not in names], self.rules,
                           [e for e in self.extra if e.name not in names])
+
+    @property
+    def prior_stores(self) -> dict[str, dict[str, Any]]:
+        """Source name → provenance of each extra source that is a prior store
+        (``authorag priors import``): its header provenance plus ``entries``."""
+        from authorag.priors.store import PriorStore
+
+        return {e.name: {**e.values.provenance, "entries": len(e.values)}
+                for e in self.extra if isinstance(e.values, PriorStore)}
 
     def __len__(self) -> int:
         """Number of distinct keys any active source knows."""

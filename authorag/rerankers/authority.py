@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
-from authorag.priors.base import AuthorityScorer
+from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.rerankers.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
@@ -154,6 +154,9 @@ class AuthorityReranker:
         self.policy = base.replace(**policy_fields) if policy_fields else base
         self._allow = DomainList.compile(self.policy.allow)
         self._deny = DomainList.compile(self.policy.deny)
+        # Per-scorer invariants, read once: the stores' provenance opens no file per call.
+        self._stores = prior_stores_of(scorer)
+        self._policy_view = self.policy.to_dict()
 
     def rerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
         """Rank ``candidates`` for ``query``; ``overrides`` replace policy fields for this call.
@@ -161,9 +164,11 @@ class AuthorityReranker:
         Raises:
             ConfigError: on an invalid override (``weight must be in [0, 1], got 1.5``).
         """
-        policy = self.policy.replace(**overrides) if overrides else self.policy
-        allow = self._allow if "allow" not in overrides else DomainList.compile(policy.allow)
-        deny = self._deny if "deny" not in overrides else DomainList.compile(policy.deny)
+        # Adapters pass their per-call caps as None when unset: no new (re-validated) policy then.
+        changes = {k: v for k, v in overrides.items() if v is not None} if overrides else overrides
+        policy = self.policy.replace(**changes) if changes else self.policy
+        allow = self._allow if "allow" not in changes else DomainList.compile(policy.allow)
+        deny = self._deny if "deny" not in changes else DomainList.compile(policy.deny)
         kept = [c for c in candidates if not deny.matches_candidate(c)] if deny else list(candidates)
         dropped = [c for c in candidates if deny.matches_candidate(c)] if deny else []
         if not kept:
@@ -231,9 +236,12 @@ class AuthorityReranker:
         return Ranking(query, tuple(ordered), tuple(dropped + removed), self._provenance(policy))
 
     def _provenance(self, policy: RerankPolicy) -> dict[str, Any]:
+        """Once per ranking (never per candidate): the scorer's name, the prior stores it reads
+        (file, date, SHA-256, rows, format, entries), the relevance signal and the policy."""
         return {"reranker": "authority", "scorer": self.scorer.name,
+                "prior_stores": copy_json(self._stores) if self._stores else {},
                 "relevance": None if self.relevance is None else self.relevance.name,
-                "policy": policy.to_dict()}
+                "policy": dict(self._policy_view) if policy is self.policy else policy.to_dict()}
 
 
 def _checked_unit(values: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -14,6 +14,7 @@ A document without any gets no authority evidence (``has_url: false`` in its res
 from __future__ import annotations
 
 import re
+from functools import partial
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -122,6 +123,7 @@ def parse_documents(
         raise ConfigError(f"urls has {len(urls)} entries but documents has {len(documents)}; "
                           "send one URL (or null) per document")
     out: list[ParsedDocument] = []
+    append, make = out.append, partial(tuple.__new__, ParsedDocument)  # C-level: no generated __new__ per document
     for i, doc in enumerate(documents):
         if isinstance(doc, str):
             raw, url = doc, url_in_text(doc)
@@ -130,6 +132,9 @@ def parse_documents(
         given = urls[i] if urls is not None else None
         if given:
             url = given.strip()
-        text, cut = truncate(raw, max_chars, max_tokens)
-        out.append(ParsedDocument(text, url, doc, cut))
+        if max_tokens is None and len(raw) <= max_chars:  # within budget: truncate()'s first case, inline
+            append(make((raw, url, doc, False)))
+        else:
+            text, cut = truncate(raw, max_chars, max_tokens)
+            append(make((text, url, doc, cut)))
     return out

@@ -9,7 +9,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 from authorag import adapters
 from authorag.compose import load_scorer
@@ -139,41 +139,37 @@ class RerankService:
         assert self._reranker is not None
         docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                                max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        cands, source = adapters.candidates(((d.url, d.text, None) for d in docs), self._relevance_source)
-        ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n) if cands else \
-            Ranking(request.query, ())
-        self._count(docs, ranking)
-        return self._response(request, docs, ranking, api, source)
-
-    def _count(self, docs: Sequence[ParsedDocument], ranking: Ranking) -> None:
+        cands, source = adapters.candidates([(d.url, d.text, None) for d in docs], self._relevance_source)
+        ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n)  # none: empty, with provenance
+        flags = _Flags([i for i, d in enumerate(docs) if not d.url], [i for i, d in enumerate(docs) if d.truncated])
         tiers = Counter(c.authority.tier if c.authority else "unknown" for c in ranking.candidates)
-        self.metrics.observe_documents(len(docs), sum(1 for d in docs if not d.url),
-                                       sum(1 for d in docs if d.truncated), dict(tiers))
+        self.metrics.observe_documents(len(docs), len(flags.without_url), len(flags.truncated), dict(tiers))
+        return self._response(request, docs, ranking, api, source, flags)
 
     def _response(self, request: RerankRequest, docs: Sequence[ParsedDocument], ranking: Ranking,
-                  api: str, source: str) -> dict[str, Any]:
+                  api: str, source: str, flags: _Flags) -> dict[str, Any]:
         echo = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
         skipped: list[int] = []
-        breakdown, source_type_of = adapters.breakdown, adapters.source_type_of
-        for cand in ranking.candidates:
+        for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             index = int(cand.id)
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
             if echo:
                 item["document"] = docs[index].echo
-            item["authority"] = breakdown(cand, source, source_type_of(ranking, cand))
-            code = skip_code(cand.authority.note) if cand.authority is not None else None
+            item["authority"] = explanation
+            note = cand.authority.note if cand.authority is not None else None
+            code = None if note is None else skip_code(note)
             if code is not None:  # the judge was due but skipped: deadline, open circuit, busy pool
-                item["authority"]["judge_skipped"] = code
+                explanation["judge_skipped"] = code
                 skipped.append(index)
             results.append(item)
         meta = {
             "api_version": {"version": "2" if api == "v2" else "1"},
             "billed_units": {"search_units": 1},
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
+                         "prior_stores": ranking.provenance.get("prior_stores", {}),
                          "relevance": source, "policy": self._policy,
-                         "documents_without_url": [i for i, d in enumerate(docs) if not d.url],
-                         "truncated": [i for i, d in enumerate(docs) if d.truncated],
+                         "documents_without_url": flags.without_url, "truncated": flags.truncated,
                          "judge_skipped": sorted(skipped)},
         }
         return {"id": str(uuid.uuid4()), "results": results, "meta": meta,
@@ -206,6 +202,13 @@ class RerankService:
 
         self.warm_up()
         return audit(request.model_dump(exclude_none=True), scorer=self._scorer).to_dict()
+
+
+class _Flags(NamedTuple):
+    """Indices of the request's documents without a URL, and of those the text budget cut."""
+
+    without_url: list[int]
+    truncated: list[int]
 
 
 def _token_estimate(query: str, docs: Sequence[ParsedDocument]) -> int:

@@ -1,0 +1,43 @@
+"""scripts/bench_adapters.py: one run prints every ratio; the docs quote its committed result."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULT = ROOT / "docs" / "results" / "perf" / "bench_adapters.json"
+SURFACES = ["core AuthorityReranker.rerank", "LangChain AuthorityCompressor", "Haystack AuthorityRanker",
+            "Haystack MetaFieldRanker", "server RerankService.rerank"]
+
+
+def test_docs_quote_the_committed_result() -> None:
+    r = json.loads(RESULT.read_text(encoding="utf-8"))
+    assert r["command"] == "python scripts/bench_adapters.py --calls 200 --rounds 7 --out " \
+                           "docs/results/perf/bench_adapters.json"
+    text = " ".join((ROOT / "docs" / "integrations.md").read_text(encoding="utf-8").split())
+    assert r["command"] in text
+    ms, over = r["ms_per_call"], r["overhead_ms"]
+    quoted = [f"takes {ms[SURFACES[0]]:.3f} ms", f"adds {over[SURFACES[1]]:.3f} ms for the LangChain",
+              f"{over[SURFACES[2]]:.3f} ms for the Haystack", f"{over[SURFACES[4]]:.3f} ms for the server",
+              f"({ms[SURFACES[2]]:.3f} ms) takes {r['haystack_vs_metafield']:.2f}×",
+              f"`MetaFieldRanker` ({ms[SURFACES[3]]:.3f} ms)"]
+    assert [q for q in quoted if q not in text] == []
+    met = [name.split(" <=")[0].split(" ")[0] for name, ok in r["targets"].items() if ok and "<=" in name]
+    assert "is met by " + " and ".join(met) in text
+
+
+def test_one_run_prints_every_ratio() -> None:
+    pytest.importorskip("haystack")
+    pytest.importorskip("langchain_core")
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_adapters.py"), "--documents", "5",
+                          "--calls", "2", "--rounds", "1", "--json"], capture_output=True, text=True, check=True).stdout
+    r = json.loads(out)
+    assert list(r["ms_per_call"]) == SURFACES and set(r["overhead_ms"]) == {SURFACES[1], SURFACES[2], SURFACES[4]}
+    assert list(r["targets"]) == [f"{s} <= +0.3 ms" for s in (SURFACES[1], SURFACES[2], SURFACES[4])] + [
+        "Haystack AuthorityRanker / MetaFieldRanker < 1"]
+    assert r["haystack_vs_metafield"] == pytest.approx(
+        r["ms_per_call"][SURFACES[2]] / r["ms_per_call"][SURFACES[3]])
