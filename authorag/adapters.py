@@ -6,7 +6,7 @@ This module owns the parts they would otherwise each spell out:
 
 * the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
 * the policy fields (from :class:`~authorag.rerankers.authority.RerankPolicy`): validation,
-  argparse options, environment variables;
+  argparse options, environment variables (defined in :mod:`authorag.policy_options`, re-exported);
 * the reranker over the default composition (:func:`authorag.compose.load_scorer`), with the
   optional suitability scorer (:func:`resolve_suitability`);
 * the one per-candidate breakdown (:func:`breakdown`, :func:`breakdowns`).
@@ -20,19 +20,23 @@ Example:
 """
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import math
-import re
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, get_args
+from typing import Any
 
-from authorag.compose import parse_value
-from authorag.domains import parse_host
+from authorag.domains import parse_host, parsed_url
 from authorag.errors import ConfigError
+from authorag.policy_options import (
+    POLICY_FIELDS,
+    add_policy_options,
+    make_policy,
+    policy_fields,
+    policy_from_env,
+    policy_to_env,
+)
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
@@ -48,9 +52,6 @@ DEFAULT_URL_KEYS: tuple[str, ...] = ("source", "url", "link", "href", "source_ur
 
 BREAKDOWN_VERSION = 1
 """Version of the :func:`breakdown` shape."""
-
-ENV_PREFIX = "AUTHORAG_"
-
 
 # ---- relevance -------------------------------------------------------------------------------
 
@@ -126,6 +127,21 @@ def as_float(value: object) -> float | None:
     return out if math.isfinite(out) else None
 
 
+def upstream_scores(mode: str, values: list[object]) -> list[float | None] | None:
+    """The upstream scores (:func:`as_float` of ``values``) an order ``mode`` reads, or None.
+
+    None when the mode reads no score, and for ``auto`` when a value is missing (it then falls
+    back to the incoming order whatever the others are): no conversion per document then.
+
+    Example:
+        >>> upstream_scores("auto", [0.5, 1]), upstream_scores("auto", [0.5, None]), upstream_scores("rank", [1])
+        ([0.5, 1.0], None, None)
+    """
+    if mode == "upstream" or (mode == "auto" and None not in values):
+        return [as_float(v) for v in values]
+    return None
+
+
 def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT_URL_KEYS) -> str:
     """The first non-empty string under one of ``keys`` (``""`` when none).
 
@@ -149,18 +165,31 @@ def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tup
         ConfigError: ``mode == "upstream"`` and an item has no score.
     """
     rows = items if isinstance(items, list) else list(items)
-    rel, source = choose_relevance(mode, [r[2] for r in rows])
-    out: list[Candidate] = []
-    n = len(rows)
+    return candidates_of([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], mode)
+
+
+def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[float | None] | None,
+                  mode: str) -> tuple[list[Candidate], str]:
+    """:func:`candidates` from columns (what the adapters pass: no tuple per document).
+
+    ``upstream`` None means no document has a score (the modes that read none need no list).
+
+    Raises:
+        ConfigError: ``mode == "upstream"`` and a document has no score.
+    """
+    n = len(urls)
+    rel, source = choose_relevance(mode, (None,) * n if upstream is None else upstream)
     scores: Sequence[Mapping[str, float]] = (
         (_NO_SCORES,) * n if rel is None else _rank_scores(n) if source == "rank"
         else [MappingProxyType({RELEVANCE_SCORE: r}) for r in rel])
-    ids = _IDS if n <= len(_IDS) else tuple(map(str, range(n)))
-    append, parse, make = out.append, parse_host, new_candidate
-    for i, (url, text, _) in enumerate(rows):  # runs once per document of every adapter call
-        host = parse(url, strict=False) if url else None
-        append(make(ids[i], url, host.host if host else None, host.domain if host else None, text, _NO_SCORES,
-                    scores[i], None))
+    out: list[Candidate] = []
+    append, cached, parse, make, none = out.append, parsed_url, parse_host, new_candidate, _NO_SCORES
+    for cid, url, text, score in zip(_IDS if n <= len(_IDS) else map(str, range(n)), urls, texts, scores):
+        if url:  # runs once per document of every adapter call
+            host = cached(url) or parse(url, strict=False)
+            append(make(cid, url, host.host, host.domain, text, none, score, None))
+        else:
+            append(make(cid, url, None, None, text, none, score, None))
     return out, source
 
 
@@ -172,97 +201,6 @@ def _rank_scores(n: int) -> tuple[Mapping[str, float], ...]:
 
 _IDS = tuple(map(str, range(1024)))  # candidate ids "0", "1", ... shared by every call
 _NO_SCORES: Mapping[str, float] = MappingProxyType({})
-
-
-# ---- policy ----------------------------------------------------------------------------------
-
-POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RerankPolicy))
-"""The :class:`RerankPolicy` field names, in declaration order (the one list)."""
-
-
-def make_policy(fields: Mapping[str, Any], base: RerankPolicy | None = None) -> RerankPolicy:
-    """A validated :class:`RerankPolicy` from ``fields`` (None values keep the default).
-
-    Lists become tuples, so JSON/YAML values work for ``allow`` and ``deny``.
-
-    Raises:
-        ConfigError: an unknown field or an invalid value (``weight must be in [0, 1], got 1.5``).
-    """
-    unknown = sorted(set(fields) - set(POLICY_FIELDS))
-    if unknown:
-        raise ConfigError(f"unknown policy field(s) {unknown}; known: {', '.join(POLICY_FIELDS)}")
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items() if v is not None}
-    return (RerankPolicy() if base is None else base).replace(**values)
-
-
-def policy_fields(obj: object, names: Iterable[str] = POLICY_FIELDS) -> dict[str, Any]:
-    """The policy fields ``obj`` carries as attributes (an adapter instance, parsed CLI args)."""
-    return {name: getattr(obj, name) for name in names if hasattr(obj, name)}
-
-
-@lru_cache(maxsize=1)
-def _field_docs() -> dict[str, str]:
-    """``name -> first sentence`` from the Attributes section of the RerankPolicy docstring."""
-    out: dict[str, str] = {}
-    name = ""
-    for line in (RerankPolicy.__doc__ or "").split("Attributes:", 1)[-1].splitlines():
-        head, sep, text = line.strip().partition(": ")
-        if sep and head in POLICY_FIELDS:
-            name, out[head] = head, text
-        elif name and line.strip():
-            out[name] += " " + line.strip()
-    first = re.compile(r"(?<!e\.g)\. ")  # the first sentence, RST quotes removed
-    return {k: first.split(v.replace("``", ""))[0].rstrip(".") for k, v in out.items()}
-
-
-def add_policy_options(p: argparse.ArgumentParser, *, exclude: Iterable[str] = (), **defaults: Any) -> None:
-    """Add one ``--flag`` per :class:`RerankPolicy` field (generated from the dataclass).
-
-    ``defaults`` replace the policy defaults for this command (``authorag demo`` uses
-    ``weight=0.5``); the help text shows the default that applies.
-    """
-    hints = typing.get_type_hints(RerankPolicy)
-    base = RerankPolicy()
-    docs = _field_docs()
-    g = p.add_argument_group("rerank policy")
-    for name in POLICY_FIELDS:
-        if name in exclude:
-            continue
-        default = defaults.get(name, getattr(base, name))
-        flag = "--" + name.replace("_", "-")
-        kind = hints[name]
-        args = [a for a in get_args(kind) if a is not type(None)]
-        shown = "none" if default in (None, ()) else default
-        help_text = f"{docs.get(name, name)} (default {shown})"
-        if typing.get_origin(kind) is typing.Literal:
-            g.add_argument(flag, choices=list(args), default=defaults.get(name), help=help_text)
-        elif typing.get_origin(kind) is tuple:
-            g.add_argument(flag, action="append", default=defaults.get(name), metavar="PATTERN", help=help_text)
-        else:
-            scalar = kind if isinstance(kind, type) else args[0]
-            g.add_argument(flag, type=scalar, default=defaults.get(name), help=help_text)
-
-
-def policy_from_env(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Policy fields set by ``AUTHORAG_<FIELD>`` variables (``AUTHORAG_WEIGHT=0.4``)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(RerankPolicy):
-        var = ENV_PREFIX + f.name.upper()
-        raw = environ.get(var)
-        if raw:
-            out[f.name] = parse_value(var, raw, str(f.type).removesuffix(" | None"))
-    return out
-
-
-def policy_to_env(policy: RerankPolicy) -> dict[str, str]:
-    """The ``AUTHORAG_*`` variables that reproduce the non-default fields of ``policy``."""
-    base = RerankPolicy()
-    out: dict[str, str] = {}
-    for name in POLICY_FIELDS:
-        value = getattr(policy, name)
-        if value != getattr(base, name):
-            out[ENV_PREFIX + name.upper()] = ",".join(value) if isinstance(value, tuple) else str(value)
-    return out
 
 
 # ---- the reranker and the breakdown ----------------------------------------------------------
@@ -395,6 +333,6 @@ def check_top(name: str, value: int | None) -> int | None:
 
 
 __all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "POLICY_FIELDS", "add_policy_options", "as_float",
-           "breakdown", "breakdowns", "build_reranker", "candidates", "check_top", "choose_relevance", "make_policy",
+           "breakdown", "breakdowns", "build_reranker", "candidates", "candidates_of", "check_top", "choose_relevance", "make_policy",
            "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance", "resolve_relevance",
-           "resolve_suitability", "source_type_of", "url_from_metadata"]
+           "resolve_suitability", "source_type_of", "upstream_scores", "url_from_metadata"]

@@ -154,6 +154,10 @@ HOST_CACHE_BYTES = 8 * 1024 * 1024
 _URL_CACHE = _ByteBoundedCache(URL_CACHE_BYTES)
 _HOST_CACHE = _ByteBoundedCache(HOST_CACHE_BYTES)
 
+parsed_url: Callable[[str], ParsedHost | None] = _URL_CACHE.get
+"""What :func:`parse_host` has already returned for exactly this string, else None: one dict
+read, for loops over many documents to try before calling :func:`parse_host`."""
+
 
 def cache_info() -> dict[str, tuple[int, int, int]]:
     """(entries, bytes, byte limit) of the URL and host caches.

@@ -200,6 +200,37 @@ def test_candidates_rank_relevance_is_exact_and_read_only() -> None:
                                                    ("www.nih.gov", "nih.gov"), ("unknown-clinic-4821.net",) * 2]
 
 
+@pytest.mark.parametrize("mode", ["rank", "auto", "upstream", "none"])
+def test_candidates_of_columns_equal_candidates_of_rows(mode: str) -> None:
+    urls, texts, scores = [*URLS, "", "not a url at all"], ["a", "b", "c", "d", "e"], [0.2, 0.9, 0.4, 1, 0.5]
+    rows = adapters.candidates(list(zip(urls, texts, scores)), mode)
+    upstream = adapters.upstream_scores(mode, list(scores))
+    assert adapters.candidates_of(urls, texts, upstream, mode) == rows
+    if mode != "upstream":  # a missing score: auto falls back to the order, the others read none
+        missing = adapters.upstream_scores(mode, [*scores[:-1], None])
+        assert missing is None
+        assert adapters.candidates_of(urls, texts, missing, mode) == adapters.candidates(
+            list(zip(urls, texts, [*scores[:-1], None])), mode)
+    assert rows[0][3].url == "" and rows[0][3].domain is None and rows[0][3].host is None
+    with pytest.raises(ConfigError, match=r"documents at positions \[0, 1\] have none"):
+        adapters.candidates_of(URLS[:2], ["a", "b"], None, "upstream")
+
+
+def test_rerank_owned_equals_rerank_and_fills_the_candidates_it_was_given() -> None:
+    reranker, mode = adapters.build_reranker(relevance="rank", policy={"deny": ("*.blogspot.com",)})
+    urls = [*URLS, "https://www.cdc.gov/flu", ""]
+    copied = reranker.rerank("q", adapters.candidates([(u, "t", None) for u in urls], mode)[0], top_k=2)
+    fresh, _ = adapters.candidates([(u, "t", None) for u in urls], mode)
+    owned = reranker.rerank_owned("q", fresh, top_k=2)
+    assert owned == copied and [c.id for c in owned] == ["1", "2"]
+    assert [c.id for c in owned.dropped] == ["0", "3", "4"]
+    assert all(any(c is f for f in fresh) for c in owned.candidates)  # no second object per document
+    assert dict(owned.candidates[0].scores) == dict(copied.candidates[0].scores)
+    assert list(owned.candidates[0].scores) == list(copied.candidates[0].scores)  # same keys, same order
+    with pytest.raises(ConfigError, match="score 'fused' is already set on candidate '3'"):
+        reranker.rerank_owned("q", [fresh[3].with_score("fused", 1.0)])
+
+
 def test_none_overrides_keep_the_policy_and_bad_ones_still_fail() -> None:
     reranker, mode = adapters.build_reranker(relevance="rank", policy={"weight": 0.4})
     cands, _ = adapters.candidates([(u, "t", None) for u in URLS], mode)

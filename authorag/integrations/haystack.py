@@ -130,9 +130,10 @@ class AuthorityRanker:
         if self._reranker is None:
             self.warm_up()
         limit = self.top_k if top_k is None else adapters.check_top("top_k", top_k)
-        keys, as_float, url_of = self.url_meta_keys, adapters.as_float, adapters.url_from_metadata
-        cands, source = adapters.candidates(
-            [(url_of(d.meta, keys), d.content or "", as_float(d.score)) for d in documents], self._relevance_mode)
+        keys, url_of, mode = self.url_meta_keys, adapters.url_from_metadata, self._relevance_mode
+        cands, source = adapters.candidates_of(
+            [url_of(d.meta, keys) for d in documents], [d.content or "" for d in documents],
+            adapters.upstream_scores(mode, [d.score for d in documents]), mode)
         return cands, source, limit
 
     @staticmethod
@@ -169,7 +170,7 @@ class AuthorityRanker:
         if not cands:
             return {"documents": []}
         assert self._reranker is not None  # set by warm_up() in _prepare()
-        ranking = self._reranker.rerank(query, cands, top_k=limit, weight=weight)
+        ranking = self._reranker.rerank_owned(query, cands, top_k=limit, weight=weight)
         return {"documents": self._documents(documents, ranking, source)}
 
     @component.output_types(documents=list[Document])

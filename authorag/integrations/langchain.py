@@ -123,10 +123,10 @@ class AuthorityCompressor(BaseDocumentCompressor):
     def _candidates(self, documents: Sequence[Document]) -> tuple[list[Candidate], str]:
         if self._reranker is None:
             self.reranker()
-        keys, rel_key, as_float, url_of = self.url_keys, self.relevance_key, adapters.as_float, adapters.url_from_metadata
-        return adapters.candidates(
-            [(url_of(d.metadata, keys), d.page_content, as_float(d.metadata.get(rel_key))) for d in documents],
-            self._mode)
+        keys, rel_key, url_of = self.url_keys, self.relevance_key, adapters.url_from_metadata
+        urls = [url_of(d.metadata, keys) for d in documents]
+        upstream = adapters.upstream_scores(self._mode, [d.metadata.get(rel_key) for d in documents])
+        return adapters.candidates_of(urls, [d.page_content for d in documents], upstream, self._mode)
 
     @staticmethod
     def _documents(documents: Sequence[Document], ranking: Ranking, source: str) -> list[Document]:
@@ -162,7 +162,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         if not documents:
             return []
         cands, source = self._candidates(documents)
-        ranking = self.reranker().rerank(query, cands, top_k=self.top_n)
+        ranking = self.reranker().rerank_owned(query, cands, top_k=self.top_n)
         return self._documents(documents, ranking, source)
 
     async def acompress_documents(

@@ -139,8 +139,9 @@ class RerankService:
         assert self._reranker is not None
         docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                                max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        cands, source = adapters.candidates([(d.url, d.text, None) for d in docs], self._relevance_source)
-        ranking = self._reranker.rerank(request.query, cands, top_k=request.top_n)  # none: empty, with provenance
+        cands, source = adapters.candidates_of([d.url for d in docs], [d.text for d in docs], None,
+                                              self._relevance_source)
+        ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n)  # none: empty, with provenance
         flags = _Flags([i for i, d in enumerate(docs) if not d.url], [i for i, d in enumerate(docs) if d.truncated])
         tiers = Counter(c.authority.tier if c.authority else "unknown" for c in ranking.candidates)
         self.metrics.observe_documents(len(docs), len(flags.without_url), len(flags.truncated), dict(tiers))
