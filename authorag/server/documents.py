@@ -14,7 +14,6 @@ A document without any gets no authority evidence (``has_url: false`` in its res
 from __future__ import annotations
 
 import re
-from functools import partial
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -46,7 +45,34 @@ class ParsedDocument(NamedTuple):
     @property
     def echo(self) -> dict[str, Any]:
         """What ``return_documents`` sends back: ``{"text": ...}`` for a string, else the object."""
-        return {"text": self.source} if isinstance(self.source, str) else self.source
+        return echo(self.source)
+
+
+class DocumentColumns(NamedTuple):
+    """Every document of a request, read: one list per field (no object per document).
+
+    Attributes:
+        texts: the texts scored for relevance (after the budget), in request order.
+        urls: the source URLs, ``""`` where none was found.
+        without_url: indices of the documents without a URL.
+        truncated: indices of the documents whose text the budget cut.
+    """
+
+    texts: list[str]
+    urls: list[str]
+    without_url: list[int]
+    truncated: list[int]
+
+
+def echo(source: str | dict[str, Any]) -> dict[str, Any]:
+    """What ``return_documents`` sends back for a request document: ``{"text": ...}`` for a
+    string, else the object itself.
+
+    Example:
+        >>> echo("plain"), echo({"text": "t", "url": "u"})
+        ({'text': 'plain'}, {'text': 't', 'url': 'u'})
+    """
+    return {"text": source} if isinstance(source, str) else source
 
 
 def url_in_text(text: str) -> str:
@@ -106,14 +132,14 @@ def _object_url(doc: dict[str, Any]) -> str:
     return ""
 
 
-def parse_documents(
+def read_documents(
     documents: Sequence[str | dict[str, Any]],
     urls: Sequence[str | None] | None,
     *,
     rank_fields: Sequence[str] | None,
     max_chars: int,
     max_tokens: int | None,
-) -> list[ParsedDocument]:
+) -> DocumentColumns:
     """Read every document of a request (see the module docstring for the URL order).
 
     Raises:
@@ -122,9 +148,9 @@ def parse_documents(
     if urls is not None and len(urls) != len(documents):
         raise ConfigError(f"urls has {len(urls)} entries but documents has {len(documents)}; "
                           "send one URL (or null) per document")
-    out: list[ParsedDocument] = []
-    append, make = out.append, partial(tuple.__new__, ParsedDocument)  # C-level: no generated __new__ per document
-    for i, doc in enumerate(documents):
+    out = DocumentColumns([], [], [], [])
+    add_text, add_url = out.texts.append, out.urls.append
+    for i, doc in enumerate(documents):  # runs once per document of every request
         if isinstance(doc, str):
             raw, url = doc, url_in_text(doc)
         else:
@@ -132,9 +158,33 @@ def parse_documents(
         given = urls[i] if urls is not None else None
         if given:
             url = given.strip()
+        add_url(url)
+        if not url:
+            out.without_url.append(i)
         if max_tokens is None and len(raw) <= max_chars:  # within budget: truncate()'s first case, inline
-            append(make((raw, url, doc, False)))
+            add_text(raw)
         else:
             text, cut = truncate(raw, max_chars, max_tokens)
-            append(make((text, url, doc, cut)))
+            add_text(text)
+            if cut:
+                out.truncated.append(i)
     return out
+
+
+def parse_documents(
+    documents: Sequence[str | dict[str, Any]],
+    urls: Sequence[str | None] | None,
+    *,
+    rank_fields: Sequence[str] | None,
+    max_chars: int,
+    max_tokens: int | None,
+) -> list[ParsedDocument]:
+    """:func:`read_documents` as one :class:`ParsedDocument` per document.
+
+    Raises:
+        ConfigError: ``urls`` is not aligned with ``documents``, or an object has no text.
+    """
+    cols = read_documents(documents, urls, rank_fields=rank_fields, max_chars=max_chars, max_tokens=max_tokens)
+    cut = set(cols.truncated)
+    return [ParsedDocument(text, url, doc, i in cut)
+            for i, (text, url, doc) in enumerate(zip(cols.texts, cols.urls, documents))]

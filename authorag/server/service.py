@@ -9,7 +9,7 @@ import uuid
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any
 
 from authorag import adapters
 from authorag.compose import load_scorer
@@ -19,7 +19,7 @@ from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.server.config import ServerConfig
-from authorag.server.documents import ParsedDocument, parse_documents
+from authorag.server.documents import DocumentColumns, echo, read_documents
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier
@@ -137,26 +137,24 @@ class RerankService:
         self._check_limits(request)
         self.warm_up()
         assert self._reranker is not None
-        docs = parse_documents(request.documents, request.urls, rank_fields=request.rank_fields,
-                               max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        cands, source = adapters.candidates_of([d.url for d in docs], [d.text for d in docs], None,
-                                              self._relevance_source)
+        docs = read_documents(request.documents, request.urls, rank_fields=request.rank_fields,
+                              max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
+        cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
         ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n)  # none: empty, with provenance
-        flags = _Flags([i for i, d in enumerate(docs) if not d.url], [i for i, d in enumerate(docs) if d.truncated])
-        tiers = Counter(c.authority.tier if c.authority else "unknown" for c in ranking.candidates)
-        self.metrics.observe_documents(len(docs), len(flags.without_url), len(flags.truncated), dict(tiers))
-        return self._response(request, docs, ranking, api, source, flags)
+        tiers = Counter([c.authority.tier if c.authority else "unknown" for c in ranking.candidates])
+        self.metrics.observe_documents(len(docs.texts), len(docs.without_url), len(docs.truncated), dict(tiers))
+        return self._response(request, docs, ranking, api, source)
 
-    def _response(self, request: RerankRequest, docs: Sequence[ParsedDocument], ranking: Ranking,
-                  api: str, source: str, flags: _Flags) -> dict[str, Any]:
-        echo = request.return_documents if request.return_documents is not None else api == "jina"
+    def _response(self, request: RerankRequest, docs: DocumentColumns, ranking: Ranking,
+                  api: str, source: str) -> dict[str, Any]:
+        echoed = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
         skipped: list[int] = []
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             index = int(cand.id)
             item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
-            if echo:
-                item["document"] = docs[index].echo
+            if echoed:
+                item["document"] = echo(request.documents[index])
             item["authority"] = explanation
             note = cand.authority.note if cand.authority is not None else None
             code = None if note is None else skip_code(note)
@@ -170,12 +168,12 @@ class RerankService:
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
                          "prior_stores": ranking.provenance.get("prior_stores", {}),
                          "relevance": source, "policy": self._policy,
-                         "documents_without_url": flags.without_url, "truncated": flags.truncated,
+                         "documents_without_url": docs.without_url, "truncated": docs.truncated,
                          "judge_skipped": sorted(skipped)},
         }
         return {"id": str(uuid.uuid4()), "results": results, "meta": meta,
                 "model": request.model or self.config.model_name,
-                "usage": {"total_tokens": _token_estimate(request.query, docs)}}
+                "usage": {"total_tokens": _token_estimate(request.query, docs.texts)}}
 
     def authority(self, request: AuthorityRequest) -> dict[str, Any]:
         """Authority of each URL/host in input order (nothing is fetched).
@@ -205,24 +203,17 @@ class RerankService:
         return audit(request.model_dump(exclude_none=True), scorer=self._scorer).to_dict()
 
 
-class _Flags(NamedTuple):
-    """Indices of the request's documents without a URL, and of those the text budget cut."""
-
-    without_url: list[int]
-    truncated: list[int]
-
-
-def _token_estimate(query: str, docs: Sequence[ParsedDocument]) -> int:
+def _token_estimate(query: str, texts: Sequence[str]) -> int:
     """Jina-style ``usage.total_tokens``: characters of the query and the scored texts / 4.
 
     An estimate (the usual rule of thumb for subword tokenizers): no tokenizer runs here, and
     counting words would cost more than the rest of the response.
 
     Example:
-        >>> _token_estimate("four", [ParsedDocument("twelve chars", "", "", False)])
+        >>> _token_estimate("four", ["twelve chars"])
         4
     """
-    return max(1, (len(query) + sum(len(d.text) for d in docs)) // 4)
+    return max(1, (len(query) + sum(map(len, texts))) // 4)
 
 
 def _authority_item(raw: str, cand: Candidate, detail: dict[str, Any]) -> dict[str, Any]:
