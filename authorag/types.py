@@ -171,8 +171,21 @@ class Candidate:
         Raises:
             ConfigError: a score name is already set; every stage writes its own names once.
         """
+        scores = self.scores
+        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
+        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
+        merged.update(values)
+        if len(merged) != len(scores) + len(values):  # a name in both (cheaper than a disjointness test first)
+            clash = next(n for n in values if n in scores)
+            raise ConfigError(
+                f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
+                "own score name once. Use a different name for a second stage of the same kind."
+            )
+        for n, v in values.items():
+            if type(v) is not float:  # ints, numpy scalars: stored as plain floats
+                merged[n] = float(v)
         return new_candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
-                             _merged(self, values), self.authority if authority is None else authority)
+                             MappingProxyType(merged), self.authority if authority is None else authority)
 
     def with_authority(self, detail: AuthorityDetail) -> Candidate:
         """Return a copy carrying ``detail`` (replacing no scores)."""
@@ -245,45 +258,39 @@ def new_candidate(id: str, url: str, host: str | None, domain: str | None, text:
     return c
 
 
-def _merged(candidate: Candidate, values: Mapping[str, float]) -> Mapping[str, float]:
-    """``candidate.scores`` with ``values`` added, read-only; every value a plain float.
-
-    Raises:
-        ConfigError: a score name is already set; every stage writes its own names once.
-    """
-    scores = candidate.scores
-    # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
-    merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
-    merged.update(values)
-    if len(merged) != len(scores) + len(values):  # a name in both (cheaper than a disjointness test first)
-        clash = next(n for n in values if n in scores)
-        raise ConfigError(
-            f"score {clash!r} is already set on candidate {candidate.id!r}; every stage writes its "
-            "own score name once. Use a different name for a second stage of the same kind."
-        )
-    for n, v in values.items():
-        if type(v) is not float:  # ints, numpy scalars: stored as plain floats
-            merged[n] = float(v)
-    return MappingProxyType(merged)
-
-
 _SET_SCORES, _SET_AUTHORITY = _SLOT_SETTERS[6], _SLOT_SETTERS[7]
 
 
-def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: AuthorityDetail) -> Candidate:
+def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: AuthorityDetail,
+                floats: bool = False) -> Candidate:
     """:meth:`Candidate.with_scores` written into ``candidate`` itself; returns it.
 
     Only for a candidate its caller has just built and shares with no one (the adapters build
     one per document and call :meth:`~authorag.rerankers.authority.AuthorityReranker.rerank_owned`):
     it then exists once instead of twice per document. The scores and authority are the ones
     :meth:`~Candidate.with_scores` gives the copy, with the same error on a name set twice.
+    ``floats``: every value is already a plain float (the reranker's own stage scores), so the
+    pass that converts ints and numpy scalars is skipped.
 
     Example:
         >>> c = new_candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov", "", _EMPTY, _EMPTY, None)
         >>> fill_scores(c, {"fused": 1}, UNKNOWN_AUTHORITY) is c, c.scores["fused"]
         (True, 1.0)
     """
-    _SET_SCORES(candidate, _merged(candidate, values))
+    scores = candidate.scores  # the merge and the check of with_scores, written into the candidate
+    merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
+    merged.update(values)
+    if len(merged) != len(scores) + len(values):
+        clash = next(n for n in values if n in scores)
+        raise ConfigError(
+            f"score {clash!r} is already set on candidate {candidate.id!r}; every stage writes its "
+            "own score name once. Use a different name for a second stage of the same kind."
+        )
+    if not floats:
+        for n, v in values.items():
+            if type(v) is not float:
+                merged[n] = float(v)
+    _SET_SCORES(candidate, MappingProxyType(merged))
     _SET_AUTHORITY(candidate, authority)
     return candidate
 

@@ -231,6 +231,28 @@ def test_rerank_owned_equals_rerank_and_fills_the_candidates_it_was_given() -> N
         reranker.rerank_owned("q", [fresh[3].with_score("fused", 1.0)])
 
 
+class _IntScorer:
+    """A scorer whose values are ints (allowed by duck typing): stored as plain floats either way."""
+
+    name = "ints"
+
+    def score(self, candidates: Any) -> list[Any]:
+        from authorag.types import AuthorityDetail
+
+        return [AuthorityDetail(authority=i % 2, confidence=1, tier="table", credibility=1)  # type: ignore[arg-type]
+                for i, _ in enumerate(candidates)]
+
+
+@pytest.mark.parametrize("suitability", [False, True])
+def test_rerank_owned_stores_plain_floats_like_rerank(suitability: bool) -> None:
+    reranker, mode = adapters.build_reranker(_IntScorer(), "rank", {"unknown_authority": 0}, suitability)  # type: ignore[arg-type]
+    copied = reranker.rerank("colds", adapters.candidates([(u, "t", None) for u in URLS], mode)[0])
+    owned = reranker.rerank_owned("colds", adapters.candidates([(u, "t", None) for u in URLS], mode)[0])
+    assert owned == copied
+    assert [list(c.scores.items()) for c in owned] == [list(c.scores.items()) for c in copied]
+    assert all(type(v) is float for c in owned for v in c.scores.values())
+
+
 def test_none_overrides_keep_the_policy_and_bad_ones_still_fail() -> None:
     reranker, mode = adapters.build_reranker(relevance="rank", policy={"weight": 0.4})
     cands, _ = adapters.candidates([(u, "t", None) for u in URLS], mode)

@@ -50,8 +50,10 @@ _POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is t
 SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
 
-_new, _set = object.__new__, object.__setattr__
-# The slots pydantic documents for every model instance (BaseModel.__slots__), set directly.
+_new = object.__new__
+# The slots pydantic documents for every model instance (BaseModel.__slots__), set directly;
+# ``__dict__`` through BaseModel's own descriptor (what object.__setattr__ finds, without the lookup).
+_set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
@@ -146,7 +148,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
             fields = doc.__dict__.copy()
             fields["metadata"] = metadata
             new = _new(type(doc))
-            _set(new, "__dict__", fields)
+            _set_dict(new, fields)
             fields_set = doc.__pydantic_fields_set__
             _set_fields_set(new, fields_set.copy() if "metadata" in fields_set else fields_set | _METADATA)
             extra, private = doc.__pydantic_extra__, doc.__pydantic_private__

@@ -226,8 +226,10 @@ class AuthorityReranker:
                  for d, s, r, n, f in zip(details, signals, rel, rel_norm.tolist(), fused.tolist())]
         if extra is not None:  # the suitability scores go into the same copy
             stage = [{**st, **e} for st, e in zip(stage, extra)]
-        write = fill_scores if owned else Candidate.with_scores
-        scored = [write(c, st, d) for c, st, d in zip(cands, stage, details)]
+        if not owned:
+            return [c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit
+        floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
+        scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
         return scored, suit
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
@@ -281,12 +283,13 @@ def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityD
 
 def _stage_scores(d: AuthorityDetail, signal: float, rel_name: str | None, rel: float, norm: float,
                   fused: float) -> dict[str, float]:
+    # Every value a plain float (a scorer may give an int): stored as Candidate.with_scores stores it.
     scores: dict[str, float] = {}
     if d.authority is not None:
-        scores["authority"] = d.authority
+        scores["authority"] = d.authority if type(d.authority) is float else float(d.authority)
     if d.credibility is not None:
-        scores["credibility"] = d.credibility
-    scores["authority.signal"] = signal
+        scores["credibility"] = d.credibility if type(d.credibility) is float else float(d.credibility)
+    scores["authority.signal"] = signal if type(signal) is float else float(signal)
     if rel_name is not None:
         scores[rel_name] = rel
     scores["relevance.norm"] = norm
