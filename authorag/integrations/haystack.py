@@ -182,7 +182,7 @@ class AuthorityRanker:
         if not cands:
             return {"documents": []}
         assert self._reranker is not None
-        ranking = await self._reranker.arerank(query, cands, top_k=limit, weight=weight)
+        ranking = await self._reranker.arerank_owned(query, cands, top_k=limit, weight=weight)
         return {"documents": self._documents(documents, ranking, source)}
 
     def to_dict(self) -> dict[str, Any]:

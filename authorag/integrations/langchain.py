@@ -174,7 +174,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         if not documents:
             return []
         cands, source = self._candidates(documents)
-        ranking = await self.reranker().arerank(query, cands, top_k=self.top_n)
+        ranking = await self.reranker().arerank_owned(query, cands, top_k=self.top_n)
         return self._documents(documents, ranking, source)
 
 

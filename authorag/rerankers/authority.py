@@ -196,6 +196,10 @@ class AuthorityReranker:
         """Async twin of :meth:`rerank` (runs in a worker thread; scorers may block on I/O)."""
         return await asyncio.to_thread(self.rerank, query, candidates, **overrides)
 
+    async def arerank_owned(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
+        """Async twin of :meth:`rerank_owned` (runs in a worker thread)."""
+        return await asyncio.to_thread(self.rerank_owned, query, candidates, **overrides)
+
     def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy,
                allow: DomainList, owned: bool = False) -> tuple[list[Candidate], dict[str, Any] | None]:
         details = self.scorer.score(cands)
