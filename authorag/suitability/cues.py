@@ -220,40 +220,58 @@ BATCH_MIN = 8
 """From this many pages :func:`text_votes_many` finds key words for all pages at once."""
 _SPACE_FOLD = bytes(32 if _FOLD[i] in b" \t\n\r\x0b\x0c" else _FOLD[i] for i in range(256))
 """:data:`_FOLD` with every separator of ``bytes.split()`` (ASCII whitespace) as a space."""
-_SHAPE_BITS = 19
-_KEY_SHAPES = np.zeros(1 << _SHAPE_BITS, dtype=np.bool_)
+_KEY_LIST = sorted(_KEYS)
+_KEY_SHAPES = np.zeros(1 << 19, dtype=np.bool_)
 """Word shapes of the key words: first, second (a space for one letter) and last byte (5 low bits
 each) and length (15 = 15 or more; no key is that long). A word of another shape is no key word."""
-for _k in _KEYS:
+for _k in _KEY_LIST:
     _KEY_SHAPES[((_k[0] & 31) << 14) | (((_k + b" ")[1] & 31) << 9) | ((_k[-1] & 31) << 4) | len(_k)] = True
-if max(map(len, _KEYS)) >= 15:  # pragma: no cover
-    raise AssertionError("key words of 15 letters or more need a wider length field in _KEY_SHAPES")
+_KEY_CODES = np.frombuffer(b"".join(k.ljust(15, b"\0") + bytes([len(k)]) for k in _KEY_LIST),
+                           dtype=np.uint64).reshape(-1, 2)
+"""Each key as two 8-byte words: its bytes, zero-padded to 15, then its length."""
+_KEY_HASH = _KEY_CODES[:, 0] ^ (_KEY_CODES[:, 1] * np.uint64(0x9E3779B97F4A7C15))
+_HASH_ORDER = np.argsort(_KEY_HASH)
+_SORTED_HASH = _KEY_HASH[_HASH_ORDER]
+if max(map(len, _KEY_LIST)) >= 15 or len(set(_KEY_HASH.tolist())) != len(_KEY_LIST):  # pragma: no cover
+    raise AssertionError("key words need 15 letters or fewer and distinct hashes")
+_SPAN = np.arange(16)
+_KEEP = (_SPAN[None, :] < _SPAN[:, None]).astype(np.uint8) * np.uint8(255)
+"""Row n: 0xFF on the first n bytes of a 16-byte window (n < 15), zero after."""
+_LENGTH_BYTE = np.zeros((16, 16), dtype=np.uint8)
+_LENGTH_BYTE[:, 15] = np.arange(16, dtype=np.uint8)
+"""Row n: n in the window's last byte."""
 
 
 def _found_many(raws: Sequence[bytes]) -> list[set[bytes]]:
     """``_KEYS.intersection(raw.translate(_FOLD).split())`` for each of ``raws``, in a few array passes.
 
-    The pages are folded as one byte string (a space between pages); word starts and ends come from
-    where spaces begin and end; only words of a key word's shape are compared with the keys.
+    The pages are folded as one byte string (a space between pages and 16 after the last); word
+    starts and ends are where spaces end and begin. Words of a key word's shape (most are not) are
+    compared with the keys exactly: bytes and length as two 8-byte integers.
     """
-    folded = b" ".join(raws).translate(_SPACE_FOLD) + b" "
+    folded = b" ".join([*raws, b" " * 15]).translate(_SPACE_FOLD)
     a = np.frombuffer(folded, dtype=np.uint8)
     space = np.empty(len(a) + 1, dtype=np.bool_)
     space[0] = True
     np.equal(a, 32, out=space[1:])
     edges = np.flatnonzero(space[1:] != space[:-1])  # word start, word end, start, end ...
     starts, ends = edges[0::2], edges[1::2]
+    lengths = ends - starts
     shape = ((a[starts].astype(np.intp) & 31) << 14) | ((a[starts + 1].astype(np.intp) & 31) << 9) \
-        | ((a[ends - 1].astype(np.intp) & 31) << 4) | np.minimum(ends - starts, 15)
+        | ((a[ends - 1].astype(np.intp) & 31) << 4) | np.minimum(lengths, 15)
     maybe = np.flatnonzero(_KEY_SHAPES[shape])
+    starts, lengths = starts[maybe], lengths[maybe]  # all shorter than 15
+    window = a[starts[:, None] + _SPAN]
+    window &= _KEEP[lengths]
+    window |= _LENGTH_BYTE[lengths]
+    codes = window.view(np.uint64)
+    where = np.searchsorted(_SORTED_HASH, codes[:, 0] ^ (codes[:, 1] * np.uint64(0x9E3779B97F4A7C15)))
+    key = _HASH_ORDER[np.minimum(where, len(_KEY_LIST) - 1)]
+    exact = (_KEY_CODES[key] == codes).all(axis=1)
+    page = np.searchsorted(np.cumsum([len(r) + 1 for r in raws]), starts[exact], side="right")
     found: list[set[bytes]] = [set() for _ in raws]
-    if len(maybe):
-        page_ends = np.cumsum([len(r) + 1 for r in raws])
-        pages = np.searchsorted(page_ends, starts[maybe], side="right")
-        for page, start, end in zip(pages.tolist(), starts[maybe].tolist(), ends[maybe].tolist()):
-            word = folded[start:end]
-            if word in _KEYS:
-                found[page].add(word)
+    for p, k in zip(page.tolist(), key[exact].tolist()):
+        found[p].add(_KEY_LIST[k])
     return found
 
 
@@ -266,48 +284,76 @@ def text_votes_many(texts: Sequence[str], chars: int = TEXT_CHARS) -> list[list[
     return [_page_votes(*p, f) if t else [] for t, p, f in zip(texts, pages, found)]
 
 
+_Cue = tuple[int, int, SourceType, bytes | None, str]
+"""(rank, two-cue mask of its type, type, phrase or None, label): ranks sort cues by type, whole words
+and symbols before phrases, and are distinct (sorting never compares the other fields)."""
+
+
+def _cue(t: SourceType, phrase: bytes | None, label: str, i: int) -> _Cue:
+    return (_ORDER[t] * 4096 + (phrase is not None) * 2048 + i, _ONE[t] * 0xFE, t, phrase, label)
+
+
+_CUES_OF: dict[bytes, list[_Cue]] = {k: [_cue(t, ph, label, i * 8 + j) for j, (t, ph, label) in enumerate(cs)]
+                                     for i, (k, cs) in enumerate(_BY_KEY.items())}
+_SYMBOLS_OF = {cue[3]: _cue(cue[0], None, cue[3], 1024 + i) for i, cue in enumerate(_SYMBOL_CUES)}
+_ASCII_PAGE_SYMBOLS = [(c[1], _SYMBOLS_OF[c[3]]) for c in _SYMBOL_CUES if c[1]]
+"""(ASCII bytes to find in an ASCII page's bytes, cue)."""
+_PAGE_SYMBOLS = [(c[1] or None, c[2] if not c[1] or len(c[1]) > 1 else None, _SYMBOLS_OF[c[3]]) for c in _SYMBOL_CUES]
+"""(bytes to find in a non-ASCII page's ASCII bytes or None, str to find in its text or None, cue):
+non-ASCII symbols are looked for in the text only, and a multi-character ASCII one is confirmed
+there (dropping non-ASCII characters can join one)."""
+SHIFT: dict[SourceType, int] = {t: 8 * i for t, i in _ORDER.items()}
+
+
 def _page_votes(chunk: str, raw: bytes, ascii_only: bool, found: AbstractSet[bytes]) -> list[Vote]:
     """The votes of one page from its key words ``found``: symbols, then the two-cue gate."""
     counts = sum(map(_KEY_COUNTS.__getitem__, found))
-    symbols: list[_SymbolCue] = []
-    for cue in _SYMBOL_CUES:
-        if cue[1] and cue[1] in raw and (ascii_only or len(cue[1]) == 1 or cue[2] in chunk) \
-                or not cue[1] and not ascii_only and cue[2] in chunk:
-            symbols.append(cue)
-            counts += cue[4]
+    if ascii_only:
+        symbols = [cue for sym, cue in _ASCII_PAGE_SYMBOLS if sym in raw]
+    else:
+        symbols = [cue for sym, text_sym, cue in _PAGE_SYMBOLS
+                   if (sym is None or sym in raw) and (text_sym is None or text_sym in chunk)]
+    for cue in symbols:
+        counts += cue[1] // 0xFE  # one cue of its type (the two-cue mask is 0xFE times that)
     if not counts & _TWO_OR_MORE:  # most pages: no type can reach two cues
         return []
-    return _hits(chunk, raw if ascii_only else None, found, symbols, counts)
+    cues = sorted([c for w in found for c in _CUES_OF[w] if counts & c[1]] + [c for c in symbols if counts & c[1]])
+    return _hits(chunk, raw, ascii_only, cues, counts)
 
 
-def _hits(chunk: str, ascii_raw: bytes | None, found: AbstractSet[bytes], symbols: list[_SymbolCue],
-          counts: int) -> list[Vote]:
-    """The votes of a page where some type has two cue candidates. Phrases are searched only for such
-    types, and no further once a type can no longer reach two cues."""
-    cands: dict[SourceType, list[tuple[bytes | None, str]]] = {}
-    for word in found:
-        for t, phrase, label in _BY_KEY[word]:
-            if counts & (_ONE[t] * 0xFE):  # this type has two cue candidates or more
-                cands.setdefault(t, []).append((phrase, label))
-    for t, _, _, label, one in symbols:
-        if counts & (one * 0xFE):
-            cands.setdefault(t, []).append((None, label))
+def _hits(chunk: str, raw: bytes, ascii_only: bool, cues: list[_Cue], counts: int) -> list[Vote]:
+    """The votes from the sorted cue candidates of the types that have two or more. A phrase is searched
+    only while its type can still reach two cues, first in the page's ASCII bytes lower-cased (it is
+    in there when it is in the text; for a non-ASCII page the converse needs a second search)."""
     votes: list[Vote] = []
-    low = b""
-    for t in sorted(cands, key=_ORDER.__getitem__):
-        cues = sorted(cands[t], key=lambda c: c[0] is not None)  # whole words and symbols first
-        hits: list[str] = []
-        for i, (phrase, label) in enumerate(cues):
-            if phrase is not None:
-                if len(hits) + len(cues) - i < 2:  # even if every remaining phrase is found
-                    break
-                low = low or (_lower(chunk) if ascii_raw is None else b" " + ascii_raw.lower())
+    low = low_raw = b""
+    hits: list[str] = []
+    kind: SourceType | None = None
+    left = 0
+    for _, _, t, phrase, label in cues:
+        if t != kind:
+            if kind is not None and len(hits) >= 2:
+                votes.append(_text_vote(kind, hits))
+            kind, hits, left = t, [], (counts >> SHIFT[t]) & 0xFF
+        left -= 1  # candidates of this type after this one
+        if phrase is not None:
+            if len(hits) + 1 + left < 2:
+                continue
+            low_raw = low_raw or b" " + raw.lower()
+            if phrase not in low_raw:
+                continue
+            if not ascii_only:
+                low = low or _lower(chunk)
                 if phrase not in low:
                     continue
-            hits.append(label)
-        if len(hits) >= 2:
-            votes.append((t, min(0.5, 0.15 * len(hits)), "text", f"{_WHY[t]}: {', '.join(sorted(hits)[:3])}"))
+        hits.append(label)
+    if kind is not None and len(hits) >= 2:
+        votes.append(_text_vote(kind, hits))
     return votes
+
+
+def _text_vote(t: SourceType, hits: list[str]) -> Vote:
+    return (t, min(0.5, 0.15 * len(hits)), "text", f"{_WHY[t]}: {', '.join(sorted(hits)[:3])}")
 
 
 def looks_like_text(text: str, sample: int = 400) -> bool:

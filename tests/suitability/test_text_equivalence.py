@@ -8,6 +8,7 @@ the Kelvin sign, whose lower case is ASCII, among them).
 """
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -115,3 +116,14 @@ def test_word_separators_in_batches(sep: str) -> None:
     expected = [old.text_votes(t) for t in texts]
     assert text_votes_many(texts) == expected
     assert [text_votes(t) for t in texts] == expected
+
+
+def test_seeded_random_texts_same_votes() -> None:
+    # Many short texts dense in cues, symbols and odd characters: a wider net than the hypothesis tests.
+    rng = random.Random(12)
+    pieces = [*PHRASES, *ODD, "$", "\u20ac", "\u00a3", "```", "`\u00e9``", " ", "-", "x", "10"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
+    for chars in (1000, 30):
+        expected = [old.text_votes(t, chars) for t in texts]
+        assert [text_votes(t, chars) for t in texts] == expected
+        assert text_votes_many(texts, chars) == expected
