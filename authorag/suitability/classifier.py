@@ -114,8 +114,9 @@ class SourceTypeClassifier:
         platforms: a platform matcher (default :func:`~authorag.suitability.platform.default_platform_matcher`).
         llm: optional LLM layer (:class:`~authorag.suitability.llm.LLMSourceTypeLayer`).
         llm_below: ask the LLM only when the rules' confidence is below this, in [0, 1].
-        text_chars: characters of page text the text layer reads (cost grows with it: about
-            20 µs per candidate at the default 1,000 on real pages; benchmarks/results/suitability/speed.json).
+        text_chars: characters of page text the text layer reads (cost grows with it; at the default
+            1,000 see benchmarks/results/suitability/speed.json: the text layer is the difference
+            between its two suitability rows, for candidates classified with :meth:`classify_many`).
 
     Raises:
         ConfigError: an unknown layer name, ``llm_below`` outside [0, 1] or ``text_chars < 1``.

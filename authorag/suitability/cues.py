@@ -97,8 +97,9 @@ def path_votes(path: str) -> list[Vote]:
 
 
 # Text cues are plain phrases. Regexes over page text cost 100-700 us each, and 120 substring
-# searches ~250 us, so each phrase is keyed by its longest word: the page's word set is built once
-# (C-speed translate + split) and a phrase is searched only when its key word is on the page.
+# searches ~250 us, so each phrase is keyed by its longest word: the page's key words are found
+# once (one page: C-speed translate + split; many pages: text_votes_many, one array pass over all
+# of them) and a phrase is searched only when its key word is on the page.
 _TEXT_PHRASES: tuple[tuple[SourceType, str, tuple[str, ...]], ...] = (
     ("commercial", "prices and buy buttons", ("add to cart", "add to basket", "add to bag", "buy now", "free shipping",
                                              "in stock", "checkout", "order now", "% off", "coupon",
@@ -177,7 +178,7 @@ text), a non-ASCII one (empty bytes) in the text of non-ASCII pages only."""
 
 TEXT_CHARS = 1000
 """Page text looked at, from the start: titles, bylines, prices and review notes sit in a page's opening.
-The cost is splitting it into words (1,000 characters: ~150 words)."""
+The cost is finding the key words among its words (1,000 characters: ~150 words)."""
 
 
 def _ascii_bytes(chunk: str) -> bytes:
