@@ -40,6 +40,7 @@ from authorag.suitability.cues import (
     path_votes,
     suffix_votes,
     text_votes,
+    text_votes_many,
 )
 from authorag.suitability.lists import KnownSources, load_known_sources
 from authorag.suitability.platform import (
@@ -113,8 +114,9 @@ class SourceTypeClassifier:
         platforms: a platform matcher (default :func:`~authorag.suitability.platform.default_platform_matcher`).
         llm: optional LLM layer (:class:`~authorag.suitability.llm.LLMSourceTypeLayer`).
         llm_below: ask the LLM only when the rules' confidence is below this, in [0, 1].
-        text_chars: characters of page text the text layer reads (cost grows with it: about
-            20 µs per candidate at the default 1,000 on real pages; benchmarks/results/suitability/speed.json).
+        text_chars: characters of page text the text layer reads (cost grows with it; at the default
+            1,000 see benchmarks/results/suitability/speed.json: the text layer is the difference
+            between its two suitability rows, for candidates classified with :meth:`classify_many`).
 
     Raises:
         ConfigError: an unknown layer name, ``llm_below`` outside [0, 1] or ``text_chars < 1``.
@@ -137,29 +139,39 @@ class SourceTypeClassifier:
         self.llm_below = llm_below
         self.text_chars = text_chars
         self._host_votes: dict[str, list[Vote]] = {}
+        self._text_on = "text" in self.layers
+        self._path_on = "path" in self.layers
+        self._platform_on = "platform" in self.layers
 
     def classify(self, candidate: Candidate) -> SourceTypeResult:
         """The source type of one candidate (its ``metadata["title"]`` counts as text when present)."""
-        title = candidate.metadata.get("title") if candidate.metadata else None
-        text = f"{title}\n{candidate.text}" if isinstance(title, str) and title else candidate.text
-        return self._classify(candidate.url, candidate.host, candidate.domain, text)
+        return self.classify_many([candidate])[0]
 
     def classify_many(self, candidates: Sequence[Candidate]) -> list[SourceTypeResult]:
-        """:meth:`classify` for each candidate, in order."""
-        return [self.classify(c) for c in candidates]
+        """:meth:`classify` for each candidate, in order (the text layer reads all pages in one pass)."""
+        texts = [_text_of(c) for c in candidates]
+        readable = [self._text_on and bool(t) and looks_like_text(t) for t in texts]
+        found = iter(text_votes_many([t for t, r in zip(texts, readable) if r], self.text_chars))
+        return [self._classify(c.url, c.host, c.domain, t, next(found) if r else None)
+                for c, t, r in zip(candidates, texts, readable)]
 
     def classify_url(self, url: str, text: str = "") -> SourceTypeResult:
         """The source type of a bare URL (or host) with optional page text."""
         parsed = parse_host(url, strict=False) if url else None
         host = None if parsed is None else parsed.host
         domain = None if parsed is None else parsed.domain
-        return self._classify(url, host, domain, text)
+        readable = self._text_on and bool(text) and looks_like_text(text)
+        return self._classify(url, host, domain, text, text_votes(text, self.text_chars) if readable else None)
 
-    def _classify(self, url: str, host: str | None, domain: str | None, text: str) -> SourceTypeResult:
+    def _classify(self, url: str, host: str | None, domain: str | None, text: str,
+                  text_layer: list[Vote] | None) -> SourceTypeResult:
+        """``text_layer``: the text layer's votes, None when it is off or the text does not read as Latin script."""
         if not url and not text:
             return unknown_source("no URL or host")
         path = split_url(url) if url else ""
-        votes = self.rule_votes(host, domain, path, text)
+        votes = self._url_votes(host, domain, path)
+        if text_layer:
+            votes += text_layer
         result = combine(votes)
         if self.llm is not None and host and (result is None or result.confidence < self.llm_below):
             llm_vote = self.llm.vote(host, path)
@@ -167,26 +179,28 @@ class SourceTypeClassifier:
                 result = combine([*votes, llm_vote])
         if result is not None:
             return result
-        why = _why_unknown(host, domain, text, "text" in self.layers)
+        why = _why_unknown(host, domain, self._text_on and bool(text) and text_layer is None)
         return _NO_MATCH if why == _NO_MATCH.reason else unknown_source(why)
 
     def rule_votes(self, host: str | None, domain: str | None, path: str, text: str) -> list[Vote]:
         """Every enabled rule layer's votes for one page."""
-        on = self.layers
+        votes = self._url_votes(host, domain, path)
+        if self._text_on and text and looks_like_text(text):
+            votes += text_votes(text, self.text_chars)
+        return votes
+
+    def _url_votes(self, host: str | None, domain: str | None, path: str) -> list[Vote]:
+        """The suffix, list, platform and path layers' votes (a new list)."""
         votes: list[Vote] = []
-        usable = host is not None and domain is not None and "." in host
-        if usable:
-            assert host is not None and domain is not None
+        if host is not None and domain is not None and "." in host:
             votes += self._per_host(host, domain)
-            if "platform" in on:
+            if self._platform_on:
                 match = self.platforms(host, domain, path)
                 pv = None if match is None else content_type_vote(match)
                 if pv is not None:
                     votes.append(pv)
-        if "path" in on and path:
+        if path and self._path_on:
             votes += path_votes(path)
-        if "text" in on and text and looks_like_text(text):
-            votes += text_votes(text, self.text_chars)
         return votes
 
     def _per_host(self, host: str, domain: str) -> list[Vote]:
@@ -210,16 +224,22 @@ class SourceTypeClassifier:
         return f"SourceTypeClassifier(layers={sorted(self.layers)}, llm={self.llm!r})"
 
 
+def _text_of(candidate: Candidate) -> str:
+    """The candidate's page text, after its ``metadata["title"]`` when that is a non-empty str."""
+    title = candidate.metadata.get("title") if candidate.metadata else None
+    return f"{title}\n{candidate.text}" if isinstance(title, str) and title else candidate.text
+
+
 _NO_MATCH = unknown_source("no layer matched the host, path or text")
 """The common unknown answer, built once (results are frozen)."""
 
 
-def _why_unknown(host: str | None, domain: str | None, text: str, text_on: bool) -> str:
+def _why_unknown(host: str | None, domain: str | None, unreadable_text: bool) -> str:
     if host is None or domain is None:
         return "no readable host in the URL"
     if "." not in host or host.replace(".", "").isdigit() or ":" in host:
         return f"host {host!r} is an IP address or local name: it says nothing about the publisher"
-    if text and text_on and not looks_like_text(text):
+    if unreadable_text:
         return "no URL rule matched and the page text is not in a Latin script (text cues are English)"
     return _NO_MATCH.reason
 

@@ -1,0 +1,157 @@
+"""Test oracle: the page-text layer and the classifier's per-page path as they were before the speed work.
+
+Frozen copies (commit 0146f0f) of ``cues._words``, ``cues._lower``, ``cues.text_votes``,
+``cues.looks_like_text`` and ``SourceTypeClassifier._classify`` / ``rule_votes``; the equivalence
+tests compare the current code with them. Not imported by the library.
+"""
+from __future__ import annotations
+
+import re
+import string
+
+from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
+from authorag.suitability.cues import _TEXT_PHRASES, TEXT_CHARS, Vote, path_votes
+from authorag.suitability.platform import content_type_vote
+from authorag.suitability.taxonomy import SourceType, SourceTypeResult, unknown_source
+from authorag.types import Candidate
+
+_PUNCT_B = string.punctuation.encode("ascii")
+_FOLD = bytes.maketrans(string.ascii_uppercase.encode("ascii") + _PUNCT_B,
+                        string.ascii_lowercase.encode("ascii") + b" " * len(_PUNCT_B))
+_ASCII_LOWER_OF = ("\u0130", "\u212a")
+"""The only non-ASCII characters whose lower case contains ASCII (İ -> i + dot, Kelvin sign -> k): a page
+with one of them is lower-cased as str first, so its words are the same as before this shortcut."""
+_WORD = re.compile(r"[a-z0-9]+")
+Cue = tuple[str | None, str | None, str]
+"""(key word or None, phrase to search or None, label)."""
+
+
+def _compile_cue(phrase: str) -> Cue:
+    words = _WORD.findall(phrase)
+    if len(words) == 1 and words[0] == phrase.strip():
+        return words[0], None, words[0]  # a whole word: the word set alone decides
+    if words:
+        return max(words, key=len), phrase, phrase.strip()
+    return None, phrase, phrase.strip()  # symbols ($, ```): a substring search, cheap for one char
+
+
+_BY_KEY: dict[bytes, list[tuple[SourceType, bytes | None, str]]] = {}
+_SYMBOLS: list[tuple[SourceType, str, str]] = []
+for _t, _why, _phrases in _TEXT_PHRASES:
+    for _key, _phrase, _label in map(_compile_cue, _phrases):
+        if _key is None:  # case-free symbols ($, ```, €): in the text exactly when in its lower case
+            _SYMBOLS.append((_t, _phrase or "", _label))
+        else:  # ASCII phrases without "?", searched in the lower-cased text with non-ASCII as "?"
+            _BY_KEY.setdefault(_key.encode("ascii"), []).append(
+                (_t, None if _phrase is None else _phrase.encode("ascii"), _label))
+_ASCII_SYMBOLS = [s for s in _SYMBOLS if s[1].isascii()]
+_KEYS = frozenset(_BY_KEY)
+_WHY: dict[SourceType, str] = {t: why for t, why, _ in _TEXT_PHRASES}
+_ORDER: dict[SourceType, int] = {t: i for i, (t, _, _) in enumerate(_TEXT_PHRASES)}
+
+
+def _words(chunk: str, ascii_only: bool) -> list[bytes]:
+    """The lower-cased ASCII words of ``chunk`` (punctuation splits words, other characters are dropped).
+
+    The same words as lower-casing the str first: outside :data:`_ASCII_LOWER_OF`, lower-casing maps
+    ASCII to ASCII and everything else to non-ASCII, so it commutes with dropping non-ASCII.
+    """
+    if ascii_only:
+        return chunk.encode("ascii").translate(_FOLD).split()
+    if any(c in chunk for c in _ASCII_LOWER_OF):
+        return chunk.lower().encode("ascii", "ignore").translate(_FOLD).split()
+    return chunk.encode("ascii", "ignore").translate(_FOLD).split()
+
+
+def _lower(chunk: str, ascii_only: bool) -> bytes:
+    """``" " + chunk.lower()`` as ASCII bytes, each non-ASCII character as ``?`` (phrases have no ``?``,
+    so a phrase is found here exactly when it is in the lower-cased str)."""
+    if ascii_only:
+        return b" " + chunk.encode("ascii").lower()
+    if any(c in chunk for c in _ASCII_LOWER_OF):
+        return b" " + chunk.lower().encode("ascii", "replace")
+    return b" " + chunk.encode("ascii", "replace").lower()
+
+
+def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
+    """Votes from page-text cues; a type needs at least two distinct cues."""
+    if not text:
+        return []
+    chunk = text[:chars]
+    ascii_only = chunk.isascii()
+    cues: list[tuple[SourceType, bytes | None, str]] = []
+    for word in _KEYS.intersection(_words(chunk, ascii_only)):
+        cues += _BY_KEY[word]
+    for t, symbol, label in _ASCII_SYMBOLS if ascii_only else _SYMBOLS:
+        if symbol in chunk:
+            cues.append((t, None, label))
+    possible: dict[SourceType, int] = {}
+    for c in cues:
+        possible[c[0]] = possible.get(c[0], 0) + 1
+    if len(cues) < 2 or max(possible.values()) < 2:  # most pages: no type can reach two cues
+        return []
+    hits: dict[SourceType, list[str]] = {}
+    low = b""
+    for t, phrase, label in cues:
+        if possible[t] < 2:
+            continue
+        if phrase is not None:  # a phrase is searched only when its type can still reach two cues
+            low = low or _lower(chunk, ascii_only)
+            if phrase not in low:
+                continue
+        hits.setdefault(t, []).append(label)
+    return [(t, min(0.5, 0.15 * len(h)), "text", f"{_WHY[t]}: {', '.join(sorted(h)[:3])}")
+            for t, h in sorted(hits.items(), key=lambda kv: _ORDER[kv[0]]) if len(h) >= 2]
+
+
+def looks_like_text(text: str, sample: int = 400) -> bool:
+    """False for text that is mostly non-Latin (over 30 % non-ASCII characters): the cues are English."""
+    chunk = text[:sample]
+    if chunk.isascii():  # the common case, at C speed
+        return not chunk.isspace() and bool(chunk)
+    non_ascii = len(chunk) - len(chunk.encode("ascii", "ignore"))
+    return non_ascii <= 0.3 * len(chunk.replace(" ", ""))
+
+
+def old_rule_votes(clf: SourceTypeClassifier, host: str | None, domain: str | None, path: str,
+                   text: str) -> list[Vote]:
+    on = clf.layers
+    votes: list[Vote] = []
+    usable = host is not None and domain is not None and "." in host
+    if usable:
+        assert host is not None and domain is not None
+        votes += clf._per_host(host, domain)  # pyright: ignore[reportPrivateUsage]
+        if "platform" in on:
+            match = clf.platforms(host, domain, path)
+            pv = None if match is None else content_type_vote(match)
+            if pv is not None:
+                votes.append(pv)
+    if "path" in on and path:
+        votes += path_votes(path)
+    if "text" in on and text and looks_like_text(text):
+        votes += text_votes(text, clf.text_chars)
+    return votes
+
+
+def _why_unknown(host: str | None, domain: str | None, text: str, text_on: bool) -> str:
+    if host is None or domain is None:
+        return "no readable host in the URL"
+    if "." not in host or host.replace(".", "").isdigit() or ":" in host:
+        return f"host {host!r} is an IP address or local name: it says nothing about the publisher"
+    if text and text_on and not looks_like_text(text):
+        return "no URL rule matched and the page text is not in a Latin script (text cues are English)"
+    return "no layer matched the host, path or text"
+
+
+def old_classify(clf: SourceTypeClassifier, candidate: Candidate) -> SourceTypeResult:
+    """The old ``classify`` (no LLM layer)."""
+    title = candidate.metadata.get("title") if candidate.metadata else None
+    text = f"{title}\n{candidate.text}" if isinstance(title, str) and title else candidate.text
+    url, host, domain = candidate.url, candidate.host, candidate.domain
+    if not url and not text:
+        return unknown_source("no URL or host")
+    path = split_url(url) if url else ""
+    result = combine(old_rule_votes(clf, host, domain, path, text))
+    if result is not None:
+        return result
+    return unknown_source(_why_unknown(host, domain, text, "text" in clf.layers))
