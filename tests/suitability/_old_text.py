@@ -1,53 +1,30 @@
 """Test oracle: the page-text layer and the classifier's per-page path as they were before the speed work.
 
-Frozen copies (commit 0146f0f) of ``cues._words``, ``cues._lower``, ``cues.text_votes``,
+Frozen copies (commit 0146f0f) of the algorithm of ``cues._words``, ``cues._lower``, ``cues.text_votes``,
 ``cues.looks_like_text`` and ``SourceTypeClassifier._classify`` / ``rule_votes``; the equivalence
-tests compare the current code with them. Not imported by the library.
+tests compare the current code with them. The cue tables they read (``_BY_KEY``, ``_SYMBOLS``, ``_FOLD``...)
+are compiled by the same code as then, so they are imported, not copied. Not imported by the library.
 """
 from __future__ import annotations
 
-import re
-import string
-
 from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
-from authorag.suitability.cues import _TEXT_PHRASES, TEXT_CHARS, Vote, path_votes
+from authorag.suitability.cues import (  # the compiled cue tables: unchanged by the speed work
+    _ASCII_LOWER_OF,
+    _BY_KEY,
+    _FOLD,
+    _KEYS,
+    _ORDER,
+    _SYMBOLS,
+    _WHY,
+    TEXT_CHARS,
+    Vote,
+    path_votes,
+)
 from authorag.suitability.platform import content_type_vote
 from authorag.suitability.taxonomy import SourceType, SourceTypeResult, unknown_source
 from authorag.types import Candidate
 
-_PUNCT_B = string.punctuation.encode("ascii")
-_FOLD = bytes.maketrans(string.ascii_uppercase.encode("ascii") + _PUNCT_B,
-                        string.ascii_lowercase.encode("ascii") + b" " * len(_PUNCT_B))
-_ASCII_LOWER_OF = ("\u0130", "\u212a")
-"""The only non-ASCII characters whose lower case contains ASCII (İ -> i + dot, Kelvin sign -> k): a page
-with one of them is lower-cased as str first, so its words are the same as before this shortcut."""
-_WORD = re.compile(r"[a-z0-9]+")
-Cue = tuple[str | None, str | None, str]
-"""(key word or None, phrase to search or None, label)."""
-
-
-def _compile_cue(phrase: str) -> Cue:
-    words = _WORD.findall(phrase)
-    if len(words) == 1 and words[0] == phrase.strip():
-        return words[0], None, words[0]  # a whole word: the word set alone decides
-    if words:
-        return max(words, key=len), phrase, phrase.strip()
-    return None, phrase, phrase.strip()  # symbols ($, ```): a substring search, cheap for one char
-
-
-_BY_KEY: dict[bytes, list[tuple[SourceType, bytes | None, str]]] = {}
-_SYMBOLS: list[tuple[SourceType, str, str]] = []
-for _t, _why, _phrases in _TEXT_PHRASES:
-    for _key, _phrase, _label in map(_compile_cue, _phrases):
-        if _key is None:  # case-free symbols ($, ```, €): in the text exactly when in its lower case
-            _SYMBOLS.append((_t, _phrase or "", _label))
-        else:  # ASCII phrases without "?", searched in the lower-cased text with non-ASCII as "?"
-            _BY_KEY.setdefault(_key.encode("ascii"), []).append(
-                (_t, None if _phrase is None else _phrase.encode("ascii"), _label))
 _ASCII_SYMBOLS = [s for s in _SYMBOLS if s[1].isascii()]
-_KEYS = frozenset(_BY_KEY)
-_WHY: dict[SourceType, str] = {t: why for t, why, _ in _TEXT_PHRASES}
-_ORDER: dict[SourceType, int] = {t: i for i, (t, _, _) in enumerate(_TEXT_PHRASES)}
 
 
 def _words(chunk: str, ascii_only: bool) -> list[bytes]:
