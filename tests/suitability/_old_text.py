@@ -1,9 +1,10 @@
 """Test oracle: the page-text layer and the classifier's per-page path as they were before the speed work.
 
-Frozen copies (commit 0146f0f) of the algorithm of ``cues._words``, ``cues._lower``, ``cues.text_votes``,
-``cues.looks_like_text`` and ``SourceTypeClassifier._classify`` / ``rule_votes``; the equivalence
-tests compare the current code with them. The cue tables they read (``_BY_KEY``, ``_SYMBOLS``, ``_FOLD``...)
-are compiled by the same code as then, so they are imported, not copied. Not imported by the library.
+Frozen copies (commit 0146f0f) of the algorithm of ``cues._words``, ``cues._lower``,
+``cues.text_votes`` and ``SourceTypeClassifier._classify`` / ``rule_votes``; the equivalence tests
+compare the current code with them. The cue tables they read (``_BY_KEY``, ``_SYMBOLS``,
+``_FOLD``...) are compiled by the same code as then and ``looks_like_text`` is unchanged, so those
+are imported, not copied. Not imported by the library.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from authorag.suitability.cues import (  # the compiled cue tables: unchanged by
     _WHY,
     TEXT_CHARS,
     Vote,
+    looks_like_text,
     path_votes,
 )
 from authorag.suitability.platform import content_type_vote
@@ -79,15 +81,6 @@ def text_votes(text: str, chars: int = TEXT_CHARS) -> list[Vote]:
         hits.setdefault(t, []).append(label)
     return [(t, min(0.5, 0.15 * len(h)), "text", f"{_WHY[t]}: {', '.join(sorted(h)[:3])}")
             for t, h in sorted(hits.items(), key=lambda kv: _ORDER[kv[0]]) if len(h) >= 2]
-
-
-def looks_like_text(text: str, sample: int = 400) -> bool:
-    """False for text that is mostly non-Latin (over 30 % non-ASCII characters): the cues are English."""
-    chunk = text[:sample]
-    if chunk.isascii():  # the common case, at C speed
-        return not chunk.isspace() and bool(chunk)
-    non_ascii = len(chunk) - len(chunk.encode("ascii", "ignore"))
-    return non_ascii <= 0.3 * len(chunk.replace(" ", ""))
 
 
 def old_rule_votes(clf: SourceTypeClassifier, host: str | None, domain: str | None, path: str,
