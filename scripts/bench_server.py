@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from authorag.testing import free_port, wait_until_ready
 
 HOST = "127.0.0.1"  # loopback only, on purpose
 # A mix of sources the prior knows (table), suffix-rule hosts, and unknown blogs.
@@ -63,12 +64,6 @@ def run(coro: Any) -> Any:
     return uvloop.run(coro)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
 def start_server(port: int, workers: int, relevance: str, judge: str, judge_model: str | None,
                  source: Path | None = None, extra: Sequence[str] = ()) -> subprocess.Popen[bytes]:
     """``authorag serve`` in a subprocess; ``source`` runs the package from another checkout."""
@@ -86,21 +81,15 @@ def start_server(port: int, workers: int, relevance: str, judge: str, judge_mode
     cmd += list(extra)
     # cwd comes first on sys.path for `python -m`: run from the checkout being measured.
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=source)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-        try:
-            if httpx.get(f"http://{HOST}:{port}/readyz", timeout=1).status_code == 200:
-                # One worker answered; give the others time to finish loading and listen, or
-                # the first connections all land on the first worker.
-                time.sleep(3.0 if workers > 1 else 0.0)
-                return proc
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    proc.terminate()
-    raise SystemExit("server did not become ready within 120 s")
+    try:
+        wait_until_ready(f"http://{HOST}:{port}/readyz", timeout_s=120, process=proc, interval_s=0.2)
+    except RuntimeError as exc:
+        proc.terminate()
+        raise SystemExit(str(exc)) from None
+    # One worker answered; give the others time to finish loading and listen, or the first
+    # connections all land on the first worker.
+    time.sleep(3.0 if workers > 1 else 0.0)
+    return proc
 
 
 def cpu_seconds(pid: int) -> float:
@@ -354,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         return [json.dumps(payload(args.documents, v)).encode() for v in range(first, first + per_level)]
 
     def measure(source: Path | None) -> tuple[list[dict[str, Any]], float | None]:
-        port = free_port()
+        port = free_port(HOST)
         proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model, source,
                             args.serve_arg if source is None else ())
         warm_s = None

@@ -17,7 +17,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,14 +26,10 @@ from typing import Any
 
 import httpx
 
+from authorag.testing import free_port, wait_until_ready
+
 KNOWN = ["www.nih.gov", "www.cdc.gov", "en.wikipedia.org", "www.bbc.co.uk", "www.nature.com", "someone.blogspot.com",
          "www.reddit.com", "www.nytimes.com", "github.com", "stackoverflow.com", "www.who.int", "arxiv.org"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rss_mib(pid: int) -> float:
@@ -134,16 +129,10 @@ def main() -> int:
                               env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit("the server did not become ready within 120 s")
-            time.sleep(0.2)
+        try:
+            wait_until_ready(f"{url}/readyz", timeout_s=120, process=server, interval_s=0.2)
+        except RuntimeError as exc:
+            raise SystemExit(str(exc)) from None
         result = asyncio.run(run_load(url, args, server.pid))
     finally:
         server.terminate()

@@ -1,7 +1,6 @@
 """A real uvicorn server on loopback, started once per session in a background thread."""
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -10,16 +9,12 @@ from typing import Any
 
 import pytest
 
+from authorag.testing import free_port
+
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 API_KEY = "test-key"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextmanager

@@ -11,31 +11,15 @@ import httpx
 import pytest
 
 from authorag.errors import MissingDependencyError
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from authorag.testing import free_port, wait_until_ready
 
 
 def _wait_ready(url: str, proc: subprocess.Popen[bytes], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-        assert time.monotonic() < deadline, f"authorag serve did not become ready in {seconds} s"
-        time.sleep(0.2)
+    wait_until_ready(f"{url}/readyz", timeout_s=seconds, process=proc, interval_s=0.2)
 
 
 def test_serve_subprocess_answers_cohere_requests() -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "AUTHORAG_API_KEY": "cli-key"}
     cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank",
            "--weight", "0.6", "--max-documents", "3"]
@@ -55,7 +39,7 @@ def test_serve_subprocess_answers_cohere_requests() -> None:
 
 
 def test_serve_workers_share_the_port_and_stop_together() -> None:
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank", "--workers", "2",
            "--weight", "0.6"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -82,7 +66,7 @@ def test_serve_workers_share_the_port_and_stop_together() -> None:
 
 
 def test_serve_workers_failing_at_startup_fail_the_command() -> None:
-    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(_free_port()), "--workers", "2",
+    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(free_port()), "--workers", "2",
            "--exclude", "bogus_source"]
     proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
