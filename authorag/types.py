@@ -171,21 +171,8 @@ class Candidate:
         Raises:
             ConfigError: a score name is already set; every stage writes its own names once.
         """
-        scores = self.scores
-        # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
-        merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
-        merged.update(values)
-        if len(merged) != len(scores) + len(values):  # a name in both (cheaper than a disjointness test first)
-            clash = next(n for n in values if n in scores)
-            raise ConfigError(
-                f"score {clash!r} is already set on candidate {self.id!r}; every stage writes its "
-                "own score name once. Use a different name for a second stage of the same kind."
-            )
-        for n, v in values.items():
-            if type(v) is not float:  # ints, numpy scalars: stored as plain floats
-                merged[n] = float(v)
         return new_candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
-                             MappingProxyType(merged), self.authority if authority is None else authority)
+                             _merged_scores(self, values, False), self.authority if authority is None else authority)
 
     def with_authority(self, detail: AuthorityDetail) -> Candidate:
         """Return a copy carrying ``detail`` (replacing no scores)."""
@@ -261,6 +248,30 @@ def new_candidate(id: str, url: str, host: str | None, domain: str | None, text:
 _SET_SCORES, _SET_AUTHORITY = _SLOT_SETTERS[6], _SLOT_SETTERS[7]
 
 
+def _merged_scores(candidate: Candidate, values: Mapping[str, float], floats: bool) -> Mapping[str, float]:
+    """``candidate``'s scores plus ``values`` (read-only), for :meth:`Candidate.with_scores` and
+    :func:`fill_scores`; ``floats``: the values are known plain floats (no conversion pass).
+
+    Raises:
+        ConfigError: a name in ``values`` is already set.
+    """
+    scores = candidate.scores
+    # mappingproxy.copy() copies the dict behind it at C speed; {**proxy} goes key by key.
+    merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
+    merged.update(values)
+    if len(merged) != len(scores) + len(values):  # a name in both (cheaper than a disjointness test first)
+        clash = next(n for n in values if n in scores)
+        raise ConfigError(
+            f"score {clash!r} is already set on candidate {candidate.id!r}; every stage writes its "
+            "own score name once. Use a different name for a second stage of the same kind."
+        )
+    if not floats:
+        for n, v in values.items():
+            if type(v) is not float:  # ints, numpy scalars: stored as plain floats
+                merged[n] = float(v)
+    return MappingProxyType(merged)
+
+
 def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: AuthorityDetail,
                 floats: bool = False) -> Candidate:
     """:meth:`Candidate.with_scores` written into ``candidate`` itself; returns it.
@@ -277,20 +288,7 @@ def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: Au
         >>> fill_scores(c, {"fused": 1}, UNKNOWN_AUTHORITY) is c, c.scores["fused"]
         (True, 1.0)
     """
-    scores = candidate.scores  # the merge and the check of with_scores, written into the candidate
-    merged = scores.copy() if isinstance(scores, (MappingProxyType, dict)) else dict(scores)
-    merged.update(values)
-    if len(merged) != len(scores) + len(values):
-        clash = next(n for n in values if n in scores)
-        raise ConfigError(
-            f"score {clash!r} is already set on candidate {candidate.id!r}; every stage writes its "
-            "own score name once. Use a different name for a second stage of the same kind."
-        )
-    if not floats:
-        for n, v in values.items():
-            if type(v) is not float:
-                merged[n] = float(v)
-    _SET_SCORES(candidate, MappingProxyType(merged))
+    _SET_SCORES(candidate, _merged_scores(candidate, values, floats))
     _SET_AUTHORITY(candidate, authority)
     return candidate
 
