@@ -270,7 +270,7 @@ def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float
     """CPU ms per request of each in-process step (no HTTP), averaged over ``repeat`` runs."""
     from authorag import adapters
     from authorag.server.config import ServerConfig
-    from authorag.server.documents import parse_documents
+    from authorag.server.documents import read_documents
     from authorag.server.schemas import RerankRequest
     from authorag.server.service import RerankService
 
@@ -278,14 +278,13 @@ def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float
     reranker = svc.reranker
     body = json.dumps(payload(n_docs))
     req = RerankRequest.model_validate_json(body)
-    docs = parse_documents(req.documents, None, rank_fields=None, max_chars=20_000, max_tokens=None)
-    items = [(d.url, d.text, None) for d in docs]
-    cands, _ = adapters.candidates(items, "rank")
-    steps = {
+    docs = read_documents(req.documents, None, rank_fields=None, max_chars=20_000, max_tokens=None)
+    cands, _ = adapters.candidates_of(docs.urls, docs.texts, None, "rank")
+    steps = {  # the steps RerankService.rerank takes
         "validate (pydantic)": lambda: RerankRequest.model_validate_json(body),
-        "read documents (urls, budget)": lambda: parse_documents(req.documents, None, rank_fields=None,
-                                                                 max_chars=20_000, max_tokens=None),
-        "build candidates (Candidate.create)": lambda: adapters.candidates(items, "rank"),
+        "read documents (urls, budget)": lambda: read_documents(req.documents, None, rank_fields=None,
+                                                                max_chars=20_000, max_tokens=None),
+        "build candidates (adapters.candidates_of)": lambda: adapters.candidates_of(docs.urls, docs.texts, None, "rank"),
         "AuthorityReranker.rerank": lambda: reranker.rerank(req.query, cands, top_k=req.top_n),
         "service total (all of the above + response dict)": lambda: svc.rerank(req, "v1"),
     }
