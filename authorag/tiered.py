@@ -151,24 +151,29 @@ class TieredAuthority:
         bare = host[4:] if host.startswith("www.") else host
         if not detail.matched or detail.matched == bare:
             return detail
-        u = self.unknown_level
-        value = u + SUBDOMAIN_DISCOUNT * (detail.authority - u)
-        note = (f"sub-domain {bare} not in the table; {detail.matched}'s {detail.authority:.3f} discounted "
-                f"towards {u:g}: {value:.3f}")
-        return dataclasses.replace(detail, authority=value, confidence=detail.confidence * SUBDOMAIN_DISCOUNT,
-                                   note="; ".join(n for n in (detail.note, note) if n))
+        return self._towards_unknown(
+            detail, SUBDOMAIN_DISCOUNT, f"sub-domain {bare} not in the table; {detail.matched}'s "
+            f"{detail.authority:.3f} discounted", confidence=detail.confidence * SUBDOMAIN_DISCOUNT)
 
     def _page_type(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
-        u = self.unknown_level
-        if detail.authority is None or detail.authority <= u or not cand.url:
+        if detail.authority is None or detail.authority <= self.unknown_level or not cand.url:
             return detail
         vote = strongest([v for v in path_votes(split_url(cand.url)) if v[0] in PAGE_TYPES_ADJUSTED])
         if vote is None:
             return detail
-        value = u + PAGE_TYPE_DISCOUNT * (detail.authority - u)
-        note = (f"{vote[0]} page ({vote[3]}) on {detail.matched or cand.domain}: the domain's "
-                f"{detail.authority:.3f} scaled towards {u:g}: {value:.3f}")
-        return dataclasses.replace(detail, authority=value, note="; ".join(n for n in (detail.note, note) if n))
+        return self._towards_unknown(detail, PAGE_TYPE_DISCOUNT, f"{vote[0]} page ({vote[3]}) on "
+                                     f"{detail.matched or cand.domain}: the domain's {detail.authority:.3f} scaled")
+
+    def _towards_unknown(self, detail: AuthorityDetail, share: float, why: str,
+                         confidence: float | None = None) -> AuthorityDetail:
+        """``detail`` keeping ``share`` of its distance above the unknown level; the note says why."""
+        assert detail.authority is not None
+        u = self.unknown_level
+        value = u + share * (detail.authority - u)
+        note = f"{why} towards {u:g}: {value:.3f}"
+        return dataclasses.replace(detail, authority=value,
+                                   confidence=detail.confidence if confidence is None else confidence,
+                                   note="; ".join(n for n in (detail.note, note) if n))
 
 
 __all__ = ["DEFAULT_HOSTED_AUTHORITY", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority", "candidates_from"]
