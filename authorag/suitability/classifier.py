@@ -160,8 +160,7 @@ class SourceTypeClassifier:
         parsed = parse_host(url, strict=False) if url else None
         host = None if parsed is None else parsed.host
         domain = None if parsed is None else parsed.domain
-        readable = self._text_on and bool(text) and looks_like_text(text)
-        return self._classify(url, host, domain, text, text_votes(text, self.text_chars) if readable else None)
+        return self._classify(url, host, domain, text, self._text_layer(text))
 
     def _classify(self, url: str, host: str | None, domain: str | None, text: str,
                   text_layer: list[Vote] | None) -> SourceTypeResult:
@@ -184,10 +183,11 @@ class SourceTypeClassifier:
 
     def rule_votes(self, host: str | None, domain: str | None, path: str, text: str) -> list[Vote]:
         """Every enabled rule layer's votes for one page."""
-        votes = self._url_votes(host, domain, path)
-        if self._text_on and text and looks_like_text(text):
-            votes += text_votes(text, self.text_chars)
-        return votes
+        return self._url_votes(host, domain, path) + (self._text_layer(text) or [])
+
+    def _text_layer(self, text: str) -> list[Vote] | None:
+        """One page's text-layer votes; None when the layer is off or the text does not read as Latin script."""
+        return text_votes(text, self.text_chars) if self._text_on and text and looks_like_text(text) else None
 
     def _url_votes(self, host: str | None, domain: str | None, path: str) -> list[Vote]:
         """The suffix, list, platform and path layers' votes (a new list)."""
