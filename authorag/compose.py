@@ -248,7 +248,7 @@ def composition_name(settings: ScorerSettings) -> str:
     """
     parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
     prior = "prior" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)
-    prior += "".join(f"+{spec.partition('=')[0]}" for spec in settings.prior_files)
+    prior += "".join(f"+{split_prior_file(spec)[0]}" for spec in settings.prior_files)
     parts.append(prior + ("+pagetype" if settings.source_type_adjust else ""))
     if settings.learned:
         parts.append("learned" if settings.learned_tail == DEFAULT_LEARNED_TAIL else
@@ -327,16 +327,30 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
                         hybrid_kw=hybrid_kw, cache=cache, **kw)
 
 
-def _prior_file(spec: str) -> Any:
-    from authorag.priors.table import ExtraSource
+def split_prior_file(spec: str, option: str = "--prior-file (AUTHORAG_PRIOR_FILES)") -> tuple[str, str]:
+    """``NAME=PATH`` → ``(name, path)``; ``option`` names the setting in the error.
 
+    Example:
+        >>> split_prior_file("tranco=tranco.store")
+        ('tranco', 'tranco.store')
+
+    Raises:
+        ConfigError: no ``=``, or an empty name or path.
+    """
     name, sep, path = spec.partition("=")
     if not sep or not name or not path:
-        raise ConfigError(f"--prior-file (AUTHORAG_PRIOR_FILES) needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
+        raise ConfigError(f"{option} needs NAME=PATH (e.g. mylinks=prior.csv.gz), got {spec!r}")
+    return name, path
+
+
+def _prior_file(spec: str) -> Any:
     from authorag.priors.store import is_store, store_source
+    from authorag.priors.table import ExtraSource
+
+    name, path = split_prior_file(spec)
 
     return store_source(path, name) if is_store(path) else ExtraSource.from_pagerank_file(path, name)
 
 
 __all__ = ["ScorerSettings", "add_scorer_options", "candidates_from", "composition_name", "load_scorer",
-           "parse_value", "read_config_file", "settings_from_args"]
+           "parse_value", "read_config_file", "settings_from_args", "split_prior_file"]

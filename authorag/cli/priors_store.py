@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from authorag.cli._util import JSON_VERSION, Subparsers, progress_bar
+from authorag.compose import split_prior_file
 from authorag.errors import ConfigError
 
 _FORMATS = ("tranco", "umbrella", "majestic", "cloudflare", "openpagerank", "cc-webgraph")
@@ -137,8 +138,8 @@ def store_provenance(prior_files: Iterable[str]) -> dict[str, str]:
 
     out: dict[str, str] = {}
     for spec in prior_files:
-        name, _, path = spec.partition("=")
-        if path and is_store(path):
+        name, path = split_prior_file(spec)
+        if is_store(path):
             out[name] = provenance_line(PriorStore(path, name=name).provenance)
     return out
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from authorag.cli._util import JSON_VERSION, Subparsers
+from authorag.compose import split_prior_file
 from authorag.errors import ConfigError
 
 
@@ -36,13 +37,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _stores(specs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or not name or not path:
-            raise ConfigError(f"--prior-file needs NAME=STORE (e.g. tranco=tranco.store), got {spec!r}")
-        out[name] = path
-    return out
+    return dict(split_prior_file(spec, "--prior-file") for spec in specs)
 
 
 def _session(master: str | None) -> Any:

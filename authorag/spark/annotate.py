@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from authorag.compose import ScorerSettings, load_scorer
+from authorag.compose import ScorerSettings, load_scorer, split_prior_file
 from authorag.errors import ConfigError
 from authorag.types import Candidate
 
@@ -103,7 +103,7 @@ def annotate_urls(df: Any, url_col: str = "url", *, prior_files: Mapping[str, st
     if base.judge != "none":
         raise ConfigError(f"annotate_urls runs on executors without a judge; got judge={base.judge!r}: "
                           "annotate with the prior tiers, then judge the unknown domains you need")
-    files = {name: path for name, _, path in (spec.partition("=") for spec in base.prior_files)}
+    files = dict(split_prior_file(spec) for spec in base.prior_files)
     stores = []
     for name, path in (files | dict(prior_files or {})).items():
         df.sparkSession.sparkContext.addFile(path)
