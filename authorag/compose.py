@@ -36,7 +36,7 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.types import candidates_from
-from authorag.validation import check_choice, check_unit
+from authorag.validation import check_choice, check_positive_int, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
 ENV_PREFIX = "AUTHORAG_"
@@ -75,6 +75,8 @@ class ScorerSettings:
             (:class:`~authorag.judges.calibration.Calibration`); default: the shipped fit.
         judge_cache: the judge cache: a SQLite file or ``redis://host:port/db`` (default: the
             user cache's SQLite file).
+        judge_cache_max_entries: entries the judge cache keeps, the oldest evicted first
+            (default: the cache's bound, 100,000).
         min_confidence: a tier's value is accepted at or above this confidence.
         max_judge_calls: judge calls allowed per scoring call.
         judge_seconds: wall-time budget for judging per scoring call.
@@ -97,6 +99,7 @@ class ScorerSettings:
     judge_api_key: str | None = field(default=None, repr=False)
     judge_calibration: str | None = None
     judge_cache: str | None = None
+    judge_cache_max_entries: int | None = None
     min_confidence: float = 0.5
     max_judge_calls: int = 20
     judge_seconds: float = 30.0
@@ -106,6 +109,7 @@ class ScorerSettings:
         check_choice("subdomains", self.subdomains, ("inherit", "discount"))
         for name in ("hosted_authority", "min_confidence"):
             check_unit(name, getattr(self, name))
+        check_positive_int("judge_cache_max_entries", self.judge_cache_max_entries, optional=True)
         if self.max_judge_calls < 0 or self.judge_seconds < 0:
             raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
                               f"judge_seconds={self.judge_seconds}")
@@ -324,7 +328,7 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
         learned = learned_prior_for(exclude=settings.exclude_sources, tail=settings.learned_tail)
     cache: Any = True if settings.judge_cache is None else settings.judge_cache
     return build_hybrid(judge, table=table, learned=learned, judge_method=settings.judge_method,
-                        hybrid_kw=hybrid_kw, cache=cache, **kw)
+                        hybrid_kw=hybrid_kw, cache=cache, cache_max_entries=settings.judge_cache_max_entries, **kw)
 
 
 def split_prior_file(spec: str, option: str = "--prior-file (AUTHORAG_PRIOR_FILES)") -> tuple[str, str]:
