@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import Any, Protocol, Self, cast
 
 from authorag.errors import ConfigError
-from authorag.judges.backends.base import FEATURES, ChatRequest, Completion, LLMBackend, TokenLogprob
+from authorag.judges.backends.base import (
+    FEATURES,
+    ChatRequest,
+    Completion,
+    LLMBackend,
+    TokenLogprob,
+)
 from authorag.judges.backends.models import cache_dir
 from authorag.validation import check_positive_int
 
@@ -306,32 +312,36 @@ def _encode(completion: Completion) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+class UnreadableEntry(ValueError):
+    """A stored value this version cannot read as a completion (the message says why)."""
+
+
 def _decode(value: object) -> Completion:
-    """A stored completion; ValueError saying what is wrong when the row is not one."""
+    """A stored completion; :class:`UnreadableEntry` saying what is wrong when the row is not one."""
     if isinstance(value, bytes | bytearray):
         value = bytes(value).decode("utf-8")  # UnicodeDecodeError is a ValueError
     if not isinstance(value, str):
-        raise ValueError(f"a {type(value).__name__}, not JSON text")
+        raise UnreadableEntry(f"a {type(value).__name__}, not JSON text")
     try:
         data: object = json.loads(value)
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+        raise UnreadableEntry("JSON nested too deeply") from None
     except ValueError as exc:
-        raise ValueError(f"not JSON: {exc}") from None
+        raise UnreadableEntry(f"not JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"a JSON {type(data).__name__}, not an object")
+        raise UnreadableEntry(f"a JSON {type(data).__name__}, not an object")
     row = cast(dict[str, Any], data)
     if not isinstance(row.get("text"), str):
-        raise ValueError("no 'text' string")
+        raise UnreadableEntry("no 'text' string")
     fields: dict[str, Any] = {"text": row["text"], "logprobs": _logprobs(row.get("logprobs"))}
     for name, kind in _SCALARS.items():
         if name in row:
             if isinstance(row[name], bool) or not isinstance(row[name], kind):
-                raise ValueError(f"'{name}' is {type(row[name]).__name__}")
+                raise UnreadableEntry(f"'{name}' is {type(row[name]).__name__}")
             fields[name] = row[name]
     dropped = row.get("dropped_features", [])
     if not isinstance(dropped, list) or not set(cast(list[Any], dropped)) <= set(FEATURES):
-        raise ValueError("'dropped_features' is not a list of request features")
+        raise UnreadableEntry("'dropped_features' is not a list of request features")
     return Completion(**fields, dropped_features=tuple(cast(list[Any], dropped)))
 
 
@@ -343,14 +353,14 @@ def _logprobs(raw: object) -> tuple[TokenLogprob, ...] | None:
     if raw is None:
         return None
     if not isinstance(raw, list):
-        raise ValueError("'logprobs' is not a list")
+        raise UnreadableEntry("'logprobs' is not a list")
     out: list[TokenLogprob] = []
     for lp in cast(list[Any], raw):
         ok = (isinstance(lp, dict) and isinstance(lp.get("token"), str) and _is_number(lp.get("logprob"))
               and isinstance(lp.get("top"), dict)
               and all(isinstance(k, str) and _is_number(v) for k, v in cast(dict[Any, Any], lp["top"]).items()))
         if not ok:
-            raise ValueError("a 'logprobs' entry is not {token, logprob, top}")
+            raise UnreadableEntry("a 'logprobs' entry is not {token, logprob, top}")
         out.append(TokenLogprob(token=lp["token"], logprob=lp["logprob"], top=lp["top"]))
     return tuple(out)
 
@@ -362,8 +372,8 @@ def _is_number(value: object) -> bool:
 encode_completion = _encode
 """A completion as the JSON text every cache backend stores (``cached`` left out)."""
 decode_completion = _decode
-"""The inverse of :data:`encode_completion` (ignores fields of other versions; raises ValueError
-naming the problem for text that is not a stored completion)."""
+"""The inverse of :data:`encode_completion` (ignores fields of other versions; raises
+:class:`UnreadableEntry` naming the problem for text that is not a stored completion)."""
 
-__all__ = ["DEFAULT_MAX_ENTRIES", "EVICT_TO", "CachedBackend", "CompletionCache", "JudgeCache", "cache_key",
-           "decode_completion", "default_cache_path", "encode_completion"]
+__all__ = ["DEFAULT_MAX_ENTRIES", "EVICT_TO", "CachedBackend", "CompletionCache", "JudgeCache", "UnreadableEntry",
+           "cache_key", "decode_completion", "default_cache_path", "encode_completion"]
