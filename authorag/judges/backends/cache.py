@@ -257,7 +257,8 @@ class JudgeCache:
 class CachedBackend:
     """Wrap a backend so identical requests are answered from a :class:`JudgeCache`.
 
-    ``name`` and ``model`` are the wrapped backend's. Failed calls are not cached.
+    ``name`` and ``model`` are the wrapped backend's. Failed calls are not cached, nor answers the
+    request's ``accept`` check refuses (see :class:`~authorag.judges.backends.base.ChatRequest`).
 
     Example:
         >>> from authorag.testing import FakeBackend
@@ -294,11 +295,15 @@ class CachedBackend:
         start = time.perf_counter()
         key = cache_key(self.name, self.model, request)
         hit = self.cache.get(key)
+        if hit is not None and request.accept is not None and not request.accept(hit):
+            hit = None  # stored before the judge checked its answers: ask again, the answer replaces it
         if hit is not None:
             hit = dataclasses.replace(hit, latency_s=time.perf_counter() - start)
         return key, hit
 
     def _store(self, key: str, request: ChatRequest, completion: Completion) -> None:
+        if request.accept is not None and not request.accept(completion):
+            return  # a failed judgement is not remembered
         self.cache.put(key, completion, backend=self.name, model=self.model,
                        prompt_version=request.prompt_version)
 
