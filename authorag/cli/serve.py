@@ -68,6 +68,7 @@ def _serve(args: argparse.Namespace) -> int:
     )
     os.environ.update(config.to_env())
     check_positive_int("--workers", args.workers)
+    _check_files(config)
     _banner(args, config)
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
@@ -79,6 +80,18 @@ def _serve(args: argparse.Namespace) -> int:
                 workers=args.workers, log_level=args.log_level, access_log=False,
                 h11_max_incomplete_event_size=config.max_header_bytes)
     return 0
+
+
+def _check_files(config: Any) -> None:
+    """Read every file the workers will read (prior files, the judge cache, the suitability
+    matrix) before the server starts, so a bad one is one error line here, not a traceback in
+    each worker. The scorer is cached per settings: a single worker reuses it."""
+    from authorag.compose import load_scorer
+    from authorag.suitability.matrix import load_matrix
+
+    load_scorer(config.scorer)
+    if config.suitability or config.suitability_matrix:
+        load_matrix(config.suitability_matrix)
 
 
 def _banner(args: argparse.Namespace, config: Any) -> None:

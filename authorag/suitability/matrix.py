@@ -120,7 +120,8 @@ def parse_matrix(text: str, where: str, base: SuitabilityMatrix | None = None) -
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{where}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())  # one line: some errors hold newlines
+        raise ConfigError(f"{where}{line}: not valid YAML: {problem}") from exc
     except RecursionError:
         raise ConfigError(f"{where}: nested too deeply; a matrix is topic -> source type -> 1..5") from None
     if root is None:
