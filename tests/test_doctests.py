@@ -13,6 +13,7 @@ MODULES = [
     "authorag.audit",
     "authorag.audit.batch",
     "authorag.audit.llm",
+    "authorag.audit.lexical",
     "authorag.audit.markers",
     "authorag.audit.matrices",
     "authorag.audit.metrics",
