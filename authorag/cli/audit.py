@@ -4,6 +4,7 @@ Example:
     authorag audit answer.json --json
     authorag audit answers.jsonl --judge local --rubrics --out results/audit
     authorag audit answer.json --judge openai --base-url http://127.0.0.1:8080/v1 --model qwen
+    authorag audit answer.json --html audit.html
 
 Sources are scored by the one composition with the scorer flags ``authorag score`` takes
 (``--optin``, ``--exclude``, ``--config`` ...); ``--judge`` here is the LLM that checks
@@ -34,6 +35,8 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--rubrics", action="store_true", help="rate each source on the eight SourceBench rubrics")
     p.add_argument("--decompose", action="store_true", help="split sentences into atomic claims with the judge")
     p.add_argument("--out", metavar="DIR", help="write report(s), aggregates, Markdown and a plot to DIR")
+    p.add_argument("--html", metavar="FILE", help="write one self-contained HTML page (heatmaps, sortable "
+                                                 "sources, metrics with intervals; a batch adds per-system aggregates)")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (--judge openai)")
     p.add_argument("--api-key", help="API key for --judge openai")
     p.add_argument("--model", help="model name (openai) or GGUF path / registered name (local)")
@@ -132,6 +135,7 @@ def _run(args: argparse.Namespace) -> int:
     from authorag.audit.pipeline import audit
     from authorag.cli._util import show_progress
     from authorag.compose import load_scorer, settings_from_args
+    from authorag.errors import ConfigError
 
     items, batch = _read(args.file)
     judge = _judge(args)
@@ -143,6 +147,14 @@ def _run(args: argparse.Namespace) -> int:
                                                            decompose=args.decompose))
     if args.out:
         _write(Path(args.out), reports, batch)
+    if args.html:
+        from authorag.audit.page import render_html
+
+        page = render_html([r.to_dict() for r in reports], aggregate(reports) if batch else None)
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot write --html {args.html!r}: {exc.strerror}; give a writable file path") from exc
     if args.json:
         body: Any = [r.to_dict() for r in reports] if batch else reports[0].to_dict()
         if batch:
