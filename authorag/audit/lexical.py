@@ -14,7 +14,7 @@ statement and source (both case-folded into words: letters and digits, with inne
 
 The rule only ever says *supported*. When it does not fire, the statement may still be
 supported in other words; that takes a judge (``--judge``). Work is linear in the length of
-the statement and of the source text.
+the statements and of the source texts; memory grows with the statements only.
 
 Example:
     >>> index = SourceIndex("Background. Cranberry juice can reduce the number of urinary tract infections in women.")
@@ -61,10 +61,20 @@ def _cues(tokens: Sequence[str]) -> frozenset[str]:
     return frozenset(t for t in tokens if t in NEGATION_CUES or t.endswith("n't"))
 
 
-class SourceIndex:
-    """A source text's word runs, built once and reused for every statement."""
+def _runs(tokens: Sequence[str]) -> list[tuple[str, ...]]:
+    return [tuple(tokens[k:k + RUN_WORDS]) for k in range(len(tokens) - RUN_WORDS + 1)]
 
-    def __init__(self, text: str) -> None:
+
+class SourceIndex:
+    """A source text's word runs (the sentences each occurs in), built once per source.
+
+    Args:
+        text: the source's text.
+        wanted: keep only these runs (the statements' runs; memory then stays small however
+            long the text is); None keeps every run.
+    """
+
+    def __init__(self, text: str, wanted: set[tuple[str, ...]] | None = None) -> None:
         self.runs: dict[tuple[str, ...], list[int]] = {}
         self.cues: list[frozenset[str]] = []
         for sentence in _SENTENCE.split(text):
@@ -73,8 +83,9 @@ class SourceIndex:
                 continue
             n = len(self.cues)
             self.cues.append(_cues(tokens))
-            for k in range(len(tokens) - RUN_WORDS + 1):
-                self.runs.setdefault(tuple(tokens[k:k + RUN_WORDS]), []).append(n)
+            for run in _runs(tokens):
+                if wanted is None or run in wanted:
+                    self.runs.setdefault(run, []).append(n)
 
 
 def lexical_coverage(statement: str, index: SourceIndex) -> float | None:
@@ -84,8 +95,8 @@ def lexical_coverage(statement: str, index: SourceIndex) -> float | None:
         return None
     covered = [False] * len(tokens)
     sentences: set[int] = set()
-    for k in range(len(tokens) - RUN_WORDS + 1):
-        found = index.runs.get(tuple(tokens[k:k + RUN_WORDS]))
+    for k, run in enumerate(_runs(tokens)):
+        found = index.runs.get(run)
         if found:
             covered[k:k + RUN_WORDS] = [True] * RUN_WORDS
             sentences.update(found)
@@ -106,7 +117,8 @@ def lexical_matrix(statements: Sequence[AuditStatement], sources: Sequence[Audit
         >>> lexical_matrix([AuditStatement("Flu shots halve the risk of flu in adults.")], src)
         ((1.0, None),)
     """
-    indexes = [SourceIndex(s.text) for s in sources]
+    wanted = {run for st in statements for run in _runs(words(st.text))}
+    indexes = [SourceIndex(s.text, wanted) for s in sources]
     return tuple(tuple(lexical_coverage(st.text, ix) for ix in indexes) for st in statements)
 
 

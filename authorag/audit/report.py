@@ -35,7 +35,7 @@ def support_reason(row: Sequence[int], lexical: Sequence[float | None], sources:
     others = [f"[{s.id}]" for s, v, c in zip(sources, row, lexical, strict=True) if v and c is None]
     if others:
         parts.append(f"{', '.join(others)} ({basis})")
-    if basis is None:
+    if basis is None and any(c is None for c in lexical):
         parts.append("the other sources were not judged")
     return "supported by " + "; ".join(parts) if parts else f"supported by no source ({basis})"
 
