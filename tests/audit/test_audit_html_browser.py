@@ -6,6 +6,7 @@ Not skipped when Chromium or Playwright is missing: the fixture fails with the f
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -15,25 +16,15 @@ from typing import Any
 
 import pytest
 
-from authorag.audit.page import render_html
 from authorag.cli import main
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium keeps opening connections a closed network refuses.
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DEMO = Path(__file__).resolve().parents[2] / "docs" / "results" / "audit" / "ragauth-demo"
-COPIED = "Cranberry juice can reduce the number of urinary tract infections in women."
-ANSWER: dict[str, Any] = {
-    "question": "Can cranberries prevent urinary tract infections?",
-    "answer": f"{COPIED} [2] Tabloids disagree [4]. A clinic sells tablets [3]. See a doctor [1].",
-    "sources": [
-        {"id": "1", "url": "https://www.nih.gov/health/uti", "text": "See a doctor when symptoms last."},
-        {"id": "2", "url": "https://cranberrycure.blogspot.com/2010/05/uti.html", "text": f"Good news! {COPIED}"},
-        {"id": "3", "url": "https://riverside-family-clinic.net/uti"},
-        {"id": "4", "url": "https://www.dailymail.co.uk/health/cranberry"},
-    ],
-}
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "docs" / "results" / "audit" / "ragauth-demo"
+EXAMPLE = ROOT / "docs" / "examples" / "audit_answer.json"  # the example docs/audit.md shows
 
 
 @pytest.fixture(scope="module")
@@ -92,16 +83,17 @@ class Opened:
 
 def test_one_answer_renders_sorts_and_fetches_nothing(browser: Any, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "answer.json").write_text(json.dumps(ANSWER))
-    assert main(["audit", str(tmp_path / "answer.json"), "--html", str(tmp_path / "audit.html")]) == 0
+    assert main(["audit", str(EXAMPLE), "--html", str(tmp_path / "audit.html")]) == 0
     capsys.readouterr()
     opened = Opened(browser, tmp_path / "audit.html")
     assert opened.errors() == [] and opened.requests == [opened.url]
     page = opened.page
     assert page.locator("svg.matrix-citation rect.cell").count() == 4 * 4
     assert page.locator("svg.matrix-support rect.cell").count() == 4 * 4
-    assert page.locator("svg.matrix-support rect.cell.supported").count() == 1  # the copied statement, [2]
-    assert page.locator("svg.matrix-support rect.cell.unknown").count() == 3 * 4
+    # statements 0 and 3 repeat sources 2 and 1 (lexical rule); the other two rows are not judged
+    assert page.locator("svg.matrix-support rect.cell.supported").count() == 2
+    assert page.locator("svg.matrix-support text.lex").count() == 2
+    assert page.locator("svg.matrix-support rect.cell.unknown").count() == 2 * 4
     domains = ["nih.gov", "cranberrycure.blogspot.com", "riverside-family-clinic.net", "dailymail.co.uk"]
     assert opened.column("#sources-0", 1) == domains
     opened.sort("#sources-0", "authority")  # ascending; no value last
@@ -144,10 +136,13 @@ def test_bundled_example_batch_renders_with_no_console_errors(browser: Any, tmp_
 
 
 def test_committed_judged_reports_render(browser: Any, tmp_path: Path) -> None:
-    """The committed LLM-judged run (reports.jsonl, aggregate.json) as a page, without any LLM call."""
+    """The committed LLM-judged run as a page, written by ``scripts/audit_demo.py --html`` (no LLM call)."""
+    spec = importlib.util.spec_from_file_location("audit_demo", ROOT / "scripts" / "audit_demo.py")
+    assert spec is not None and spec.loader is not None
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    assert demo.main(["--out", str(DEMO), "--html", str(tmp_path / "judged.html")]) == 0
     reports = [json.loads(line) for line in (DEMO / "reports.jsonl").read_text(encoding="utf-8").splitlines()]
-    aggregates = json.loads((DEMO / "aggregate.json").read_text(encoding="utf-8"))["systems"]
-    (tmp_path / "judged.html").write_text(render_html(reports, aggregates), encoding="utf-8")
     opened = Opened(browser, tmp_path / "judged.html")
     assert opened.errors() == []
     supported = sum(c * s for r in reports for crow, srow in zip(r["citation_matrix"], r["support_matrix"])
