@@ -89,3 +89,17 @@ def test_html_flag_reports_an_unwritable_path(tmp_path: Path, capsys: pytest.Cap
     path.write_text(json.dumps(GIVEN))
     assert main(["audit", str(path), "--html", str(tmp_path / "missing" / "a.html")]) == 1
     assert "cannot write --html" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("item", [
+    {"question": "q", "answer": ""},
+    {"question": "q", "answer": "No citations here.", "sources": [{"id": "1", "url": "https://a.org"}]},
+    {"question": "q", "answer": "Cited [1].", "sources": [{"id": "1", "url": ""}]},
+])
+def test_edge_reports_render(item: dict[str, Any]) -> None:
+    report = audit(item).to_dict()
+    page = render_html([report])
+    n, m = len(report["statements"]), len(report["sources"])
+    assert page.count('<rect class="cell ') == (n * m if n and m else 0)
+    if not n or not m:
+        assert "no matrix: the answer has no statements or no sources" in page
