@@ -3,10 +3,11 @@
 Steps: read the statements (given, or parsed from the answer's markers / the chat-API citation
 shapes); build the citation matrix; fill what is unknown with the LLM judge when one is given
 (relevance, stance and confidence for debate questions, support per statement, CiteTrace checks
-per citation, SourceBench rubrics with ``rubrics=True``); mark support the lexical rule finds
+per citation, SourceBench rubrics with ``rubrics=True``); mark the support the lexical rule finds
 (:mod:`authorag.audit.lexical`: a source that repeats a statement supports it, judge or not);
-score each source's domain with the one composition; compute the metrics. Values the user supplied are never re-asked. Nothing is
-fetched: sources without text are judged from their URL and title.
+score each source's domain with the one composition; compute the metrics. Values the user
+supplied are never re-asked. Nothing is fetched: sources without text are judged from their URL
+and title.
 """
 from __future__ import annotations
 
@@ -178,7 +179,7 @@ def audit(
     Args:
         item: an :class:`AuditInput` or the input JSON object (see :mod:`authorag.audit.model`).
         judge: an :class:`AuditJudge` or a backend for the LLM steps; None runs no LLM (support
-            metrics are then null unless ``support`` is given).
+            is then known only where given or where the lexical rule finds it).
         scorer: authority scorer for each source's domain (default: the one composition,
             :func:`authorag.compose.load_scorer` with the ``AUTHORAG_*`` settings, as
             ``authorag score`` uses).

@@ -137,6 +137,9 @@ def _run(args: argparse.Namespace) -> int:
     from authorag.compose import load_scorer, settings_from_args
     from authorag.errors import ConfigError
 
+    if args.html and not Path(args.html).resolve().parent.is_dir():  # before any LLM call is spent
+        raise ConfigError(f"cannot write --html {args.html!r}: its folder does not exist; create it or "
+                          "give another path")
     items, batch = _read(args.file)
     judge = _judge(args)
     scorer = load_scorer(settings_from_args(args, judge_flags=False))

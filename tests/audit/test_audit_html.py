@@ -87,8 +87,12 @@ def test_batch_page_has_aggregates_and_an_index(tmp_path: Path, capsys: pytest.C
 def test_html_flag_reports_an_unwritable_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "a.json"
     path.write_text(json.dumps(GIVEN))
-    assert main(["audit", str(path), "--html", str(tmp_path / "missing" / "a.html")]) == 1
-    assert "cannot write --html" in capsys.readouterr().err
+    target = tmp_path / "missing" / "a.html"
+    assert main(["audit", str(path), "--html", str(target)]) == 1
+    assert f"cannot write --html '{target}': its folder does not exist" in capsys.readouterr().err
+    (tmp_path / "dir.html").mkdir()
+    assert main(["audit", str(path), "--html", str(tmp_path / "dir.html")]) == 1
+    assert f"cannot write --html '{tmp_path / 'dir.html'}': Is a directory" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("item", [
