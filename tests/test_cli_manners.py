@@ -56,3 +56,27 @@ def test_score_with_an_empty_file_and_an_argument_scores_the_argument(capsys: py
     f.write_text("", encoding="utf-8")
     assert main(["score", "nih.gov", "-i", str(f)]) == 0
     assert "nih.gov" in capsys.readouterr().out
+
+
+def test_serve_on_a_busy_port_says_so_before_the_banner(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"authorag: error: 127.0.0.1:{port} is in use (another authorag serve?); stop the program "
+                   "listening there or pick another --port\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--port", "0"], "--port must be in 1..65535, got 0"),
+    (["--host", "203.0.113.7", "--port", "8000"], "cannot listen on 203.0.113.7:8000"),
+])
+def test_serve_refuses_an_address_it_cannot_bind(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                 message: str) -> None:
+    assert main(["serve", *argv]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "authorag serve: http" not in err
