@@ -1,4 +1,4 @@
-"""Issue-11 evaluation tracks as ranking tasks: the tail population and hosted content.
+"""The comparison tracks (those that chose the default composition) as ranking tasks: the tail population and hosted content.
 
 * ``tail-trec2019``: every page domain of TREC HM 2019 (the RAGAuth-open pages), labelled by
   NIST credibility aggregated over the domain's judged pages: level 2 = every page credible,

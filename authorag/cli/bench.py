@@ -38,7 +38,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     rep.add_argument("--results", help=f"folder holding <run_id>/result.json (default {DEFAULT_RUNS})")
     rep.add_argument("--out", help="where report.md and plots/ go (default: the --results folder)")
     rep.set_defaults(func=_report)
-    cmp = bsub.add_parser("compare", help="every issue-11 track × methods -> one comparison table with CIs")
+    cmp = bsub.add_parser("compare", help="every comparison track (the tracks that chose the default composition) × methods -> one table with CIs")
     cmp.add_argument("--methods", default="table-const,table-learned,hybrid",
                      help="comma-separated method names (default table-const,table-learned,hybrid; add default)")
     cmp.add_argument("--tracks", default="", help="comma-separated track tasks (default: all)")
