@@ -8,7 +8,7 @@
   this track: its documents carry no URLs, so there is no domain to score.
 * ``hosted-urls``: a hand-made file (``authorag/benchmarks/data/hosted_urls.csv``) of a
   platform's own pages (label ``official``) next to user-owned pages on the same platform
-  (``user``), and ordinary official pages next to RFC 2606/6761 reserved names (``reserved``)
+  (``user``), and ordinary official pages next to names reserved for documentation and tests (``example.com``, ``*.test``; ``reserved``)
   and IP hosts (``ip``). Level 1 = official, 0 = anything else; pairs are formed only within
   a ``group`` (a platform, or the reserved / ip groups).
 
