@@ -80,3 +80,34 @@ def test_serve_refuses_an_address_it_cannot_bind(capsys: pytest.CaptureFixture[s
     assert main(["serve", *argv]) == 1
     err = capsys.readouterr().err
     assert message in err and "authorag serve: http" not in err
+
+
+def test_the_install_hint_names_the_clone_or_wheel_it_came_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    from authorag import _optional
+    from authorag.errors import MissingDependencyError
+
+    class Dist:
+        def __init__(self, record: str | None) -> None:
+            self.record = record
+
+        def read_text(self, name: str) -> str | None:
+            assert name == "direct_url.json"
+            return self.record
+
+    cases = [
+        ('{"dir_info": {"editable": true}, "url": "file:///home/me/authorag"}',
+         "pip install 'authorag[server]' (this authorag came from /home/me/authorag: "
+         "pip install -e '/home/me/authorag[server]')"),
+        ('{"archive_info": {}, "url": "file:///tmp/dist/authorag-0.1.0-py3-none-any.whl"}',
+         "pip install 'authorag[server]' (this authorag came from /tmp/dist/authorag-0.1.0-py3-none-any.whl: "
+         "pip install '/tmp/dist/authorag-0.1.0-py3-none-any.whl[server]')"),
+        ('{"url": "https://example.org/authorag.tar.gz", "archive_info": {}}', "pip install 'authorag[server]'"),
+        (None, "pip install 'authorag[server]'"),
+    ]
+    for record, hint in cases:
+        monkeypatch.setattr(metadata, "distribution", lambda name, record=record: Dist(record))
+        assert _optional.install_hint("server") == hint
+    with pytest.raises(MissingDependencyError, match=r"Install it with: pip install 'authorag\[bench\]'$"):
+        _optional.require("surely_not_installed_pkg", extra="bench", feature="x")
