@@ -21,9 +21,13 @@ from hostile.matrices import matrix_variants
 from hostile.settings_files import settings_variants
 from hostile.stores import store_variants
 
+from authorag.testing import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
        "AUTHORAG_CACHE_DIR": ""}
+
+PORT = str(free_port())  # serve checks the port first: a bad file must be the error, not the port
 
 _DRIVER = r"""
 import contextlib, io, json, sys, traceback
@@ -66,20 +70,24 @@ def _assert_one_error_line(results: list[dict[str, object]]) -> None:
     bad = []
     for r in results:
         err = str(r["stderr"]).strip()
-        if r["code"] in (0, "raised") or "Traceback" in err or "\n" in err or not err.startswith("authorag: error: "):
+        if (r["code"] in (0, "raised") or "Traceback" in err or "\n" in err or not err.startswith("authorag: error: ")
+                or f":{PORT}" in err or "--port" in err):
             bad.append(f"{r['argv']}: exit {r['code']}: {err[-600:]}")
     assert not bad, "\n\n".join(bad[:10]) + f"\n({len(bad)} of {len(results)} failed)"
 
 
-def test_settings_files_through_score_rerank_and_serve(tmp_path: Path) -> None:
+def test_settings_files_through_score_rerank_audit_and_serve(tmp_path: Path) -> None:
     files = _write(tmp_path / "toml", settings_variants(), ".toml")
     docs = tmp_path / "docs.jsonl"
     docs.write_text('{"url": "https://www.cdc.gov/flu", "text": "Flu shots."}\n')
+    answer = tmp_path / "answer.json"
+    answer.write_text('{"question": "Do flu shots work?", "answer": "Yes [1].", "sources": ["https://www.cdc.gov/flu"]}')
     argvs = []
     for _, path in files:
         argvs += [["score", "--config", str(path), "nih.gov"],
                   ["rerank", "--config", str(path), "-q", "flu", "-i", str(docs)],
-                  ["serve", "--config", str(path), "--port", "0"]]
+                  ["audit", "--config", str(path), str(answer)],
+                  ["serve", "--config", str(path), "--port", PORT]]
     _assert_one_error_line(_drive(argvs, tmp_path))
 
 
@@ -98,7 +106,7 @@ def test_matrix_files_through_rerank_and_serve(tmp_path: Path) -> None:
     docs = tmp_path / "docs.jsonl"
     docs.write_text('{"url": "https://www.cdc.gov/flu", "text": "Flu shots."}\n')
     argvs = [a for _, p in files for a in (["rerank", "--suitability-matrix", str(p), "-q", "flu", "-i", str(docs)],
-                                           ["serve", "--suitability-matrix", str(p), "--port", "0"])]
+                                           ["serve", "--suitability-matrix", str(p), "--port", PORT])]
     _assert_one_error_line(_drive(argvs, tmp_path))
 
 
@@ -137,7 +145,7 @@ def test_rank_lists_through_import_and_fetch(tmp_path: Path) -> None:
     lambda d: ["priors", "store-info", str(_one(d, store_variants(), "len-2^63", ".store"))],
     lambda d: ["score", "--prior-file", f"x={_one(d, store_variants(), 'value-nan', '.store')}", "--json", "nih.gov"],
     lambda d: ["audit", str(_one(d, audit_variants(), "deep-list", ".json"))],
-    lambda d: ["serve", "--suitability-matrix", str(_one(d, matrix_variants(), "deep-flow-map", ".yaml")), "--port", "0"],
+    lambda d: ["serve", "--suitability-matrix", str(_one(d, matrix_variants(), "deep-flow-map", ".yaml")), "--port", PORT],
 ], ids=["toml", "store-info", "score-store", "audit", "serve-matrix"])
 def test_real_processes(tmp_path: Path, make) -> None:
     done = subprocess.run([sys.executable, "-m", "authorag", *make(tmp_path)], capture_output=True, text=True,
