@@ -160,3 +160,11 @@ def _one(folder: Path, variants: list[Variant], name: str, suffix: str) -> Path:
     path = folder / f"{name}{suffix}"
     path.write_bytes(v.data)
     return path
+
+
+def test_stdin_that_is_not_utf8(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "authorag", "audit", "-"], input='{"question": "caf\xe9"}'.encode("latin-1"),
+                          capture_output=True, env={**ENV, "AUTHORAG_CACHE_DIR": str(tmp_path / "cache")}, timeout=300,
+                          check=False)
+    assert done.returncode == 1 and done.stderr.decode().strip() == (
+        "authorag: error: -:1: not UTF-8 text (byte 0xe9); save the file as UTF-8")

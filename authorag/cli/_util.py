@@ -33,7 +33,10 @@ def read_text(path: str) -> str:
             end), or not UTF-8, naming it and the line.
     """
     if path == "-":
-        data = sys.stdin.buffer.read()
+        stream = getattr(sys.stdin, "buffer", None)  # None for a text-only stdin (a test, an embedding)
+        if stream is None:
+            return sys.stdin.read().removeprefix("\ufeff")
+        data = stream.read()
     else:
         p = Path(path)
         try:
