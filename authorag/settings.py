@@ -171,10 +171,14 @@ def check_fields(obj: Any) -> None:
 
     Raises:
         ConfigError: the first field whose value does not fit its annotation.
+        TypeError: a field whose annotation the checker does not know, naming the class and field.
     """
     for name, kind in field_kinds(type(obj)).items():
         value = getattr(obj, name)
-        checked = check_setting(name, value, kind)
+        try:
+            checked = check_setting(name, value, kind)
+        except TypeError as exc:  # a field of a kind this module does not know yet: say where
+            raise TypeError(f"{type(obj).__name__}.{name}: {exc}; teach authorag/settings.py that kind") from None
         if checked is not value:
             object.__setattr__(obj, name, checked)  # frozen dataclasses allow this in __post_init__
 

@@ -83,6 +83,20 @@ def test_a_new_field_needs_no_edit() -> None:
         == ["b", 7, ("x", "y")]
 
 
+def test_a_field_of_an_unknown_kind_names_itself() -> None:
+    from authorag.settings import check_fields
+
+    @dataclasses.dataclass(frozen=True)
+    class Odd:
+        weights: dict[str, float] = dataclasses.field(default_factory=dict)
+
+        def __post_init__(self) -> None:
+            check_fields(self)
+
+    with pytest.raises(TypeError, match=r"Odd.weights: check_setting cannot check the annotation dict\[str, float\]"):
+        Odd()
+
+
 def test_scorer_settings_are_checked_however_they_are_built() -> None:
     with pytest.raises(ConfigError, match="learned must be true or false, got 'false'"):
         ScorerSettings(learned="false")  # type: ignore[arg-type]
