@@ -53,10 +53,10 @@ def audit_variants() -> list[Variant]:
             {"type": "url_citation", "url_citation": {"start_index": 0, "end_index": 999, "url": "https://cdc.gov"}}]}
          ).encode(), r"annotations\[0\]: start_index/end_index must be integers", ".json"),
         ("grounding-string-offset", _grounding({"startIndex": "abc", "endIndex": 5}),
-         r"groundingSupports\[0\].segment.startIndex must be an integer >= 0", ".json"),
+         r"segment\.startIndex must be .*an integer >= 0", ".json"),
         ("grounding-infinite-offset", _grounding({"startIndex": 0, "endIndex": 1e400}),
-         r"segment.endIndex must be an integer >= 0 .*, got inf", ".json"),
-        ("grounding-negative-offset", _grounding({"startIndex": -5, "endIndex": 5}), "startIndex must be an integer >= 0",
+         r"segment\.endIndex must be .*an integer >= 0.*, got inf", ".json"),
+        ("grounding-negative-offset", _grounding({"startIndex": -5, "endIndex": 5}), r"startIndex must be .*an integer >= 0",
          ".json"),
         ("grounding-bad-chunk", _grounding({"startIndex": 0, "endIndex": 5}, (7,)), "cites chunk 7", ".json"),
         ("jsonl-bad-line", _answer() + b"\n{broken\n", r":2: not valid JSON", ".jsonl"),
