@@ -8,10 +8,11 @@ the least disturbed by other processes on the machine) for:
 * Haystack ``AuthorityRanker.run`` and Haystack's own ``MetaFieldRanker.run`` (sort by a meta
   score it is given) on the same documents;
 * the server's document reading: ``RerankService.rerank`` on a validated request (read the
-  documents, build candidates, rerank, build the response dict; no HTTP).
+  documents, build candidates, rerank, build the response dict; no HTTP);
+* LlamaIndex ``AuthorityPostprocessor.postprocess_nodes`` (``NodeWithScore``\s in and out).
 
-and each adapter's overhead over the core. Targets (issue 16): every adapter adds at most
-0.3 ms per 100 documents, and the Haystack ranker is faster than MetaFieldRanker.
+and each adapter's overhead over the core. Targets: every adapter adds at most 0.3 ms per 100
+documents, and the Haystack ranker is faster than MetaFieldRanker.
 
     .venv/bin/python scripts/bench_adapters.py            # ~15 s
     .venv/bin/python scripts/bench_adapters.py --json
@@ -66,11 +67,13 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
     from haystack import Document as HDocument
     from haystack.components.rankers import MetaFieldRanker
     from langchain_core.documents import Document as LDocument
+    from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
     from authorag import adapters
     from authorag.compose import load_scorer
     from authorag.integrations.haystack import AuthorityRanker
     from authorag.integrations.langchain import AuthorityCompressor
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
     from authorag.server.config import ServerConfig
     from authorag.server.schemas import RerankRequest
     from authorag.server.service import RerankService
@@ -90,6 +93,9 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
     service = RerankService(ServerConfig(relevance="rank"), scorer=scorer)
     service.warm_up()
     request = RerankRequest(query=query, documents=[f"url: {u}\ntext: {t}" for u, t in pairs])
+    nodes = [NodeWithScore(node=TextNode(text=t, metadata={"source": u})) for u, t in pairs]
+    postprocessor = AuthorityPostprocessor(scorer=scorer)
+    bundle = QueryBundle(query)
 
     ms = {
         "core AuthorityReranker.rerank": best_ms(lambda: reranker.rerank(query, cands), calls, rounds),
@@ -97,6 +103,8 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
         "Haystack AuthorityRanker": best_ms(lambda: ranker.run(query=query, documents=hdocs), calls, rounds),
         "Haystack MetaFieldRanker": best_ms(lambda: meta_ranker.run(documents=hdocs), calls, rounds),
         "server RerankService.rerank": best_ms(lambda: service.rerank(request, "v2"), calls, rounds),
+        "LlamaIndex AuthorityPostprocessor": best_ms(lambda: postprocessor.postprocess_nodes(nodes, bundle),
+                                                     calls, rounds),
     }
     core = ms["core AuthorityReranker.rerank"]
     over = {k: v - core for k, v in ms.items() if k not in ("core AuthorityReranker.rerank", "Haystack MetaFieldRanker")}
@@ -146,7 +154,8 @@ def _write(path: str, out: dict[str, Any], argv: list[str] | None) -> None:
     args = sys.argv[1:] if argv is None else argv
     record = {"command": " ".join(["python scripts/bench_adapters.py", *args]),
               "python": platform.python_version(), "cpus": os.cpu_count(),
-              "versions": {pkg: version(pkg) for pkg in ("authorag", "haystack-ai", "langchain-core", "pydantic")},
+              "versions": {pkg: version(pkg) for pkg in ("authorag", "haystack-ai", "langchain-core", "llama-index-core",
+                                                         "pydantic")},
               **out}
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

@@ -165,6 +165,18 @@ def _haystack() -> list[float | None]:
     return [got[i] for i in range(len(URLS))]
 
 
+def _llamaindex() -> list[float | None]:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.schema import NodeWithScore, TextNode
+
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+    nodes = [NodeWithScore(node=TextNode(text="x", metadata={"url": u, "i": i})) for i, u in enumerate(URLS)]
+    out = AuthorityPostprocessor(top_n=len(URLS)).postprocess_nodes(nodes, query_str="q")
+    got: dict[int, Any] = {n.node.metadata["i"]: n.node.metadata["authority"]["authority"] for n in out}
+    return [got[i] for i in range(len(URLS))]
+
+
 def _bench() -> list[float | None]:
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
@@ -182,5 +194,5 @@ def test_every_surface_gives_the_same_authority(capsys: pytest.CaptureFixture[st
     expected = [d.authority for d in load_scorer(ScorerSettings()).score(candidates_from(URLS))]
     assert expected[1] == 0.4 and expected[2] is None and expected[0] is not None and expected[0] > 0.9
     surfaces = {"cli": _cli(capsys), "server": _service(), "langchain": _langchain(), "haystack": _haystack(),
-                "bench": _bench()}
+                "llamaindex": _llamaindex(), "bench": _bench()}
     assert surfaces == {name: expected for name in surfaces}
