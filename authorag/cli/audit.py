@@ -115,11 +115,11 @@ def _write(out: Path, reports: list[Any], batch: bool) -> None:
 def _run(args: argparse.Namespace) -> int:
     from authorag.audit.batch import aggregate, audit_many, markdown
     from authorag.audit.pipeline import audit
-    from authorag.priors.table import load_prior
+    from authorag.compose import load_scorer
 
     items, batch = _read(args.file)
     judge = _judge(args)
-    scorer = load_prior(optin=args.optin)
+    scorer = load_scorer(None, optin_sources=tuple(args.optin) or None)  # the composition every surface uses
 
     def progress(n: int, report: Any) -> None:
         if batch and judge is not None:
