@@ -24,7 +24,7 @@ require("llama_index.core", extra="llamaindex", feature="authorag.integrations.l
 
 from llama_index.core.bridge.pydantic import Field, PrivateAttr, model_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
-from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
+from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle, TextNode
 
 from authorag import adapters
 from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
@@ -44,7 +44,7 @@ META_KEY = "authority"
 
 _POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 _QUERY_FREE = frozenset(adapters.ORDER_MODES)  # relevance modes that read no query text
-_TEXT_CONTENT = TextNode.get_content
+_PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() is TextNode's (the text alone)
 _CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
 
 
@@ -120,22 +120,25 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
                 scorer, self.relevance, adapters.policy_fields(self, _POLICY), self.suitability)
         return self._reranker
 
-    def _candidates(self, nodes: Sequence[NodeWithScore], query_bundle: QueryBundle | None) -> tuple[str, list[Candidate], str]:
+    def _candidates(self, nodes: Sequence[NodeWithScore],
+                    query_bundle: QueryBundle | None) -> tuple[str, list[Candidate], str]:
         reranker = self.reranker()
         if query_bundle is None and (self._mode not in _QUERY_FREE or reranker.suitability is not None):
             raise ValueError(f"AuthorityPostprocessor with relevance={self.relevance!r}"
                              f"{' and suitability' if reranker.suitability is not None else ''} needs the query: "
                              "call postprocess_nodes(nodes, query_str=...) or pass a query_bundle")
-        keys, url_of, mode = self.url_keys, adapters.url_from_metadata, self._mode
+        keys, url_of, mode, plain = self.url_keys, adapters.url_from_metadata, self._mode, _PLAIN_TEXT
         urls: list[str] = []
         texts: list[str] = []
         add_url, add_text = urls.append, texts.append
         for n in nodes:
             node = n.node
             add_url(url_of(node.metadata, keys))
-            # TextNode.get_content() is the text itself (no metadata): read it without the call
-            plain = isinstance(node, TextNode) and type(node).get_content is _TEXT_CONTENT
-            add_text(node.text if plain else node.get_content())  # pyright: ignore[reportAttributeAccessIssue]
+            kind = type(node)
+            is_plain = plain.get(kind)
+            if is_plain is None:  # once per node class: TextNode.get_content() is the text itself
+                is_plain = plain[kind] = issubclass(kind, TextNode) and kind.get_content is TextNode.get_content
+            add_text(node.text if is_plain else node.get_content())  # pyright: ignore[reportAttributeAccessIssue]
         upstream = adapters.upstream_scores(mode, [n.score for n in nodes])
         cands, source = adapters.candidates_of(urls, texts, upstream, mode)
         return "" if query_bundle is None else query_bundle.query_str, cands, source
@@ -146,7 +149,8 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         # ``node.model_copy(update=...)`` makes) in a new NodeWithScore, both written without
         # validation: the pydantic way costs more than the reranking (authorag.integrations._pydantic).
         out: list[NodeWithScore] = []
-        append, key, new = out.append, META_KEY, object.__new__
+        append, key, new, changed, scored_cls = out.append, META_KEY, object.__new__, _CHANGED, NodeWithScore
+        sdict, sfields, sextra, sprivate = set_dict, set_fields_set, set_extra, set_private  # locals: read per node
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             node = nodes[int(cand.id)].node
             metadata = node.metadata.copy()  # one shallow copy; the caller's node is never written
@@ -160,16 +164,16 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             if key not in embed:
                 fields["excluded_embed_metadata_keys"] = [*embed, key]
             copy = new(type(node))
-            set_dict(copy, fields)
-            set_fields_set(copy, node.__pydantic_fields_set__ | _CHANGED)
+            sdict(copy, fields)
+            sfields(copy, node.__pydantic_fields_set__ | changed)
             extra, private = node.__pydantic_extra__, node.__pydantic_private__
-            set_extra(copy, None if extra is None else dict(extra))
-            set_private(copy, None if private is None else dict(private))
-            scored = new(NodeWithScore)
-            set_dict(scored, {"node": copy, "score": cand.scores["fused"]})
-            set_fields_set(scored, {"node", "score"})
-            set_extra(scored, None)
-            set_private(scored, None)
+            sextra(copy, None if extra is None else dict(extra))
+            sprivate(copy, None if private is None else dict(private))
+            scored = new(scored_cls)
+            sdict(scored, {"node": copy, "score": cand.scores["fused"]})
+            sfields(scored, {"node", "score"})
+            sextra(scored, None)
+            sprivate(scored, None)
             append(scored)
         return out
 

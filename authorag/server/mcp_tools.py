@@ -136,7 +136,8 @@ def call_policy(base: RerankPolicy, given: Mapping[str, Any]) -> RerankPolicy:
         return _POLICY.validate_python({**dataclasses.asdict(base), **values})
     except ValidationError as exc:
         raise ToolInputError(f"rerank: invalid policy: {_problems(exc, 'policy')}. Fix: send policy fields as the "
-                             f"tool's input schema describes them, e.g. {{\"weight\": 0.5, \"allow\": [\"*.gov\"]}}") from exc
+                             "tool's input schema describes them, e.g. "
+                             '{"weight": 0.5, "allow": ["*.gov"]}') from exc
 
 
 def call_tool(service: RerankService, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -184,6 +184,32 @@ async def test_stdio_bad_input_keeps_the_server_running() -> None:
         assert not ok.is_error
 
 
+def test_stdio_survives_a_line_that_is_not_json() -> None:
+    # Raw JSON-RPC lines, as a broken client would write them: the server answers what follows.
+    proc = subprocess.Popen([sys.executable, "-m", "authorag", "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=dict(os.environ))
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+        for line in ("this is not JSON", json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})):
+            proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"},
+                        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rerank", "arguments": {}}},
+                        {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}):
+            proc.stdin.write(json.dumps(message) + "\n")
+        proc.stdin.flush()
+        answers = {a["id"]: a for a in (json.loads(proc.stdout.readline()), json.loads(proc.stdout.readline()))}
+        error, listed = answers[2], answers[3]  # the call waits for the scorer; the listing may come first
+        assert error["result"]["isError"] is True
+        assert error["result"]["content"][0]["text"].startswith("rerank: invalid arguments: query: Field required")
+        assert [t["name"] for t in listed["result"]["tools"]] == TOOLS
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
 def test_http_limits_and_key() -> None:
     for base in _serve_http("--api-key", "k3y", "--max-body-bytes", "2000"):
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
