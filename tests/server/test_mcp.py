@@ -259,3 +259,27 @@ async def test_a_scorer_that_cannot_load_gives_tool_errors(tmp_path: Path) -> No
     text = result.content[0].text  # type: ignore[union-attr]
     assert text.startswith("score_sources: the authority scorer failed to load: ") and str(missing) in text
     assert text.endswith("fix the server's settings (authorag mcp flags, AUTHORAG_* variables) and restart it")
+
+
+class _BrokenScorer:
+    """An authority scorer with a bug: every call raises (what an unexpected failure looks like)."""
+
+    name = "broken"
+
+    def score(self, candidates: Any) -> Any:
+        raise RuntimeError("secret internal detail")
+
+
+async def test_an_unexpected_failure_is_a_tool_error_and_the_server_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    server = AuthorityMcpServer(ServerConfig(relevance="rank"), scorer=_BrokenScorer())
+    async with Client(server.server) as client:
+        first = await client.call_tool("score_sources", {"urls": ["nih.gov"]})
+        again = await client.call_tool("rerank", {"query": "q", "documents": ["url: https://nih.gov/x"]})
+        listed = (await client.list_tools()).tools
+    for result, name in ((first, "score_sources"), (again, "rerank")):
+        assert result.is_error
+        assert result.content[0].text == (  # type: ignore[union-attr]
+            f"{name}: the server failed on this call (RuntimeError); it has been logged, please report it with the "
+            "arguments that caused it")
+    assert [t.name for t in listed] == TOOLS
+    assert "tool 'score_sources' failed" in caplog.text  # the detail stays in the server's log
