@@ -1,7 +1,9 @@
 """Adapter overhead in one run: 100 documents, prior-only authority, same process, same scorer.
 
 Prints milliseconds per call (best of ``--rounds`` rounds of ``--calls`` calls; the minimum is
-the least disturbed by other processes on the machine) for:
+the least disturbed) for the calling thread's CPU time (``time.thread_time``: every call runs in
+that thread, and time the scheduler gives to other processes on a shared machine is not counted;
+on an idle machine it equals the wall time) for:
 
 * the core: ``AuthorityReranker.rerank`` on ready-made candidates;
 * LangChain ``AuthorityCompressor.compress_documents`` (documents in, documents out);
@@ -51,14 +53,15 @@ def _docs(n: int, seed: int = 0) -> list[tuple[str, str]]:
 
 
 def best_ms(fn: Callable[[], object], calls: int, rounds: int) -> float:
-    """Best (minimum) mean milliseconds per call over ``rounds`` rounds of ``calls`` calls."""
+    """Best (minimum) mean milliseconds of this thread's CPU time per call over ``rounds`` rounds
+    of ``calls`` calls."""
     fn()
     best = float("inf")
     for _ in range(rounds):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         for _ in range(calls):
             fn()
-        best = min(best, (time.perf_counter() - t0) * 1000 / calls)
+        best = min(best, (time.thread_time() - t0) * 1000 / calls)
     return best
 
 
@@ -112,6 +115,7 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
     met = {f"{k} <= +{TARGET_MS} ms": v <= TARGET_MS for k, v in over.items()}
     met["Haystack AuthorityRanker / MetaFieldRanker < 1"] = ratio < 1.0
     return {"documents": n, "calls": calls, "rounds": rounds, "gc": "enabled (as in a user's process)",
+            "clock": "CPU time of the calling thread (time.thread_time)",
             "ms_per_call": ms, "overhead_ms": over, "ratio_to_core": {k: v / core for k, v in ms.items()},
             "haystack_vs_metafield": ratio, "targets": met, "targets_met": all(met.values())}
 
