@@ -13,8 +13,8 @@ on an idle machine it equals the wall time) for:
   documents, build candidates, rerank, build the response dict; no HTTP);
 * LlamaIndex ``AuthorityPostprocessor.postprocess_nodes`` (``NodeWithScore``\s in and out).
 
-and each adapter's overhead over the core. Targets: every adapter adds at most 0.3 ms per 100
-documents, and the Haystack ranker is faster than MetaFieldRanker.
+and each adapter's overhead over the core. Targets: every adapter adds at most
+0.3 ms per 100 documents, and the Haystack ranker is faster than MetaFieldRanker.
 
     .venv/bin/python scripts/bench_adapters.py            # ~15 s
     .venv/bin/python scripts/bench_adapters.py --json

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from authorag.cli._util import Subparsers
-from authorag.cli.serve import add_server_options, server_config
+from authorag.cli.serve import add_server_options, check_port_free, server_config
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -38,6 +38,8 @@ def _mcp(args: argparse.Namespace) -> int:
     from authorag.server.mcp import AuthorityMcpServer
 
     config = server_config(args)
+    if args.transport == "http":
+        check_port_free(args.host, args.port)
     server = AuthorityMcpServer(config)
     where = "stdio" if args.transport == "stdio" else f"http://{args.host}:{args.port}{args.path}"
     print(f"authorag mcp: {where}; tools score_sources, rerank, audit_answer; scorer "

@@ -22,6 +22,9 @@ from authorag.compose import ScorerSettings
 from authorag.rerankers.authority import RerankPolicy
 from authorag.server.config import ServerConfig
 from authorag.server.mcp import AuthorityMcpServer
+from authorag.server.mcp_tools import ToolInputError, call_tool
+from authorag.server.schemas import API_VERSION
+from authorag.server.service import RerankService
 from authorag.testing import free_port, wait_until_ready
 
 TOOLS = ["score_sources", "rerank", "audit_answer"]
@@ -220,7 +223,7 @@ def test_http_limits_and_key() -> None:
         big = httpx2.post(f"{base}/mcp", content=b"x" * 3000, headers={**headers, "Authorization": "Bearer k3y",
                                                                          "Content-Type": "application/json"})
         assert big.status_code == 413 and "the limit is 2000 bytes" in big.json()["error"]["message"]
-        assert httpx2.get(f"{base}/healthz").json() == {"status": "ok", "version": "1"}  # probes need no key
+        assert httpx2.get(f"{base}/healthz").json() == {"status": "ok", "version": API_VERSION}  # probes need no key
 
         async def listed() -> list[str]:
             http = httpx2.AsyncClient(headers={"Authorization": "Bearer k3y"})
@@ -283,3 +286,12 @@ async def test_an_unexpected_failure_is_a_tool_error_and_the_server_goes_on(capl
             "arguments that caused it")
     assert [t.name for t in listed] == TOOLS
     assert "tool 'score_sources' failed" in caplog.text  # the detail stays in the server's log
+
+
+def test_the_errors_docs_quote() -> None:
+    service = RerankService(ServerConfig(relevance="rank"))  # default limits
+    quoted = " ".join((Path(__file__).resolve().parents[2] / "docs" / "integrations.md").read_text().split())
+    for name, arguments in (("score_sources", {"urls": "cdc.gov"}), ("rerank", {"query": "q", "documents": ["x"] * 1200})):
+        with pytest.raises(ToolInputError) as err:
+            call_tool(service, name, arguments)
+        assert f"`{err.value}`" in quoted
