@@ -26,7 +26,7 @@ OUT = Path("authorag/data/page_evidence.json")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--out", type=Path, default=OUT)
     p.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"ridge strength (default {DEFAULT_L2:g})")
     args = p.parse_args(argv)

@@ -14,6 +14,7 @@ Example:
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from authorag.evidence.features import page_features
 from authorag.evidence.model import PageModel
 from authorag.evidence.tier import PageEstimate, PageEvidence
 from authorag.evidence.train import FitConfig, fit_page_model
+from authorag.priors.base import AuthorityScorer
+from authorag.tiered import TieredAuthority
 from authorag.types import Candidate
 
 TREC_PACKAGE, TREC_NAME = "authorag.benchmarks.data", "trec_hm2019.csv.gz"
@@ -144,6 +147,19 @@ def crossfit_page_tier(cfg: FitConfig | None = None) -> CrossFitPageEvidence:
     return CrossFitPageEvidence(FoldModels(labelled_pages(), cfg))
 
 
+def honest_scorer(scorer: AuthorityScorer, task_family: str, cfg: FitConfig | None = None) -> AuthorityScorer:
+    """``scorer`` with its page tier cross-fitted when the task is built from the labelled pages.
+
+    Any other scorer or task family is returned as it is (the shipped model never saw their labels).
+    """
+    if task_family not in PAGE_TASK_FAMILIES or not isinstance(scorer, TieredAuthority) or scorer.page is None:
+        return scorer
+    honest = copy.copy(scorer)
+    honest.page = crossfit_page_tier(cfg)
+    honest.name = f"{scorer.name}[crossfit]"
+    return honest
+
+
 def model_meta(pages: LabelledPages, cfg: FitConfig) -> dict[str, Any]:
     """What the shipped model's ``meta`` records about its training data."""
     return {"name": "trec_hm2019_nist_credibility", "data": f"{TREC_PACKAGE}/{TREC_NAME}", "data_sha256": pages.sha256,
@@ -153,4 +169,4 @@ def model_meta(pages: LabelledPages, cfg: FitConfig) -> dict[str, Any]:
 
 
 __all__ = ["PAGE_TASK_FAMILIES", "CrossFitPageEvidence", "FoldModels", "LabelledPages", "crossfit_page_tier",
-           "labelled_pages", "model_meta"]
+           "honest_scorer", "labelled_pages", "model_meta"]
