@@ -129,7 +129,7 @@ class CrossFitPageEvidence(PageEvidence):
         self.folds = folds
         self._topics_of = folds.pages.domain_topics()
 
-    def estimate(self, candidates: Sequence[Candidate]) -> list[PageEstimate]:
+    def estimate(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> list[PageEstimate]:
         """One estimate per candidate, each from the model fitted without the candidate's topics."""
         groups: dict[frozenset[int], list[int]] = {}
         for i, c in enumerate(candidates):
@@ -137,7 +137,8 @@ class CrossFitPageEvidence(PageEvidence):
         out: list[PageEstimate | None] = [None] * len(candidates)
         for topics, idx in groups.items():
             tier = PageEvidence(self.folds.without(topics), classifier=self.classifier)
-            for i, est in zip(idx, tier.estimate([candidates[i] for i in idx])):
+            flags = None if hosted is None else [hosted[i] for i in idx]
+            for i, est in zip(idx, tier.estimate([candidates[i] for i in idx], flags)):
                 out[i] = est
         return [e for e in out if e is not None]
 

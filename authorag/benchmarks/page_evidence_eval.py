@@ -82,7 +82,7 @@ def topic_bootstrap(stat: Callable[[NDArray[np.intp]], float | None], topics: ND
     return [round(float(np.percentile(values, 2.5)), 4), round(float(np.percentile(values, 97.5)), 4)]
 
 
-def _cell(value: float | None, ci: list[float] | None) -> dict[str, Any]:
+def cell(value: float | None, ci: list[float] | None) -> dict[str, Any]:
     return {"value": None if value is None else round(value, 4), "ci": ci}
 
 
@@ -110,10 +110,10 @@ def credibility_rows(pages: LabelledPages, seed: int = 0) -> tuple[dict[str, Any
             a, b = auc(s[idx], y[idx]), auc(full[idx], y[idx])
             return None if a is None or b is None else a - b
         rows[name] = {
-            "auc": _cell(auc(s, y), topic_bootstrap(lambda idx, s=s: auc(s[idx], y[idx]), topics, seed)),
-            "delta_vs_all": _cell((auc(s, y) or 0.0) - (auc(full, y) or 0.0),
+            "auc": cell(auc(s, y), topic_bootstrap(lambda idx, s=s: auc(s[idx], y[idx]), topics, seed)),
+            "delta_vs_all": cell((auc(s, y) or 0.0) - (auc(full, y) or 0.0),
                                   None if name == "all" else topic_bootstrap(delta, topics, seed)),
-            "within_topic_auc": _cell(within_topic_auc(s, y, topics), topic_bootstrap(
+            "within_topic_auc": cell(within_topic_auc(s, y, topics), topic_bootstrap(
                 lambda idx, s=s: within_topic_auc(s[idx], y[idx], topics[idx]), topics, seed)),
             "non_constant": round(float(np.mean(np.abs(s - UNKNOWN_LEVEL) > 1e-9)), 4),
             "brier": None if name == "constant" else round(float(np.mean((s - y) ** 2)), 4),
@@ -178,8 +178,8 @@ def rag_rows(variants: dict[str, Callable[[list[Candidate], list[AuthorityDetail
         for k, v in per_k.items():
             ref = acc["default"][k]
             rows[name][f"k={k}"] = {
-                "accuracy": _cell(float(v.mean()), topic_bootstrap(lambda idx, v=v: float(v[idx].mean()), topics, seed)),
-                "delta_vs_default": _cell(float(v.mean() - ref.mean()), topic_bootstrap(
+                "accuracy": cell(float(v.mean()), topic_bootstrap(lambda idx, v=v: float(v[idx].mean()), topics, seed)),
+                "delta_vs_default": cell(float(v.mean() - ref.mean()), topic_bootstrap(
                     lambda idx, v=v, ref=ref: float(v[idx].mean() - ref[idx].mean()), topics, seed)),
             }
     return {"instances": len(task.instances), "topics": int(len(np.unique(topics))), "rows": rows}
@@ -228,5 +228,5 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["ABLATIONS", "auc", "blend_signal", "calibration_bins", "credibility_rows", "expected_calibration_error",
+__all__ = ["ABLATIONS", "auc", "blend_signal", "cell", "calibration_bins", "credibility_rows", "expected_calibration_error",
            "page_variant", "rag_rows", "run", "topic_bootstrap", "within_topic_auc"]

@@ -5,13 +5,14 @@ and returns a float matrix with one column per :data:`FEATURES` name, NaN where 
 evidence (text not read), plus what each layer saw (for the reasons in the breakdown).
 
 The source-type layer is :class:`~authorag.suitability.classifier.SourceTypeClassifier` on the
-URL layers only (suffix, lists, platform, path): the text layer reads the page's words itself.
+URL layers only (suffix, lists, path): the text layer reads the page's words itself, and hosting
+platforms are the URL layer's ``u.hosted`` cue.
 Its features are the winning type's confidence in that type's column.
 
 Example:
     >>> from authorag.types import Candidate
     >>> batch = page_features([Candidate.create("https://a-clinic.org/faq", "A short page.")])
-    >>> batch.matrix.shape == (1, len(FEATURES)), batch.text[0].status
+    >>> batch.matrix.shape == (1, len(FEATURES)), batch.text.status[0]
     (True, 'too_short')
 """
 from __future__ import annotations
@@ -24,10 +25,10 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from authorag.evidence.text import TEXT_FEATURES, TextFeatures, text_features
+from authorag.evidence.text import TEXT_FEATURES, TextBatch, text_features
 from authorag.evidence.url import URL_FEATURES, UrlFeatures, url_features
-from authorag.suitability.classifier import SourceTypeClassifier
-from authorag.suitability.taxonomy import SOURCE_TYPES, SourceTypeResult
+from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
+from authorag.suitability.taxonomy import SOURCE_TYPES, SourceTypeResult, unknown_source
 from authorag.types import Candidate
 
 EvidenceLayer = Literal["url", "type", "text"]
@@ -55,27 +56,45 @@ class FeatureBatch:
     matrix: NDArray[np.float64]
     url: tuple[UrlFeatures, ...]
     source_type: tuple[SourceTypeResult, ...]
-    text: tuple[TextFeatures, ...]
+    text: TextBatch
 
 
 @cache
 def default_type_classifier() -> SourceTypeClassifier:
-    """The source-type classifier the layer uses: URL rule layers only, shipped lists."""
-    return SourceTypeClassifier(layers=("suffix", "list", "platform", "path"))
+    """The source-type classifier the layer uses: suffix, list and path rule layers, shipped lists."""
+    return SourceTypeClassifier(layers=("suffix", "list", "path"))
 
 
-def page_features(candidates: Sequence[Candidate], classifier: SourceTypeClassifier | None = None) -> FeatureBatch:
-    """The feature matrix of ``candidates`` (never raises on odd URLs or text)."""
+def _source_type(clf: SourceTypeClassifier, c: Candidate) -> SourceTypeResult:
+    """The classifier's rule votes for the candidate's host and path (its URL is parsed already)."""
+    if c.host is None:
+        return _NO_HOST
+    return combine(clf.rule_votes(c.host, c.domain, split_url(c.url), "")) or _NO_TYPE
+
+
+_NO_HOST = unknown_source("no readable host in the URL")
+_NO_TYPE = unknown_source("no layer matched the host or path")
+
+
+def page_features(candidates: Sequence[Candidate], classifier: SourceTypeClassifier | None = None,
+                  hosted: Sequence[bool] | None = None) -> FeatureBatch:
+    """The feature matrix of ``candidates`` (never raises on odd URLs or text).
+
+    ``hosted``: per candidate, whether it is user content on a hosting platform, when the caller
+    already knows (the hosted tier asked the platform index); None: the URL layer asks it.
+    """
     clf = default_type_classifier() if classifier is None else classifier
-    urls = tuple(url_features(c.url, c.host, c.domain) for c in candidates)
-    types = tuple(clf.classify_url(c.url) for c in candidates)
-    texts = tuple(text_features([c.text for c in candidates]))
+    urls = tuple(url_features(c.url, c.host, c.domain, None if hosted is None else hosted[i])
+                 for i, c in enumerate(candidates))
+    types = tuple(_source_type(clf, c) for c in candidates)
+    texts = text_features([c.text for c in candidates])
     matrix = np.zeros((len(candidates), len(FEATURES)))
-    for i, (u, s, t) in enumerate(zip(urls, types, texts)):
-        matrix[i, :len(URL_FEATURES)] = u.values
+    if candidates:
+        matrix[:, :len(URL_FEATURES)] = [u.values for u in urls]
+        matrix[:, _TEXT_START:] = texts.values
+    for i, s in enumerate(types):
         if s.source_type != "unknown":
             matrix[i, _TYPE_COLUMN[s.source_type]] = s.confidence
-        matrix[i, _TEXT_START:] = [np.nan if v is None else v for v in t.values]
     return FeatureBatch(matrix, urls, types, texts)
 
 

@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from authorag.evidence.features import FEATURES, LAYER_OF, LAYERS, FeatureBatch, page_features
 from authorag.evidence.model import PageModel, load_page_model, page_trust
@@ -110,30 +109,36 @@ class PageEvidence:
         self.model = load_page_model() if model is None else model
         self.classifier = classifier
 
-    def estimate(self, candidates: Sequence[Candidate]) -> list[PageEstimate]:
-        """One estimate per candidate, in order."""
+    def estimate(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> list[PageEstimate]:
+        """One estimate per candidate, in order (``hosted``: see :func:`~authorag.evidence.features.page_features`)."""
         if not candidates:
             return []
-        batch = page_features(candidates, self.classifier)
+        batch = page_features(candidates, self.classifier, hosted)
         per = self.model.contributions(batch.matrix)
         parts = np.stack([per[:, _LAYER_COLUMNS[layer]].sum(axis=1) for layer in LAYERS], axis=1)
         logits = self.model.bias + parts.sum(axis=1)
         probs = self.model.calibrated(logits)
-        return [self._one(batch, i, float(logits[i]), float(probs[i]), parts[i], per[i]) for i in range(len(candidates))]
+        top_text = np.argsort(-np.abs(per[:, _TEXT_COLUMNS]), axis=1)[:, :3]
+        return [self._one(batch, i, float(logits[i]), float(probs[i]), parts[i].tolist(),
+                          [(int(_TEXT_COLUMNS[j]), float(per[i, _TEXT_COLUMNS[j]])) for j in top_text[i]])
+                for i in range(len(candidates))]
 
-    def _one(self, batch: FeatureBatch, i: int, logit: float, prob: float, parts: NDArray[np.float64],
-             per: NDArray[np.float64]) -> PageEstimate:
-        url, stype, text = batch.url[i], batch.source_type[i], batch.text[i]
+    def _one(self, batch: FeatureBatch, i: int, logit: float, prob: float, parts: list[float],
+             top_text: list[tuple[int, float]]) -> PageEstimate:
+        url, stype, status = batch.url[i], batch.source_type[i], batch.text.status[i]
+        words = int(batch.text.words[i])
         reasons = {
             "url": "; ".join(why for _, why in url.cues) or ("URL shape only" if url.has_path else "bare domain"),
             "type": (f"{stype.source_type} ({stype.reason})" if stype.source_type != "unknown" else "type unknown"),
-            "text": _text_reason(text.status, text.words, per) if text.status in ("read", "not_english") else text.reason,
+            "text": _text_reason(status, words, top_text) if status in ("read", "not_english") else batch.text.reason(i),
         }
-        layers = tuple(LayerEvidence(name, round(float(parts[j]), 4), reasons[name]) for j, name in enumerate(LAYERS))
-        if text.status != "read" and not url.cues:
-            why = "no page text" if text.status == "empty" else text.reason
+        layers = (LayerEvidence("url", round(parts[0], 4), reasons["url"]),
+                  LayerEvidence("type", round(parts[1], 4), reasons["type"]),
+                  LayerEvidence("text", round(parts[2], 4), reasons["text"]))
+        if status != "read" and not url.cues:
+            why = "no page text" if status == "empty" else batch.text.reason(i)
             return PageEstimate(None, UNKNOWN_LEVEL, 0.0, 0.0, layers, f"thin evidence: {why} and no URL cue")
-        share = min(1.0, text.words / FULL_WORDS) if text.status == "read" else 0.0
+        share = min(1.0, words / FULL_WORDS) if status == "read" else 0.0
         confidence = MAX_CONFIDENCE * max(share, URL_ONLY_CONFIDENCE if url.cues else 0.0)
         trust = page_trust(prob, self.model.base_rate)
         top = max(layers, key=lambda le: abs(le.contribution))
@@ -146,15 +151,18 @@ class PageEvidence:
 
         A thin estimate returns ``base`` with the reason added to its note.
         """
-        note = "; ".join(n for n in (base.note, estimate.reason) if n)
+        note = f"{base.note}; {estimate.reason}" if base.note else estimate.reason
         if estimate.credibility is None:
             return dataclasses.replace(base, note=note)
+        url, stype, text = estimate.layers
         sources = (SourceValue("page", estimate.trust, round(estimate.credibility, 4)),
-                   *(SourceValue(f"page.{le.layer}", le.contribution, le.reason) for le in estimate.layers))
+                   SourceValue("page.url", url.contribution, url.reason),
+                   SourceValue("page.type", stype.contribution, stype.reason),
+                   SourceValue("page.text", text.contribution, text.reason))
         unknown = base.tier == "unknown"
-        return dataclasses.replace(base, tier="page" if unknown else base.tier, credibility=estimate.trust,
-                                   confidence=estimate.confidence if unknown else base.confidence,
-                                   credibility_sources=(*base.credibility_sources, *sources), note=note)
+        return AuthorityDetail(base.authority, estimate.confidence if unknown else base.confidence,
+                               "page" if unknown else base.tier, base.sources, estimate.trust,
+                               (*base.credibility_sources, *sources), base.matched, note)
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """``AuthorityScorer`` protocol: the page tier alone (every candidate treated as unknown)."""
@@ -165,7 +173,8 @@ class PageEvidence:
         credibility is known (the page tier behind another scorer)."""
         todo = [i for i, d in enumerate(details) if d.tier in FILLS_TIERS and d.credibility is None]
         out = list(details)
-        for i, est in zip(todo, self.estimate([candidates[i] for i in todo])):
+        hosted = [details[i].tier == "hosted" for i in todo]  # the hosted tier already asked the platform index
+        for i, est in zip(todo, self.estimate([candidates[i] for i in todo], hosted)):
             out[i] = self.detail(est, details[i])
         return out
 
@@ -174,15 +183,14 @@ class PageEvidence:
 
 
 _LAYER_COLUMNS = {layer: np.array([LAYER_OF[f] == layer for f in FEATURES]) for layer in LAYERS}
-_TEXT_COLUMNS = [j for j, f in enumerate(FEATURES) if LAYER_OF[f] == "text"]
+_TEXT_COLUMNS = np.array([j for j, f in enumerate(FEATURES) if LAYER_OF[f] == "text"])
 _CUE_NAMES = {f"t.{f}": why for f, (why, _) in FAMILIES.items()} | {f"t.{s}": why for s, (why, _) in SYMBOLS.items()} \
     | {"t.ids": "DOI or PubMed words", "t.len": "page length"}
 
 
-def _text_reason(status: str, words: int, per: NDArray[np.float64]) -> str:
-    """The status, words read and the three text features that moved the logit most, with their sign."""
-    top = sorted(_TEXT_COLUMNS, key=lambda j: -abs(per[j]))[:3]
-    cues = ", ".join(f"{_CUE_NAMES[FEATURES[j]]} {per[j]:+.2f}" for j in top if abs(per[j]) >= 0.01)
+def _text_reason(status: str, words: int, top: list[tuple[int, float]]) -> str:
+    """The status, words read and the (up to three) text features that moved the logit most, with their sign."""
+    cues = ", ".join(f"{_CUE_NAMES[FEATURES[j]]} {v:+.2f}" for j, v in top if abs(v) >= 0.01)
     head = f"{words} words read" if status == "read" else STATUS_REASONS["not_english"]
     return f"{head}; {cues}" if cues else head
 

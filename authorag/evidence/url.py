@@ -44,6 +44,7 @@ STUFFED_CUE = "u.stuffed"
 _STUFFED = re.compile(r"cure|miracle|remed(?:y|ies)|detox|secret|alkaliz|holistic|natural|heal(?:ing)?|herbal")
 """Domain-name words of the "miracle cure" sites (the registrable name only, not the suffix)."""
 URL_SHAPE = ("u.depth", "u.query", "u.home", "u.static", "u.script", "u.pdf", "u.noext", "u.org", "u.cctld")
+"""Shape features, in the order :func:`url_features` writes them."""
 URL_FEATURES: tuple[str, ...] = (*URL_CUES, HOSTED_CUE, STUFFED_CUE, *URL_SHAPE)
 """The URL layer's feature names, in matrix column order."""
 CUE_REASONS: dict[str, str] = {**{k: v[0] for k, v in URL_CUES.items()},
@@ -87,30 +88,39 @@ def split_path(url: str) -> tuple[str, str]:
     return path, query
 
 
-def url_features(url: str, host: str | None, domain: str | None) -> UrlFeatures:
-    """The URL layer's features of one candidate (never raises; an empty URL gives all zeros)."""
+_ANY_CUE = re.compile("|".join(f"(?:{rx.pattern})" for _, rx in URL_CUES.values()))
+"""Every cue in one pattern: one search rules out the URLs no cue matches (most of them)."""
+
+
+_INDEX = {name: i for i, name in enumerate(URL_FEATURES)}
+_SHAPE_AT = _INDEX["u.depth"]
+
+
+def url_features(url: str, host: str | None, domain: str | None, hosted: bool | None = None) -> UrlFeatures:
+    """The URL layer's features of one candidate (never raises; an empty URL gives all zeros).
+
+    ``hosted``: whether the page is user content on a hosting platform, when already known.
+    """
     path, query = split_path(url) if url else ("", "")
     full = f"{path}?{query}" if query else path
-    cues = [(name, why) for name, (why, rx) in URL_CUES.items() if full and rx.search(full)]
-    values = {name: 1.0 for name, _ in cues}
-    if host and domain and _hosted(url, host, domain):
+    cues = [(name, why) for name, (why, rx) in URL_CUES.items() if rx.search(full)] \
+        if full and _ANY_CUE.search(full) else []
+    if host and domain and (hosted or _shop_site(host, domain) or (hosted is None and _hosted(url, host, domain))):
         cues.append((HOSTED_CUE, CUE_REASONS[HOSTED_CUE]))
-        values[HOSTED_CUE] = 1.0
     name, _, suffix = (domain or "").partition(".")
     if name and _STUFFED.search(name):
         cues.append((STUFFED_CUE, f"{CUE_REASONS[STUFFED_CUE]} ({name})"))
-        values[STUFFED_CUE] = 1.0
+    values = [0.0] * _SHAPE_AT
+    for cue, _ in cues:
+        values[_INDEX[cue]] = 1.0
     segments = [s for s in path.split("/") if s]
     last = segments[-1] if segments else ""
     ext = last.rsplit(".", 1)[1] if "." in last else ""
-    values.update({
-        "u.depth": min(len(segments), 6) / 6.0, "u.query": float(bool(query)),
-        "u.home": float(not segments or last.startswith(("index.", "default.", "home."))),
-        "u.static": float(ext in _STATIC), "u.script": float(ext in _SCRIPT), "u.pdf": float(ext == "pdf"),
-        "u.noext": float(bool(segments) and not ext), "u.org": float(suffix == "org"),
-        "u.cctld": float(len(suffix.rsplit(".", 1)[-1]) == 2),
-    })
-    return UrlFeatures(tuple(values.get(n, 0.0) for n in URL_FEATURES), tuple(cues), bool(segments or query))
+    values += (min(len(segments), 6) / 6.0, float(bool(query)),
+               float(not segments or last.startswith(("index.", "default.", "home."))),
+               float(ext in _STATIC), float(ext in _SCRIPT), float(ext == "pdf"), float(bool(segments) and not ext),
+               float(suffix == "org"), float(len(suffix.rsplit(".", 1)[-1]) == 2))
+    return UrlFeatures(tuple(values), tuple(cues), bool(segments or query))
 
 
 SHOP_PLATFORMS = frozenset({"myshopify.com", "bigcartel.com", "storenvy.com", "ecwid.com", "square.site"})
@@ -118,11 +128,14 @@ SHOP_PLATFORMS = frozenset({"myshopify.com", "bigcartel.com", "storenvy.com", "e
 about authority: a shop's sub-domain never inherits the builder's)."""
 
 
-def _hosted(url: str, host: str, domain: str) -> bool:
-    """A user sub-site on a hosting platform or a shop builder (official platform pages are not)."""
+def _shop_site(host: str, domain: str) -> bool:
+    """A shop on a shop builder (the public suffix list makes some builders suffixes: x.myshopify.com is a domain)."""
     owner, _, platform = domain.partition(".")
-    if (domain in SHOP_PLATFORMS and host not in (domain, f"www.{domain}")) or (owner and platform in SHOP_PLATFORMS):
-        return True  # the public suffix list makes some builders suffixes: shop.myshopify.com is a domain
+    return (domain in SHOP_PLATFORMS and host not in (domain, f"www.{domain}")) or bool(owner and platform in SHOP_PLATFORMS)
+
+
+def _hosted(url: str, host: str, domain: str) -> bool:
+    """A user sub-site on a hosting platform (official platform pages are not)."""
     hit = default_platforms().match(url, host, domain)
     return hit is not None and not hit.official
 

@@ -26,7 +26,8 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 
-MAX_KEY_LEN = 15
+MAX_KEY_LEN = 14
+"""Longest key word: the shape filter's length field saturates at 15, so 15 means "longer than any key"."""
 _SEP = 32
 _FOLD = bytes(b + 32 if 65 <= b <= 90 else b if (97 <= b <= 122 or 48 <= b <= 57) else _SEP for b in range(256))
 """Byte map: A-Z to a-z, a-z and 0-9 kept, everything else a separator (space)."""
@@ -38,8 +39,9 @@ _LENGTH_BYTE[:, 15] = np.arange(16, dtype=np.uint8)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _shape(first: NDArray[np.intp], last: NDArray[np.intp], length: NDArray[np.intp]) -> NDArray[np.intp]:
-    return ((first & 31) << 9) | ((last & 31) << 4) | np.minimum(length, 15)
+def _shape(first: NDArray[np.uint8], last: NDArray[np.uint8], length: NDArray[np.intp]) -> NDArray[np.intp]:
+    """Index into the shape table: 5 low bits of the first and last byte, length saturated at 15."""
+    return ((first & 31).astype(np.intp) << 9) | ((last & 31).astype(np.intp) << 4) | np.minimum(length, 15)
 
 
 class WordCounter:
@@ -49,7 +51,7 @@ class WordCounter:
         groups: group name -> its key words; a word belongs to the first group that lists it.
 
     Raises:
-        ConfigError: no groups, or a key word that is empty, longer than 15 characters, or not
+        ConfigError: no groups, or a key word that is empty, longer than 14 characters, or not
             made of lower-case ASCII letters and digits.
     """
 
@@ -89,14 +91,14 @@ class WordCounter:
         np.equal(a, _SEP, out=space[1:])
         edges = np.flatnonzero(space[1:] != space[:-1])  # start, end, start, end ...
         starts, ends = edges[0::2], edges[1::2]
-        page = np.searchsorted(np.cumsum([len(r) + 1 for r in raws]), starts, side="right")
-        words = np.bincount(page, minlength=n).astype(np.int64)
+        bounds = np.cumsum([len(r) + 1 for r in raws])  # page p ends before bounds[p]
+        words = np.diff(np.searchsorted(starts, bounds), prepend=0).astype(np.int64)
         lengths = ends - starts
-        maybe = np.flatnonzero(self._shapes[_shape(a[starts].astype(np.intp), a[ends - 1].astype(np.intp), lengths)]
-                               & (lengths <= MAX_KEY_LEN))
+        maybe = np.flatnonzero(self._shapes[_shape(a[starts], a[ends - 1], lengths)])
         counts = np.zeros(n * g, dtype=np.int64)
         if len(maybe):
             s, ln = starts[maybe], lengths[maybe]
+            page = np.searchsorted(bounds, s, side="right")
             window = a[s[:, None] + _SPAN]
             window &= _KEEP[ln]
             window |= _LENGTH_BYTE[ln]
@@ -104,7 +106,7 @@ class WordCounter:
             where = np.searchsorted(self._hashes, codes[:, 0] ^ (codes[:, 1] * _MIX))
             key = self._order[np.minimum(where, len(self._order) - 1)]
             exact = (self._codes[key] == codes).all(axis=1)
-            counts += np.bincount(page[maybe][exact] * g + self._group_of[key[exact]], minlength=n * g)
+            counts += np.bincount(page[exact] * g + self._group_of[key[exact]], minlength=n * g)
         return counts.reshape(n, g), words
 
 
