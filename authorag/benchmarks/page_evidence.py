@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from authorag.benchmarks.tasks import read_rows
 from authorag.evidence.features import page_features
-from authorag.evidence.model import PageModel
+from authorag.evidence.model import PageModel, load_page_model
 from authorag.evidence.tier import PageEstimate, PageEvidence
 from authorag.evidence.train import FitConfig, fit_page_model
 from authorag.priors.base import AuthorityScorer
@@ -117,15 +117,16 @@ class FoldModels:
 class CrossFitPageEvidence(PageEvidence):
     """:class:`PageEvidence` whose model for a candidate never saw its domain's topics.
 
-    A candidate whose domain has no labelled page is scored by the model fitted on every page
-    (it saw nothing of that candidate). Use it in place of the shipped tier on any track built
-    from the labelled pages.
+    A candidate whose domain has no labelled page is scored by the shipped model (fitted on every
+    page, it saw nothing of that candidate; with other ``FoldModels`` settings, the model they fit
+    on every page). Use it in place of the shipped tier on any track built from the labelled pages.
     """
 
     name = "page-crossfit"
 
     def __init__(self, folds: FoldModels) -> None:
-        super().__init__(folds.without(frozenset()))
+        shipped = folds.cfg == FitConfig()
+        super().__init__(load_page_model() if shipped else folds.without(frozenset()))
         self.folds = folds
         self._topics_of = folds.pages.domain_topics()
 
@@ -136,7 +137,7 @@ class CrossFitPageEvidence(PageEvidence):
             groups.setdefault(self._topics_of.get(c.domain or c.host or c.url, frozenset()), []).append(i)
         out: list[PageEstimate | None] = [None] * len(candidates)
         for topics, idx in groups.items():
-            tier = PageEvidence(self.folds.without(topics), classifier=self.classifier)
+            tier = PageEvidence(self.folds.without(topics) if topics else self.model, classifier=self.classifier)
             flags = None if hosted is None else [hosted[i] for i in idx]
             for i, est in zip(idx, tier.estimate([candidates[i] for i in idx], flags)):
                 out[i] = est

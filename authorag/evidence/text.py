@@ -45,7 +45,7 @@ MIN_STOPWORD_SHARE = 0.005
 FAMILIES: dict[str, tuple[str, str]] = {
     "study": ("citations of studies", "study studies studied research researchers trial trials randomized "
               "randomised randomly placebo cohort clinical participants efficacy meta systematic controlled"),
-    "cite": ("journals, DOIs, PubMed ids", "doi pubmed pmid pmc journal journals lancet jama bmj cochrane vol pp "
+    "cite": ("journals and references", "pmc journal journals lancet jama bmj cochrane vol pp "
              "references bibliography abstract al citation cited"),
     "inst": ("named institutions", "university institute institutes nih cdc fda national department hospital "
              "college association society foundation organization ministry agency"),
