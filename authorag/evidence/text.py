@@ -30,11 +30,11 @@ from numpy.typing import NDArray
 
 from authorag.evidence.words import WordCounter
 
-HEAD_CHARS = 2000
+HEAD_CHARS = 4000
 SAMPLES = 4
-SAMPLE_CHARS = 500
+SAMPLE_CHARS = 1000
 READ_CHARS = HEAD_CHARS + SAMPLES * SAMPLE_CHARS
-"""At most this many characters of a page are read, however long it is (4,000)."""
+"""At most this many characters of a page are read, however long it is (8,000)."""
 MIN_WORDS = 30
 """Fewer words than this: no text evidence (a title or a snippet says too little)."""
 PRIOR_WORDS = 100.0
