@@ -70,7 +70,7 @@ def test_enormous_text_reads_a_bounded_window() -> None:
     window = read_window(page)
     assert len(window) <= READ_CHARS + 4 and window.startswith(ENGLISH[:100])
     batch = text_features([page])
-    assert batch.status == ("read",) and batch.words[0] < 1000
+    assert batch.status == ("read",) and batch.words[0] < 2000  # ~1,300 words of 8,000 characters, not 900,000
 
 
 def test_rates_follow_the_words_on_the_page() -> None:
