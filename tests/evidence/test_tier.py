@@ -174,15 +174,3 @@ def test_features_matrix_nan_where_text_is_missing() -> None:
     assert batch.text.status == ("empty", "read")
 
 
-
-def test_docs_example() -> None:
-    """docs/evidence.md, first example: the output it shows."""
-    scorer = load_scorer(ScorerSettings(page_evidence=True))
-    details = scorer.score([
-        Candidate.create("https://www.nih.gov/health/x", "..."),
-        Candidate.create("https://zq-remedy-shop.biz/miracle.html",
-                         "Buy now! This miracle cure is guaranteed ... Order today: free shipping, $49!"),
-        Candidate.create("https://zq-blog.biz/", ""),
-    ])
-    assert [(d.tier, d.credibility is not None) for d in details] == [("table", False), ("page", True), ("unknown", False)]
-    assert details[1].note is not None and "cure words in the domain name (zq-remedy-shop)" in details[1].note
