@@ -138,7 +138,10 @@ def _default(ctx: MethodContext) -> BenchMethod:
     variant = ctx.option("compose", "")
     from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
 
+    from authorag.benchmarks.page_evidence import honest_scorer
+
     scorer = default_scorer(exclude, variant, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
+    scorer = honest_scorer(scorer, ctx.task_family)  # the page tier never scores pages it was trained on
     name = "default" + (f":{variant}" if variant else "")
     return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), extra_info={
         "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"), "settings": variant})
