@@ -247,7 +247,8 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
     table: dict[str, dict[str, dict[str, Any]]] = {}
     detail: dict[str, dict[str, dict[str, Any]]] = {}
     units: dict[tuple[str, str], Any] = {}
-    for track in (t for t in TRACKS if t.task in cfg.tracks):
+    by_task = {t.task: t for t in TRACKS}
+    for track in (by_task[name] for name in dict.fromkeys(cfg.tracks)):  # in the order asked for
         for method in cfg.methods:
             log(f"{track.task} × {method}")
             cells, details, units[(track.task, method)] = _run_track(cfg, track, method, runs_dir)
