@@ -10,7 +10,7 @@ the least disturbed by other processes on the machine) for:
 * the server's document reading: ``RerankService.rerank`` on a validated request (read the
   documents, build candidates, rerank, build the response dict; no HTTP).
 
-and each adapter's overhead over the core. Targets (issue 16): every adapter adds at most
+and each adapter's overhead over the core. Targets: every adapter adds at most
 0.3 ms per 100 documents, and the Haystack ranker is faster than MetaFieldRanker.
 
     .venv/bin/python scripts/bench_adapters.py            # ~15 s

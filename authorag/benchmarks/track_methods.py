@@ -1,4 +1,4 @@
-"""Methods for choosing the default composition (issue 11): table-const, table-learned, default.
+"""Methods for choosing the default composition: table-const, table-learned, default.
 
 All of them score with the reranker's own policy defaults, so a benchmark measures what
 :class:`~authorag.rerankers.authority.AuthorityReranker` fuses:

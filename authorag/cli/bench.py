@@ -47,8 +47,10 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                      help="comma-separated track tasks (default: the authority tracks; the rerank tracks "
                           "trust-pairs, no-harm-pairs, no-harm-lists, graded-trec2019 are named here)")
     _add_track_options(cmp, "bm25,rank,dense")
-    cmp.add_argument("--lists", type=int, default=500, help="LE lists per ranking track (default 500)")
-    cmp.add_argument("--pairs", type=int, default=500, help="PE pairs per difficulty (default 500)")
+    cmp.add_argument("--lists", type=int, default=500,
+                     help="lists of the listwise evaluation (LE: one item per level, Spearman ρ per list) per ranking track (default 500)")
+    cmp.add_argument("--pairs", type=int, default=500,
+                     help="pairs per difficulty of the pairwise evaluation (PE: which of two is more authoritative) (default 500)")
     cmp.add_argument("--seed", type=int, default=0)
     cmp.add_argument("--rerank-relevance", default="bm25",
                      help="relevance scorers of the rerank-mode grid: bm25, dense, both comma-separated, or none")
@@ -76,8 +78,10 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``bench run`` (also used to parse manifest commands)."""
     p.add_argument("--task", required=True, help="task name (authorag bench list)")
     p.add_argument("--method", required=True, help="method name (authorag bench list)")
-    p.add_argument("--lists", type=int, default=100, help="LE lists (default 100)")
-    p.add_argument("--pairs", type=int, default=200, help="PE pairs per difficulty (default 200)")
+    p.add_argument("--lists", type=int, default=100,
+                   help="lists of the listwise evaluation (LE: one item per level, Spearman ρ per list) (default 100)")
+    p.add_argument("--pairs", type=int, default=200,
+                   help="pairs per difficulty of the pairwise evaluation (PE: which of two is more authoritative) (default 200)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", choices=["local", "openai", "fake"], help="LLM backend for judges/generator")
     p.add_argument("--model", help="GGUF path or model name for the backend")

@@ -68,6 +68,7 @@ def _serve(args: argparse.Namespace) -> int:
     )
     os.environ.update(config.to_env())
     check_positive_int("--workers", args.workers)
+    check_port_free(args.host, args.port)
     _banner(args, config)
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
@@ -79,6 +80,39 @@ def _serve(args: argparse.Namespace) -> int:
                 workers=args.workers, log_level=args.log_level, access_log=False,
                 h11_max_incomplete_event_size=config.max_header_bytes)
     return 0
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Raise ConfigError when ``host:port`` cannot be bound (in use, or not an address of this machine).
+
+    Checked before the banner and before loading anything, so a busy port is one clear line, not a
+    banner and then a traceback. Binds with SO_REUSEADDR and no SO_REUSEPORT, as uvicorn does: a
+    listening server (ours with --workers too) makes it fail.
+
+    Example:
+        >>> check_port_free("127.0.0.1", 70000)
+        Traceback (most recent call last):
+        ...
+        authorag.errors.ConfigError: --port must be in 1..65535, got 70000
+    """
+    import errno
+    import socket
+
+    from authorag.errors import ConfigError
+
+    if not 0 < port < 65536:
+        raise ConfigError(f"--port must be in 1..65535, got {port}")
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(f"{host}:{port} is in use (another authorag serve?); stop the program listening "
+                              "there or pick another --port") from exc
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); check --host "
+                          "(an address of this machine, e.g. 127.0.0.1 or 0.0.0.0) and --port") from exc
 
 
 def _banner(args: argparse.Namespace, config: Any) -> None:

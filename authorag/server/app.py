@@ -3,7 +3,7 @@
 Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
 shapes), ``POST /v1/authority``, ``POST /v1/audit``, ``GET /healthz``, ``/readyz``, ``/metrics``,
 ``/openapi.json``. No endpoint fetches a URL. Every error, including an unexpected one (500
-``internal_error``), is ``{"version": "1", "error": {"code", "status", "message"}}``. POST bodies
+``internal_error``), is ``{"version": 1, "error": {"code", "status", "message"}}``. POST bodies
 must be sent as ``Content-Type: application/json`` (415 otherwise), so a web page cannot make a
 browser post a "simple" form or text request to a server on localhost.
 
@@ -204,7 +204,7 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         return await _run(service, service.audit, await _read(request, AuditRequest))
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:  # pyright: ignore[reportUnusedFunction]
+    async def healthz() -> dict[str, str | int]:  # pyright: ignore[reportUnusedFunction]
         """Liveness: the process answers."""
         return {"status": "ok", "version": API_VERSION}
 
