@@ -120,9 +120,9 @@ quiet "$V/python" -m pip install -q --force-reinstall --no-deps "$work/src[serve
 "$V/python" -c "import authorag, sys; assert 'site-packages' in authorag.__file__, authorag.__file__"
 
 if [ "$extras" = 1 ]; then
-  step "the other extras: torch==2.13.0 (CPU, -c constraints.txt) first, then [llm,embeddings,haystack,bench,redis,spark]"
+  step "the other extras: torch==2.13.0 (CPU, -c constraints.txt) first, then [llm,embeddings,haystack,llamaindex,mcp,bench,redis,spark]"
   quiet "$V/python" -m pip install -q -c "$repo/constraints.txt" torch==2.13.0
-  quiet "$V/python" -m pip install -q -c "$repo/constraints.txt" "$wheel[llm,embeddings,haystack,bench,redis,spark]"
+  quiet "$V/python" -m pip install -q -c "$repo/constraints.txt" "$wheel[llm,embeddings,haystack,llamaindex,mcp,bench,redis,spark]"
   AUTHORAG_CACHE_DIR="$work/cache" "$V/python" - <<'EOF'
 import importlib
 # extra -> (authorag module that needs it, the third-party package it needs)
@@ -130,6 +130,8 @@ CHECKS = {
     "server": ("authorag.server.app", "fastapi"),
     "langchain": ("authorag.integrations.langchain", "langchain_core"),
     "haystack": ("authorag.integrations.haystack", "haystack"),
+    "llamaindex": ("authorag.integrations.llamaindex", "llama_index.core"),
+    "mcp": ("authorag.server.mcp", "mcp"),
     "llm": ("authorag.judges.backends.local", "xllamacpp"),
     "embeddings": ("authorag.retrieval.faiss_index", "sentence_transformers"),
     "bench": ("authorag.benchmarks.report", "matplotlib"),

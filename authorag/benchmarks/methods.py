@@ -140,17 +140,21 @@ class RandomMethod:
 class ScorerMethod:
     """Adapts any :class:`AuthorityScorer` (prior table, learned prior, hybrid, judge) pointwise.
 
-    The score is :func:`authority_signal` of the detail under ``credibility_weight`` (the same
-    blend the reranker uses), or None when the source is unknown. Details are cached per item.
+    The score is :func:`authority_signal` of the detail under ``policy`` (default: the
+    reranker's defaults with ``credibility_weight``; the same signal the reranker fuses), or None
+    when the source is unknown. Details are cached per item. The rerank tracks rerank with
+    ``scorer``, ``policy`` and ``relevance`` (a pinned relevance, or None for the track's own).
     ``meter`` (a :class:`~authorag.judges.cost.CostMeter` on the LLM backend a scorer such as
     ``hybrid-judge`` uses) adds calls, tokens and cache hits to :meth:`info`.
     """
 
     def __init__(self, name: str, scorer: AuthorityScorer, *, credibility_weight: float = 0.0,
+                 policy: RerankPolicy | None = None, relevance: str | None = None,
                  extra_info: Mapping[str, Any] | None = None, meter: Any = None) -> None:
         self.name = name
         self.scorer = scorer
-        self.policy = RerankPolicy(credibility_weight=credibility_weight)
+        self.policy = RerankPolicy(credibility_weight=credibility_weight) if policy is None else policy
+        self.relevance = relevance
         self._details: dict[str, AuthorityDetail] = {}
         self._extra = dict(extra_info or {})
         self._meter = meter

@@ -15,9 +15,11 @@ and the learned prior is retrained without it):
 * ``table-learned``: table → learned prior (``HybridAuthority`` without judge, no shrinkage:
   the learned value is used as it comes).
 * ``default``: the one composition, ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``
-  (see :func:`default_scorer`).
-  A variant after a colon sets other ScorerSettings fields, so compositions can be compared in
-  one table: ``default:learned=true``, ``default:hosted=false,reserved=false``.
+  (see :func:`default_scorer`), with ``RerankPolicy()``; ``relevance-only`` and ``today`` are the
+  same composition with other policies (:mod:`authorag.benchmarks.rerank_methods`).
+  A variant after a colon sets other ScorerSettings or RerankPolicy fields, so compositions can
+  be compared in one table: ``default:learned=true``, ``default:hosted=false,reserved=false``,
+  ``default:fusion=rrf,weight=0.5``.
 
 Example:
     >>> from authorag.benchmarks.methods import MethodContext
@@ -29,7 +31,7 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
@@ -38,11 +40,13 @@ from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
 
 
-def _excluded(ctx: MethodContext) -> tuple[str, ...]:
+def excluded_sources(ctx: MethodContext) -> tuple[str, ...]:
+    """The prior sources a run leaves out: the task's label source (leave-source-out)."""
     return () if ctx.label_source is None else (ctx.label_source,)
 
 
-def _cw(ctx: MethodContext) -> float:
+def option_credibility_weight(ctx: MethodContext) -> float:
+    """``--option credibility_weight`` (default: the reranker's ``DEFAULT_CREDIBILITY_WEIGHT``)."""
     raw = ctx.option("credibility_weight", str(DEFAULT_CREDIBILITY_WEIGHT))
     try:
         return float(raw)
@@ -53,9 +57,9 @@ def _cw(ctx: MethodContext) -> float:
 def _table_const(ctx: MethodContext) -> BenchMethod:
     from authorag.priors import load_prior
 
-    exclude = _excluded(ctx)
+    exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)
-    return ScorerMethod("table-const", table, credibility_weight=_cw(ctx), extra_info={
+    return ScorerMethod("table-const", table, credibility_weight=option_credibility_weight(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "unknown": "constant DEFAULT_UNKNOWN_AUTHORITY"})
 
@@ -72,16 +76,16 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
     from authorag.hybrid import HybridAuthority
     from authorag.priors import load_prior
 
-    exclude = _excluded(ctx)
+    exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)
     learned = learned_scorer(ctx)
     scorer = HybridAuthority(table, learned, None, calibration=None, shrink_to=None)
-    return ScorerMethod("table-learned", scorer, credibility_weight=_cw(ctx), extra_info={
+    return ScorerMethod("table-learned", scorer, credibility_weight=option_credibility_weight(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 
 
-def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
+def parse_settings(variant: str, settings_type: Any, label: str = "default") -> dict[str, object]:
     """``learned=true,hosted_authority=0.2`` → ScorerSettings overrides (typed; unknown names rejected).
 
     Example:
@@ -100,25 +104,25 @@ def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
     for part in (p for p in variant.split(",") if p):
         key, sep, raw = part.partition("=")
         if not sep or key not in kinds or key == "exclude_sources":
-            raise ConfigError(f"default:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
+            raise ConfigError(f"{label}:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
                               f"(exclude_sources is set by the task); fields: {', '.join(sorted(kinds))}")
-        out[key] = check_setting(f"default:{variant}: setting {key}", raw, kinds[key], text=True, sep="+")
+        out[key] = check_setting(f"{label}:{variant}: setting {key}", raw, kinds[key], text=True, sep="+")
     return out
 
 
-def default_scorer(exclude_sources: Sequence[str], variant: str = "",
+def default_scorer(exclude_sources: Sequence[str], settings: Mapping[str, object] | None = None,
                    mbfc_derived: bool = False) -> AuthorityScorer:
-    """THE HOOK for the ``default`` method: the one composition, leave-source-out.
+    """THE HOOK for the composition methods: the one composition, leave-source-out.
 
-    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **overrides)``
-    (overrides parsed from ``variant``, e.g. ``learned=true``).
+    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **settings)``
+    (ScorerSettings overrides, e.g. ``{"learned": True}``, as :func:`parse_settings` gives them).
 
     Raises:
-        ConfigError: a bad variant.
+        ConfigError: a bad setting.
     """
     from authorag.compose import ScorerSettings, load_scorer
 
-    overrides = parse_settings(variant, ScorerSettings)
+    overrides = dict(settings or {})
     if mbfc_derived and "learned_tail" not in overrides:  # CRED-1 derives from MBFC: never train on it here
         from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
 
@@ -126,15 +130,12 @@ def default_scorer(exclude_sources: Sequence[str], variant: str = "",
     return load_scorer(ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
 
 
-def _default(ctx: MethodContext) -> BenchMethod:
-    exclude = _excluded(ctx)
-    variant = ctx.option("compose", "")
-    from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
+def _composition(base: str, ctx: MethodContext) -> BenchMethod:
+    """A composition method: ``base`` plus the variant the registry put in ``ctx.options["compose"]``."""
+    from authorag.benchmarks.rerank_methods import composition_method
 
-    scorer = default_scorer(exclude, variant, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
-    name = "default" + (f":{variant}" if variant else "")
-    return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), extra_info={
-        "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"), "settings": variant})
+    variant = ctx.option("compose", "")
+    return composition_method(base + (f":{variant}" if variant else ""), ctx)
 
 
 def track_specs() -> tuple[MethodSpec, ...]:
@@ -144,8 +145,12 @@ def track_specs() -> tuple[MethodSpec, ...]:
                    "prior table, unknown sources at the reranker's constant (what the reranker fuses)"),
         MethodSpec("table-learned", _table_learned, ("domain", "document"), False,
                    "prior table → learned prior, no shrinkage (both leave-source-out)"),
-        MethodSpec("default", _default, ("domain", "document"), False,
-                   "the default composition authorag.compose.load_scorer (leave-source-out)"),
+        MethodSpec("default", lambda ctx: _composition("default", ctx), ("domain", "document"), False,
+                   "the default composition authorag.compose.load_scorer with RerankPolicy() (leave-source-out)"),
+        MethodSpec("today", lambda ctx: _composition("today", ctx), ("domain", "document"), False,
+                   "the reranker as shipped before trust fusion: its policy and prior sources"),
+        MethodSpec("relevance-only", lambda ctx: _composition("relevance-only", ctx), ("domain", "document"), False,
+                   "the default composition with authority weight 0 (relevance alone)"),
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from authorag.adapters import POLICY_FIELDS, add_policy_options, policy_fields
 from authorag.cli._util import Subparsers
 from authorag.compose import add_scorer_options, composition_name, settings_from_args
-from authorag.server.config import SERVER_RELEVANCE
+from authorag.server.config import SERVER_RELEVANCE, ServerConfig
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -29,6 +29,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                         "connections evenly (default where supported); --no-reuse-port uses uvicorn's "
                         "shared socket")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    add_server_options(p)
+    p.set_defaults(func=_serve)
+
+
+def add_server_options(p: argparse.ArgumentParser) -> None:
+    """The :class:`~authorag.server.config.ServerConfig` flags, shared by ``serve`` and ``mcp``."""
     p.add_argument("--relevance", choices=SERVER_RELEVANCE,
                    help="relevance over the request's documents (default bm25)")
     p.add_argument("--judge-deadline", type=float, metavar="SECONDS",
@@ -46,26 +52,33 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
     p.add_argument("--suitability-matrix", metavar="YAML", help="your own suitability matrix file")
     p.add_argument("--max-header-bytes", type=int, help="request header size limit (default 32768; 431 beyond)")
-    p.set_defaults(func=_serve)
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from authorag._optional import require
-    from authorag.errors import ConfigError
-    from authorag.server.config import ServerConfig
-    from authorag.server.workers import reuse_port_supported, serve_reuse_port
-    from authorag.validation import check_positive_int
+def server_config(args: argparse.Namespace) -> ServerConfig:
+    """The settings the :func:`add_server_options` flags give, over the ``AUTHORAG_*`` variables.
 
-    uvicorn = require("uvicorn", extra="server", feature="authorag serve")
+    Raises:
+        ConfigError: a flag or variable out of range (``max_documents must be a positive integer``).
+    """
     policy: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                               for k, v in policy_fields(args, POLICY_FIELDS).items()}
-    config = ServerConfig.from_env(
+    return ServerConfig.from_env(
         None, relevance=args.relevance, scorer=settings_from_args(args), api_key=args.api_key,
         max_documents=args.max_documents, max_urls=args.max_urls, max_body_bytes=args.max_body_bytes,
         max_doc_chars=args.max_doc_chars, suitability=args.suitability, suitability_matrix=args.suitability_matrix,
         judge_deadline_s=args.judge_deadline, judge_workers=args.judge_workers,
         max_header_bytes=args.max_header_bytes, **policy,
     )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from authorag._optional import require
+    from authorag.errors import ConfigError
+    from authorag.server.workers import reuse_port_supported, serve_reuse_port
+    from authorag.validation import check_positive_int
+
+    uvicorn = require("uvicorn", extra="server", feature="authorag serve")
+    config = server_config(args)
     os.environ.update(config.to_env())
     check_positive_int("--workers", args.workers)
     check_port_free(args.host, args.port)
