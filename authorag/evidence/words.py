@@ -8,8 +8,9 @@ white space, the bytes of non-ASCII characters) separates words, so ``"Studies,"
 
 All pages of a batch are joined into one byte string; word starts and ends are where runs of
 separators begin and end; only words of a key word's shape (first letter, last letter, length)
-are compared with the keys, exactly, as two 8-byte integers. Cost grows with the bytes read, not
-with the number of keys.
+are compared with the keys, exactly, as two 8-byte integers read in one gather, looked up in a
+collision-free hash table of the keys. Cost grows with the bytes read, not with the number of
+keys.
 
 Example:
     >>> counter = WordCounter({"study": ("study", "studies"), "you": ("you", "your")})
@@ -31,12 +32,21 @@ MAX_KEY_LEN = 14
 _SEP = 32
 _FOLD = bytes(b + 32 if 65 <= b <= 90 else b if (97 <= b <= 122 or 48 <= b <= 57) else _SEP for b in range(256))
 """Byte map: A-Z to a-z, a-z and 0-9 kept, everything else a separator (space)."""
+_PAD = b" " * 16
+"""Trailing separators: the last word's 16-byte window stays inside the joined pages."""
 _SPAN = np.arange(16)
 _KEEP = (_SPAN[None, :] < _SPAN[:, None]).astype(np.uint8) * np.uint8(255)
 """Row n: 0xFF on the first n bytes of a 16-byte window, zero after."""
 _LENGTH_BYTE = np.zeros((16, 16), dtype=np.uint8)
 _LENGTH_BYTE[:, 15] = np.arange(16, dtype=np.uint8)
+_MASK = _KEEP.view(np.uint64)
+"""Row n: the two 8-byte words that keep the first n bytes of a 16-byte window."""
+_LENGTH = _LENGTH_BYTE.view(np.uint64)[:, 1]
+"""Row n: the high 8-byte word with n in the window's last byte."""
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_EMPTY_SLOT = np.uint64(2**64 - 1)
+"""No folded window holds a 0xFF byte, so no word's code equals an empty slot's."""
+_TRIES = 256
 
 
 def _shape(first: NDArray[np.uint8], last: NDArray[np.uint8], length: NDArray[np.intp]) -> NDArray[np.intp]:
@@ -72,10 +82,13 @@ class WordCounter:
         codes = np.frombuffer(b"".join(k.ljust(15, b"\0") + bytes([len(k)]) for k in keys),
                               dtype=np.uint64).reshape(-1, 2)
         hashes = codes[:, 0] ^ (codes[:, 1] * _MIX)
-        if len(set(hashes.tolist())) != len(keys):  # pragma: no cover - distinct keys, distinct codes
-            raise ConfigError("two key words share a hash; rename one")
-        order = np.argsort(hashes)
-        self._codes, self._hashes, self._order = codes, hashes[order], order
+        self._mult, self._shift, slots = _perfect_hash(hashes)
+        size = 1 << (64 - int(self._shift))
+        self._lo = np.full(size, _EMPTY_SLOT, dtype=np.uint64)
+        self._hi = np.full(size, _EMPTY_SLOT, dtype=np.uint64)
+        self._group = np.zeros(size, dtype=np.intp)
+        self._lo[slots], self._hi[slots] = codes[:, 0], codes[:, 1]
+        self._group[slots] = [owner[k] for k in keys]
         self._shapes = np.zeros(1 << 14, dtype=np.bool_)
         for k in keys:
             self._shapes[((k[0] & 31) << 9) | ((k[-1] & 31) << 4) | len(k)] = True
@@ -85,7 +98,8 @@ class WordCounter:
         n, g = len(raws), len(self.groups)
         if n == 0:
             return np.zeros((0, g), dtype=np.int64), np.zeros(0, dtype=np.int64)
-        a = np.frombuffer(b" ".join([*raws, b" " * 16]).translate(_FOLD), dtype=np.uint8)
+        folded = b" ".join([*raws, _PAD]).translate(_FOLD)
+        a = np.frombuffer(folded, dtype=np.uint8)
         space = np.empty(len(a) + 1, dtype=np.bool_)
         space[0] = True
         np.equal(a, _SEP, out=space[1:])
@@ -97,17 +111,32 @@ class WordCounter:
         maybe = np.flatnonzero(self._shapes[_shape(a[starts], a[ends - 1], lengths)])
         counts = np.zeros(n * g, dtype=np.int64)
         if len(maybe):
-            s, ln = starts[maybe], lengths[maybe]
-            page = np.searchsorted(bounds, s, side="right")
-            window = a[s[:, None] + _SPAN]
-            window &= _KEEP[ln]
-            window |= _LENGTH_BYTE[ln]
-            codes = window.view(np.uint64)
-            where = np.searchsorted(self._hashes, codes[:, 0] ^ (codes[:, 1] * _MIX))
-            key = self._order[np.minimum(where, len(self._order) - 1)]
-            exact = (self._codes[key] == codes).all(axis=1)
-            counts += np.bincount(page[exact] * g + self._group_of[key[exact]], minlength=n * g)
+            s, ln = starts[maybe], lengths[maybe]  # ln <= MAX_KEY_LEN: longer words have no key's shape
+            # Every 16-byte window of the pages as one (unaligned) item: one gather reads a word's two codes.
+            windows = np.ndarray((len(a) - 15,), dtype="V16", buffer=folded, strides=(1,))
+            codes = windows[s].view(np.uint64).reshape(-1, 2)
+            codes &= _MASK[ln]
+            codes[:, 1] |= _LENGTH[ln]
+            lo, hi = codes[:, 0], codes[:, 1]
+            slot = ((lo ^ (hi * _MIX)) * self._mult) >> self._shift
+            exact = (self._lo[slot] == lo) & (self._hi[slot] == hi)
+            page = np.searchsorted(bounds, s[exact], side="right")
+            counts += np.bincount(page * g + self._group[slot[exact]], minlength=n * g)
         return counts.reshape(n, g), words
+
+
+def _perfect_hash(hashes: NDArray[np.uint64]) -> tuple[np.uint64, np.uint64, NDArray[np.uint64]]:
+    """A multiplier and shift that send every key's hash to its own slot of a table of about 32 slots
+    per key (multiplicative hashing; the first multiplier of a fixed sequence that has no collision)."""
+    bits = max(8, (32 * len(hashes)).bit_length())
+    while True:
+        shift = np.uint64(64 - bits)
+        for i in range(_TRIES):
+            mult = np.uint64((0x9E3779B97F4A7C15 * (2 * i + 1)) % 2**64)
+            slots = (hashes * mult) >> shift
+            if len(np.unique(slots)) == len(hashes):
+                return mult, shift, slots
+        bits += 1  # pragma: no cover - a few tries find one at this table size
 
 
 __all__ = ["MAX_KEY_LEN", "WordCounter"]
