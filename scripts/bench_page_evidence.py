@@ -22,6 +22,7 @@ and after (other jobs on the machine slow every condition, the numpy-heavy text 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import random
@@ -50,12 +51,11 @@ def _cands(pages: list[tuple[str, str]], text: bool) -> list[Candidate]:
 def _conditions() -> dict[str, tuple[AuthorityReranker, bool, Callable[[], None] | None]]:
     """name -> (reranker, candidates carry text, what to do before each timed request)."""
     default, page = load_scorer(ScorerSettings()), load_scorer(ScorerSettings(page_evidence=True))
-    cold = load_scorer(ScorerSettings(page_evidence=True))
-    assert isinstance(cold, TieredAuthority) and cold.page is not None
-    tier, model = cold, cold.page.model
+    assert isinstance(page, TieredAuthority) and page.page is not None
+    cold, model = copy.copy(page), page.page.model  # load_scorer hands out one scorer per settings
 
     def forget() -> None:
-        tier.page = PageEvidence(model)  # a tier with empty memos
+        cold.page = PageEvidence(model)  # a tier with empty memos
 
     return {"default": (AuthorityReranker(default), True, None),
             "default + page evidence": (AuthorityReranker(page), True, None),

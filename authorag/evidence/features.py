@@ -9,6 +9,10 @@ URL layers only (suffix, lists, path): the text layer reads the page's words its
 platforms are the URL layer's ``u.hosted`` cue.
 Its features are the winning type's confidence in that type's column.
 
+Neither layer reads the text, so :class:`UrlReader` remembers their reading per URL (bounded:
+:data:`MEMO_SIZE` URLs of at most :data:`MEMO_KEY_CHARS` characters); the tier keeps one, and a
+page seen again costs a dictionary look-up for those two layers.
+
 Example:
     >>> from authorag.types import Candidate
     >>> batch = page_features([Candidate.create("https://a-clinic.org/faq", "A short page.")])
@@ -42,6 +46,30 @@ _TYPE_COLUMN = {t: len(URL_FEATURES) + i for i, t in enumerate(t for t in SOURCE
 _TEXT_START = len(URL_FEATURES) + len(TYPE_FEATURES)
 
 
+MEMO_SIZE = 20_000
+MEMO_KEY_CHARS = 512
+"""The URL readings remembered (at most 20k URLs of at most 512 characters; full: forgotten at once)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UrlEvidence:
+    """What the URL and source-type layers read of one candidate (nothing of its text).
+
+    Attributes:
+        url: the URL layer's reading.
+        source_type: the source-type layer's result.
+        row: the candidate's URL and source-type columns of the feature matrix.
+        url_reason: what the URL layer saw, for the breakdown.
+        type_reason: what the source-type layer saw, for the breakdown.
+    """
+
+    url: UrlFeatures
+    source_type: SourceTypeResult
+    row: tuple[float, ...]
+    url_reason: str
+    type_reason: str
+
+
 @dataclass(frozen=True, slots=True)
 class FeatureBatch:
     """The features of a batch of candidates.
@@ -51,12 +79,14 @@ class FeatureBatch:
         url: the URL layer's reading per candidate.
         source_type: the source-type layer's result per candidate.
         text: the text layer's reading per candidate.
+        evidence: the URL and source-type layers' reading per candidate, with their reasons.
     """
 
     matrix: NDArray[np.float64]
     url: tuple[UrlFeatures, ...]
     source_type: tuple[SourceTypeResult, ...]
     text: TextBatch
+    evidence: tuple[UrlEvidence, ...]
 
 
 @cache
@@ -74,29 +104,73 @@ def _source_type(clf: SourceTypeClassifier, c: Candidate) -> SourceTypeResult:
 
 _NO_HOST = unknown_source("no readable host in the URL")
 _NO_TYPE = unknown_source("no layer matched the host or path")
+_TYPE_ZEROS = (0.0,) * len(TYPE_FEATURES)
+
+
+def url_evidence(c: Candidate, classifier: SourceTypeClassifier, hosted: bool | None = None) -> UrlEvidence:
+    """The URL and source-type layers' reading of one candidate (``hosted``: see :func:`page_features`)."""
+    url = url_features(c.url, c.host, c.domain, hosted)
+    stype = _source_type(classifier, c)
+    types = _TYPE_ZEROS
+    if stype.source_type != "unknown":
+        at = _TYPE_COLUMN[stype.source_type] - len(URL_FEATURES)
+        types = (*_TYPE_ZEROS[:at], stype.confidence, *_TYPE_ZEROS[at + 1:])
+    url_reason = "; ".join(why for _, why in url.cues) or ("URL shape only" if url.has_path else "bare domain")
+    type_reason = f"{stype.source_type} ({stype.reason})" if stype.source_type != "unknown" else "type unknown"
+    return UrlEvidence(url, stype, (*url.values, *types), url_reason, type_reason)
+
+
+class UrlReader:
+    """The URL and source-type layers of one classifier, remembering their reading per URL.
+
+    Args:
+        classifier: the source-type classifier (default: :func:`default_type_classifier`).
+        size: URLs remembered at most (0: none); a full memo is emptied at once (a service's working
+            set refills it; no per-entry bookkeeping on the hot path).
+    """
+
+    def __init__(self, classifier: SourceTypeClassifier | None = None, size: int = MEMO_SIZE) -> None:
+        self.classifier = default_type_classifier() if classifier is None else classifier
+        self.size = size
+        self._memo: dict[tuple[str, str | None, str | None, bool | None], UrlEvidence] = {}
+
+    def read(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> tuple[UrlEvidence, ...]:
+        """The reading of each candidate, in order."""
+        memo, out = self._memo, []
+        for i, c in enumerate(candidates):
+            flag = None if hosted is None else bool(hosted[i])
+            key = (c.url, c.host, c.domain, flag)
+            ev = memo.get(key)
+            if ev is None:
+                ev = url_evidence(c, self.classifier, flag)
+                if len(c.url) <= MEMO_KEY_CHARS and self.size > 0:
+                    if len(memo) >= self.size:
+                        memo.clear()
+                    memo[key] = ev
+            out.append(ev)
+        return tuple(out)
 
 
 def page_features(candidates: Sequence[Candidate], classifier: SourceTypeClassifier | None = None,
-                  hosted: Sequence[bool] | None = None) -> FeatureBatch:
+                  hosted: Sequence[bool] | None = None, reader: UrlReader | None = None) -> FeatureBatch:
     """The feature matrix of ``candidates`` (never raises on odd URLs or text).
 
     ``hosted``: per candidate, whether it is user content on a hosting platform, when the caller
     already knows (the hosted tier asked the platform index); None: the URL layer asks it.
+    ``reader``: where the URL and source-type readings are remembered (its classifier is used;
+    None: read afresh with ``classifier``).
     """
-    clf = default_type_classifier() if classifier is None else classifier
-    urls = tuple(url_features(c.url, c.host, c.domain, None if hosted is None else hosted[i])
-                 for i, c in enumerate(candidates))
-    types = tuple(_source_type(clf, c) for c in candidates)
+    if reader is None:
+        reader = UrlReader(classifier, size=0)
+    evidence = reader.read(candidates, hosted)
     texts = text_features([c.text for c in candidates])
-    matrix = np.zeros((len(candidates), len(FEATURES)))
+    matrix = np.empty((len(candidates), len(FEATURES)))
     if candidates:
-        matrix[:, :len(URL_FEATURES)] = [u.values for u in urls]
+        matrix[:, :_TEXT_START] = [ev.row for ev in evidence]
         matrix[:, _TEXT_START:] = texts.values
-    for i, s in enumerate(types):
-        if s.source_type != "unknown":
-            matrix[i, _TYPE_COLUMN[s.source_type]] = s.confidence
-    return FeatureBatch(matrix, urls, types, texts)
+    return FeatureBatch(matrix, tuple(ev.url for ev in evidence), tuple(ev.source_type for ev in evidence), texts,
+                        evidence)
 
 
-__all__ = ["FEATURES", "LAYERS", "LAYER_OF", "TYPE_FEATURES", "EvidenceLayer", "FeatureBatch",
-           "default_type_classifier", "page_features"]
+__all__ = ["FEATURES", "LAYERS", "LAYER_OF", "MEMO_KEY_CHARS", "MEMO_SIZE", "TYPE_FEATURES", "EvidenceLayer",
+           "FeatureBatch", "UrlEvidence", "UrlReader", "default_type_classifier", "page_features", "url_evidence"]

@@ -31,9 +31,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from authorag.evidence.features import FEATURES, LAYER_OF, LAYERS, FeatureBatch, page_features
+from authorag.evidence.features import (
+    FEATURES,
+    LAYER_OF,
+    LAYERS,
+    MEMO_KEY_CHARS,
+    MEMO_SIZE,
+    UrlEvidence,
+    UrlReader,
+    page_features,
+)
 from authorag.evidence.model import PageModel, load_page_model, page_trust
-from authorag.evidence.text import FAMILIES, STATUS_REASONS, SYMBOLS
+from authorag.evidence.text import FAMILIES, STATUS_REASONS, SYMBOLS, TextStatus
 from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.types import UNKNOWN_AUTHORITY, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
@@ -105,46 +114,48 @@ class PageEvidence:
 
     name = "page"
 
-    def __init__(self, model: PageModel | None = None, *, classifier: SourceTypeClassifier | None = None) -> None:
+    def __init__(self, model: PageModel | None = None, *, classifier: SourceTypeClassifier | None = None,
+                 memo_size: int = MEMO_SIZE) -> None:
         self.model = load_page_model() if model is None else model
         self.classifier = classifier
+        self.memo_size = memo_size
+        self._memo_for: tuple[PageModel, SourceTypeClassifier | None] = (self.model, classifier)
+        self._reader = UrlReader(classifier, memo_size)
+        self._details: dict[str, _Remembered] = {}
+        # The details are remembered only for this class's own estimate (a subclass may estimate otherwise).
+        self._remember = memo_size > 0 and type(self).estimate is PageEvidence.estimate
+
+    def _fresh_memos(self) -> None:
+        """Forget what was remembered for another model or classifier (both are public attributes)."""
+        if self._memo_for[0] is not self.model or self._memo_for[1] is not self.classifier:
+            self._memo_for = (self.model, self.classifier)
+            self._reader = UrlReader(self.classifier, self.memo_size)
+            self._details = {}
 
     def estimate(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> list[PageEstimate]:
         """One estimate per candidate, in order (``hosted``: see :func:`~authorag.evidence.features.page_features`)."""
         if not candidates:
             return []
-        batch = page_features(candidates, self.classifier, hosted)
+        self._fresh_memos()
+        batch = page_features(candidates, hosted=hosted, reader=self._reader)
         per = self.model.contributions(batch.matrix)
         parts = np.stack([per[:, _LAYER_COLUMNS[layer]].sum(axis=1) for layer in LAYERS], axis=1)
         logits = self.model.bias + parts.sum(axis=1)
         probs = self.model.calibrated(logits)
-        top_text = np.argsort(-np.abs(per[:, _TEXT_COLUMNS]), axis=1)[:, :3]
-        return [self._one(batch, i, float(logits[i]), float(probs[i]), parts[i].tolist(),
-                          [(int(_TEXT_COLUMNS[j]), float(per[i, _TEXT_COLUMNS[j]])) for j in top_text[i]])
-                for i in range(len(candidates))]
-
-    def _one(self, batch: FeatureBatch, i: int, logit: float, prob: float, parts: list[float],
-             top_text: list[tuple[int, float]]) -> PageEstimate:
-        url, stype, status = batch.url[i], batch.source_type[i], batch.text.status[i]
-        words = int(batch.text.words[i])
-        reasons = {
-            "url": "; ".join(why for _, why in url.cues) or ("URL shape only" if url.has_path else "bare domain"),
-            "type": (f"{stype.source_type} ({stype.reason})" if stype.source_type != "unknown" else "type unknown"),
-            "text": _text_reason(status, words, top_text) if status in ("read", "not_english") else batch.text.reason(i),
-        }
-        layers = (LayerEvidence("url", round(parts[0], 4), reasons["url"]),
-                  LayerEvidence("type", round(parts[1], 4), reasons["type"]),
-                  LayerEvidence("text", round(parts[2], 4), reasons["text"]))
-        if status != "read" and not url.cues:
-            why = "no page text" if status == "empty" else batch.text.reason(i)
-            return PageEstimate(None, UNKNOWN_LEVEL, 0.0, 0.0, layers, f"thin evidence: {why} and no URL cue")
-        share = min(1.0, words / FULL_WORDS) if status == "read" else 0.0
-        confidence = MAX_CONFIDENCE * max(share, URL_ONLY_CONFIDENCE if url.cues else 0.0)
-        trust = page_trust(prob, self.model.base_rate)
-        top = max(layers, key=lambda le: abs(le.contribution))
-        reason = f"page evidence: credible with p={prob:.2f} (trust {trust:.3f}); strongest layer {top.layer} " \
-                 f"({top.contribution:+.2f}: {top.reason})"
-        return PageEstimate(prob, trust, round(confidence, 4), logit, layers, reason)
+        text_per = per[:, _TEXT_COLUMNS]
+        top_text: list[list[int]] = np.argsort(-np.abs(text_per), axis=1)[:, :3].tolist()
+        text_values: list[list[float]] = text_per.tolist()
+        words: list[int] = batch.text.words.tolist()
+        base_rate, out = self.model.base_rate, list[PageEstimate]()
+        for i, (ev, status, logit, prob, part) in enumerate(zip(batch.evidence, batch.text.status, logits.tolist(),
+                                                                 probs.tolist(), parts.tolist())):
+            if status == "read" or status == "not_english":
+                row = text_values[i]
+                text_reason = _text_reason(status, words[i], [(_TEXT_AT[j], row[j]) for j in top_text[i]])
+            else:
+                text_reason = STATUS_REASONS[status]
+            out.append(_one(ev, status, words[i], logit, prob, part, text_reason, base_rate))
+        return out
 
     def detail(self, estimate: PageEstimate, base: AuthorityDetail = UNKNOWN_AUTHORITY) -> AuthorityDetail:
         """``base`` with the page's credibility added (tier ``page`` when ``base`` is unknown).
@@ -166,16 +177,48 @@ class PageEvidence:
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """``AuthorityScorer`` protocol: the page tier alone (every candidate treated as unknown)."""
-        return [self.detail(e) for e in self.estimate(candidates)]
+        return self._filled(candidates, [UNKNOWN_AUTHORITY] * len(candidates), None)
 
     def fill(self, candidates: Sequence[Candidate], details: Sequence[AuthorityDetail]) -> list[AuthorityDetail]:
         """``details`` with page credibility added where their tier is in :data:`FILLS_TIERS` and no
         credibility is known (the page tier behind another scorer)."""
-        todo = [i for i, d in enumerate(details) if d.tier in FILLS_TIERS and d.credibility is None]
-        out = list(details)
-        hosted = [details[i].tier == "hosted" for i in todo]  # the hosted tier already asked the platform index
+        return self._filled(candidates, details, True)
+
+    def _filled(self, candidates: Sequence[Candidate], details: Sequence[AuthorityDetail],
+                hosted_known: bool | None) -> list[AuthorityDetail]:
+        """The details of :meth:`fill` (``hosted_known``: a base of tier ``hosted`` says the page is
+        hosted) or of :meth:`score` (None: the URL layer asks the platform index).
+
+        The detail of a candidate without text depends only on its URL, host, domain and base detail
+        (a tier hands out the same detail object for the same source), so it is remembered per URL;
+        only from batches of two or more, and a lone miss is estimated beside another candidate:
+        numpy adds the layer sums of a one-row batch in another order (pairwise, not column by
+        column), which can move the last bit of a value.
+        """
+        self._fresh_memos()
+        todo = [i for i, d in enumerate(details) if d.credibility is None and d.tier in FILLS_TIERS]
+        out, memo = list(details), self._details
+        if len(todo) > 1 and self._remember:
+            todo, hits = [], todo
+            for i in hits:
+                c = candidates[i]
+                hit = None if c.text else memo.get(c.url)
+                if hit is not None and hit.base is details[i] and hit.host == c.host and hit.domain == c.domain:
+                    out[i] = hit.detail
+                else:
+                    todo.append(i)
+            if len(todo) == 1:
+                todo.append(next(i for i in hits if i != todo[0]))
+        if not todo:
+            return out
+        hosted = None if hosted_known is None else [details[i].tier == "hosted" for i in todo]
         for i, est in zip(todo, self.estimate([candidates[i] for i in todo], hosted)):
-            out[i] = self.detail(est, details[i])
+            out[i] = detail = self.detail(est, details[i])
+            c = candidates[i]
+            if not c.text and len(todo) > 1 and self._remember and len(c.url) <= MEMO_KEY_CHARS:
+                if len(memo) >= self.memo_size:
+                    memo.clear()
+                memo[c.url] = _Remembered(c.host, c.domain, details[i], detail)
         return out
 
     def __repr__(self) -> str:
@@ -184,8 +227,38 @@ class PageEvidence:
 
 _LAYER_COLUMNS = {layer: np.array([LAYER_OF[f] == layer for f in FEATURES]) for layer in LAYERS}
 _TEXT_COLUMNS = np.array([j for j, f in enumerate(FEATURES) if LAYER_OF[f] == "text"])
+_TEXT_AT: list[int] = _TEXT_COLUMNS.tolist()
 _CUE_NAMES = {f"t.{f}": why for f, (why, _) in FAMILIES.items()} | {f"t.{s}": why for s, (why, _) in SYMBOLS.items()} \
     | {"t.ids": "DOI or PubMed words", "t.len": "page length"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Remembered:
+    """The detail a text-less candidate got, with what it depends on besides its URL."""
+
+    host: str | None
+    domain: str | None
+    base: AuthorityDetail
+    detail: AuthorityDetail
+
+
+def _one(ev: UrlEvidence, status: TextStatus, words: int, logit: float, prob: float, parts: list[float],
+         text_reason: str, base_rate: float) -> PageEstimate:
+    """One candidate's estimate from its layers' readings and the model's numbers."""
+    layers = (LayerEvidence("url", round(parts[0], 4), ev.url_reason),
+              LayerEvidence("type", round(parts[1], 4), ev.type_reason),
+              LayerEvidence("text", round(parts[2], 4), text_reason))
+    cues = ev.url.cues
+    if status != "read" and not cues:
+        why = "no page text" if status == "empty" else STATUS_REASONS[status]
+        return PageEstimate(None, UNKNOWN_LEVEL, 0.0, 0.0, layers, f"thin evidence: {why} and no URL cue")
+    share = min(1.0, words / FULL_WORDS) if status == "read" else 0.0
+    confidence = MAX_CONFIDENCE * max(share, URL_ONLY_CONFIDENCE if cues else 0.0)
+    trust = page_trust(prob, base_rate)
+    top = max(layers, key=lambda le: abs(le.contribution))
+    reason = f"page evidence: credible with p={prob:.2f} (trust {trust:.3f}); strongest layer {top.layer} " \
+             f"({top.contribution:+.2f}: {top.reason})"
+    return PageEstimate(prob, trust, round(confidence, 4), logit, layers, reason)
 
 
 def _text_reason(status: str, words: int, top: list[tuple[int, float]]) -> str:
