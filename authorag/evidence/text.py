@@ -90,8 +90,9 @@ STATUS_REASONS: dict[TextStatus, str] = {
     "binary": "page text is binary or control characters",
     "too_short": f"page text under {MIN_WORDS} words",
 }
+_SYMBOL_SET = bytes(sorted({b for _, group in SYMBOLS.values() for seq in group for b in seq}))
 _COUNTER = WordCounter({**{f: words.split() for f, (_, words) in FAMILIES.items()}, "ids": LANGUAGE_FREE_WORDS,
-                        "english": ENGLISH_WORDS})
+                        "english": ENGLISH_WORDS}, marks=_SYMBOL_SET)
 _IDS, _ENGLISH = len(FAMILIES), len(FAMILIES) + 1
 _TYPICAL_RATE = 5.0
 """Per-1,000-word rate short texts are shrunk towards (the order of a typical cue family's rate)."""
@@ -150,22 +151,21 @@ _FAMILY = len(FAMILIES)
 _SYMBOL_BYTES = tuple(symbols for _, symbols in SYMBOLS.values())
 
 
-_SYMBOL_SET = {b for group in _SYMBOL_BYTES for seq in group for b in seq}
-_NOT_SYMBOL = bytes(b for b in range(256) if b not in _SYMBOL_SET)
+_NO_SYMBOLS = [0] * len(_SYMBOL_BYTES)
 
 
-def _symbol_counts(raw: bytes) -> list[int]:
-    """Occurrences of each :data:`SYMBOLS` group in ``raw``: one C pass keeps the symbols' bytes, then
-    the counts run on that short remainder."""
-    kept = raw.translate(None, _NOT_SYMBOL)
-    return [sum(kept.count(seq) for seq in group) for group in _SYMBOL_BYTES]
+def _symbol_counts(kept: Sequence[bytes]) -> list[list[int]]:
+    """Occurrences of each :data:`SYMBOLS` group in each page, counted in the page's symbol bytes
+    alone (``kept``, the counter's marks: a sequence counts as if the bytes between its bytes were
+    not there)."""
+    return [[sum(map(k.count, group)) for group in _SYMBOL_BYTES] if k else _NO_SYMBOLS for k in kept]
 
 
 def text_features(texts: Sequence[str]) -> TextBatch:
     """The text layer's features of each page, in order (one batched pass over all of them)."""
     n = len(texts)
     status: list[TextStatus] = ["read"] * n
-    windows = [read_window(t) if t else "" for t in texts]
+    windows = [t if len(t) <= READ_CHARS else read_window(t) for t in texts]
     todo: list[int] = []
     raws: list[bytes] = []
     for i, w in enumerate(windows):
@@ -177,13 +177,13 @@ def text_features(texts: Sequence[str]) -> TextBatch:
         else:
             todo.append(i)
             raws.append(raw)
-    counts, words = _COUNTER.count(raws)
+    counts, words, kept = _COUNTER.count_marked(raws)
     values = np.full((n, len(TEXT_FEATURES)), np.nan)
     all_words = np.zeros(n, dtype=np.int64)
     all_counts = np.zeros((n, _FAMILY), dtype=np.int64)
     if todo:
         rows = np.array(todo)
-        symbols = np.array([_symbol_counts(raw) for raw in raws])
+        symbols = np.array(_symbol_counts(kept))
         hits = np.hstack([counts[:, :_ENGLISH], symbols]).astype(np.float64)
         rates = np.log1p(1000.0 * (hits + _PRIOR_COUNT) / (words[:, None] + PRIOR_WORDS))
         english = counts[:, _ENGLISH] >= MIN_STOPWORD_SHARE * np.maximum(words, 1)

@@ -151,7 +151,7 @@ class PageEvidence:
                                                                  probs.tolist(), parts.tolist())):
             if status == "read" or status == "not_english":
                 row = text_values[i]
-                text_reason = _text_reason(status, words[i], [(_TEXT_AT[j], row[j]) for j in top_text[i]])
+                text_reason = _text_reason(status, words[i], [(j, row[j]) for j in top_text[i]])
             else:
                 text_reason = STATUS_REASONS[status]
             out.append(_one(ev, status, words[i], logit, prob, part, text_reason, base_rate))
@@ -227,9 +227,10 @@ class PageEvidence:
 
 _LAYER_COLUMNS = {layer: np.array([LAYER_OF[f] == layer for f in FEATURES]) for layer in LAYERS}
 _TEXT_COLUMNS = np.array([j for j, f in enumerate(FEATURES) if LAYER_OF[f] == "text"])
-_TEXT_AT: list[int] = _TEXT_COLUMNS.tolist()
 _CUE_NAMES = {f"t.{f}": why for f, (why, _) in FAMILIES.items()} | {f"t.{s}": why for s, (why, _) in SYMBOLS.items()} \
     | {"t.ids": "DOI or PubMed words", "t.len": "page length"}
+_TEXT_NAMES = [_CUE_NAMES[FEATURES[j]] for j in _TEXT_COLUMNS.tolist()]
+"""The breakdown's name of each text feature, by its place among the text columns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,15 +256,19 @@ def _one(ev: UrlEvidence, status: TextStatus, words: int, logit: float, prob: fl
     share = min(1.0, words / FULL_WORDS) if status == "read" else 0.0
     confidence = MAX_CONFIDENCE * max(share, URL_ONLY_CONFIDENCE if cues else 0.0)
     trust = page_trust(prob, base_rate)
-    top = max(layers, key=lambda le: abs(le.contribution))
+    top = layers[0]  # the first of the largest |contribution|s, as max() picks it
+    for le in layers[1:]:
+        if abs(le.contribution) > abs(top.contribution):
+            top = le
     reason = f"page evidence: credible with p={prob:.2f} (trust {trust:.3f}); strongest layer {top.layer} " \
              f"({top.contribution:+.2f}: {top.reason})"
     return PageEstimate(prob, trust, round(confidence, 4), logit, layers, reason)
 
 
 def _text_reason(status: str, words: int, top: list[tuple[int, float]]) -> str:
-    """The status, words read and the (up to three) text features that moved the logit most, with their sign."""
-    cues = ", ".join(f"{_CUE_NAMES[FEATURES[j]]} {v:+.2f}" for j, v in top if abs(v) >= 0.01)
+    """The status, words read and the (up to three) text features that moved the logit most, with their
+    sign (``top``: place among the text columns, contribution)."""
+    cues = ", ".join([f"{_TEXT_NAMES[j]} {v:+.2f}" for j, v in top if abs(v) >= 0.01])
     head = f"{words} words read" if status == "read" else STATUS_REASONS["not_english"]
     return f"{head}; {cues}" if cues else head
 

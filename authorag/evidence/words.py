@@ -12,11 +12,16 @@ are compared with the keys, exactly, as two 8-byte integers read in one gather, 
 collision-free hash table of the keys. Cost grows with the bytes read, not with the number of
 keys.
 
+It can also hand back, per page, the bytes of a few *mark* bytes (symbols such as ``!`` or the
+bytes of ``€``) in page order, found in the same pass (:meth:`WordCounter.count_marked`).
+
 Example:
-    >>> counter = WordCounter({"study": ("study", "studies"), "you": ("you", "your")})
+    >>> counter = WordCounter({"study": ("study", "studies"), "you": ("you", "your")}, marks=b"!$")
     >>> counts, words = counter.count([b"Two studies: your study.", b"nothing here"])
     >>> counts.tolist(), words.tolist()
     ([[2, 1], [0, 0]], [4, 2])
+    >>> counter.count_marked([b"Buy! Only $5!", b"none"])[2]
+    [b'!$!', b'']
 """
 from __future__ import annotations
 
@@ -59,16 +64,27 @@ class WordCounter:
 
     Args:
         groups: group name -> its key words; a word belongs to the first group that lists it.
+        marks: bytes (not ASCII letters or digits, at most 31) whose occurrences
+            :meth:`count_marked` hands back per page.
 
     Raises:
-        ConfigError: no groups, or a key word that is empty, longer than 14 characters, or not
-            made of lower-case ASCII letters and digits.
+        ConfigError: no groups, a key word that is empty, longer than 14 characters, or not made
+            of lower-case ASCII letters and digits, or marks that are not distinct separator bytes.
     """
 
-    def __init__(self, groups: Mapping[str, Iterable[str]]) -> None:
+    def __init__(self, groups: Mapping[str, Iterable[str]], marks: bytes = b"") -> None:
         self.groups = tuple(groups)
         if not self.groups:
             raise ConfigError("WordCounter needs at least one group of key words, got none")
+        if len(set(marks)) != len(marks) or len(marks) >= _SEP or marks.translate(_FOLD) != b" " * len(marks):
+            raise ConfigError(f"marks must be at most {_SEP - 1} distinct bytes that are not ASCII letters or "
+                              f"digits, got {marks!r}")
+        self.marks = marks
+        fold = bytearray(_FOLD)
+        for code, mark in enumerate(marks, 1):
+            fold[mark] = code  # below the separator code: still a separator, and found by one comparison
+        self._fold = bytes(fold)
+        self._unmark = np.frombuffer(bytes([0, *marks]).ljust(_SEP, b"\0"), dtype=np.uint8)
         owner: dict[bytes, int] = {}
         for g, name in enumerate(self.groups):
             for word in groups[name]:
@@ -95,34 +111,51 @@ class WordCounter:
 
     def count(self, raws: Sequence[bytes]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Per page: key words per group (shape ``(pages, groups)``) and all words (``(pages,)``)."""
+        counts, words, _ = self._count(raws, False)
+        return counts, words
+
+    def count_marked(self, raws: Sequence[bytes]) -> tuple[NDArray[np.int64], NDArray[np.int64], list[bytes]]:
+        """:meth:`count`, and per page the bytes of it that are marks, in order."""
+        return self._count(raws, True)
+
+    def _count(self, raws: Sequence[bytes], marked: bool) -> tuple[NDArray[np.int64], NDArray[np.int64], list[bytes]]:
         n, g = len(raws), len(self.groups)
         if n == 0:
-            return np.zeros((0, g), dtype=np.int64), np.zeros(0, dtype=np.int64)
-        folded = b" ".join([*raws, _PAD]).translate(_FOLD)
-        a = np.frombuffer(folded, dtype=np.uint8)
+            return np.zeros((0, g), dtype=np.int64), np.zeros(0, dtype=np.int64), []
+        folded = b" ".join([b"", *raws, _PAD]).translate(self._fold)
+        before = np.frombuffer(folded, dtype=np.uint8)  # before[i] is a[i - 1]
+        a = before[1:]
         space = np.empty(len(a) + 1, dtype=np.bool_)
         space[0] = True
-        np.equal(a, _SEP, out=space[1:])
+        np.less_equal(a, _SEP, out=space[1:])
         edges = np.flatnonzero(space[1:] != space[:-1])  # start, end, start, end ...
         starts, ends = edges[0::2], edges[1::2]
         bounds = np.cumsum([len(r) + 1 for r in raws])  # page p ends before bounds[p]
-        words = np.diff(np.searchsorted(starts, bounds), prepend=0).astype(np.int64)
+        cut = np.searchsorted(starts, bounds)  # the words of page p are cut[p - 1]:cut[p]
+        words = np.diff(cut, prepend=0).astype(np.int64)
         lengths = ends - starts
-        maybe = np.flatnonzero(self._shapes[_shape(a[starts], a[ends - 1], lengths)])
+        maybe = np.flatnonzero(self._shapes[_shape(a[starts], before[ends], lengths)])
         counts = np.zeros(n * g, dtype=np.int64)
         if len(maybe):
             s, ln = starts[maybe], lengths[maybe]  # ln <= MAX_KEY_LEN: longer words have no key's shape
             # Every 16-byte window of the pages as one (unaligned) item: one gather reads a word's two codes.
-            windows = np.ndarray((len(a) - 15,), dtype="V16", buffer=folded, strides=(1,))
+            windows = np.ndarray((len(a) - 15,), dtype="V16", buffer=folded, offset=1, strides=(1,))
             codes = windows[s].view(np.uint64).reshape(-1, 2)
             codes &= _MASK[ln]
             codes[:, 1] |= _LENGTH[ln]
             lo, hi = codes[:, 0], codes[:, 1]
             slot = ((lo ^ (hi * _MIX)) * self._mult) >> self._shift
             exact = (self._lo[slot] == lo) & (self._hi[slot] == hi)
-            page = np.searchsorted(bounds, s[exact], side="right")
+            page = np.repeat(np.arange(n), np.diff(np.searchsorted(maybe, cut), prepend=0))[exact]
             counts += np.bincount(page * g + self._group[slot[exact]], minlength=n * g)
-        return counts.reshape(n, g), words
+        return counts.reshape(n, g), words, self._marks(a, bounds) if marked else []
+
+    def _marks(self, a: NDArray[np.uint8], bounds: NDArray[np.intp]) -> list[bytes]:
+        """Each page's mark bytes, in order (``a``: the folded pages, marks as codes below the separator)."""
+        at = np.flatnonzero(a < _SEP)
+        kept = self._unmark[a[at]].tobytes()
+        cut: list[int] = np.searchsorted(at, bounds).tolist()
+        return [kept[lo:hi] for lo, hi in zip([0, *cut[:-1]], cut)]
 
 
 def _perfect_hash(hashes: NDArray[np.uint64]) -> tuple[np.uint64, np.uint64, NDArray[np.uint64]]:
