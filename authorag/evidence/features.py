@@ -11,7 +11,7 @@ Its features are the winning type's confidence in that type's column.
 
 Neither layer reads the text, so :class:`UrlReader` remembers their reading per URL (bounded:
 :data:`MEMO_SIZE` URLs of at most :data:`MEMO_KEY_CHARS` characters); the tier keeps one, and a
-page seen again costs a dictionary look-up for those two layers.
+URL seen again costs a dictionary look-up for those two layers.
 
 Example:
     >>> from authorag.types import Candidate
@@ -46,9 +46,10 @@ _TYPE_COLUMN = {t: len(URL_FEATURES) + i for i, t in enumerate(t for t in SOURCE
 _TEXT_START = len(URL_FEATURES) + len(TYPE_FEATURES)
 
 
-MEMO_SIZE = 20_000
+MEMO_SIZE = 10_000
 MEMO_KEY_CHARS = 512
-"""The URL readings remembered (at most 20k URLs of at most 512 characters; full: forgotten at once)."""
+"""URLs whose readings are remembered: at most 10k URLs of at most 512 characters (about 1 kB each
+here, as much again in the tier's memo of details); a full memo is forgotten at once."""
 
 
 @dataclass(frozen=True, slots=True)

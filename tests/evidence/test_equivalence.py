@@ -221,3 +221,32 @@ def test_drawn_pages_same(pages: list[tuple[str, str]], hosted: list[bool]) -> N
 @given(st.lists(st.tuples(URL, TEXT), min_size=1, max_size=60), st.lists(st.booleans(), max_size=3))
 def test_drawn_pages_same_deep(pages: list[tuple[str, str]], hosted: list[bool]) -> None:
     _check_drawn(pages, hosted)
+
+
+@pytest.mark.parametrize("memo_size", [0, 1, 3, 50])
+def test_small_and_full_memos_same(scorers: tuple[object, object], memo_size: int) -> None:
+    # A stream of requests through memos that fill up and are forgotten again, URLs over the key limit too.
+    _, base = scorers
+    rng = random.Random(memo_size)
+    pe = PageEvidence(memo_size=memo_size)
+    urls = [u for u, _ in ROWS[:60]] + ["https://zq.biz/cart/" + "x" * 600, "https://zq.biz/" + "y" * 520 + "?ref=1"]
+    for _ in range(30):
+        cands = [Candidate.create(rng.choice(urls), rng.choice(["", "", ROWS[rng.randrange(50)][1][:3000]]), id=str(i))
+                 for i in range(rng.randint(1, 40))]
+        details = base.score(cands)  # type: ignore[attr-defined]
+        assert pe.fill(cands, details) == old.fill(MODEL, cands, details)
+        assert pe.score(cands) == old.score(MODEL, cands)
+
+
+def test_a_lone_miss_gets_the_sums_of_its_request() -> None:
+    # numpy sums a one-row batch's layer columns in another order than a larger batch's: the old
+    # values of this page differ in the last bit between the two, so a lone memo miss must not be
+    # estimated alone.
+    shop, other, new = (Candidate.create(u, "") for u in ("https://zq-remedy-shop.biz", "https://zq.biz/cart?ref=1",
+                                                           "https://zq-remedy-shop.biz/"))
+    assert old.estimate(MODEL, [new])[0].logit != old.estimate(MODEL, [new, other])[0].logit
+    pe = PageEvidence()
+    unknown = AuthorityDetail(None, 0.0, "unknown")
+    assert pe.fill([shop, other], [unknown] * 2) == old.fill(MODEL, [shop, other], [unknown] * 2)
+    assert pe.fill([new, other], [unknown] * 2) == old.fill(MODEL, [new, other], [unknown] * 2)  # `new` alone misses
+    assert pe.fill([new], [unknown]) == old.fill(MODEL, [new], [unknown])  # a request of one: its own sums
