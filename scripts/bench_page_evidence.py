@@ -18,6 +18,10 @@ interleaved round-robin in one process so that machine noise hits all alike:
 Prints the medians and the fastest run of each condition (the closest a busy machine comes to an
 idle one) with the added microseconds per candidate and the ratios, and the load average before
 and after (other jobs on the machine slow every condition, the numpy-heavy text layer more).
+Each request is timed twice: wall-clock (``time.perf_counter``) and the CPU time of this thread
+(``time.thread_time``: the time the request ran, without the time the scheduler gave the core to
+other jobs, which on a loaded 2-core machine stretches a 4 ms request far more often than a
+0.2 ms one). The targets are checked on both medians.
 """
 from __future__ import annotations
 
@@ -64,12 +68,18 @@ def _conditions() -> dict[str, tuple[AuthorityReranker, bool, Callable[[], None]
             "default + page evidence, URL only": (AuthorityReranker(page), False, None)}
 
 
-def _row(ts: list[float], base: list[float]) -> dict[str, float]:
+def _row(ts: list[float], base: list[float], prefix: str = "") -> dict[str, float]:
     m, low, bm, blow = statistics.median(ts), min(ts), statistics.median(base), min(base)
-    return {"median_ms": round(m * 1e3, 4), "min_ms": round(low * 1e3, 4),
-            "added_us_per_candidate": round((m - bm) / CANDIDATES * 1e6, 2),
-            "added_us_per_candidate_min": round((low - blow) / CANDIDATES * 1e6, 2),
-            "ratio": round(m / bm, 3), "ratio_min": round(low / blow, 3)}
+    return {f"{prefix}median_ms": round(m * 1e3, 4), f"{prefix}min_ms": round(low * 1e3, 4),
+            f"{prefix}added_us_per_candidate": round((m - bm) / CANDIDATES * 1e6, 2),
+            f"{prefix}added_us_per_candidate_min": round((low - blow) / CANDIDATES * 1e6, 2),
+            f"{prefix}ratio": round(m / bm, 3), f"{prefix}ratio_min": round(low / blow, 3)}
+
+
+def _check(row: dict[str, float], key: str, target: float) -> dict[str, float | bool]:
+    return {"median": row[key], "min": row[f"{key}_min"], "cpu_median": row[f"cpu_{key}"],
+            "cpu_min": row[f"cpu_{key}_min"], "target": target,
+            "met": row[key] <= target, "met_cpu": row[f"cpu_{key}"] <= target}
 
 
 def main() -> None:
@@ -82,6 +92,7 @@ def main() -> None:
     pool = [(r["url"], r["text"]) for r in read_rows("authorag.benchmarks.data", "trec_hm2019.csv.gz")]
     conds = _conditions()
     times: dict[str, list[float]] = {k: [] for k in conds}
+    cpu: dict[str, list[float]] = {k: [] for k in conds}
     query = "Can vitamin C cure the common cold?"
     load_before = [round(x, 2) for x in os.getloadavg()]
     for rep in range(args.repeats + WARMUP):
@@ -90,24 +101,28 @@ def main() -> None:
             cands = _cands(pages, text)
             if before is not None:
                 before()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             rr.rerank(query, cands)
+            c, t = time.thread_time() - c, time.perf_counter() - t
             if rep >= WARMUP:
-                times[name].append(time.perf_counter() - t)
+                times[name].append(t)
+                cpu[name].append(c)
     load = [round(x, 2) for x in os.getloadavg()]
-    rows = {name: _row(ts, times["default" if conds[name][1] else "default, URL only"]) for name, ts in times.items()}
+    rows: dict[str, dict[str, float]] = {}
+    for name in conds:
+        base = "default" if conds[name][1] else "default, URL only"
+        rows[name] = {**_row(times[name], times[base]), **_row(cpu[name], cpu[base], "cpu_")}
     print(f"{CANDIDATES} candidates per rerank, {args.repeats} repeats, {os.cpu_count()} CPUs, load average "
-          f"{load_before} before, {load} after; median (fastest run):")
+          f"{load_before} before, {load} after; median (fastest run), wall-clock | thread CPU time:")
     for name, r in rows.items():
-        print(f"  {name:36s} {r['median_ms']:8.3f} ms ({r['min_ms']:7.3f})  +{r['added_us_per_candidate']:6.1f} "
-              f"us/candidate ({r['added_us_per_candidate_min']:+6.1f})  ratio {r['ratio']:5.2f}x ({r['ratio_min']:5.2f}x)")
-    text, url = rows["default + page evidence"], rows["default + page evidence, URL only"]
-    checks = {"text_us_per_candidate": {"median": text["added_us_per_candidate"], "min": text["added_us_per_candidate_min"],
-                                        "target": TEXT_TARGET_US, "met": text["added_us_per_candidate"] <= TEXT_TARGET_US},
-              "url_only_ratio": {"median": url["ratio"], "min": url["ratio_min"], "target": URL_TARGET_RATIO,
-                                 "met": url["ratio"] <= URL_TARGET_RATIO}}
+        print(f"  {name:34s} {r['median_ms']:6.3f} ms ({r['min_ms']:6.3f}) +{r['added_us_per_candidate']:5.1f} us/cand "
+              f"({r['added_us_per_candidate_min']:+5.1f}) {r['ratio']:5.2f}x | {r['cpu_median_ms']:6.3f} ms "
+              f"+{r['cpu_added_us_per_candidate']:5.1f} us/cand {r['cpu_ratio']:5.2f}x")
+    checks = {"text_us_per_candidate": _check(rows["default + page evidence"], "added_us_per_candidate", TEXT_TARGET_US),
+              "url_only_ratio": _check(rows["default + page evidence, URL only"], "ratio", URL_TARGET_RATIO)}
     for name, c in checks.items():
-        print(f"  target {name}: {c['median']} (fastest {c['min']}) vs <= {c['target']}: {'met' if c['met'] else 'NOT met'}")
+        print(f"  target {name} <= {c['target']}: wall median {c['median']} ({'met' if c['met'] else 'NOT met'}, "
+              f"fastest {c['min']}), CPU median {c['cpu_median']} ({'met' if c['met_cpu'] else 'NOT met'})")
     if args.out:
         Path(args.out).write_text(json.dumps({
             "command": "python scripts/bench_page_evidence.py " + " ".join(sys.argv[1:]), "repeats": args.repeats,
