@@ -55,8 +55,16 @@ _TRIES = 256
 
 
 def _shape(first: NDArray[np.uint8], last: NDArray[np.uint8], length: NDArray[np.intp]) -> NDArray[np.intp]:
-    """Index into the shape table: 5 low bits of the first and last byte, length saturated at 15."""
-    return ((first & 31).astype(np.intp) << 9) | ((last & 31).astype(np.intp) << 4) | np.minimum(length, 15)
+    """Index into the shape table: 5 low bits of the first and last byte, length saturated at 15
+    (``length`` is saturated in place; the arrays are as long as the pages have words, so the index
+    is built in one array, without temporaries)."""
+    index = (first & 31).astype(np.intp)
+    index <<= 5
+    index |= last & 31
+    index <<= 4
+    np.minimum(length, 15, out=length)
+    index |= length
+    return index
 
 
 class WordCounter:
