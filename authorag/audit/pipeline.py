@@ -18,7 +18,9 @@ from authorag.audit.markers import parse_answer
 from authorag.audit.matrices import citation_matrix
 from authorag.audit.metrics import compute_metrics
 from authorag.audit.model import (
+    NO_LIMITS,
     AuditInput,
+    AuditLimits,
     AuditSource,
     AuditStatement,
     Stance,
@@ -36,16 +38,20 @@ from authorag.priors.base import AuthorityScorer
 logger = logging.getLogger(__name__)
 
 
-def _statements(item: AuditInput, judge: AuditJudge | None, decompose: bool) -> tuple[
+def _statements(item: AuditInput, judge: AuditJudge | None, decompose: bool, limits: AuditLimits) -> tuple[
         tuple[AuditStatement, ...], tuple[AuditSource, ...], list[str]]:
     if item.statements is not None:
+        limits.check("sources", len(item.sources), "send fewer sources (server setting --max-sources)")
+        limits.check("statements", len(item.statements), "send fewer statements (server setting --max-statements)")
+        limits.check("citations", sum(len(s.citations) for s in item.statements),
+                     "send fewer citations (server setting --max-citations)")
         return item.statements, item.sources, []
     raw: Mapping[str, Any] = item.raw or {"answer": item.answer}
     sources = item.sources
     if not sources and isinstance(raw.get("citations"), list):
         sources = parse_sources(raw["citations"])
     text, spans = citation_spans(raw)
-    parsed = parse_answer(text, sources, spans)
+    parsed = parse_answer(text, sources, spans, limits)
     statements = parsed.statements
     if decompose and judge is not None:
         statements = tuple(AuditStatement(claim, st.citations) for st in statements
@@ -113,6 +119,7 @@ def audit(
     scorer: AuthorityScorer | None = None,
     rubrics: bool = False,
     decompose: bool = False,
+    limits: AuditLimits = NO_LIMITS,
 ) -> AuditReport:
     """Audit one answer's citations: matrices, credibility, support, quality, suitability.
 
@@ -123,6 +130,8 @@ def audit(
         scorer: authority scorer for each source's domain (default: the shipped prior table).
         rubrics: also rate each source on the eight SourceBench rubrics (needs a judge).
         decompose: split each sentence into atomic claims with the judge first.
+        limits: size limits of the answer, its statements, citations and sources (default none;
+            the server sets its own).
 
     Returns:
         AuditReport; ``report.to_dict()`` is the JSON shape.
@@ -130,6 +139,7 @@ def audit(
     Raises:
         ConfigError: invalid input, e.g. a marker citing an id that is not a source (the
             message names the id).
+        LimitExceeded: the input is over one of ``limits``.
 
     Example:
         >>> report = audit({"question": "Do flu shots work?",
@@ -142,7 +152,7 @@ def audit(
     """
     inp = item if isinstance(item, AuditInput) else parse_input(item)
     aj = judge.fork() if isinstance(judge, AuditJudge) else AuditJudge(judge) if judge is not None else None
-    statements, sources, notes = _statements(inp, aj, decompose)
+    statements, sources, notes = _statements(inp, aj, decompose, limits)
     confidence = inp.confidence
     if aj is not None:
         statements, confidence = _fill_judgements(inp, statements, aj)

@@ -24,10 +24,12 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from authorag.audit.model import AuditLimits
 from authorag.errors import ConfigError
 
 
@@ -85,8 +87,8 @@ def _grounding(text: str, meta: Mapping[str, Any]) -> list[CitationSpan]:
     for sup in _list(meta.get("groundingSupports") or meta.get("grounding_supports")):
         s = _map(sup)
         seg = _map(s.get("segment"))
-        start = len(raw[: int(seg.get("startIndex", seg.get("start_index", 0)) or 0)].decode("utf-8", "ignore"))
-        end = len(raw[: int(seg.get("endIndex", seg.get("end_index", 0)) or 0)].decode("utf-8", "ignore"))
+        start = len(raw[: _offset(seg, "startIndex", "start_index")].decode("utf-8", "ignore"))
+        end = len(raw[: _offset(seg, "endIndex", "end_index")].decode("utf-8", "ignore"))
         for idx in _list(s.get("groundingChunkIndices") or s.get("grounding_chunk_indices")):
             if not isinstance(idx, int) or not 0 <= idx < len(chunks):
                 raise ConfigError(f"grounding support cites chunk {idx!r}, but there are {len(chunks)} "
@@ -94,6 +96,13 @@ def _grounding(text: str, meta: Mapping[str, Any]) -> list[CitationSpan]:
             web = chunks[idx]
             spans.append(CitationSpan(start, end, str(web.get("uri", "")), str(web.get("title", ""))))
     return spans
+
+
+def _offset(segment: Mapping[str, Any], key: str, alias: str) -> int:
+    value = segment.get(key, segment.get(alias, 0)) or 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ConfigError(f"groundingSupports[].segment.{key} must be a byte offset (an integer >= 0), got {value!r}")
+    return value
 
 
 def _blocks(blocks: list[Any]) -> tuple[str, list[CitationSpan]]:
@@ -132,4 +141,30 @@ def citation_spans(obj: Mapping[str, Any]) -> tuple[str, list[CitationSpan]]:
     return text, _url_annotations(text, annotations)
 
 
-__all__ = ["CitationSpan", "citation_spans"]
+def span_hits(sentences: Sequence[tuple[int, int]], cited_spans: Sequence[CitationSpan],
+              limits: AuditLimits) -> list[list[int]]:
+    """For each sentence, the indices of the ``cited_spans`` that overlap it (a span of length 0
+    counts for the sentences it touches), found by bisection: sentences are sorted and disjoint.
+
+    Raises:
+        LimitExceeded: more (sentence, span) pairs than ``limits.max_citations``.
+    """
+    hits: list[list[int]] = [[] for _ in sentences]
+    if not cited_spans:
+        return hits
+    starts, ends = [a for a, _ in sentences], [b for _, b in sentences]
+    ranges: list[tuple[int, int]] = []
+    for c in cited_spans:
+        if c.start == c.end:
+            ranges.append((bisect_left(ends, c.start), bisect_right(starts, c.start)))
+        else:
+            ranges.append((bisect_right(ends, c.start), bisect_left(starts, c.end)))
+    limits.check("citations", sum(max(0, j - i) for i, j in ranges),
+                 "send fewer citation spans (server setting --max-citations)")
+    for k, (i, j) in enumerate(ranges):
+        for n in range(i, j):
+            hits[n].append(k)
+    return hits
+
+
+__all__ = ["CitationSpan", "citation_spans", "span_hits"]
