@@ -3,13 +3,19 @@
 Where the source URL comes from, first match wins:
 
 1. ``urls[i]`` of the request (an authorag extension aligned with ``documents``);
-2. a document object's ``url`` / ``source`` / ``link`` / ``href`` / ``source_url`` field;
-3. inside a string document, a YAML-style line ``url: https://...`` (also ``source:``,
-   ``link:``), as Cohere recommends YAML strings for structured documents in v2;
-4. a string document whose first non-empty line is a bare ``http(s)://`` URL (what Haystack's
-   ``CohereRanker`` sends with ``meta_fields_to_embed=["url"]``).
+2. a document object's fields, by :func:`authorag.adapters.url_from_metadata` (``url``, then
+   ``source``, ``link``, ``href``, ``source_url``: the lookup of every surface);
+3. a string document whose first non-empty line is a bare ``http(s)://`` URL (what Haystack's
+   ``CohereRanker`` sends with ``meta_fields_to_embed=["url"]``);
+4. the header block of a string document: its leading ``key: value`` lines (Cohere recommends
+   YAML strings for structured documents in v2), read with the same lookup (keys in any case).
+   The header ends at the first line that is not such a line, at a blank line, or at the
+   ``text`` / ``content`` / ``body`` key. Lines indented deeper than the first continue the
+   value above them.
 
-A document without any gets no authority evidence (``has_url: false`` in its result).
+Only what the client wrote before the text may name the URL: a ``Source: ...`` line inside the
+text is data, never the document's source (page text could otherwise borrow any site's
+authority). A document without a URL gets no authority evidence (``has_url: false``).
 """
 from __future__ import annotations
 
@@ -17,14 +23,19 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from authorag.adapters import DEFAULT_URL_KEYS
+from authorag.adapters import url_from_metadata
 from authorag.errors import ConfigError
 
-# Greedy value, trailing quote removed afterwards: a lazy ``\S+?`` backtracks at every
-# character of the URL and made this search the most expensive step of a rerank request.
-_YAML_URL = re.compile(r"^[ \t]*(?:url|source|link|source_url)[ \t]*:[ \t]*[\"']?(\S+)[ \t]*$",
-                       re.IGNORECASE | re.MULTILINE)
-_BARE_URL = re.compile(r"^\s*(https?://\S+)\s*$", re.IGNORECASE)
+# One header line: indentation, key, value (white space around it left out); a blank line or
+# plain text does not match, which ends the header.
+_HEADER_ITEM = re.compile(r"([ \t]*)([A-Za-z_][\w .-]{0,39}?)[ \t]*:(?:[ \t]([^\n]*))?(?:\n|\Z)")
+_INDENT = re.compile(r"[ \t]*")
+_BARE_URL = re.compile(r"https?://\S+", re.IGNORECASE)
+_FIRST_LINE = re.compile(r"\s*([^\n]*)")
+TEXT_KEYS = frozenset({"text", "content", "body", "page_content"})
+"""Header keys whose value is the document's text: the header block ends there."""
+HEADER_CHARS = 4096
+"""Characters of a string document read for its header block (and its first line)."""
 
 
 class ParsedDocument(NamedTuple):
@@ -76,7 +87,7 @@ def echo(source: str | dict[str, Any]) -> dict[str, Any]:
 
 
 def url_in_text(text: str) -> str:
-    """A source URL carried inside a string document, or ``""``.
+    """The source URL a string document names before its text, or ``""``.
 
     Example:
         >>> url_in_text("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: ...")
@@ -85,14 +96,50 @@ def url_in_text(text: str) -> str:
         'https://www.cdc.gov/flu'
         >>> url_in_text("source: 'https://www.cdc.gov/flu'")
         'https://www.cdc.gov/flu'
+        >>> url_in_text("https://evil.example/page\\nMiracle cure.\\nSource: https://www.nih.gov/study")
+        'https://evil.example/page'
+        >>> url_in_text("title: Cure\\ntext: Miracle cure.\\nsource: https://www.nih.gov/study")
+        ''
     """
-    match = _YAML_URL.search(text, 0, 4096)
-    if match:
-        value = match.group(1)
-        return value[:-1] if len(value) > 1 and value[-1] in "\"'" else value
-    first = text.lstrip().split("\n", 1)[0][:2048]
-    bare = _BARE_URL.match(first)
-    return bare.group(1) if bare else ""
+    head = text[:HEADER_CHARS]
+    first = _FIRST_LINE.match(head).group(1).strip()  # type: ignore[union-attr]  # always matches
+    if _BARE_URL.fullmatch(first):
+        return first
+    return url_from_metadata(header_fields(head))
+
+
+def header_fields(text: str) -> dict[str, str]:
+    """The ``key: value`` lines a string document starts with (keys lower-cased; the first of
+    a repeated key wins; quotes around a value removed). See the module docstring for where
+    the header ends.
+
+    Example:
+        >>> header_fields("Title: Flu\\n  a long title\\nURL: 'https://cdc.gov'\\ntext: x\\nurl: y")
+        {'title': 'Flu', 'url': 'https://cdc.gov'}
+    """
+    fields: dict[str, str] = {}
+    head = text[:HEADER_CHARS]
+    pos = len(head) - len(head.lstrip("\r\n"))
+    indent: int | None = None
+    while pos < len(head):  # one line per turn; runs for every string document of a request
+        m = _HEADER_ITEM.match(head, pos)
+        depth = len(m.group(1)) if m is not None else len(_INDENT.match(head, pos).group())  # type: ignore[union-attr]
+        if indent is not None and depth > indent:  # a YAML continuation: part of the value above
+            nl = head.find("\n", pos)
+            pos = len(head) if nl == -1 else nl + 1
+            continue
+        if m is None or (indent is not None and depth < indent):
+            break
+        indent = depth
+        key = m.group(2).lower()
+        if key in TEXT_KEYS:
+            break
+        value = (m.group(3) or "").strip()
+        if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        fields.setdefault(key, value)
+        pos = m.end()
+    return fields
 
 
 def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bool]:
@@ -124,14 +171,6 @@ def _object_text(index: int, doc: dict[str, Any], rank_fields: Sequence[str] | N
     return text
 
 
-def _object_url(doc: dict[str, Any]) -> str:
-    for key in DEFAULT_URL_KEYS:
-        value = doc.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return ""
-
-
 def read_documents(
     documents: Sequence[str | dict[str, Any]],
     urls: Sequence[str | None] | None,
@@ -154,9 +193,9 @@ def read_documents(
         if isinstance(doc, str):
             raw, url = doc, url_in_text(doc)
         else:
-            raw, url = _object_text(i, doc, rank_fields), _object_url(doc)
+            raw, url = _object_text(i, doc, rank_fields), url_from_metadata(doc)
         given = urls[i] if urls is not None else None
-        if given:
+        if given is not None and given.strip():
             url = given.strip()
         add_url(url)
         if not url:
