@@ -1,9 +1,10 @@
-"""Pure ASGI middleware: request header and body limits (431, 413) and per-request metrics.
+"""Pure ASGI middleware: request header and body limits (431, 413, 408) and per-request metrics.
 
 Pure ASGI (not ``BaseHTTPMiddleware``) keeps the per-request cost to a few function calls.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -23,10 +24,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 KNOWN_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 """Methods counted under their own name; any other (h11 passes made-up ones) counts as ``other``."""
 
-KNOWN_ROUTES: frozenset[str] = frozenset({
-    "/v1/rerank", "/v2/rerank", "/rerank", "/v1/authority", "/healthz", "/readyz", "/metrics",
-    "/openapi.json", "/docs",
-})
 
 
 async def send_error(send: Send, status: int, code: str, message: str) -> None:
@@ -38,19 +35,23 @@ async def send_error(send: Send, status: int, code: str, message: str) -> None:
 
 
 class BodyLimitMiddleware:
-    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed, and
-    header blocks larger than ``max_header_bytes`` with 431.
+    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed, bodies
+    not received within ``read_timeout_s`` with 408, and header blocks larger than
+    ``max_header_bytes`` with 431.
 
     A declared ``Content-Length`` over the limit is refused before the body is read; a chunked
     body is counted while it is read and refused as soon as it passes the limit. (The HTTP
     server has already read the headers by then; ``authorag serve`` also passes the header
-    limit to uvicorn's h11 parser.)
+    limit to uvicorn's h11 parser.) The request's start time goes into ``scope["state"]``
+    (``request.state.started``), where the request deadline counts from.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics, max_header_bytes: int = 32 * 1024) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics, max_header_bytes: int = 32 * 1024,
+                 read_timeout_s: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_header_bytes = max_header_bytes
+        self.read_timeout_s = read_timeout_s
         self.metrics = metrics
 
     def _message(self, size: int | None) -> str:
@@ -62,6 +63,8 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = time.monotonic()
+        scope.setdefault("state", {})["started"] = started
         header_bytes = sum(len(name) + len(value) + 4 for name, value in scope.get("headers", ()))
         if header_bytes > self.max_header_bytes:
             self.metrics.observe_error("headers_too_large")
@@ -76,15 +79,26 @@ class BodyLimitMiddleware:
             await send_error(send, 413, "payload_too_large", self._message(declared))
             return
         seen = 0
+        body_done = False
+        body_by = started + self.read_timeout_s
 
         async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
+            # An HTTPException passes FastAPI's body parsing untouched and reaches the app's
+            # exception handler, which writes the stable error shape.
+            nonlocal seen, body_done
+            if body_done:  # later reads wait for the disconnect: no deadline
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(0.0, body_by - time.monotonic()))
+            except TimeoutError:
+                raise HTTPException(408, detail=(
+                    f"the request body did not arrive within {self.read_timeout_s:g} s (got {seen} bytes); "
+                    "send it faster, or raise the server's --read-timeout"),
+                    headers={"Connection": "close"}) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if seen > self.max_bytes:
-                    # An HTTPException passes FastAPI's body parsing untouched and reaches the
-                    # app's exception handler, which writes the stable error shape.
                     raise HTTPException(413, detail=self._message(None))
             return message
 
@@ -92,11 +106,16 @@ class BodyLimitMiddleware:
 
 
 class MetricsMiddleware:
-    """Count every HTTP request by method, route and status, with its latency."""
+    """Count every HTTP request by method, route and status, with its latency.
 
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+    ``routes`` are the paths counted under their own name (the app's routes); any other path
+    counts as ``other``, so scanners cannot create new series.
+    """
+
+    def __init__(self, app: ASGIApp, metrics: Metrics, routes: frozenset[str]) -> None:
         self.app = app
         self.metrics = metrics
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -115,7 +134,7 @@ class MetricsMiddleware:
             await self.app(scope, receive, recording_send)
         finally:
             path = str(scope.get("path", ""))
-            route = path if path in KNOWN_ROUTES else "other"
+            route = path if path in self.routes else "other"
             method = str(scope.get("method", ""))
             self.metrics.observe_request(method if method in KNOWN_METHODS else "other", route, status,
                                          time.perf_counter() - start)
