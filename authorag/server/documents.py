@@ -23,19 +23,23 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from authorag.adapters import url_from_metadata
+from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
 from authorag.errors import ConfigError
 
-# One header line: indentation, key, value (white space around it left out); a blank line or
-# plain text does not match, which ends the header.
-_HEADER_ITEM = re.compile(r"([ \t]*)([A-Za-z_][\w .-]{0,39}?)[ \t]*:(?:[ \t]([^\n]*))?(?:\n|\Z)")
-_INDENT = re.compile(r"[ \t]*")
-_BARE_URL = re.compile(r"https?://\S+", re.IGNORECASE)
-_FIRST_LINE = re.compile(r"\s*([^\n]*)")
-TEXT_KEYS = frozenset({"text", "content", "body", "page_content"})
+TEXT_KEYS: tuple[str, ...] = ("text", "content", "body", "page_content")
 """Header keys whose value is the document's text: the header block ends there."""
 HEADER_CHARS = 4096
 """Characters of a string document read for its header block (and its first line)."""
+
+_BARE_URL = re.compile(r"\s*(https?://\S+)[ \t\r\f\v]*(?:\n|\Z)", re.IGNORECASE)  # the first line, a bare URL
+# The header block, in one match (it runs for every string document of a request): lines of
+# 'key: value' at the first line's indentation (group 1), or deeper-indented continuation
+# lines, up to a blank line, plain text or a text key. Keys and values exclude each other's
+# characters, so the match never backtracks far.
+_KEY = r"[A-Za-z_][\w.-]{0,39}(?: [\w.-]{1,39}){0,3}[ \t]*:(?:[ \t][^\n]*)?"  # up to 4 words
+_NOT_TEXT = rf"(?!(?:{'|'.join(TEXT_KEYS)})[ \t]*:)"
+_HEADER = re.compile(rf"[\r\n]*([ \t]*){_NOT_TEXT}{_KEY}(?:\n(?:\1[ \t]+\S[^\n]*|\1{_NOT_TEXT}{_KEY}))*", re.IGNORECASE)
+_URL_LINE = re.compile(rf"^([ \t]*)({'|'.join(DEFAULT_URL_KEYS)})[ \t]*:[ \t]([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
 class ParsedDocument(NamedTuple):
@@ -94,7 +98,7 @@ def url_in_text(text: str) -> str:
         'https://www.cdc.gov/flu'
         >>> url_in_text("https://www.cdc.gov/flu\\nFlu facts")
         'https://www.cdc.gov/flu'
-        >>> url_in_text("source: 'https://www.cdc.gov/flu'")
+        >>> url_in_text("Source: 'https://www.cdc.gov/flu'\\nURL:\\ntext: ...")
         'https://www.cdc.gov/flu'
         >>> url_in_text("https://evil.example/page\\nMiracle cure.\\nSource: https://www.nih.gov/study")
         'https://evil.example/page'
@@ -102,44 +106,21 @@ def url_in_text(text: str) -> str:
         ''
     """
     head = text[:HEADER_CHARS]
-    first = _FIRST_LINE.match(head).group(1).strip()  # type: ignore[union-attr]  # always matches
-    if _BARE_URL.fullmatch(first):
-        return first
-    return url_from_metadata(header_fields(head))
-
-
-def header_fields(text: str) -> dict[str, str]:
-    """The ``key: value`` lines a string document starts with (keys lower-cased; the first of
-    a repeated key wins; quotes around a value removed). See the module docstring for where
-    the header ends.
-
-    Example:
-        >>> header_fields("Title: Flu\\n  a long title\\nURL: 'https://cdc.gov'\\ntext: x\\nurl: y")
-        {'title': 'Flu', 'url': 'https://cdc.gov'}
-    """
-    fields: dict[str, str] = {}
-    head = text[:HEADER_CHARS]
-    pos = len(head) - len(head.lstrip("\r\n"))
-    indent: int | None = None
-    while pos < len(head):  # one line per turn; runs for every string document of a request
-        m = _HEADER_ITEM.match(head, pos)
-        depth = len(m.group(1)) if m is not None else len(_INDENT.match(head, pos).group())  # type: ignore[union-attr]
-        if indent is not None and depth > indent:  # a YAML continuation: part of the value above
-            nl = head.find("\n", pos)
-            pos = len(head) if nl == -1 else nl + 1
-            continue
-        if m is None or (indent is not None and depth < indent):
-            break
-        indent = depth
-        key = m.group(2).lower()
-        if key in TEXT_KEYS:
-            break
-        value = (m.group(3) or "").strip()
-        if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        fields.setdefault(key, value)
-        pos = m.end()
-    return fields
+    bare = _BARE_URL.match(head)
+    if bare is not None:
+        return bare.group(1)
+    block = _HEADER.match(head)
+    if block is None:
+        return ""
+    indent = len(block.group(1))
+    found: dict[str, str] = {}
+    for line in _URL_LINE.finditer(head, block.start(1), block.end()):
+        if len(line.group(1)) == indent:  # not a continuation line
+            value = line.group(3).strip()
+            if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            found.setdefault(line.group(2).lower(), value)
+    return url_from_metadata(found)
 
 
 def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bool]:
