@@ -157,7 +157,11 @@ def parse_statements(raw: object, source_ids: Sequence[str]) -> tuple[AuditState
         if not isinstance(item, Mapping):
             raise ConfigError(f"{where}: expected an object with 'text' and 'citations', got {type(item).__name__}")
         obj = cast(Mapping[str, Any], item)
-        cites = [str(c) for c in cast(list[object], obj.get("citations") or [])]
+        raw_cites = obj.get("citations")
+        if raw_cites is not None and (not isinstance(raw_cites, list) or any(
+                isinstance(c, bool) or not isinstance(c, str | int) for c in cast(list[object], raw_cites))):
+            raise ConfigError(f"{where}: 'citations' must be a list of source ids (strings), got {raw_cites!r:.80}")
+        cites = [str(c) for c in cast(list[object], raw_cites or [])]
         for c in cites:
             if c not in known:
                 raise ConfigError(f"{where} cites source id {c!r}, which is not among the source ids "

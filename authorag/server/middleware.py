@@ -73,14 +73,36 @@ class BodyLimitMiddleware:
                              f"{self.max_header_bytes}; send fewer or shorter headers, or raise the server's "
                              "--max-header-bytes")
             return
-        declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            self.metrics.observe_error("payload_too_large")
-            await send_error(send, 413, "payload_too_large", self._message(declared))
-            return
         seen = 0
         body_done = False
         body_by = started + self.read_timeout_s
+
+        async def drain() -> None:
+            # Read and drop what is left of the body before an early answer (up to twice the
+            # limit, within the read deadline): a client still sending when the server closes
+            # the connection gets a TCP reset instead of the answer.
+            nonlocal seen, body_done
+            while not body_done and seen <= 2 * self.max_bytes:
+                try:
+                    message = await asyncio.wait_for(receive(), timeout=max(0.0, body_by - time.monotonic()))
+                except TimeoutError:
+                    return
+                if message["type"] != "http.request":
+                    return
+                seen += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
+
+        async def draining_send(message: Message) -> None:
+            if message["type"] == "http.response.start" and not body_done:
+                await drain()
+            await send(message)
+
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            self.metrics.observe_error("payload_too_large")
+            await send_error(draining_send if declared <= 2 * self.max_bytes else send, 413, "payload_too_large",
+                             self._message(declared))
+            return
 
         async def limited_receive() -> Message:
             # An HTTPException passes FastAPI's body parsing untouched and reaches the app's
@@ -102,7 +124,7 @@ class BodyLimitMiddleware:
                     raise HTTPException(413, detail=self._message(None))
             return message
 
-        await self.app(scope, limited_receive, send)
+        await self.app(scope, limited_receive, draining_send)
 
 
 class MetricsMiddleware:
