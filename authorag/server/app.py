@@ -22,6 +22,7 @@ import json
 import logging
 import math
 import os
+import sys
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -319,6 +320,9 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
         gc.collect()
         gc.freeze()
         gc.set_threshold(10_000, 10, 10)
+        # A large request runs on a worker thread; the event loop then waits for the GIL up to
+        # the switch interval at each hand-over (5 ms by default), several times per /healthz.
+        sys.setswitchinterval(0.001)
         yield
         service.close()
 

@@ -163,3 +163,24 @@ def test_deadline_settings_are_checked() -> None:
         ServerConfig(read_timeout_s=0)
     with pytest.raises(ConfigError, match="max_query_terms must be a positive integer, got 0"):
         ServerConfig.from_env({"AUTHORAG_MAX_QUERY_TERMS": "0"})
+
+
+def test_the_limits_table_in_the_docs_is_the_config() -> None:
+    """docs/server.md "Limits" lists every limit with its default, flag, variable and error."""
+    import re
+    from pathlib import Path
+
+    from authorag.server.config import LIMITS
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
+    section = text.split("## Limits", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| limit")]
+    assert len(rows) == len(LIMITS)
+    defaults = ServerConfig()
+    for limit, (_, default, flag, variable, error) in zip(LIMITS, rows, strict=True):
+        assert flag == f"`{limit.flag}`" and variable == f"`AUTHORAG_{limit.field.upper()}`"
+        value = getattr(defaults, limit.field)
+        assert re.match(rf"{value:g}\b" if isinstance(value, float) else rf"{value}\b", default), (limit, default)
+        status, _, code = limit.error.partition(" ")
+        assert error == (f"{status} `{code}`" if status.isdigit() else error), (limit, error)

@@ -119,3 +119,14 @@ def test_haystack_reads_the_shared_keys() -> None:
     out = AuthorityRanker(relevance="rank").run("q", docs)["documents"]
     got = {d.content: (d.meta["authority"]["domain"], d.meta["authority"]["has_url"]) for d in out}
     assert [got[r["text"]] for r in ROWS] == WANT
+
+
+def test_the_examples_in_the_docs_hold() -> None:
+    """docs/server.md's table of documents and the source each gets."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
+    rows = re.findall(r'^\| `(".*")` \| (`[^`]+`|none)', text, re.MULTILINE)
+    assert len(rows) == 4
+    for document, source in rows:
+        assert url_in_text(json.loads(document)) == ("" if source == "none" else source.strip("`")), document
