@@ -42,8 +42,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from authorag.server.config import LIMITS, ServerConfig  # noqa: E402
-from authorag.testing import free_port, wait_until_ready  # noqa: E402
+from authorag.server.config import LIMITS, ServerConfig
+from authorag.testing import free_port, wait_until_ready
 
 KEY = "fuzz-key"
 DEFAULTS = ServerConfig()
@@ -280,7 +280,7 @@ def schema_cases(url: str, n: int, report: Report) -> None:
                 continue  # the GET routes take no input: there is no invalid one (hostile ones: get_cases)
             @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
             @given(case=op.as_strategy(generation_mode=mode))
-            def run(case: Any) -> None:
+            def run(case: Any, endpoint: str = endpoint) -> None:
                 case.headers = {**(case.headers or {}), "Authorization": f"Bearer {KEY}"}
                 r = case.call(base_url=url, timeout=60)
                 ctype = r.headers.get("content-type") or [""]  # schemathesis: one list per header

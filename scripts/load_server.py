@@ -39,7 +39,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from authorag.testing import free_port, wait_until_ready  # noqa: E402
+from authorag.testing import free_port, wait_until_ready
 
 TARGET_CPU_S, TARGET_RSS_MB, TARGET_HEALTHZ_MS = 2.0, 500.0, 100.0
 MAX_BODY = 5 * 1024 * 1024

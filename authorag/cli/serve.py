@@ -70,9 +70,9 @@ def _serve(args: argparse.Namespace) -> int:
     check_positive_int("--workers", args.workers)
     _banner(args, config)
     # A request never runs past its deadline, so SIGTERM ends the process by then at the latest.
-    uvicorn_kw: dict[str, Any] = dict(log_level=args.log_level, access_log=False, http=protocol_path(),
-                                      h11_max_incomplete_event_size=config.max_header_bytes,
-                                      timeout_graceful_shutdown=int(config.request_deadline_s) + 1)
+    uvicorn_kw: dict[str, Any] = {"log_level": args.log_level, "access_log": False, "http": protocol_path(),
+                                  "h11_max_incomplete_event_size": config.max_header_bytes,
+                                  "timeout_graceful_shutdown": int(config.request_deadline_s) + 1}
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
         if not reuse_port_supported():

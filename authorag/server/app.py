@@ -209,13 +209,15 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
     deadline = started + service.config.request_deadline_s
     raw = await request.body()
     pool = service.executor if service.offload else service.cpu_executor
+    parsed = None
     if len(raw) <= INLINE_BODY_BYTES and not service.offload:
         parsed = model.model_validate_json(raw)
         if not service.heavy(parsed):
             return FastJSONResponse(work(parsed, deadline))
-        job: Callable[[], bytes] = lambda: _render(work(parsed, deadline))  # noqa: E731
-    else:
-        job = lambda: _render(work(model.model_validate_json(raw), deadline))  # noqa: E731
+
+    def job() -> bytes:
+        return _render(work(model.model_validate_json(raw) if parsed is None else parsed, deadline))
+
     future = asyncio.get_running_loop().run_in_executor(pool, job)
     try:
         content = await asyncio.wait_for(future, timeout=max(0.0, deadline - time.monotonic()))

@@ -3,7 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from authorag.audit.markers import ParsedAnswer, parse_answer, sentence_spans, split_footnotes, url_key
+from authorag.audit.markers import (
+    ParsedAnswer,
+    parse_answer,
+    sentence_spans,
+    split_footnotes,
+    url_key,
+)
 from authorag.audit.model import AuditLimits, AuditSource
 from authorag.audit.structured import CitationSpan, citation_spans
 from authorag.errors import ConfigError, LimitExceeded

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -151,8 +152,6 @@ def test_sigterm_ends_the_server_while_a_large_audit_runs() -> None:
         _wait_ready(url, proc)
         with httpx.Client(timeout=60) as client:
             sent = [client.build_request("POST", f"{url}/v1/audit", json=body) for _ in range(3)]
-            from concurrent.futures import ThreadPoolExecutor
-
             with ThreadPoolExecutor(3) as pool:
                 answers = [pool.submit(client.send, r) for r in sent]
                 start = time.monotonic()
@@ -160,18 +159,17 @@ def test_sigterm_ends_the_server_while_a_large_audit_runs() -> None:
                 healthz_s = time.monotonic() - start
                 assert all(a.result().status_code == 200 for a in answers)
         assert healthz_s < 1.0, healthz_s
-        with httpx.Client(timeout=60) as client:
-            with ThreadPoolExecutor(1) as pool:
-                pending = pool.submit(client.post, f"{url}/v1/audit", json=body)
-                time.sleep(0.05)
-                start = time.monotonic()
-                proc.terminate()
-                code = proc.wait(timeout=30)
-                stop_s = time.monotonic() - start
-                try:  # answered before the shutdown, or refused: either way not left hanging
-                    pending.result(timeout=30)
-                except httpx.HTTPError:
-                    pass
+        with httpx.Client(timeout=60) as client, ThreadPoolExecutor(1) as pool:
+            pending = pool.submit(client.post, f"{url}/v1/audit", json=body)
+            time.sleep(0.05)
+            start = time.monotonic()
+            proc.terminate()
+            code = proc.wait(timeout=30)
+            stop_s = time.monotonic() - start
+            try:  # answered before the shutdown, or refused: either way not left hanging
+                pending.result(timeout=30)
+            except httpx.HTTPError:
+                pass
     finally:
         if proc.poll() is None:
             proc.kill()
