@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any, get_args
 
@@ -77,6 +78,8 @@ def _read(path: str) -> tuple[list[tuple[str, str, float | None]], list[dict[str
                 score = float(score)
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"{path}:{n}: 'score' must be a number, got {score!r}") from exc
+            if not math.isfinite(score):  # NaN would rank nothing and print as invalid JSON
+                raise ConfigError(f"{path}:{n}: 'score' must be a finite number, got {obj['score']!r}")
         items.append((url_from_metadata(obj), str(obj.get("text", "")), score))
         rows.append(obj)
     return items, rows

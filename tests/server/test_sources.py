@@ -130,3 +130,12 @@ def test_the_examples_in_the_docs_hold() -> None:
     assert len(rows) == 4
     for document, source in rows:
         assert url_in_text(json.loads(document)) == ("" if source == "none" else source.strip("`")), document
+
+
+@pytest.mark.parametrize("score", ["NaN", "Infinity", "1e400"])
+def test_cli_rerank_refuses_non_finite_scores(capsys: pytest.CaptureFixture[str], tmp_path: Path, score: str) -> None:
+    """Was: a NaN score ranked nothing and was printed back as NaN (not JSON)."""
+    f = tmp_path / "c.jsonl"
+    f.write_text(f'{{"url": "https://cdc.gov/", "text": "a", "score": 0.5}}\n{{"text": "b", "score": {score}}}\n')
+    assert main(["rerank", "-q", "q", "-i", str(f), "--relevance", "upstream"]) == 1
+    assert f"{f}:2: 'score' must be a finite number, got " in capsys.readouterr().err
