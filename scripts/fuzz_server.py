@@ -269,25 +269,32 @@ def hostile_cases(url: str, n: int, seed: int, report: Report) -> None:
 
 def schema_cases(url: str, n: int, report: Report) -> None:
     import schemathesis
-    from hypothesis import HealthCheck, given, settings
 
     schema = schemathesis.openapi.from_url(f"{url}/openapi.json")
     for result in schema.get_all_operations():
         op = result.ok()
-        endpoint = f"schema {op.method.upper()} {op.path}"
         for mode in schemathesis.GenerationMode:
             if mode == schemathesis.GenerationMode.NEGATIVE and op.method.upper() == "GET":
                 continue  # the GET routes take no input: there is no invalid one (hostile ones: get_cases)
-            @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-            @given(case=op.as_strategy(generation_mode=mode))
-            def run(case: Any, endpoint: str = endpoint) -> None:
-                case.headers = {**(case.headers or {}), "Authorization": f"Bearer {KEY}"}
-                r = case.call(base_url=url, timeout=60)
-                ctype = r.headers.get("content-type") or [""]  # schemathesis: one list per header
-                report.add(endpoint, r.status_code, ctype[0] if isinstance(ctype, list) else ctype, r.text,
-                           (case.method, case.path, case.body))
+            _schema_run(url, n, report, op, mode)()
 
-            run()
+
+def _schema_run(url: str, n: int, report: Report, op: Any, mode: Any) -> Callable[[], None]:
+    """One hypothesis run of ``n`` schemathesis cases of ``op`` in generation ``mode``."""
+    from hypothesis import HealthCheck, given, settings
+
+    endpoint = f"schema {op.method.upper()} {op.path}"
+
+    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(case=op.as_strategy(generation_mode=mode))
+    def run(case: Any) -> None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {KEY}"}
+        r = case.call(base_url=url, timeout=60)
+        ctype = r.headers.get("content-type") or [""]  # schemathesis: one list per header
+        report.add(endpoint, r.status_code, ctype[0] if isinstance(ctype, list) else ctype, r.text,
+                   (case.method, case.path, case.body))
+
+    return run  # type: ignore[no-any-return]
 
 
 def main() -> int:
