@@ -64,7 +64,7 @@ def bm25_vocabulary() -> tuple[str, dict[str, Any]]:
 
 
 def bm25_unicode() -> tuple[str, dict[str, Any]]:  # the regex tokenizer (non-ASCII text), 2 bytes a letter
-    texts = _fill(lambda i: "".join(f"été{j % 97}ß " for j in range(60)), 1000, (MAX_BODY - 200_000) * 10 // 13)
+    texts = _fill(lambda i: "".join(f"été{j % 97}ß " for j in range(60)), 1000, (MAX_BODY - 300_000) * 2 // 3)
     return "/v2/rerank", {"query": " ".join(f"été{i}ß" for i in range(97)), "documents": texts}
 
 
@@ -89,7 +89,8 @@ def _sources(n: int) -> list[dict[str, str]]:
 
 
 def audit_statements() -> tuple[str, dict[str, Any]]:
-    sentences = [f"Statement {k} says something about health outcomes in adults [{','.join(str((k * 10 + j) % 200 + 1) for j in range(10))}]."
+    words = "says something about the health outcomes of adults in a trial that ran for years " * 2
+    sentences = [f"Statement {k} {words.strip()} [{','.join(str((k * 10 + j) % 200 + 1) for j in range(10))}]."
                  for k in range(500)]
     return "/v1/audit", {"question": "q", "answer": " ".join(sentences)[:100_000], "sources": _sources(200)}
 
@@ -99,9 +100,10 @@ def audit_markers() -> tuple[str, dict[str, Any]]:
 
 
 def audit_links() -> tuple[str, dict[str, Any]]:
-    links = " ".join(f"See [page {i}](https://www.new-{i}.org/x)." for i in range(199))
-    notes = "\n\nSources:\n" + "\n".join(f"[{i}] https://www.note-{i}.org/y" for i in range(1, 150))
-    return "/v1/audit", {"question": "q", "answer": (links + " " + "More text. " * 2_000)[:90_000] + notes, "sources": _sources(1)}
+    links = " ".join(f"See [page {i}](https://www.new-{i}.org/x) [n{i}]." for i in range(150))  # 150 + 49 + 1 sources
+    notes = "\n\nSources:\n" + "\n".join(f"[n{i}] https://www.note-{i}.org/y" for i in range(49))
+    filler = "and more words about it " * 3_300  # one long sentence: the answer at its size limit
+    return "/v1/audit", {"question": "q", "answer": (links + " " + filler)[:95_000] + "." + notes, "sources": _sources(1)}
 
 
 def audit_annotations() -> tuple[str, dict[str, Any]]:
