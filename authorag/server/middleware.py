@@ -83,11 +83,8 @@ class BodyLimitMiddleware:
             # the connection gets a TCP reset instead of the answer.
             nonlocal seen, body_done
             while not body_done and seen <= 2 * self.max_bytes:
-                try:
-                    message = await asyncio.wait_for(receive(), timeout=max(0.0, body_by - time.monotonic()))
-                except TimeoutError:
-                    return
-                if message["type"] != "http.request":
+                message = await _within(receive, body_by)
+                if message is None or message["type"] != "http.request":
                     return
                 seen += len(message.get("body", b""))
                 body_done = not message.get("more_body", False)
@@ -110,13 +107,12 @@ class BodyLimitMiddleware:
             nonlocal seen, body_done
             if body_done:  # later reads wait for the disconnect: no deadline
                 return await receive()
-            try:
-                message = await asyncio.wait_for(receive(), timeout=max(0.0, body_by - time.monotonic()))
-            except TimeoutError:
+            message = await _within(receive, body_by)
+            if message is None:
                 raise HTTPException(408, detail=(
                     f"the request body did not arrive within {self.read_timeout_s:g} s (got {seen} bytes); "
                     "send it faster, or raise the server's --read-timeout"),
-                    headers={"Connection": "close"}) from None
+                    headers={"Connection": "close"})
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 body_done = not message.get("more_body", False)
@@ -160,6 +156,28 @@ class MetricsMiddleware:
             method = str(scope.get("method", ""))
             self.metrics.observe_request(method if method in KNOWN_METHODS else "other", route, status,
                                          time.perf_counter() - start)
+
+
+async def _within(receive: Receive, deadline: float) -> Message | None:
+    """``await receive()``, or None when ``deadline`` (``time.monotonic()``) passes first.
+
+    A timer that cancels this task, not ``asyncio.wait_for``: that would start a task per
+    message, on every request.
+    """
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return None
+    task = asyncio.current_task()
+    assert task is not None
+    timer = asyncio.get_running_loop().call_later(left, task.cancel)
+    try:
+        return await receive()
+    except asyncio.CancelledError:
+        if time.monotonic() < deadline or task.uncancel() > 0:  # cancelled by someone else
+            raise
+        return None
+    finally:
+        timer.cancel()
 
 
 def _content_length(scope: Scope) -> int | None:
