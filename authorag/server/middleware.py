@@ -73,33 +73,14 @@ class BodyLimitMiddleware:
                              f"{self.max_header_bytes}; send fewer or shorter headers, or raise the server's "
                              "--max-header-bytes")
             return
-        seen = 0
-        body_done = False
-        body_by = started + self.read_timeout_s
-
-        async def drain() -> None:
-            # Read and drop what is left of the body before an early answer (up to twice the
-            # limit, within the read deadline): a client still sending when the server closes
-            # the connection gets a TCP reset instead of the answer.
-            nonlocal seen, body_done
-            while not body_done and seen <= 2 * self.max_bytes:
-                message = await _within(receive, body_by)
-                if message is None or message["type"] != "http.request":
-                    return
-                seen += len(message.get("body", b""))
-                body_done = not message.get("more_body", False)
-
-        async def draining_send(message: Message) -> None:
-            if message["type"] == "http.response.start" and not body_done:
-                await drain()
-            await send(message)
-
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
             self.metrics.observe_error("payload_too_large")
-            await send_error(draining_send if declared <= 2 * self.max_bytes else send, 413, "payload_too_large",
-                             self._message(declared))
+            await send_error(send, 413, "payload_too_large", self._message(declared))
             return
+        seen = 0
+        body_done = False
+        body_by = started + self.read_timeout_s
 
         async def limited_receive() -> Message:
             # An HTTPException passes FastAPI's body parsing untouched and reaches the app's
@@ -120,7 +101,7 @@ class BodyLimitMiddleware:
                     raise HTTPException(413, detail=self._message(None))
             return message
 
-        await self.app(scope, limited_receive, draining_send)
+        await self.app(scope, limited_receive, send)
 
 
 class MetricsMiddleware:

@@ -89,19 +89,6 @@ def _read_all(sock: socket.socket, seconds: float = 10) -> bytes:
         out += chunk
 
 
-def _read_response(sock: socket.socket) -> bytes:
-    """One whole response (by its Content-Length): the connection may stay open."""
-    sock.settimeout(10)
-    raw = b""
-    while b"\r\n\r\n" not in raw:
-        raw += sock.recv(65536)
-    head, _, body = raw.partition(b"\r\n\r\n")
-    size = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
-    while len(body) < size:
-        body += sock.recv(65536)
-    return head + b"\r\n\r\n" + body
-
-
 def _split(raw: bytes) -> tuple[str, dict[str, str], dict[str, Any]]:
     head, _, body = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -185,30 +172,6 @@ def test_a_client_that_leaves_mid_upload_is_not_a_500(timed_url: str, caplog: py
     assert 'authorag_requests_total{method="POST",route="/v2/rerank",status="499"} 1' in text
     assert 'status="500"' not in text and 'authorag_errors_total{code="client_disconnected"} 1' in text
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or "unexpected" in r.getMessage()]
-
-
-@pytest.mark.parametrize(("headers", "status", "code"), [
-    (b"Authorization: Bearer test-key\r\nContent-Length: 35000\r\n", 413, "payload_too_large"),
-    (b"Authorization: Bearer nope\r\nContent-Length: 15000\r\n", 401, "unauthorized"),
-    (b"Authorization: Bearer test-key\r\nTransfer-Encoding: chunked\r\n", 413, "payload_too_large"),
-])
-def test_an_early_error_reaches_a_client_still_sending(server_url: str, headers: bytes, status: int, code: str) -> None:
-    """Was: the answer went out and the connection closed with the body unread, so the client
-    got a TCP reset (ECONNRESET) instead of the JSON error (found by scripts/fuzz_server.py)."""
-    body = json.dumps({"query": "q", "documents": ["x" * 1000] * 40}).encode()
-    with socket.create_connection(("127.0.0.1", _port(server_url))) as sock:
-        sock.sendall(b"POST /v1/rerank HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + headers + b"\r\n")
-        time.sleep(0.1)  # the server answers as soon as it has the headers (or the first chunk)
-        if b"chunked" in headers:
-            for i in range(0, len(body), 4096):
-                part = body[i:i + 4096]
-                sock.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
-            sock.sendall(b"0\r\n\r\n")
-        else:
-            sock.sendall(body[:int(headers.split(b"Content-Length: ")[1].split(b"\r\n")[0])])
-        raw = _read_response(sock)
-    status_line, _, answer = _split(raw)
-    assert status_line.startswith(f"HTTP/1.1 {status}") and answer["error"]["code"] == code, raw[:300]
 
 
 def test_audit_statement_citations_must_be_a_list(server_url: str) -> None:
