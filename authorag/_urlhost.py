@@ -206,16 +206,22 @@ def _ipv4_number(text: str, part: str) -> int:
 
 
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*:[/\\]{2})[^/?#\s\\]*@")
+_SECRET_PARAM = re.compile(r"(?i)([?&;](?:password|passwd|pass|pwd|secret|token|access_token|auth|api_key|apikey|key|"
+                           r"sig|signature)=)[^&#;\s]*")
 
 
-def redact_userinfo(text: str) -> str:
-    """``text`` with the userinfo of every URL in it replaced by ``***``.
+def redact_credentials(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by ``***``: the userinfo
+    (``redis://:PASS@host``) and the values of query parameters that carry secrets
+    (``?password=``, ``token``, ``key``, ``sig``, ...).
 
     Example:
-        >>> redact_userinfo("cannot connect to http://user:s3cret@127.0.0.1:8080/v1")
+        >>> redact_credentials("cannot connect to http://user:s3cret@127.0.0.1:8080/v1")
         'cannot connect to http://***@127.0.0.1:8080/v1'
+        >>> redact_credentials("redis://cache:6379/0?password=s3cret&db=1")
+        'redis://cache:6379/0?password=***&db=1'
     """
-    return _USERINFO.sub(r"\1***@", text)
+    return _SECRET_PARAM.sub(r"\1***", _USERINFO.sub(r"\1***@", text))
 
 
 def web_host(url: str) -> str:
@@ -237,4 +243,4 @@ def web_host(url: str) -> str:
     return name if found is None else found
 
 
-__all__ = ["WEB_SCHEMES", "authority", "domain_to_ascii", "ipv4", "ipv6", "redact_userinfo", "split_host_port", "web_host"]
+__all__ = ["WEB_SCHEMES", "authority", "domain_to_ascii", "ipv4", "ipv6", "redact_credentials", "split_host_port", "web_host"]

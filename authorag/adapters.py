@@ -48,8 +48,10 @@ from authorag.validation import check_choice, check_positive_int
 ORDER_MODES: tuple[str, ...] = ("auto", "rank", "upstream", "none")
 """Relevance modes read from the incoming documents (the others name a relevance scorer)."""
 
-DEFAULT_URL_KEYS: tuple[str, ...] = ("source", "url", "link", "href", "source_url")
-"""Metadata keys searched, in order, for a document's source URL."""
+DEFAULT_URL_KEYS: tuple[str, ...] = ("url", "source", "link", "href", "source_url")
+"""Keys searched, in this order, for a document's source URL on every surface: LangChain
+``metadata``, Haystack ``meta``, CLI ``rerank`` lines, the server's document objects and the
+header block of its string documents (:func:`url_from_metadata`)."""
 
 BREAKDOWN_VERSION = 1
 """Version of the :func:`breakdown` shape."""
@@ -144,16 +146,24 @@ def upstream_scores(mode: str, values: list[object]) -> list[float | None] | Non
 
 
 def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT_URL_KEYS) -> str:
-    """The first non-empty string under one of ``keys`` (``""`` when none).
+    """A document's source URL: the first value under ``keys`` (in order) that is a string
+    with something other than white space, stripped; ``""`` when none. Missing keys, nulls,
+    non-strings and blank strings are skipped, so ``{"source": " ", "url": u}`` gives ``u``.
+
+    The one lookup of every surface (see :data:`DEFAULT_URL_KEYS`).
 
     Example:
-        >>> url_from_metadata({"title": "t", "url": "https://nih.gov"}, ("source", "url"))
-        'https://nih.gov'
+        >>> url_from_metadata({"source": "Reuters", "url": " https://www.nih.gov/ "})
+        'https://www.nih.gov/'
+        >>> url_from_metadata({"url": None, "source": " ", "link": "https://cdc.gov/flu"})
+        'https://cdc.gov/flu'
     """
     for key in keys:
         value = metadata.get(key)
-        if isinstance(value, str) and value:
-            return value.strip()
+        if isinstance(value, str):
+            value = value.strip()
+            if value:
+                return value
     return ""
 
 

@@ -4,6 +4,7 @@ The tree is small on purpose::
 
     AuthoragError
     ├── ConfigError (ValueError)          bad argument or configuration; message says how to fix it
+    │   └── LimitExceeded                 an input over a documented size limit; ``code`` names the limit
     ├── InvalidURLError (ValueError)      a URL/host that cannot be turned into a domain
     ├── MissingDependencyError (ImportError)  an optional extra is not installed
     ├── PriorUnavailable                  a prior table/source cannot be loaded
@@ -19,6 +20,18 @@ class AuthoragError(Exception):
 
 class ConfigError(AuthoragError, ValueError):
     """A parameter or configuration value is invalid (``weight must be in [0, 1], got 1.5``)."""
+
+
+class LimitExceeded(ConfigError):
+    """An input is over a documented size limit (the server answers 422 with ``code``).
+
+    Attributes:
+        code: the stable error code, e.g. ``too_many_documents``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
 
 
 class InvalidURLError(AuthoragError, ValueError):
@@ -66,6 +79,7 @@ __all__ = [
     "InvalidURLError",
     "JudgeError",
     "JudgeResponseError",
+    "LimitExceeded",
     "MissingDependencyError",
     "PriorUnavailable",
 ]

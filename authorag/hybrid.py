@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from authorag.errors import ConfigError, JudgeError
-from authorag.judges.base import JudgeBase, to_detail
+from authorag.judges.base import JudgeBase, public_reason, to_detail
 from authorag.judges.calibration import Calibration
 from authorag.judges.deadline import Skipped, guard_for
 from authorag.priors.base import AuthorityScorer, prior_stores_of
@@ -194,7 +194,9 @@ class HybridAuthority:
         try:
             got = guard_for(judge).call(key, run, timeout_s=deadline - time.monotonic(), failed=lambda r: r[2])
         except JudgeError as exc:  # a judge whose on_failure is "raise"
-            return dataclasses.replace(UNKNOWN_AUTHORITY, note=f"{judge.name} failed: {exc}"), 1
+            logger.warning("%s failed on %s: %s", judge.name, key, exc)
+            return dataclasses.replace(UNKNOWN_AUTHORITY, note=f"{judge.name} failed: {public_reason(str(exc))}; "
+                                                               "details in the log"), 1
         if isinstance(got, Skipped):
             return dataclasses.replace(UNKNOWN_AUTHORITY, note=got.note), 0
         detail, used, _ = got

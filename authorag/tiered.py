@@ -107,7 +107,12 @@ class TieredAuthority:
         return ">".join([*parts, getattr(self.inner, "name", "inner"), *(["page"] if self.page is not None else [])])
 
     def front(self, candidate: Candidate) -> AuthorityDetail | None:
-        """The tier-0 answer for one candidate, or None when the inner scorer should answer."""
+        """The tier-0 answer for one candidate, or None when the inner scorer should answer.
+
+        A candidate without a URL gets :data:`NO_URL`: no tier is asked about nothing.
+        """
+        if not candidate.url:
+            return NO_URL
         if self.reserved and maybe_special(candidate.domain):
             why = special_host(candidate.url) if candidate.url else None
             if why is not None:
@@ -183,4 +188,8 @@ class TieredAuthority:
                                    note="; ".join(n for n in (detail.note, note) if n))
 
 
-__all__ = ["DEFAULT_HOSTED_AUTHORITY", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority", "candidates_from"]
+NO_URL = AuthorityDetail(None, 0.0, "unknown", note="no URL")
+"""The detail of a candidate without a URL (no evidence; fused with the unknown level)."""
+
+
+__all__ = ["DEFAULT_HOSTED_AUTHORITY", "NO_URL", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority", "candidates_from"]

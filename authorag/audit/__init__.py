@@ -25,8 +25,8 @@ Example:
 from __future__ import annotations
 
 from authorag.audit.llm import AuditJudge
-from authorag.audit.model import AuditInput, AuditSource, AuditStatement, parse_input
+from authorag.audit.model import AuditInput, AuditLimits, AuditSource, AuditStatement, parse_input
 from authorag.audit.pipeline import audit
 from authorag.audit.report import AuditReport
 
-__all__ = ["AuditInput", "AuditJudge", "AuditReport", "AuditSource", "AuditStatement", "audit", "parse_input"]
+__all__ = ["AuditInput", "AuditJudge", "AuditLimits", "AuditReport", "AuditSource", "AuditStatement", "audit", "parse_input"]

@@ -33,8 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from authorag.audit.model import AuditSource, AuditStatement
-from authorag.audit.structured import CitationSpan
+from authorag.audit.model import NO_LIMITS, AuditLimits, AuditSource, AuditStatement
+from authorag.audit.structured import CitationSpan, span_hits
 from authorag.errors import ConfigError
 
 MAX_RANGE = 50
@@ -46,9 +46,11 @@ _PAREN = re.compile(r"\((\d+(?:\s*[,;–-]\s*\d+)*)\)")
 _CARET = re.compile(r"(?<!\[)\^(\d+)")
 _SUPER = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
 _SUPER_MAP = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
-_LINK = re.compile(r"\[([^\]\n]*)\]\((https?://[^)\s]+)\)")
+# No "[" inside a link title or URL, no "(" or ")" inside a URL: each scan then stops at the next
+# "[", so a text full of unclosed brackets ("[a [a [a ...") is read in linear time.
+_LINK = re.compile(r"\[([^\[\]\n]*)\]\((https?://[^()\s\[\]]+)\)")
 _URL = re.compile(r"https?://[^\s<>()\[\]]+")
-_FOOTNOTE = re.compile(r"^\s*(?:[-*]\s*)?(?:\[\^?(\w+)\]:?|\^(\d+)|(\d+)[.):])\s+(.+?)\s*$")
+_FOOTNOTE = re.compile(r"^\s*(?:[-*]\s*)?(?:\[\^?(\w+)\]:?|\^(\d+)|(\d+)[.):])\s+(.+)$")  # rest stripped after
 _HEADING = re.compile(r"^\s*(?:#+\s*)?\**\s*(sources|references|citations|footnotes|links)\s*:?\s*\**\s*:?\s*$", re.IGNORECASE)
 _SENT_END = re.compile(r"[.!?]+[\"'”’)]*((?:\s*(?:\[\^?[^\]\s(][^\]]{0,40}\](?!\()|\^\d+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+))*)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
@@ -61,9 +63,15 @@ def url_key(url: str) -> str:
     Example:
         >>> url_key("https://www.CDC.gov/flu/?utm_source=openai#top")
         'cdc.gov/flu'
+        >>> url_key("https://[")
+        'https://['
     """
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").lower().removeprefix("www.")
+    try:
+        parts = urlsplit(url.strip())
+        hostname = parts.hostname
+    except ValueError:  # "https://[": an unclosed IPv6 bracket; the text itself is the key
+        return url.strip().lower()
+    host = (hostname or "").lower().removeprefix("www.")
     query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if not k.startswith(_STRIP_UTM)])
     path = parts.path.rstrip("/")
     return f"{host}{path}" + (f"?{query}" if query else "")
@@ -82,7 +90,10 @@ class ParsedAnswer:
 class SourceIndex:
     """Listed sources by id and by URL key; adds sources found only in footnotes or links."""
 
-    def __init__(self, sources: Sequence[AuditSource], footnotes: dict[str, tuple[str, str]] | None = None) -> None:
+    def __init__(self, sources: Sequence[AuditSource], footnotes: dict[str, tuple[str, str]] | None = None,
+                 limits: AuditLimits = NO_LIMITS) -> None:
+        limits.check("sources", len(sources), "send fewer sources (server setting --max-sources)")
+        self.limits = limits
         self.sources: list[AuditSource] = list(sources)
         self.by_id = {s.id: s for s in sources}
         self.by_url = {url_key(s.url): s.id for s in sources if s.url}
@@ -95,6 +106,7 @@ class SourceIndex:
         found = self.by_url.get(key)
         if found is not None:
             return found
+        self.limits.check("sources", len(self.sources) + 1, "cite fewer distinct URLs (server setting --max-sources)")
         ident = label if label is not None and label not in self.by_id else str(len(self.sources) + 1)
         while ident in self.by_id:
             ident += "+"
@@ -155,6 +167,15 @@ def _bracket_ids(content: str, index: SourceIndex, statement: str) -> list[str] 
     return ids
 
 
+def _paren_labels(content: str) -> list[str]:
+    """The labels of a parenthesis marker; ``[]`` (text, not a marker) for a year range such
+    as ``(1900-2020)``: unlike brackets, parentheses are prose until they name sources."""
+    try:
+        return [x for t in re.split(r"[,;]", content) for x in _expand(t) or []]
+    except ConfigError:
+        return []
+
+
 def _lenient_ids(labels: Iterable[str], index: SourceIndex) -> list[str] | None:
     ids = [index.resolve(lab) for lab in labels]
     return None if any(i is None for i in ids) else [i for i in ids if i is not None]
@@ -177,11 +198,11 @@ def read_markers(text: str, index: SourceIndex) -> tuple[str, list[str]]:
         cited.extend(ids)
         if not _used_as_noun(m, noun_ends):
             return ""
-        noun_ends.append(m.end())
+        noun_ends.append(_after_space(m.string, m.end()))
         return "source " + ", ".join(dict.fromkeys(ids))
 
     def lenient(labels: list[str], whole: str) -> str:
-        ids = _lenient_ids(labels, index)
+        ids = _lenient_ids(labels, index) if labels else None
         if ids is None:
             return whole
         cited.extend(ids)
@@ -189,7 +210,7 @@ def read_markers(text: str, index: SourceIndex) -> tuple[str, list[str]]:
 
     out = _LINK.sub(link, text)
     out = _BRACKET.sub(bracket, out)
-    out = _PAREN.sub(lambda m: lenient([x for t in re.split(r"[,;]", m.group(1)) for x in _expand(t) or []], m.group(0)), out)
+    out = _PAREN.sub(lambda m: lenient(_paren_labels(m.group(1)), m.group(0)), out)
     out = _CARET.sub(lambda m: lenient([m.group(1)], m.group(0)), out)
     out = _SUPER.sub(lambda m: lenient([m.group(0).translate(_SUPER_MAP)], m.group(0)), out)
     return _tidy(out), cited
@@ -201,17 +222,37 @@ _NOUN_BEFORE = frozenset({"in", "by", "from", "see", "including", "to", "as", "p
 
 def _used_as_noun(m: re.Match[str], noun_ends: list[int]) -> bool:
     """A marker that stands for its source ("in [1], which says", "[2] reports", "as [3] shows",
-    "including [2] and [3]") keeps a word in the statement text; one after a claim is dropped."""
-    before = m.string[: m.start()]
-    after = m.string[m.end():]
-    if not before.strip():
-        return bool(re.match(r"\s+[a-z]", after))
-    if noun_ends and re.fullmatch(r"\s*(?:,|and|or|, and)\s*", m.string[noun_ends[-1]: m.start()]):
+    "including [2] and [3]") keeps a word in the statement text; one after a claim is dropped.
+
+    ``noun_ends`` holds, for each earlier marker kept as a noun, where the text after it
+    starts (:func:`_after_space`). Only a few characters around the marker are read, never
+    the whole statement: this runs once per marker, and a statement may hold thousands.
+    """
+    text, start = m.string, m.start()
+    end = start  # where the white space before the marker starts
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    if end == 0:
+        return _LOWER_WORD_AFTER.match(text, m.end()) is not None
+    if noun_ends and 0 < end - noun_ends[-1] <= 5 and text[noun_ends[-1]:end] in _JOINERS:
         return True
-    word = re.search(r"(\w+)\s+$", before)
-    if word is not None and word.group(1).lower() in _NOUN_BEFORE:
-        return True
-    return before.rstrip().endswith(",") and bool(re.match(r"\s+[a-z]", after))
+    if end < start:
+        word = _WORD_BEFORE.search(text, max(0, end - _NOUN_CHARS - 1), end)
+        if word is not None and word.group(1).lower() in _NOUN_BEFORE:
+            return True
+    return text[end - 1] == "," and _LOWER_WORD_AFTER.match(text, m.end()) is not None
+
+
+def _after_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+_LOWER_WORD_AFTER = re.compile(r"\s+[a-z]")
+_JOINERS = frozenset({",", "and", "or", ", and"})  # "[2] and [3]": the second one is a noun too
+_NOUN_CHARS = max(map(len, _NOUN_BEFORE))
+_WORD_BEFORE = re.compile(r"(?<!\w)(\w+)$")
 
 
 def _tidy(text: str) -> str:
@@ -236,7 +277,7 @@ def split_footnotes(answer: str) -> tuple[str, dict[str, tuple[str, str]]]:
         if m is None:
             break
         label = next(g for g in m.groups()[:3] if g is not None)
-        rest = m.group(4)
+        rest = m.group(4).strip()
         url_m = _LINK.search(rest) or _URL.search(rest)
         is_def = lines[i].lstrip().startswith("[^")
         if url_m is None and not is_def:
@@ -245,7 +286,8 @@ def split_footnotes(answer: str) -> tuple[str, dict[str, tuple[str, str]]]:
         title = url_m.group(1) if url_m is not None and url_m.re is _LINK else rest.replace(url, "").strip(" -–:|")
         notes[label] = (url, title)
         cut = i
-    if cut > 0 and notes and _HEADING.match(lines[cut - 1]):
+    # white space collapsed first: runs of it made the heading pattern backtrack polynomially
+    if cut > 0 and notes and _HEADING.match(" ".join(lines[cut - 1].split())):
         cut -= 1
     return "\n".join(lines[:cut]).rstrip(), notes
 
@@ -287,7 +329,10 @@ def _split_line(text: str, start: int, end: int) -> list[tuple[int, int]]:
         out.append((cur, m.end()))
         cur = nxt
     if cur < end and text[cur:end].strip():
-        out.append((cur, len(text[:end].rstrip())))
+        stop = end
+        while stop > cur and text[stop - 1].isspace():
+            stop -= 1
+        out.append((cur, stop))
     return out
 
 
@@ -297,23 +342,32 @@ def _skip_space(text: str, pos: int, end: int) -> int:
     return pos
 
 
-def parse_answer(answer: str, sources: Sequence[AuditSource], cited_spans: Sequence[CitationSpan] = ()) -> ParsedAnswer:
+def parse_answer(answer: str, sources: Sequence[AuditSource], cited_spans: Sequence[CitationSpan] = (),
+                 limits: AuditLimits = NO_LIMITS) -> ParsedAnswer:
     """Statements with their cited source ids, read from the answer's markers.
 
     ``cited_spans`` (chat-API URL citations with offsets into ``answer``) add the URL's source
-    to every statement they overlap.
+    to every statement they overlap. The work is linear in the answer's length and the
+    citations found; ``limits`` bound the answer, its statements, citations and sources.
 
     Raises:
         ConfigError: a bracket marker names an id that is neither a source nor a footnote.
+        LimitExceeded: the answer is over one of ``limits``.
     """
+    limits.check("answer_chars", len(answer), "audit a shorter answer (server setting --max-answer-chars)")
     body, footnotes = split_footnotes(answer)
-    index = SourceIndex(sources, footnotes)
+    index = SourceIndex(sources, footnotes, limits)
+    sentences = sentence_spans(body)
+    limits.check("statements", len(sentences), "audit a shorter answer (server setting --max-statements)")
+    hits = span_hits(sentences, cited_spans, limits)
     statements: list[AuditStatement] = []
     spans: list[tuple[int, int]] = []
-    for a, b in sentence_spans(body):
+    read = sum(map(len, hits))
+    for (a, b), found in zip(sentences, hits):
         text, cited = read_markers(body[a:b], index)
-        cited += [index.for_url(c.url, c.title) for c in cited_spans
-                  if (c.start < b and c.end > a) or a <= c.start == c.end <= b]
+        read += len(cited)
+        limits.check("citations", read, "cite fewer sources per statement (server setting --max-citations)")
+        cited += [index.for_url(cited_spans[k].url, cited_spans[k].title) for k in found]
         if not text.strip(" .") and statements:  # a line holding only markers
             prev = statements[-1]
             statements[-1] = AuditStatement(prev.text, tuple(dict.fromkeys((*prev.citations, *cited))))

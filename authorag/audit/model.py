@@ -23,10 +23,44 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
-from authorag.errors import ConfigError
+from authorag.errors import ConfigError, LimitExceeded
 
 Stance = Literal["pro", "con", "none"]
 STANCES: tuple[str, ...] = get_args(Stance)
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLimits:
+    """Size limits of one audit, checked before (or, for counts found while reading the answer,
+    as soon as) the work they bound; None means no limit (the library default).
+
+    The server sets them from its ``max_answer_chars``, ``max_statements``, ``max_citations``
+    and ``max_sources`` settings.
+
+    Example:
+        >>> AuditLimits(max_statements=2).check("statements", 3, "split the answer")
+        Traceback (most recent call last):
+        ...
+        authorag.errors.LimitExceeded: the answer has 3 statements, the limit is 2 per audit; split the answer
+    """
+
+    max_answer_chars: int | None = None
+    max_statements: int | None = None
+    max_citations: int | None = None
+    max_sources: int | None = None
+
+    def check(self, what: str, n: int, fix: str) -> None:
+        """Raise :class:`~authorag.errors.LimitExceeded` when ``n`` is over the limit of ``what``
+        (``answer_chars``, ``statements``, ``citations`` or ``sources``)."""
+        cap: int | None = getattr(self, f"max_{what}")
+        if cap is not None and n > cap:
+            code = "answer_too_long" if what == "answer_chars" else f"too_many_{what}"
+            shown = "characters" if what == "answer_chars" else what
+            raise LimitExceeded(code, f"the answer has {n} {shown}, the limit is {cap} per audit; {fix}")
+
+
+NO_LIMITS = AuditLimits()
+"""No size limit (what the library and the CLI use)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +157,8 @@ def parse_statements(raw: object, source_ids: Sequence[str]) -> tuple[AuditState
         if not isinstance(item, Mapping):
             raise ConfigError(f"{where}: expected an object with 'text' and 'citations', got {type(item).__name__}")
         obj = cast(Mapping[str, Any], item)
-        raw_cites = obj.get("citations") or []
+        raw_cites = obj.get("citations")
+        raw_cites = [] if raw_cites is None else raw_cites  # false, 0 and "" are errors, not "no citations"
         if not isinstance(raw_cites, list) or not all(isinstance(c, str | int) and not isinstance(c, bool)
                                                        for c in cast(list[object], raw_cites)):
             raise ConfigError(f"{where}: 'citations' must be a list of source ids like [\"1\", \"2\"], "
@@ -191,5 +226,5 @@ def parse_input(obj: Mapping[str, Any], *, where: str = "input") -> AuditInput:
                       debate, _str(obj, "system", where), _str(obj, "id", where), obj)
 
 
-__all__ = ["STANCES", "AuditInput", "AuditSource", "AuditStatement", "Stance", "parse_input",
+__all__ = ["NO_LIMITS", "STANCES", "AuditInput", "AuditLimits", "AuditSource", "AuditStatement", "Stance", "parse_input",
            "parse_sources", "parse_statements", "parse_support"]

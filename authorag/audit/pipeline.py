@@ -21,7 +21,9 @@ from authorag.audit.lexical import lexical_matrix
 from authorag.audit.matrices import SupportMatrix, citation_matrix
 from authorag.audit.metrics import compute_metrics
 from authorag.audit.model import (
+    NO_LIMITS,
     AuditInput,
+    AuditLimits,
     AuditSource,
     AuditStatement,
     Stance,
@@ -39,16 +41,20 @@ from authorag.priors.base import AuthorityScorer
 logger = logging.getLogger(__name__)
 
 
-def _statements(item: AuditInput, judge: AuditJudge | None, decompose: bool) -> tuple[
+def _statements(item: AuditInput, judge: AuditJudge | None, decompose: bool, limits: AuditLimits) -> tuple[
         tuple[AuditStatement, ...], tuple[AuditSource, ...], list[str]]:
     if item.statements is not None:
+        limits.check("sources", len(item.sources), "send fewer sources (server setting --max-sources)")
+        limits.check("statements", len(item.statements), "send fewer statements (server setting --max-statements)")
+        limits.check("citations", sum(len(s.citations) for s in item.statements),
+                     "send fewer citations (server setting --max-citations)")
         return item.statements, item.sources, []
     raw: Mapping[str, Any] = item.raw or {"answer": item.answer}
     sources = item.sources
     if not sources and isinstance(raw.get("citations"), list):
         sources = parse_sources(raw["citations"])
     text, spans = citation_spans(raw)
-    parsed = parse_answer(text, sources, spans)
+    parsed = parse_answer(text, sources, spans, limits)
     statements = parsed.statements
     if decompose and judge is not None:
         judge.expect(len(statements))
@@ -173,6 +179,7 @@ def audit(
     scorer: AuthorityScorer | None = None,
     rubrics: bool = False,
     decompose: bool = False,
+    limits: AuditLimits = NO_LIMITS,
 ) -> AuditReport:
     """Audit one answer's citations: matrices, credibility, support, quality, suitability.
 
@@ -185,6 +192,8 @@ def audit(
             ``authorag score`` uses).
         rubrics: also rate each source on the eight SourceBench rubrics (needs a judge).
         decompose: split each sentence into atomic claims with the judge first.
+        limits: size limits of the answer, its statements, citations and sources (default none;
+            the server sets its own).
 
     Returns:
         AuditReport; ``report.to_dict()`` is the JSON shape.
@@ -192,6 +201,7 @@ def audit(
     Raises:
         ConfigError: invalid input, e.g. a marker citing an id that is not a source (the
             message names the id).
+        LimitExceeded: the input is over one of ``limits``.
 
     Example:
         >>> report = audit({"question": "Do flu shots work?",
@@ -204,7 +214,7 @@ def audit(
     """
     inp = item if isinstance(item, AuditInput) else parse_input(item)
     aj = judge.fork() if isinstance(judge, AuditJudge) else AuditJudge(judge) if judge is not None else None
-    statements, sources, notes = _statements(inp, aj, decompose)
+    statements, sources, notes = _statements(inp, aj, decompose, limits)
     confidence = inp.confidence
     if aj is not None:
         aj.expect(planned_calls(inp, statements, sources, rubrics))

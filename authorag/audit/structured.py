@@ -24,10 +24,12 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from authorag.audit.model import AuditLimits
 from authorag.errors import ConfigError
 
 
@@ -143,4 +145,30 @@ def citation_spans(obj: Mapping[str, Any]) -> tuple[str, list[CitationSpan]]:
     return text, _url_annotations(text, annotations)
 
 
-__all__ = ["CitationSpan", "citation_spans"]
+def span_hits(sentences: Sequence[tuple[int, int]], cited_spans: Sequence[CitationSpan],
+              limits: AuditLimits) -> list[list[int]]:
+    """For each sentence, the indices of the ``cited_spans`` that overlap it (a span of length 0
+    counts for the sentences it touches), found by bisection: sentences are sorted and disjoint.
+
+    Raises:
+        LimitExceeded: more (sentence, span) pairs than ``limits.max_citations``.
+    """
+    hits: list[list[int]] = [[] for _ in sentences]
+    if not cited_spans:
+        return hits
+    starts, ends = [a for a, _ in sentences], [b for _, b in sentences]
+    ranges: list[tuple[int, int]] = []
+    for c in cited_spans:
+        if c.start == c.end:
+            ranges.append((bisect_left(ends, c.start), bisect_right(starts, c.start)))
+        else:
+            ranges.append((bisect_right(ends, c.start), bisect_left(starts, c.end)))
+    limits.check("citations", sum(max(0, j - i) for i, j in ranges),
+                 "send fewer citation spans (server setting --max-citations)")
+    for k, (i, j) in enumerate(ranges):
+        for n in range(i, j):
+            hits[n].append(k)
+    return hits
+
+
+__all__ = ["CitationSpan", "citation_spans", "span_hits"]

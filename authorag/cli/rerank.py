@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any, get_args
 
-from authorag.adapters import add_policy_options
+from authorag.adapters import add_policy_options, url_from_metadata
 from authorag.cli._util import JSON_VERSION, Subparsers, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
@@ -18,7 +19,8 @@ DEMO_WEIGHT = 0.5
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``rerank`` and ``demo`` to the CLI."""
-    p = sub.add_parser("rerank", help="rerank candidates (JSONL: url, text, optional id and score)")
+    p = sub.add_parser("rerank", help="rerank candidates (JSONL: text, the URL under url/source/link/href/source_url, "
+                                      "optional id and score)")
     p.add_argument("--query", "-q", required=True,
                    help="the question the candidates were retrieved for (bm25 and dense relevance score "
                         "the text against it)")
@@ -72,16 +74,15 @@ def _read(path: str) -> tuple[list[tuple[str, str, float | None]], list[dict[str
     for n, obj in read_jsonl(path):
         if "_example" in obj:
             continue
-        url = obj.get("url", "")
-        if not isinstance(url, str):
-            raise ConfigError(f"{path}:{n}: 'url' must be a string, got {type(url).__name__}")
         score = obj.get("score")
         if score is not None:
             try:
                 score = float(score)
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"{path}:{n}: 'score' must be a number, got {score!r}") from exc
-        items.append((url, str(obj.get("text", "")), score))
+            if not math.isfinite(score):  # NaN would rank nothing and print as invalid JSON
+                raise ConfigError(f"{path}:{n}: 'score' must be a finite number, got {obj['score']!r}")
+        items.append((url_from_metadata(obj), str(obj.get("text", "")), score))
         rows.append(obj)
     return items, rows
 

@@ -15,7 +15,7 @@ from typing import Any
 from authorag.adapters import POLICY_FIELDS, add_policy_options, policy_fields
 from authorag.cli._util import Subparsers
 from authorag.compose import add_scorer_options, composition_name, settings_from_args
-from authorag.server.config import SERVER_RELEVANCE, ServerConfig
+from authorag.server.config import LIMITS, SERVER_RELEVANCE, ServerConfig
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -42,16 +42,17 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
                         "request answers with the other tiers and flags the candidates")
     p.add_argument("--judge-workers", type=int, help="judge calls in flight at once (default 4); more are skipped")
     p.add_argument("--api-key", help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)")
-    p.add_argument("--max-documents", type=int)
-    p.add_argument("--max-urls", type=int)
-    p.add_argument("--max-body-bytes", type=int)
-    p.add_argument("--max-doc-chars", type=int)
+    limits = p.add_argument_group("request limits (docs/server.md, Limits)")
+    for limit in LIMITS:
+        kind = float if limit.field.endswith("_s") else int
+        default = ServerConfig.__dataclass_fields__[limit.field].default
+        limits.add_argument(limit.flag, dest=limit.field, type=kind, metavar="SECONDS" if kind is float else "N",
+                            help=f"{limit.meaning} (default {default}; beyond it: {limit.error})")
     add_policy_options(p, exclude=("top_k",))
     add_scorer_options(p)
     p.add_argument("--suitability", action="store_true", default=None,
                    help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
     p.add_argument("--suitability-matrix", metavar="YAML", help="your own suitability matrix file")
-    p.add_argument("--max-header-bytes", type=int, help="request header size limit (default 32768; 431 beyond)")
 
 
 def server_config(args: argparse.Namespace) -> ServerConfig:
@@ -64,16 +65,16 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
                               for k, v in policy_fields(args, POLICY_FIELDS).items()}
     return ServerConfig.from_env(
         None, relevance=args.relevance, scorer=settings_from_args(args), api_key=args.api_key,
-        max_documents=args.max_documents, max_urls=args.max_urls, max_body_bytes=args.max_body_bytes,
-        max_doc_chars=args.max_doc_chars, suitability=args.suitability, suitability_matrix=args.suitability_matrix,
+        suitability=args.suitability, suitability_matrix=args.suitability_matrix,
         judge_deadline_s=args.judge_deadline, judge_workers=args.judge_workers,
-        max_header_bytes=args.max_header_bytes, **policy,
+        **{limit.field: getattr(args, limit.field) for limit in LIMITS}, **policy,
     )
 
 
 def _serve(args: argparse.Namespace) -> int:
     from authorag._optional import require
     from authorag.errors import ConfigError
+    from authorag.server.protocol import protocol_path
     from authorag.server.workers import reuse_port_supported, serve_reuse_port
     from authorag.validation import check_positive_int
 
@@ -84,15 +85,17 @@ def _serve(args: argparse.Namespace) -> int:
     check_port_free(args.host, args.port)
     _check_files(config)
     _banner(args, config)
+    # A request never runs past its deadline, so SIGTERM ends the process by then at the latest.
+    uvicorn_kw: dict[str, Any] = {"log_level": args.log_level, "access_log": False, "http": protocol_path(),
+                                  "h11_max_incomplete_event_size": config.max_header_bytes,
+                                  "timeout_graceful_shutdown": int(config.request_deadline_s) + 1}
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
         if not reuse_port_supported():
             raise ConfigError("--reuse-port needs SO_REUSEPORT, which this platform lacks; use --no-reuse-port")
-        return serve_reuse_port(args.host, args.port, args.workers, log_level=args.log_level, access_log=False,
-                                h11_max_incomplete_event_size=config.max_header_bytes)
+        return serve_reuse_port(args.host, args.port, args.workers, **uvicorn_kw)
     uvicorn.run("authorag.server.app:app_from_env", factory=True, host=args.host, port=args.port,
-                workers=args.workers, log_level=args.log_level, access_log=False,
-                h11_max_incomplete_event_size=config.max_header_bytes)
+                workers=args.workers, **uvicorn_kw)
     return 0
 
 

@@ -2,7 +2,7 @@
 
 The answer's markers (``[1]``, ``[2]`` ...) are read as 1-based positions in the document list
 (the usual numbering of a RAG prompt), so source ids are ``"1"``..``"n"`` in document order. A
-document's URL comes from its metadata (``source``, ``url``, ``link``, ``href``, ``source_url``);
+document's URL comes from its metadata (``url``, ``source``, ``link``, ``href``, ``source_url``);
 its text is the page content. No langchain or haystack import is needed: the objects are read by
 their public attributes (``page_content``/``metadata``, ``content``/``meta``).
 

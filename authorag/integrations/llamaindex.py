@@ -7,7 +7,7 @@ Install with ``pip install 'authorag[llamaindex]'`` (``llama-index-core``).
 returns new ``NodeWithScore`` objects in fused order: the fused score in ``NodeWithScore.score``,
 the explanation in ``node.metadata["authority"]`` (left out of the text the LLM and the embedder
 see), every other metadata key kept; the caller's nodes are never changed. The source URL is read
-from node metadata (``source``, ``url``, ``link``, ``href``, ``source_url``); the incoming
+from node metadata (``url``, ``source``, ``link``, ``href``, ``source_url``); the incoming
 ``NodeWithScore.score`` (the retriever's similarity) is the upstream relevance.
 
 The settings are plain fields, so ``to_dict`` / ``from_dict`` / ``to_json`` / ``from_json`` round

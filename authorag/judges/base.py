@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -287,13 +288,43 @@ class JudgeBase:
         return [to_detail(self.name, s) for s in run.scores]
 
 
+_PUBLIC_REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"judge cache"), "the judge cache is unavailable"),
+    (re.compile(r"not JSON|not a chat completion|without a list of choices|model output was|could not be parsed"),
+     "the judge's answer could not be read"),
+    (re.compile(r"answered HTTP (\d{3})"), r"the judge answered HTTP \1"),
+    (re.compile(r"timed out|no answer within"), "the judge timed out"),
+    (re.compile(r"cannot connect"), "the judge could not be reached"),
+)
+
+
+def public_reason(error: str | None) -> str:
+    """A short reason for a judge failure that names no endpoint, host, path or upstream text
+    (what breakdowns and an unauthenticated ``/readyz`` show; the whole error goes to the log).
+
+    Example:
+        >>> public_reason("OpenAI-compatible server at http://10.0.0.5:8080/v1 answered HTTP 503 after 2 attempt(s)")
+        'the judge answered HTTP 503'
+        >>> public_reason("judge cache at redis://***@cache:6379/0 failed to read (Connection refused)")
+        'the judge cache is unavailable'
+    """
+    for pattern, reason in _PUBLIC_REASONS:
+        found = pattern.search(error or "")
+        if found is not None:
+            return found.expand(reason)
+    return "the judge call failed"
+
+
 def to_detail(name: str, item: ItemScore) -> AuthorityDetail:
-    """An AuthorityDetail for one judge score (tier ``judge``; ``unknown`` when skipped)."""
+    """An AuthorityDetail for one judge score (tier ``judge``; ``unknown`` when skipped).
+
+    A skipped item's note gives :func:`public_reason` of its error (the error itself was logged).
+    """
     note = f"mode={item.mode} prompt={item.prompt_version}"
     if item.score is None:
         return AuthorityDetail(
             authority=None, confidence=0.0, tier="unknown", matched=item.key,
-            note=f"{name} gave no score: {item.error}",
+            note=f"{name} gave no score: {public_reason(item.error)}; details in the log",
         )
     return AuthorityDetail(
         authority=item.score, confidence=JUDGE_CONFIDENCE, tier="judge",
@@ -311,5 +342,6 @@ __all__ = [
     "JudgeRun",
     "RunLog",
     "check_choice",
+    "public_reason",
     "to_detail",
 ]

@@ -18,6 +18,10 @@ from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, Source
 log = logging.getLogger(__name__)
 
 
+LOOKUP_CACHE_ENTRIES = 50_000
+"""Hosts whose lookup a :class:`PriorTable` keeps (about 20 MB); when full it starts over."""
+
+
 def invalid_url_detail(error: str | None) -> AuthorityDetail:
     """The explicit unknown result for an input with no readable domain."""
     return AuthorityDetail(None, 0.0, "unknown", note=f"invalid URL: {error}")
@@ -146,8 +150,9 @@ class PriorTable:
         hit = self._cache.get(key)
         if hit is None:
             hit = self._lookup(host, domain)
-            if len(self._cache) < 200_000:
-                self._cache[key] = hit
+            if len(self._cache) >= LOOKUP_CACHE_ENTRIES:
+                self._cache.clear()  # a service's working set refills it: memory stays bounded
+            self._cache[key] = hit
         return hit
 
     def _lookup(self, host: str | None, domain: str | None) -> AuthorityDetail:

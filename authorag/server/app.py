@@ -20,10 +20,13 @@ import gc
 import hmac
 import json
 import logging
+import math
 import os
-from collections.abc import AsyncGenerator, Awaitable, Callable
+import sys
+import time
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from authorag._optional import require
 
@@ -36,9 +39,10 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 
-from authorag.errors import ConfigError
+from authorag.errors import ConfigError, LimitExceeded
 from authorag.priors.base import AuthorityScorer
 from authorag.server.config import ServerConfig
 from authorag.server.metrics import CONTENT_TYPE
@@ -54,21 +58,23 @@ from authorag.server.schemas import (
     RerankResponse,
     error_body,
 )
-from authorag.server.service import LimitExceeded, RerankService
+from authorag.server.service import DeadlineExceeded, RerankService
 
 log = logging.getLogger(__name__)
 _M = TypeVar("_M", bound=BaseModel)
 
 _STATUS_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
-                 413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
+                 408: "request_timeout", 413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
                  431: "headers_too_large", 500: "internal_error", 503: "not_ready"}
+CLIENT_CLOSED = 499
+"""The status counted in ``/metrics`` for a client that disconnected before its answer."""
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorResponse} for code in (401, 413, 415, 422, 431, 500)
+    code: {"model": ErrorResponse} for code in (401, 408, 413, 415, 422, 431, 500, 503)
 }
 
 
 def _error(status: int, code: str, message: str, service: RerankService,
-           headers: dict[str, str] | None = None) -> JSONResponse:
+           headers: Mapping[str, str] | None = None) -> JSONResponse:
     service.metrics.observe_error(code)
     return JSONResponse(error_body(status, code, message), status_code=status, headers=headers)
 
@@ -99,10 +105,27 @@ class FastJSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        try:
-            return orjson.dumps(content)
-        except TypeError:  # orjson.JSONEncodeError: e.g. an echoed integer beyond 64 bits
-            return json.dumps(content, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return _render(content)
+
+
+def _render(content: Any) -> bytes:
+    """``content`` as JSON bytes. orjson writes NaN and infinities as null; the standard library
+    takes over for what orjson refuses (an echoed integer beyond 64 bits) and does the same."""
+    try:
+        return orjson.dumps(content)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(_finite(content), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with non-finite floats as None (what JSON can say), containers walked."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in cast(dict[Any, Any], value).items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in cast(list[Any], value)]
+    return value
 
 
 def _validation_message(exc: RequestValidationError | ValidationError) -> str:
@@ -124,13 +147,25 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
     @app.exception_handler(HTTPException)
     async def _http(_: Request, exc: HTTPException) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
         code = _STATUS_CODES.get(exc.status_code, "error")
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else None
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else dict(exc.headers or {})
         return _error(exc.status_code, code, str(exc.detail), service, headers)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, _: ClientDisconnect) -> Response:  # pyright: ignore[reportUnusedFunction]
+        # Nobody is left to answer: no traceback, no 500; counted as 499 (nginx's "client
+        # closed request") under the code client_disconnected.
+        log.info("client disconnected before sending the whole body of %s %s", request.method, request.url.path)
+        service.metrics.observe_error("client_disconnected")
+        return Response(status_code=CLIENT_CLOSED)
 
     @app.exception_handler(ConfigError)
     async def _config(_: Request, exc: ConfigError) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
         code = exc.code if isinstance(exc, LimitExceeded) else "invalid_request"
         return _error(422, code, str(exc), service)
+
+    @app.exception_handler(DeadlineExceeded)
+    async def _deadline(_: Request, exc: DeadlineExceeded) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        return _error(503, "deadline_exceeded", str(exc), service)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
@@ -140,30 +175,50 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
                       "it has been logged, please report it with the request that caused it", service)
 
 
-async def _run(service: RerankService, func: Callable[..., dict[str, Any]], *args: Any) -> Response:
-    # Prior-only scoring takes about a millisecond: run it inline; judge calls and dense
-    # encoding may block for longer, so they go to the service's own request threads (not the
-    # loop's small default pool, which six requests waiting on a judge used to fill).
-    if service.offload:
-        body = await asyncio.get_running_loop().run_in_executor(service.executor, lambda: func(*args))
-    else:
-        body = func(*args)
-    return FastJSONResponse(body)
+INLINE_BODY_BYTES = 64 * 1024
+"""Bodies up to this size are parsed on the event loop (well under a millisecond); larger ones
+are parsed, scored and serialized on a worker thread, as are requests :meth:`RerankService.heavy`
+calls heavy and every request of a service that may wait on a judge."""
+
+
+async def _serve(request: Request, service: RerankService, model: type[_M],
+                 work: Callable[[_M, float], dict[str, Any]]) -> Response:
+    """Read, validate and answer one POST within the request deadline (503 past it).
+
+    The deadline counts from the request's start (the body limit middleware stamps it), so time
+    spent receiving the body or queueing for a worker thread counts too. A job still queued at
+    the deadline never starts; a job already running stops at its next step.
+    """
+    # The raw body goes straight to pydantic's JSON parser (Rust): FastAPI's own body handling
+    # would decode it with the standard json module first and then validate Python objects,
+    # which costs several times more on a 100-document request. Errors reach the same 422
+    # handler through ValidationError.
+    _require_json(request)
+    started: float = getattr(request.state, "started", time.monotonic())
+    deadline = started + service.config.request_deadline_s
+    raw = await request.body()
+    pool = service.executor if service.offload else service.cpu_executor
+    parsed = None
+    if len(raw) <= INLINE_BODY_BYTES and not service.offload:
+        parsed = model.model_validate_json(raw)
+        if not service.heavy(parsed):
+            return FastJSONResponse(work(parsed, deadline))
+
+    def job() -> bytes:
+        return _render(work(model.model_validate_json(raw) if parsed is None else parsed, deadline))
+
+    future = asyncio.get_running_loop().run_in_executor(pool, job)
+    try:
+        content = await asyncio.wait_for(future, timeout=max(0.0, deadline - time.monotonic()))
+    except TimeoutError:
+        raise DeadlineExceeded(service.config.request_deadline_s) from None
+    return Response(content, media_type="application/json")
 
 
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
     """OpenAPI request body for a route that validates its raw body itself."""
     ref = {"$ref": f"#/components/schemas/{model.__name__}"}
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": ref}}}}
-
-
-async def _read(request: Request, model: type[_M]) -> _M:
-    # The raw body goes straight to pydantic's JSON parser (Rust): FastAPI's own body handling
-    # would decode it with the standard json module first and then validate Python objects,
-    # which costs several times more on a 100-document request. Errors reach the same
-    # 422 handler through ValidationError.
-    _require_json(request)
-    return model.model_validate_json(await request.body())
 
 
 def _install_routes(app: FastAPI, service: RerankService) -> None:
@@ -173,7 +228,8 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
     for path, api in (("/v1/rerank", "v1"), ("/v2/rerank", "v2"), ("/rerank", "jina")):
         def make(api_name: str) -> Callable[[Request], Any]:
             async def rerank(request: Request) -> Response:
-                return await _run(service, service.rerank, await _read(request, RerankRequest), api_name)
+                return await _serve(request, service, RerankRequest,
+                                    lambda body, deadline: service.rerank(body, api_name, deadline=deadline))
             return rerank
 
         app.add_api_route(path, make(api), methods=["POST"], dependencies=auth, responses={**_ERRORS, **rerank_doc},
@@ -184,13 +240,13 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
               openapi_extra=_body_doc(AuthorityRequest))
     async def authority(request: Request) -> Response:  # pyright: ignore[reportUnusedFunction]
         """Authority of URLs or domains from the configured scorer; nothing is fetched."""
-        return await _run(service, service.authority, await _read(request, AuthorityRequest))
+        return await _serve(request, service, AuthorityRequest, service.authority)
 
     @app.post("/v1/audit", dependencies=auth, responses={**_ERRORS, "200": {"model": AuditResponse}},
               openapi_extra=_body_doc(AuditRequest))
     async def audit(request: Request) -> Response:  # pyright: ignore[reportUnusedFunction]
         """Audit an answer's citations: matrices, source credibility, metrics (no LLM, nothing fetched)."""
-        return await _run(service, service.audit, await _read(request, AuditRequest))
+        return await _serve(request, service, AuditRequest, service.audit)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str | int]:  # pyright: ignore[reportUnusedFunction]
@@ -198,12 +254,18 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         return {"status": "ok", "version": API_VERSION}
 
     @app.get("/readyz", responses={503: {"model": ErrorResponse}})
-    async def readyz() -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
-        """Readiness: the prior (and relevance model) are loaded; ``judge`` is the judge's circuit state."""
+    async def readyz(request: Request) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        """Readiness: the prior (and relevance model) are loaded; ``judge`` is the judge's circuit state.
+
+        Open to everyone, so it shows no credential, no absolute path and no raw judge error;
+        a request with the API key (when one is set) sees the paths and the judge's last error.
+        """
         if not service.ready:
             return _error(503, "not_ready", "the authority scorer is still loading", service)
+        key = service.config.api_key
+        full = key is not None and hmac.compare_digest(bearer_token(request.scope), key.encode("utf-8"))
         return JSONResponse({"status": "ready", "version": API_VERSION, "pid": os.getpid(),
-                             "config": service.config.public(), "judge": service.judge_state()})
+                             "config": service.config.public(paths=full), "judge": service.judge_state(full)})
 
     @app.get("/metrics", response_class=PlainTextResponse)
     async def metrics() -> PlainTextResponse:  # pyright: ignore[reportUnusedFunction]
@@ -249,6 +311,9 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
         gc.collect()
         gc.freeze()
         gc.set_threshold(10_000, 10, 10)
+        # A large request runs on a worker thread; the event loop then waits for the GIL up to
+        # the switch interval at each hand-over (5 ms by default), several times per /healthz.
+        sys.setswitchinterval(0.001)
         yield
         service.close()
 
@@ -260,8 +325,9 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
     _install_routes(app, service)
     _install_openapi(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes, metrics=service.metrics,
-                       max_header_bytes=cfg.max_header_bytes)
-    app.add_middleware(MetricsMiddleware, metrics=service.metrics)
+                       max_header_bytes=cfg.max_header_bytes, read_timeout_s=cfg.read_timeout_s)
+    routes = frozenset(str(getattr(r, "path", "")) for r in app.routes)
+    app.add_middleware(MetricsMiddleware, metrics=service.metrics, routes=routes)
     app.state.service = service
     return app
 

@@ -10,16 +10,16 @@ variable                        default                    meaning
 ``AUTHORAG_JUDGE_DEADLINE_S``   10.0                       judge time per request, enforced in flight
 ``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
 ``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
+``AUTHORAG_CPU_THREADS``        2                          threads for large requests without a judge
 ``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
-``AUTHORAG_MAX_DOCUMENTS``      1000                       documents per rerank request
-``AUTHORAG_MAX_URLS``           1000                       URLs per ``/v1/authority`` request
-``AUTHORAG_MAX_BODY_BYTES``     5242880                    request body size (413 beyond)
-``AUTHORAG_MAX_DOC_CHARS``      20000                      per-document text budget (truncated)
-``AUTHORAG_MAX_HEADER_BYTES``   32768                      request header size (431 beyond)
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
 ``AUTHORAG_SUITABILITY``        false                      fuse source-type x topic suitability
 ``AUTHORAG_SUITABILITY_MATRIX`` (shipped matrix_v1.yaml)   your suitability matrix YAML
 ==============================  =========================  ==========================================
+
+Every request limit (:data:`LIMITS`: ``AUTHORAG_MAX_DOCUMENTS``, ``AUTHORAG_MAX_QUERY_TERMS``,
+``AUTHORAG_REQUEST_DEADLINE_S``, ...) is a field here too; ``docs/server.md`` has the table of
+limits, defaults and the error each gives.
 
 The rerank policy is read from ``AUTHORAG_<FIELD>`` for every
 :class:`~authorag.rerankers.authority.RerankPolicy` field, with its defaults (``AUTHORAG_WEIGHT``
@@ -37,10 +37,11 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
-from authorag._urlhost import redact_userinfo
+from authorag._urlhost import redact_credentials
 from authorag.adapters import POLICY_FIELDS, make_policy, policy_from_env, policy_to_env
+from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
@@ -55,8 +56,46 @@ ENV_PREFIX = "AUTHORAG_"
 
 
 @dataclass(frozen=True, slots=True)
+class Limit:
+    """One documented request limit: a :class:`ServerConfig` field, its flag and what it bounds.
+
+    ``error`` is the status and code a client gets beyond the limit.
+    """
+
+    field: str
+    flag: str
+    meaning: str
+    error: str
+
+
+LIMITS: tuple[Limit, ...] = (
+    Limit("max_body_bytes", "--max-body-bytes", "request body size in bytes", "413 payload_too_large"),
+    Limit("read_timeout_s", "--read-timeout", "seconds to receive a request's headers, and then its body", "408 request_timeout"),
+    Limit("max_header_bytes", "--max-header-bytes", "request header size in bytes", "431 headers_too_large"),
+    Limit("request_deadline_s", "--request-deadline", "seconds from the request's start to its answer",
+          "503 deadline_exceeded"),
+    Limit("max_documents", "--max-documents", "documents per rerank request", "422 too_many_documents"),
+    Limit("max_doc_chars", "--max-doc-chars", "characters scored per document",
+          "none: the rest is cut and meta.authorag.truncated lists the document"),
+    Limit("max_query_chars", "--max-query-chars", "characters of a rerank query", "422 query_too_long"),
+    Limit("max_query_terms", "--max-query-terms", "distinct words of a rerank query (BM25 relevance)",
+          "422 too_many_query_terms"),
+    Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
+    Limit("max_urls", "--max-urls", "URLs per /v1/authority request", "422 too_many_urls"),
+    Limit("max_answer_chars", "--max-answer-chars", "characters of an audited answer", "422 answer_too_long"),
+    Limit("max_statements", "--max-statements", "statements of an audited answer (given or read)",
+          "422 too_many_statements"),
+    Limit("max_citations", "--max-citations", "citations of an audited answer (markers, citation spans)",
+          "422 too_many_citations"),
+    Limit("max_sources", "--max-sources", "sources of an audited answer (listed or found in it)",
+          "422 too_many_sources"),
+)
+"""Every request limit of the server (``docs/server.md`` "Limits" lists the same, with defaults)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
-    """Settings of one server process (see the module docstring for the variables).
+    """Settings of one server process (see the module docstring and :data:`LIMITS`).
 
     Example:
         >>> ServerConfig.from_env({"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MAX_DOCUMENTS": "50"}).policy.weight
@@ -69,23 +108,43 @@ class ServerConfig:
     judge_deadline_s: float = 10.0
     judge_workers: int = 4
     request_threads: int = 64
+    cpu_threads: int = 2
     api_key: str | None = field(default=None, repr=False)
     max_documents: int = 1000
     max_urls: int = 1000
     max_body_bytes: int = 5 * 1024 * 1024
     max_doc_chars: int = 20_000
     max_header_bytes: int = 32 * 1024
+    max_query_chars: int = 10_000
+    max_query_terms: int = 512
+    max_rank_fields: int = 32
+    max_answer_chars: int = 100_000
+    max_statements: int = 500
+    max_citations: int = 5_000
+    max_sources: int = 200
+    request_deadline_s: float = 20.0
+    read_timeout_s: float = 10.0
     model_name: str = "authorag-authority"
     suitability: bool = False
     suitability_matrix: str | None = None
 
     def __post_init__(self) -> None:
         check_choice("relevance", self.relevance, SERVER_RELEVANCE)
-        for name in ("max_documents", "max_urls", "max_body_bytes", "max_doc_chars", "max_header_bytes",
-                     "judge_workers", "request_threads"):
-            check_positive_int(name, getattr(self, name))
-        if not 0 < self.judge_deadline_s <= 3600:
-            raise ConfigError(f"judge_deadline_s must be in (0, 3600] seconds, got {self.judge_deadline_s!r}")
+        for f in dataclasses.fields(self):
+            if f.type == "int":
+                check_positive_int(f.name, getattr(self, f.name))
+        for name in ("judge_deadline_s", "request_deadline_s", "read_timeout_s"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+                raise ConfigError(f"{name} must be in (0, 3600] seconds, got {value!r}")
+        if self.judge_deadline_s >= self.request_deadline_s:
+            raise ConfigError(f"judge_deadline_s ({self.judge_deadline_s:g}) must be shorter than request_deadline_s "
+                              f"({self.request_deadline_s:g}): a request waits on its judge calls; raise "
+                              "--request-deadline or lower --judge-deadline")
+
+    def audit_limits(self) -> AuditLimits:
+        """The audit's size limits from this config."""
+        return AuditLimits(self.max_answer_chars, self.max_statements, self.max_citations, self.max_sources)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
@@ -125,14 +184,33 @@ class ServerConfig:
             out[ENV_PREFIX + f.name.upper()] = text
         return out
 
-    def public(self) -> dict[str, Any]:
-        """A JSON view without secrets (for logs and ``/readyz``)."""
+    def public(self, *, paths: bool = False) -> dict[str, Any]:
+        """A JSON view without secrets (for logs and ``/readyz``).
+
+        The API key is left out; the credentials of every URL-like value are redacted
+        (``redis://:PASS@host`` -> ``redis://***@host``, ``?password=`` values); absolute file
+        paths are cut to their file name unless ``paths`` (``/readyz`` shows them only to a
+        request with the API key).
+        """
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                if f.name not in ("api_key", "scorer", "policy")}
         out.update(self.policy.to_dict())  # flat, as the /readyz shape has always had weight etc.
-        scorer = self.scorer.public()
-        if scorer.get("judge_base_url") is not None:  # http://user:PASS@host must not reach /readyz
-            scorer["judge_base_url"] = redact_userinfo(scorer["judge_base_url"])
-        out["scorer"] = scorer
+        out["scorer"] = self.scorer.public()
         out["auth"] = self.api_key is not None
-        return out
+        return {k: _public_value(v, paths) for k, v in out.items()}
+
+
+def _public_value(value: Any, paths: bool) -> Any:
+    """``value`` with credentials redacted and (unless ``paths``) absolute paths cut to a file name."""
+    if isinstance(value, dict):
+        return {k: _public_value(v, paths) for k, v in cast(dict[str, Any], value).items()}
+    if isinstance(value, tuple | list):
+        return [_public_value(v, paths) for v in cast(tuple[Any, ...], value)]
+    if not isinstance(value, str):
+        return value
+    text = redact_credentials(value)
+    name, sep, rest = text.partition("=")  # prior files are NAME=PATH
+    path = rest if sep and not name.startswith(("/", "~")) else text
+    if paths or "://" in path or not (os.path.isabs(path) or path.startswith("~")):
+        return text
+    return f"{name}={os.path.basename(path)}" if path is rest else os.path.basename(path)

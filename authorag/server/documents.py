@@ -3,13 +3,19 @@
 Where the source URL comes from, first match wins:
 
 1. ``urls[i]`` of the request (an authorag extension aligned with ``documents``);
-2. a document object's ``url`` / ``source`` / ``link`` / ``href`` / ``source_url`` field;
-3. inside a string document, a YAML-style line ``url: https://...`` (also ``source:``,
-   ``link:``), as Cohere recommends YAML strings for structured documents in v2;
-4. a string document whose first non-empty line is a bare ``http(s)://`` URL (what Haystack's
-   ``CohereRanker`` sends with ``meta_fields_to_embed=["url"]``).
+2. a document object's fields, by :func:`authorag.adapters.url_from_metadata` (``url``, then
+   ``source``, ``link``, ``href``, ``source_url``: the lookup of every surface);
+3. a string document whose first non-empty line is a bare ``http(s)://`` URL (what Haystack's
+   ``CohereRanker`` sends with ``meta_fields_to_embed=["url"]``);
+4. the header block of a string document: its leading ``key: value`` lines (Cohere recommends
+   YAML strings for structured documents in v2), read with the same lookup (keys in any case).
+   The header ends at the first line that is not such a line, at a blank line, or at the
+   ``text`` / ``content`` / ``body`` key. Lines indented deeper than the first continue the
+   value above them.
 
-A document without any gets no authority evidence (``has_url: false`` in its result).
+Only what the client wrote before the text may name the URL: a ``Source: ...`` line inside the
+text is data, never the document's source (page text could otherwise borrow any site's
+authority). A document without a URL gets no authority evidence (``has_url: false``).
 """
 from __future__ import annotations
 
@@ -17,14 +23,23 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from authorag.adapters import DEFAULT_URL_KEYS
+from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
 from authorag.errors import ConfigError
 
-# Greedy value, trailing quote removed afterwards: a lazy ``\S+?`` backtracks at every
-# character of the URL and made this search the most expensive step of a rerank request.
-_YAML_URL = re.compile(r"^[ \t]*(?:url|source|link|source_url)[ \t]*:[ \t]*[\"']?(\S+)[ \t]*$",
-                       re.IGNORECASE | re.MULTILINE)
-_BARE_URL = re.compile(r"^\s*(https?://\S+)\s*$", re.IGNORECASE)
+TEXT_KEYS: tuple[str, ...] = ("text", "content", "body", "page_content")
+"""Header keys whose value is the document's text: the header block ends there."""
+HEADER_CHARS = 4096
+"""Characters of a string document read for its header block (and its first line)."""
+
+_BARE_URL = re.compile(r"\s*(https?://\S+)[ \t\r\f\v]*(?:\n|\Z)", re.IGNORECASE)  # the first line, a bare URL
+# The header block, in one match (it runs for every string document of a request): lines of
+# 'key: value' at the first line's indentation (group 1), or deeper-indented continuation
+# lines, up to a blank line, plain text or a text key. Keys and values exclude each other's
+# characters, so the match never backtracks far.
+_KEY = r"[A-Za-z_][\w.-]{0,39}(?: [\w.-]{1,39}){0,3}[ \t]*:(?:[ \t][^\n]*)?"  # up to 4 words
+_NOT_TEXT = rf"(?!(?:{'|'.join(TEXT_KEYS)})[ \t]*:)"
+_HEADER = re.compile(rf"[\r\n]*([ \t]*){_NOT_TEXT}{_KEY}(?:\n(?:\1[ \t]+\S[^\n]*|\1{_NOT_TEXT}{_KEY}))*", re.IGNORECASE)
+_URL_LINE = re.compile(rf"^([ \t]*)({'|'.join(DEFAULT_URL_KEYS)})[ \t]*:[ \t]([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
 class ParsedDocument(NamedTuple):
@@ -76,23 +91,36 @@ def echo(source: str | dict[str, Any]) -> dict[str, Any]:
 
 
 def url_in_text(text: str) -> str:
-    """A source URL carried inside a string document, or ``""``.
+    """The source URL a string document names before its text, or ``""``.
 
     Example:
         >>> url_in_text("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: ...")
         'https://www.cdc.gov/flu'
         >>> url_in_text("https://www.cdc.gov/flu\\nFlu facts")
         'https://www.cdc.gov/flu'
-        >>> url_in_text("source: 'https://www.cdc.gov/flu'")
+        >>> url_in_text("Source: 'https://www.cdc.gov/flu'\\nURL:\\ntext: ...")
         'https://www.cdc.gov/flu'
+        >>> url_in_text("https://evil.example/page\\nMiracle cure.\\nSource: https://www.nih.gov/study")
+        'https://evil.example/page'
+        >>> url_in_text("title: Cure\\ntext: Miracle cure.\\nsource: https://www.nih.gov/study")
+        ''
     """
-    match = _YAML_URL.search(text, 0, 4096)
-    if match:
-        value = match.group(1)
-        return value[:-1] if len(value) > 1 and value[-1] in "\"'" else value
-    first = text.lstrip().split("\n", 1)[0][:2048]
-    bare = _BARE_URL.match(first)
-    return bare.group(1) if bare else ""
+    head = text[:HEADER_CHARS]
+    bare = _BARE_URL.match(head)
+    if bare is not None:
+        return bare.group(1)
+    block = _HEADER.match(head)
+    if block is None:
+        return ""
+    indent = len(block.group(1))
+    found: dict[str, str] = {}
+    for line in _URL_LINE.finditer(head, block.start(1), block.end()):
+        if len(line.group(1)) == indent:  # not a continuation line
+            value = line.group(3).strip()
+            if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            found.setdefault(line.group(2).lower(), value)
+    return url_from_metadata(found)
 
 
 def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bool]:
@@ -124,14 +152,6 @@ def _object_text(index: int, doc: dict[str, Any], rank_fields: Sequence[str] | N
     return text
 
 
-def _object_url(doc: dict[str, Any]) -> str:
-    for key in DEFAULT_URL_KEYS:
-        value = doc.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return ""
-
-
 def read_documents(
     documents: Sequence[str | dict[str, Any]],
     urls: Sequence[str | None] | None,
@@ -154,9 +174,9 @@ def read_documents(
         if isinstance(doc, str):
             raw, url = doc, url_in_text(doc)
         else:
-            raw, url = _object_text(i, doc, rank_fields), _object_url(doc)
+            raw, url = _object_text(i, doc, rank_fields), url_from_metadata(doc)
         given = urls[i] if urls is not None else None
-        if given:
+        if given is not None and given.strip():
             url = given.strip()
         add_url(url)
         if not url:

@@ -1,9 +1,11 @@
-"""Pure ASGI middleware: request header and body limits (431, 413), bearer keys (401) and metrics.
+"""Pure ASGI middleware: request header and body limits (431, 413, 408), bearer keys (401) and
+per-request metrics.
 
 Pure ASGI (not ``BaseHTTPMiddleware``) keeps the per-request cost to a few function calls.
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import time
@@ -24,34 +26,36 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 KNOWN_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 """Methods counted under their own name; any other (h11 passes made-up ones) counts as ``other``."""
 
-KNOWN_ROUTES: frozenset[str] = frozenset({
-    "/v1/rerank", "/v2/rerank", "/rerank", "/v1/authority", "/healthz", "/readyz", "/metrics",
-    "/openapi.json", "/docs",
-})
 
 
-async def send_error(send: Send, status: int, code: str, message: str) -> None:
-    """Send a complete JSON error response in the stable shape."""
+async def send_error(send: Send, status: int, code: str, message: str,
+                     headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    """Send a complete JSON error response in the stable shape (``headers`` added to it)."""
     body = json.dumps(error_body(status, code, message)).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *headers]})
     await send({"type": "http.response.body", "body": body})
 
 
 class BodyLimitMiddleware:
-    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed, and
-    header blocks larger than ``max_header_bytes`` with 431.
+    """Reject request bodies larger than ``max_bytes`` with 413, declared or streamed, bodies
+    not received within ``read_timeout_s`` with 408, and header blocks larger than
+    ``max_header_bytes`` with 431.
 
     A declared ``Content-Length`` over the limit is refused before the body is read; a chunked
     body is counted while it is read and refused as soon as it passes the limit. (The HTTP
     server has already read the headers by then; ``authorag serve`` also passes the header
-    limit to uvicorn's h11 parser.)
+    limit to uvicorn's h11 parser.) The request's start time goes into ``scope["state"]``
+    (``request.state.started``), where the request deadline counts from.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics, max_header_bytes: int = 32 * 1024) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, metrics: Metrics, max_header_bytes: int = 32 * 1024,
+                 read_timeout_s: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_header_bytes = max_header_bytes
+        self.read_timeout_s = read_timeout_s
         self.metrics = metrics
 
     def _message(self, size: int | None) -> str:
@@ -63,6 +67,8 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = time.monotonic()
+        scope.setdefault("state", {})["started"] = started
         header_bytes = sum(len(name) + len(value) + 4 for name, value in scope.get("headers", ()))
         if header_bytes > self.max_header_bytes:
             self.metrics.observe_error("headers_too_large")
@@ -77,15 +83,25 @@ class BodyLimitMiddleware:
             await send_error(send, 413, "payload_too_large", self._message(declared))
             return
         seen = 0
+        body_done = False
+        body_by = started + self.read_timeout_s
 
         async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
+            # An HTTPException passes FastAPI's body parsing untouched and reaches the app's
+            # exception handler, which writes the stable error shape.
+            nonlocal seen, body_done
+            if body_done:  # later reads wait for the disconnect: no deadline
+                return await receive()
+            message = await _within(receive, body_by)
+            if message is None:
+                raise HTTPException(408, detail=(
+                    f"the request body did not arrive within {self.read_timeout_s:g} s (got {seen} bytes); "
+                    "send it faster, or raise the server's --read-timeout"),
+                    headers={"Connection": "close"})
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if seen > self.max_bytes:
-                    # An HTTPException passes FastAPI's body parsing untouched and reaches the
-                    # app's exception handler, which writes the stable error shape.
                     raise HTTPException(413, detail=self._message(None))
             return message
 
@@ -134,19 +150,20 @@ class BearerAuthMiddleware:
             await self.app(scope, receive, send)
             return
         self.metrics.observe_error("unauthorized")
-        body = json.dumps(error_body(401, "unauthorized", UNAUTHORIZED)).encode()
-        await send({"type": "http.response.start", "status": 401,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"www-authenticate", b"Bearer")]})
-        await send({"type": "http.response.body", "body": body})
+        await send_error(send, 401, "unauthorized", UNAUTHORIZED, headers=((b"www-authenticate", b"Bearer"),))
 
 
 class MetricsMiddleware:
-    """Count every HTTP request by method, route and status, with its latency."""
+    """Count every HTTP request by method, route and status, with its latency.
 
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+    ``routes`` are the paths counted under their own name (the app's routes); any other path
+    counts as ``other``, so scanners cannot create new series.
+    """
+
+    def __init__(self, app: ASGIApp, metrics: Metrics, routes: frozenset[str]) -> None:
         self.app = app
         self.metrics = metrics
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -165,10 +182,32 @@ class MetricsMiddleware:
             await self.app(scope, receive, recording_send)
         finally:
             path = str(scope.get("path", ""))
-            route = path if path in KNOWN_ROUTES else "other"
+            route = path if path in self.routes else "other"
             method = str(scope.get("method", ""))
             self.metrics.observe_request(method if method in KNOWN_METHODS else "other", route, status,
                                          time.perf_counter() - start)
+
+
+async def _within(receive: Receive, deadline: float) -> Message | None:
+    """``await receive()``, or None when ``deadline`` (``time.monotonic()``) passes first.
+
+    A timer that cancels this task, not ``asyncio.wait_for``: that would start a task per
+    message, on every request.
+    """
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return None
+    task = asyncio.current_task()
+    assert task is not None
+    timer = asyncio.get_running_loop().call_later(left, task.cancel)
+    try:
+        return await receive()
+    except asyncio.CancelledError:
+        if time.monotonic() < deadline or task.uncancel() > 0:  # cancelled by someone else
+            raise
+        return None
+    finally:
+        timer.cancel()
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -28,9 +28,9 @@ class RerankRequest(BaseModel):
     query: str = Field(description="The search query.")
     documents: list[str | dict[str, Any]] = Field(
         description=(
-            "Strings, or objects with a 'text' field (v1 style; a 'url' field gives the source). "
-            "A string may carry its source as a YAML-style 'url: ...' line or as a bare URL on "
-            "its first line."
+            "Strings, or objects with a 'text' field (v1 style; 'url', else 'source', 'link', 'href' "
+            "or 'source_url' gives the source). A string may name its source in a header before "
+            "its text: a bare URL as its first line, or a YAML-style 'url: ...' line."
         )
     )
     top_n: int | None = Field(default=None, ge=1, le=MAX_INT, description="Return at most this many results.")
@@ -114,13 +114,14 @@ class AuditRequest(BaseModel):
     ``groundingMetadata``, content blocks) work as they do in the CLI. No LLM runs on the server:
     ``support``/``relevant`` are used when given; otherwise support is known only where a source
     repeats a statement (the lexical rule) and relevance metrics are null. Nothing is fetched.
+    The answer, its statements, citations and sources are bounded by the server's limits.
     """
 
     model_config = ConfigDict(extra="allow")
     question: str
     answer: str | list[dict[str, Any]] = ""
-    sources: list[dict[str, Any] | str] = Field(default_factory=list[dict[str, Any] | str], max_length=200)
-    statements: list[dict[str, Any]] | None = Field(default=None, max_length=500)
+    sources: list[dict[str, Any] | str] = Field(default_factory=list[dict[str, Any] | str])
+    statements: list[dict[str, Any]] | None = None
     support: list[list[int]] | None = None
     confidence: int | None = None
     debate: bool | None = None

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from pydantic import BaseModel
+
 from authorag import adapters
 from authorag.compose import load_scorer
 from authorag.domains import load_suffix_list
-from authorag.errors import ConfigError
+from authorag.errors import AuthoragError, LimitExceeded
+from authorag.judges.base import public_reason
 from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
+from authorag.relevance.bm25 import tokenize
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
@@ -51,6 +56,16 @@ class RerankService:
         self._policy = config.policy.to_dict()
         self._types = SourceTypeClassifier(layers=())  # replaced in warm_up(); no list loading here
         self._executor: ThreadPoolExecutor | None = None
+        self._cpu_executor: ThreadPoolExecutor | None = None
+        self._custom_scorer = scorer is not None
+
+    @property
+    def cpu_executor(self) -> ThreadPoolExecutor:
+        """Threads (``cpu_threads`` of them) for large requests that call no judge: their work is
+        bounded by the limits but may take a second, which must not hold the event loop."""
+        if self._cpu_executor is None:
+            self._cpu_executor = ThreadPoolExecutor(self.config.cpu_threads, thread_name_prefix="authorag-cpu")
+        return self._cpu_executor
 
     @property
     def executor(self) -> ThreadPoolExecutor:
@@ -64,17 +79,24 @@ class RerankService:
         return self._executor
 
     def close(self) -> None:
-        """Stop the request threads (calls in flight finish on their own)."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the request threads (calls in flight finish on their own); used again, the
+        service starts new ones."""
+        for pool in (self._executor, self._cpu_executor):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._cpu_executor = None
 
-    def judge_state(self) -> dict[str, Any] | None:
-        """The judge's circuit-breaker state for ``/readyz`` (None without a judge)."""
+    def judge_state(self, full: bool = False) -> dict[str, Any] | None:
+        """The judge's circuit-breaker state for ``/readyz`` (None without a judge); the last
+        error as :func:`~authorag.judges.base.public_reason` unless ``full``."""
         hybrid = _judging_tier(self._scorer)
         judge = getattr(hybrid, "judge", None)
         if judge is None:
             return None
-        return {"deadline_s": getattr(hybrid, "max_seconds", None), **guard_for(judge).state()}
+        state = {"deadline_s": getattr(hybrid, "max_seconds", None), **guard_for(judge).state()}
+        if not full and state.get("last_error") is not None:
+            state["last_error"] = public_reason(state["last_error"])
+        return state
 
     def _configure_judge(self, scorer: AuthorityScorer) -> None:
         # The per-request judge deadline and the judge pool size come from the server config.
@@ -100,9 +122,11 @@ class RerankService:
 
     @property
     def offload(self) -> bool:
-        """True when scoring may block for long (judge calls, dense encoding): run it in a thread."""
+        """True when scoring may block for long (judge calls, dense encoding, a scorer given by
+        the caller, whose cost the server cannot know): every request then runs in a thread."""
         scorer = self.config.scorer
-        return scorer.judge != "none" or scorer.learned or self.config.relevance == "dense"
+        return (self._custom_scorer or scorer.judge != "none" or scorer.learned
+                or self.config.relevance == "dense")
 
     def warm_up(self) -> None:
         """Load the prior (and the relevance model) once."""
@@ -120,32 +144,62 @@ class RerankService:
         log.info("authority service ready: scorer=%s relevance=%s", scorer.name, self._relevance_source)
 
     def _check_limits(self, request: RerankRequest) -> None:
-        n, cap = len(request.documents), self.config.max_documents
+        """The documented request limits, checked before any work (docs/server.md "Limits")."""
+        cfg = self.config
+        n, cap = len(request.documents), cfg.max_documents
         if n > cap:
             raise LimitExceeded(
                 "too_many_documents",
                 f"documents has {n} entries, the limit is {cap} per request; split the request into "
                 f"batches of at most {cap} (server setting --max-documents)",
             )
+        if len(request.query) > cfg.max_query_chars:
+            raise LimitExceeded("query_too_long", f"query has {len(request.query)} characters, the limit is "
+                                f"{cfg.max_query_chars}; send a shorter query (server setting --max-query-chars)")
+        fields = len(request.rank_fields or ())
+        if fields > cfg.max_rank_fields:
+            raise LimitExceeded("too_many_rank_fields", f"rank_fields has {fields} entries, the limit is "
+                                f"{cfg.max_rank_fields}; name fewer fields (server setting --max-rank-fields)")
+        if self._relevance_source == "relevance.bm25":
+            terms = len(set(tokenize(request.query)))
+            if terms > cfg.max_query_terms:
+                raise LimitExceeded("too_many_query_terms", f"query has {terms} distinct words, the limit is "
+                                    f"{cfg.max_query_terms} for BM25 relevance; send a shorter query (server "
+                                    "setting --max-query-terms)")
 
-    def rerank(self, request: RerankRequest, api: str, policy: RerankPolicy | None = None) -> dict[str, Any]:
+    def heavy(self, request: BaseModel) -> bool:
+        """True for a request whose work (bounded by the limits) may take more than a few
+        milliseconds: it runs on :attr:`cpu_executor`, not on the event loop."""
+        if isinstance(request, RerankRequest):
+            return len(request.documents) > INLINE_ITEMS or len(request.query) > INLINE_QUERY_CHARS
+        if isinstance(request, AuthorityRequest):
+            return len(request.urls) > INLINE_ITEMS
+        return True  # an audit reads every sentence of the answer
+
+    def rerank(self, request: RerankRequest, api: str, policy: RerankPolicy | None = None,
+               deadline: float | None = None) -> dict[str, Any]:
         """Rank the request's documents; returns the Cohere/Jina-shaped response dict.
 
         ``policy`` replaces the server's policy for this request (the MCP ``rerank`` tool's
         ``policy`` argument); the response's ``meta.authorag.policy`` shows the one applied.
+        ``deadline`` (``time.monotonic()`` seconds) is checked between the steps.
 
         Raises:
-            LimitExceeded: more documents than the server allows.
+            LimitExceeded: a request over one of the limits (documents, query, rank_fields).
             ConfigError: ``urls`` misaligned, or a document object without text.
+            DeadlineExceeded: ``deadline`` passed.
         """
-        self._check_limits(request)
         self.warm_up()
         assert self._reranker is not None
+        self._check_limits(request)
+        self._check_deadline(deadline)
         docs = read_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                               max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
         cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
+        self._check_deadline(deadline)
         changes = {} if policy is None else _changed_fields(self._reranker.policy, policy)
         ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n, **changes)  # none: empty
+        self._check_deadline(deadline)
         tiers = Counter([c.authority.tier if c.authority else "unknown" for c in ranking.candidates])
         self.metrics.observe_documents(len(docs.texts), len(docs.without_url), len(docs.truncated), dict(tiers))
         return self._response(request, docs, ranking, api, source,
@@ -181,12 +235,14 @@ class RerankService:
                 "model": request.model or self.config.model_name,
                 "usage": {"total_tokens": _token_estimate(request.query, docs.texts)}}
 
-    def authority(self, request: AuthorityRequest) -> dict[str, Any]:
+    def authority(self, request: AuthorityRequest, deadline: float | None = None) -> dict[str, Any]:
         """Authority of each URL/host in input order (nothing is fetched).
 
         Raises:
             LimitExceeded: more URLs than the server allows.
+            DeadlineExceeded: ``deadline`` passed before the work began.
         """
+        self._check_deadline(deadline)
         n, cap = len(request.urls), self.config.max_urls
         if n > cap:
             raise LimitExceeded("too_many_urls", f"urls has {n} entries, the limit is {cap} per request; "
@@ -201,12 +257,23 @@ class RerankService:
         return {"version": API_VERSION, "results": results,
                 "meta": {"scorer": self._scorer.name, "count": len(results)}}
 
-    def audit(self, request: AuditRequest) -> dict[str, Any]:
-        """Audit one answer with the configured authority scorer (no LLM judge; nothing fetched)."""
+    def audit(self, request: AuditRequest, deadline: float | None = None) -> dict[str, Any]:
+        """Audit one answer with the configured authority scorer (no LLM judge; nothing fetched).
+
+        Raises:
+            LimitExceeded: the answer is over one of the audit limits.
+            DeadlineExceeded: ``deadline`` passed before the work began.
+        """
         from authorag.audit.pipeline import audit
 
         self.warm_up()
-        return audit(request.model_dump(exclude_none=True), scorer=self._scorer).to_dict()
+        self._check_deadline(deadline)
+        report = audit(request.model_dump(exclude_none=True), scorer=self._scorer, limits=self.config.audit_limits())
+        return report.to_dict()
+
+    def _check_deadline(self, deadline: float | None) -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise DeadlineExceeded(self.config.request_deadline_s)
 
 
 def _token_estimate(query: str, texts: Sequence[str]) -> int:
@@ -239,9 +306,16 @@ def _judging_tier(scorer: object) -> object:
     return scorer if hasattr(scorer, "judge") else getattr(scorer, "inner", None)
 
 
-class LimitExceeded(ConfigError):
-    """A request is over a server limit; ``code`` is the stable error code."""
+class DeadlineExceeded(AuthoragError):
+    """A request ran past the server's deadline (HTTP 503 ``deadline_exceeded``)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
-        super().__init__(message)
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the request did not finish within the server's deadline of {seconds:g} s; retry later, or "
+                         "send fewer or shorter documents (server setting --request-deadline)")
+
+
+INLINE_ITEMS = 256
+"""Rerank documents or authority URLs up to which a request runs on the event loop (about a
+millisecond of work); larger requests run on the CPU threads."""
+INLINE_QUERY_CHARS = 2_000
+"""Query length up to which a rerank request may run on the event loop."""

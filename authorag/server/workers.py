@@ -54,19 +54,84 @@ def bind_reuse_port(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _worker(host: str, port: int, uvicorn_kwargs: dict[str, Any]) -> None:
+def _worker(host: str, port: int, uvicorn_kwargs: dict[str, Any], ready: Any) -> None:
+    import threading
+
     import uvicorn
 
     sock = bind_reuse_port(host, port)
     config = uvicorn.Config("authorag.server.app:app_from_env", factory=True, **uvicorn_kwargs)
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+
+    def signal_ready() -> None:  # the parent restarts a worker that dies after this, not before
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if server.started:
+            ready.set()
+
+    threading.Thread(target=signal_ready, daemon=True).start()
+    server.run(sockets=[sock])
+
+
+MAX_RESTARTS = 5
+"""Restarts within :data:`RESTART_WINDOW_S` after which the parent gives up (a crash loop)."""
+RESTART_WINDOW_S = 60.0
+
+
+class _Supervisor:
+    """The worker processes of :func:`serve_reuse_port` and the restarts they have had."""
+
+    def __init__(self, host: str, port: int, workers: int, uvicorn_kwargs: dict[str, Any]) -> None:
+        self.ctx = multiprocessing.get_context("spawn")
+        self.args = (host, port, uvicorn_kwargs)
+        self.procs: list[Any] = [None] * workers
+        self.ready: list[Any] = [None] * workers
+        self.restarts: list[float] = []
+        self.stopping = False
+        for i in range(workers):
+            self.start(i)
+
+    def start(self, i: int) -> None:
+        self.ready[i] = self.ctx.Event()
+        self.procs[i] = self.ctx.Process(target=_worker, args=(*self.args, self.ready[i]), name=f"authorag-worker-{i}")
+        self.procs[i].start()
+
+    def stop(self) -> None:
+        self.stopping = True
+        for p in self.procs:
+            if p.is_alive() and p.pid is not None:
+                p.terminate()  # SIGTERM: uvicorn shuts down gracefully
+
+    def check(self) -> int | None:
+        """Restart a worker that died after it was serving; the exit code when the server must
+        stop (a worker failed at start-up, or too many restarts), else None."""
+        for i, p in enumerate(self.procs):
+            if p.is_alive() or self.stopping:
+                continue
+            code = p.exitcode or 1
+            now = time.monotonic()
+            self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW_S]
+            if not self.ready[i].is_set() or len(self.restarts) >= MAX_RESTARTS:
+                why = "before it was serving" if not self.ready[i].is_set() else \
+                    f"after {len(self.restarts)} restarts within {RESTART_WINDOW_S:g} s"
+                log.error("worker %s exited with code %s %s; stopping the others", p.name, p.exitcode, why)
+                self.stop()
+                return code
+            log.error("worker %s (pid %s) exited with code %s; starting a new one", p.name, p.pid, p.exitcode)
+            p.join()  # reap it
+            self.restarts.append(now)
+            self.start(i)
+        return None
 
 
 def serve_reuse_port(host: str, port: int, workers: int, **uvicorn_kwargs: Any) -> int:
     """Start ``workers`` processes serving the app from the environment; return an exit code.
 
-    The parent supervises: SIGINT/SIGTERM stop every worker (each finishes its requests), and
-    if one worker exits on its own the others are stopped and its exit code is returned.
+    The parent supervises: SIGINT/SIGTERM stop every worker (each finishes its requests). A
+    worker that dies while serving (killed, out of memory) is replaced by a new one and the
+    others keep serving; one that fails before it serves (bad settings), or a crash loop of
+    :data:`MAX_RESTARTS` restarts within :data:`RESTART_WINDOW_S`, stops them all and its exit
+    code is returned.
 
     Raises:
         ConfigError: the port is taken by another program (checked before any worker starts).
@@ -76,33 +141,19 @@ def serve_reuse_port(host: str, port: int, workers: int, **uvicorn_kwargs: Any) 
     except OSError as exc:
         raise ConfigError(f"{host}:{port} is in use or cannot be bound ({exc.strerror}); stop the program "
                           "listening there or pick another --port") from exc
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_worker, args=(host, port, uvicorn_kwargs), name=f"authorag-worker-{i}")
-             for i in range(workers)]
-    for p in procs:
-        p.start()
-    stopping = False
+    sup = _Supervisor(host, port, workers, uvicorn_kwargs)
 
     def stop(signum: int, _frame: FrameType | None) -> None:
-        nonlocal stopping
-        stopping = True
-        for p in procs:
-            if p.is_alive() and p.pid is not None:
-                p.terminate()  # SIGTERM: uvicorn shuts down gracefully
+        sup.stop()
 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         code = 0
-        while True:
-            dead = [p for p in procs if not p.is_alive()]
-            if dead and not stopping:  # a worker ended without being asked to: a failure
-                code = dead[0].exitcode or 1
-                log.error("worker %s exited with code %s; stopping the others", dead[0].name, dead[0].exitcode)
-                stop(signal.SIGTERM, None)
-            if len(dead) == len(procs):
-                break
+        while not sup.stopping or any(p.is_alive() for p in sup.procs):
+            failed = sup.check()
+            code = failed if failed is not None else code
             time.sleep(0.2)
-        for p in procs:
+        for p in sup.procs:
             p.join()
         return code
     finally:

@@ -3,10 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from authorag.audit.markers import parse_answer, sentence_spans, split_footnotes, url_key
-from authorag.audit.model import AuditSource
-from authorag.audit.structured import citation_spans
-from authorag.errors import ConfigError
+from authorag.audit.markers import (
+    parse_answer,
+    sentence_spans,
+    split_footnotes,
+    url_key,
+)
+from authorag.audit.model import AuditLimits, AuditSource
+from authorag.audit.structured import CitationSpan, citation_spans
+from authorag.errors import ConfigError, LimitExceeded
 
 SRC = tuple(AuditSource(str(i), f"https://s{i}.org/p") for i in range(1, 5))
 
@@ -156,3 +161,73 @@ def test_bad_annotation_offsets() -> None:
     with pytest.raises(ConfigError, match=r"annotations\[0\]: start_index/end_index"):
         citation_spans({"answer": "short", "annotations": [{"type": "url_citation", "url_citation": {
             "start_index": 0, "end_index": 99, "url": "https://x.org"}}]})
+
+
+# --- hostile answers: linear work, documented limits --------------------------------------
+
+def _parses_within(answer: str, seconds: float = 60.0) -> str:
+    """Parse ``answer`` (a Python expression) in a child process killed after ``seconds``; its
+    output. The quadratic parser took hours on these inputs, inside single regex calls that hold
+    the interpreter lock (a thread could not be timed out); the linear one takes under a second.
+    """
+    import subprocess
+    import sys
+
+    code = ("from authorag.audit.markers import parse_answer\n"
+            "from authorag.audit.model import AuditSource\n"
+            f"parsed = parse_answer({answer}, (AuditSource('1', 'https://a.org'),))\n"
+            "print(len(parsed.statements), len(parsed.sources))")
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds,
+                              check=True)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"parsing {answer} did not finish within {seconds} s")
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize(("answer", "parsed"), [
+    ('"a [1]. " * 100_000', "1 1"),     # one sentence ("a." is no sentence end), 100,000 markers: 7 s at 12,000 before
+    ('"[a " * 200_000', "1 1"),         # unclosed brackets: every "[" was scanned to the end of the line
+    ('"[](https://a" * 50_000', "1 1"),  # unclosed link URLs
+    ('"x [1]\\n" * 100_000', "100000 1"),  # many lines: each used to copy the text before it
+    # white space in a footnote line and a heading-like line: the patterns backtracked polynomially
+    ('"Yes [1].\\n\\nSources" + " " * 50_000 + "x\\n[1] https://a.org/x" + " " * 50_000', "2 1"),
+])
+def test_hostile_answers_parse_in_linear_time(answer: str, parsed: str) -> None:
+    assert _parses_within(answer) == parsed
+
+
+def test_year_range_in_parentheses_is_prose() -> None:
+    """Was: 'citation range [1900-2020] is not a range of at most 50 ids' for ordinary prose."""
+    assert _cites("Cases rose (1900-2020) in every decade [1].") == [("Cases rose (1900-2020) in every decade.", ("1",))]
+
+
+def test_unclosed_ipv6_url_is_a_source_not_an_error() -> None:
+    """Was: ValueError('Invalid IPv6 URL') from urlsplit: an HTTP 500 and a CLI traceback."""
+    assert url_key("https://[") == "https://["
+    parsed = parse_answer("See [x](https://a.org/p) and https://[ too [1].", (AuditSource("1", "https://["),))
+    assert [s.url for s in parsed.sources] == ["https://[", "https://a.org/p"]
+
+
+@pytest.mark.parametrize(("limits", "answer", "code", "message"), [
+    (AuditLimits(max_answer_chars=10), "A holds [1]. B holds.", "answer_too_long",
+     "the answer has 21 characters, the limit is 10 per audit"),
+    (AuditLimits(max_statements=1), "A holds [1]. B holds.", "too_many_statements",
+     "the answer has 2 statements, the limit is 1 per audit"),
+    (AuditLimits(max_citations=3), "A holds [1][2]. B holds [3, 4].", "too_many_citations",
+     "the answer has 4 citations, the limit is 3 per audit"),
+    (AuditLimits(max_sources=4), "See [x](https://new.org/p).", "too_many_sources",
+     "the answer has 5 sources, the limit is 4 per audit"),
+])
+def test_limits_name_the_limit(limits: AuditLimits, answer: str, code: str, message: str) -> None:
+    with pytest.raises(LimitExceeded, match=message) as err:
+        parse_answer(answer, SRC, limits=limits)
+    assert err.value.code == code
+
+
+def test_citation_spans_count_towards_the_citation_limit() -> None:
+    text = "A holds. B holds. C holds."
+    spans = [CitationSpan(0, len(text), f"https://n{i}.org") for i in range(2)]  # each covers 3 statements
+    assert [s.citations for s in parse_answer(text, (), spans).statements] == [("1", "2")] * 3
+    with pytest.raises(LimitExceeded, match="the answer has 6 citations, the limit is 5"):
+        parse_answer(text, (), spans, limits=AuditLimits(max_citations=5))

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -101,3 +102,79 @@ def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(sys.modules, package, None)
     with pytest.raises(MissingDependencyError, match=rf"pip install 'authorag\[{extra}\]'"):
         importlib.import_module(module)
+
+
+def _worker_pids(url: str, want: int, seconds: float = 60) -> set[int]:
+    pids: set[int] = set()
+    deadline = time.monotonic() + seconds
+    while len(pids) < want and time.monotonic() < deadline:
+        for _ in range(16):  # a new connection each time: the kernel spreads them over the workers
+            try:
+                with httpx.Client() as client:
+                    pids.add(int(client.get(f"{url}/readyz", timeout=5).json()["pid"]))
+            except httpx.HTTPError:
+                pass
+        time.sleep(0.2)
+    return pids
+
+
+def test_a_dead_worker_is_replaced_and_the_others_keep_serving() -> None:
+    """Was: the death of one worker stopped every other worker and the command."""
+    import signal
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank", "--workers", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, proc)
+        first = _worker_pids(url, 2)
+        assert len(first) == 2
+        victim, survivor = sorted(first)
+        os.kill(victim, signal.SIGKILL)
+        after = _worker_pids(url, 2)
+        assert survivor in after and victim not in after and len(after) == 2, (first, after)
+        assert proc.poll() is None
+        assert httpx.post(f"{url}/v1/rerank", json={"query": "q", "documents": ["a"]}).status_code == 200
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+    assert f"exited with code -{int(signal.SIGKILL)}; starting a new one" in proc.stderr.read().decode()  # type: ignore[union-attr]
+
+
+def test_sigterm_ends_the_server_while_a_large_audit_runs() -> None:
+    """Was: a quadratic audit held the event loop: /healthz got no answer and SIGTERM was
+    ignored for 30 s. The audit below (5,000 markers in one sentence) took ~8 s of CPU then."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "authorag", "serve", "--port", str(port), "--relevance", "rank"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    body = {"question": "q", "answer": "a [1]" * 4_999 + ".", "sources": [{"id": "1", "url": "https://www.nih.gov/"}]}
+    try:
+        _wait_ready(url, proc)
+        with httpx.Client(timeout=60) as client:
+            sent = [client.build_request("POST", f"{url}/v1/audit", json=body) for _ in range(3)]
+            with ThreadPoolExecutor(3) as pool:
+                answers = [pool.submit(client.send, r) for r in sent]
+                start = time.monotonic()
+                assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
+                healthz_s = time.monotonic() - start
+                assert all(a.result().status_code == 200 for a in answers)
+        assert healthz_s < 1.0, healthz_s
+        with httpx.Client(timeout=60) as client, ThreadPoolExecutor(1) as pool:
+            pending = pool.submit(client.post, f"{url}/v1/audit", json=body)
+            time.sleep(0.05)
+            start = time.monotonic()
+            proc.terminate()
+            code = proc.wait(timeout=30)
+            stop_s = time.monotonic() - start
+            try:  # answered before the shutdown, or refused: either way not left hanging
+                pending.result(timeout=30)
+            except httpx.HTTPError:
+                pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # uvicorn re-raises the SIGTERM it handled once it has shut down, hence -15 (graceful all the same)
+    assert code in (0, -15) and stop_s < 10, (code, stop_s)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from authorag._optional import require
-from authorag._urlhost import redact_userinfo
+from authorag._urlhost import redact_credentials
 from authorag.errors import ConfigError, JudgeError, JudgeResponseError
 from authorag.judges.backends._budget import remaining
 from authorag.judges.backends._chat import (
@@ -209,7 +209,7 @@ class OpenAIBackend:
 
     def _where(self) -> str | None:
         # userinfo (http://user:PASS@host) never reaches logs, notes or error messages
-        return None if self.base_url is None else redact_userinfo(self.base_url)
+        return None if self.base_url is None else redact_credentials(self.base_url)
 
     def _attempt_timeout(self, state: _Attempt) -> float:
         left = remaining(self.timeout)
@@ -283,7 +283,7 @@ class OpenAIBackend:
             return (f"{where} timed out (timeout={self.timeout} s{cut}) {tries}; raise timeout= "
                     "or check that the server is up and not overloaded")
         if isinstance(exc, self._openai.APIConnectionError):
-            return (f"cannot connect to {where} {tries}: {redact_userinfo(str(exc))}; check base_url "
+            return (f"cannot connect to {where} {tries}: {redact_credentials(str(exc))}; check base_url "
                     "(it usually ends in /v1) and that the server is running")
         hint = {401: "check api_key", 403: "check api_key",
                 404: f"check base_url (it usually ends in /v1) and model={self.model!r}"}
