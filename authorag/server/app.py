@@ -49,6 +49,7 @@ from authorag.server.metrics import CONTENT_TYPE
 from authorag.server.middleware import UNAUTHORIZED, BodyLimitMiddleware, MetricsMiddleware, bearer_token
 from authorag.server.schemas import (
     API_VERSION,
+    STATUS_CODES,
     AuditRequest,
     AuditResponse,
     AuthorityRequest,
@@ -63,9 +64,6 @@ from authorag.server.service import DeadlineExceeded, RerankService
 log = logging.getLogger(__name__)
 _M = TypeVar("_M", bound=BaseModel)
 
-_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
-                 408: "request_timeout", 413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
-                 431: "headers_too_large", 500: "internal_error", 503: "not_ready"}
 CLIENT_CLOSED = 499
 """The status counted in ``/metrics`` for a client that disconnected before its answer."""
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -146,7 +144,7 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
 
     @app.exception_handler(HTTPException)
     async def _http(_: Request, exc: HTTPException) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
-        code = _STATUS_CODES.get(exc.status_code, "error")
+        code = STATUS_CODES.get(exc.status_code, "error")
         headers = {"WWW-Authenticate": "Bearer"} if exc.status_code == 401 else dict(exc.headers or {})
         return _error(exc.status_code, code, str(exc.detail), service, headers)
 

@@ -4,8 +4,10 @@ Install with ``pip install 'authorag[mcp]'``. The tools (:mod:`authorag.server.m
 ``score_sources``, ``rerank`` and ``audit_answer``, each with JSON schemas for its arguments and its
 structured result. They run on :class:`~authorag.server.service.RerankService` with the same
 :class:`~authorag.server.config.ServerConfig` as ``authorag serve``: the same composition,
-relevance, policy, judge deadline and request limits. The streamable HTTP endpoint also takes the
-HTTP API's body and header limits (413, 431) and its bearer key (401).
+relevance, policy, judge deadline, request limits and request deadline (a call past it is a tool
+error). A large call (more than a few hundred documents or URLs, any audit) runs on the service's
+threads, never on the event loop. The streamable HTTP endpoint also takes the HTTP API's body and
+header limits (413, 431), its read timeout (408) and its bearer key (401).
 
 Bad arguments, limits and scorer failures come back as tool errors (``isError`` results whose
 text says what to fix); the server keeps running. The scorer loads in the background as the
@@ -23,6 +25,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from typing import Any
 
 from authorag._optional import require
@@ -36,8 +39,15 @@ from mcp.server.stdio import stdio_server
 from authorag.errors import AuthoragError
 from authorag.priors.base import AuthorityScorer
 from authorag.server.config import ServerConfig
-from authorag.server.mcp_tools import TOOLS, ToolInputError, call_tool, input_schema, output_schema
-from authorag.server.service import RerankService
+from authorag.server.mcp_tools import (
+    TOOLS,
+    ToolInputError,
+    input_schema,
+    output_schema,
+    run_tool,
+    tool_arguments,
+)
+from authorag.server.service import DeadlineExceeded, RerankService
 
 log = logging.getLogger(__name__)
 
@@ -118,11 +128,18 @@ class AuthorityMcpServer:
         if self._warm_error is not None:
             raise AuthoragError(f"the authority scorer failed to load: {self._warm_error}; fix the server's "
                                 "settings (authorag mcp flags, AUTHORAG_* variables) and restart it")
-        if not self.service.offload:  # prior-only scoring takes about a millisecond: run it inline
-            return call_tool(self.service, name, arguments)
-        # judge calls and dense encoding may block: the service's own request threads, as the HTTP API
-        return await asyncio.get_running_loop().run_in_executor(
-            self.service.executor, call_tool, self.service, name, arguments)
+        spec, args = tool_arguments(name, arguments)
+        service = self.service
+        deadline = time.monotonic() + service.config.request_deadline_s
+        if not service.offload and not service.heavy(args):  # about a millisecond of work: inline
+            return run_tool(service, spec, args, deadline)
+        # judge calls, dense encoding and large calls: the service's threads, as in the HTTP API
+        pool = service.executor if service.offload else service.cpu_executor
+        future = asyncio.get_running_loop().run_in_executor(pool, run_tool, service, spec, args, deadline)
+        try:
+            return await asyncio.wait_for(future, timeout=max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            raise DeadlineExceeded(service.config.request_deadline_s) from None
 
     async def run_stdio(self) -> None:
         """Serve one client over stdin/stdout until it closes them."""
@@ -137,13 +154,13 @@ class AuthorityMcpServer:
         DNS-rebinding protection is on when ``host`` is a loopback name. ``GET /healthz`` and
         ``GET /readyz`` (200 once the scorer is loaded) answer as the HTTP API's do, without a key.
         """
-        from authorag.server.middleware import BearerAuthMiddleware, BodyLimitMiddleware
-
+        from starlette.exceptions import HTTPException
         from starlette.requests import Request
         from starlette.responses import JSONResponse
         from starlette.routing import Route
 
-        from authorag.server.schemas import API_VERSION, error_body
+        from authorag.server.middleware import BearerAuthMiddleware, BodyLimitMiddleware
+        from authorag.server.schemas import API_VERSION, STATUS_CODES, error_body
 
         async def healthz(_: Request) -> JSONResponse:
             return JSONResponse({"status": "ok", "version": API_VERSION})
@@ -159,18 +176,35 @@ class AuthorityMcpServer:
             streamable_http_path=path, json_response=True, stateless_http=True, host=host,
             max_request_body_size=cfg.max_body_bytes,
             custom_starlette_routes=[Route("/healthz", healthz), Route("/readyz", readyz)])
+
+        async def http_error(_: Request, exc: Exception) -> JSONResponse:
+            # the body limits (a slow body: 408, a streamed one too large: 413) in the API's JSON shape
+            assert isinstance(exc, HTTPException)
+            code = STATUS_CODES.get(exc.status_code, "error")
+            self.service.metrics.observe_error(code)
+            return JSONResponse(error_body(exc.status_code, code, str(exc.detail)), exc.status_code, exc.headers)
+
+        app.add_exception_handler(HTTPException, http_error)
         if cfg.api_key is not None:
             app = BearerAuthMiddleware(app, cfg.api_key, self.service.metrics)
         return BodyLimitMiddleware(app, max_bytes=cfg.max_body_bytes, metrics=self.service.metrics,
-                                   max_header_bytes=cfg.max_header_bytes)
+                                   max_header_bytes=cfg.max_header_bytes, read_timeout_s=cfg.read_timeout_s)
 
     def run_http(self, host: str, port: int, path: str = DEFAULT_PATH, log_level: str = "warning") -> None:
-        """Serve the streamable HTTP endpoint with uvicorn until interrupted."""
+        """Serve the streamable HTTP endpoint with uvicorn until interrupted, with the HTTP
+        protocol of ``authorag serve`` (JSON 400s; request headers within the read timeout)."""
+        import os
+
         import uvicorn
 
+        from authorag.server.protocol import protocol_path
+
+        cfg = self.service.config
+        os.environ["AUTHORAG_READ_TIMEOUT_S"] = str(cfg.read_timeout_s)  # where the protocol reads it
         self.start_warm_up()
         uvicorn.run(self.http_app(path, host), host=host, port=port, log_level=log_level, access_log=False,
-                    h11_max_incomplete_event_size=self.service.config.max_header_bytes)
+                    http=protocol_path(), h11_max_incomplete_event_size=cfg.max_header_bytes,
+                    timeout_graceful_shutdown=int(cfg.request_deadline_s) + 1)
 
 
 def _error(message: str) -> types.CallToolResult:

@@ -3,7 +3,7 @@
 Free of the ``mcp`` SDK (:mod:`authorag.server.mcp` puts the tools on the wire). Each tool reads
 its arguments with the HTTP API's request model and calls
 :class:`~authorag.server.service.RerankService`, the work behind the server's routes, so the
-composition, the relevance, the policy and the request limits are the server's:
+composition, the relevance, the policy, the request limits and the deadline are the server's:
 
 ==================  ==============================================  =========================
 tool                arguments (request model)                       same work as
@@ -77,20 +77,21 @@ class ToolSpec:
     result: type[BaseModel]
     example: Mapping[str, Any]
     """Arguments of a valid call, shown in the fix of every argument error."""
-    run: Callable[[RerankService, Any], dict[str, Any]]
+    run: Callable[[RerankService, Any, float | None], dict[str, Any]]
+    """The work: the service, the validated arguments and the deadline (``time.monotonic()``)."""
 
 
-def _score_sources(service: RerankService, args: AuthorityRequest) -> dict[str, Any]:
-    return service.authority(args)
+def _score_sources(service: RerankService, args: AuthorityRequest, deadline: float | None) -> dict[str, Any]:
+    return service.authority(args, deadline)
 
 
-def _rerank(service: RerankService, args: RerankArguments) -> dict[str, Any]:
+def _rerank(service: RerankService, args: RerankArguments, deadline: float | None) -> dict[str, Any]:
     policy = None if args.policy is None else call_policy(service.config.policy, args.policy)
-    return service.rerank(args, "v2", policy)  # the arguments are a RerankRequest
+    return service.rerank(args, "v2", policy, deadline)  # the arguments are a RerankRequest
 
 
-def _audit_answer(service: RerankService, args: AuditRequest) -> dict[str, Any]:
-    return service.audit(args)
+def _audit_answer(service: RerankService, args: AuditRequest, deadline: float | None) -> dict[str, Any]:
+    return service.audit(args, deadline)
 
 
 TOOLS: dict[str, ToolSpec] = {spec.name: spec for spec in (
@@ -140,27 +141,48 @@ def call_policy(base: RerankPolicy, given: Mapping[str, Any]) -> RerankPolicy:
                              '{"weight": 0.5, "allow": ["*.gov"]}') from exc
 
 
-def call_tool(service: RerankService, name: str, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+def call_tool(service: RerankService, name: str, arguments: Mapping[str, Any] | None,
+              deadline: float | None = None) -> dict[str, Any]:
     """Validate ``arguments`` for tool ``name`` and run it; returns the structured result.
 
     Raises:
         ToolInputError: an unknown tool, invalid arguments, or a request over a server limit
             (every message says how to fix it).
+        DeadlineExceeded: ``deadline`` (``time.monotonic()`` seconds) passed.
+    """
+    spec, args = tool_arguments(name, arguments)
+    return run_tool(service, spec, args, deadline)
+
+
+def tool_arguments(name: str, arguments: Mapping[str, Any] | None) -> tuple[ToolSpec, BaseModel]:
+    """The tool ``name`` and its validated ``arguments`` (the first half of :func:`call_tool`).
+
+    Raises:
+        ToolInputError: an unknown tool or invalid arguments.
     """
     spec = TOOLS.get(name)
     if spec is None:
         raise ToolInputError(f"unknown tool {name!r}. Fix: call one of {', '.join(TOOLS)} (see tools/list)")
     try:
-        args = spec.arguments.model_validate(dict(arguments or {}))
+        return spec, spec.arguments.model_validate(dict(arguments or {}))
     except ValidationError as exc:
         raise ToolInputError(f"{name}: invalid arguments: {_problems(exc)}. Fix: send arguments like "
                              f"{json.dumps(spec.example)} (the tool's input schema lists every field)") from exc
+
+
+def run_tool(service: RerankService, spec: ToolSpec, args: BaseModel, deadline: float | None = None) -> dict[str, Any]:
+    """Run a tool on validated arguments (the second half of :func:`call_tool`).
+
+    Raises:
+        ToolInputError: a request over a server limit, misaligned urls, a document without text.
+        DeadlineExceeded: ``deadline`` passed.
+    """
     try:
-        return spec.run(service, args)
+        return spec.run(service, args, deadline)
     except ToolInputError:
         raise
     except ConfigError as exc:  # a server limit, misaligned urls, a document without text ...
-        raise ToolInputError(f"{name}: {exc}") from exc
+        raise ToolInputError(f"{spec.name}: {exc}") from exc
 
 
 def _problems(exc: ValidationError, root: str = "arguments") -> str:
@@ -210,4 +232,4 @@ def policy_schema(base: RerankPolicy) -> dict[str, Any]:
 
 
 __all__ = ["TOOLS", "TOOL_POLICY_FIELDS", "RerankArguments", "ToolInputError", "ToolSpec", "call_policy",
-           "call_tool", "input_schema", "output_schema", "policy_schema"]
+           "call_tool", "input_schema", "output_schema", "policy_schema", "run_tool", "tool_arguments"]

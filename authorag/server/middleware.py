@@ -192,18 +192,26 @@ async def _within(receive: Receive, deadline: float) -> Message | None:
     """``await receive()``, or None when ``deadline`` (``time.monotonic()``) passes first.
 
     A timer that cancels this task, not ``asyncio.wait_for``: that would start a task per
-    message, on every request.
+    message, on every request. Whether the timer fired is what tells its cancellation from
+    anyone else's, not the clock: uvloop's timers can fire a little before their time.
     """
     left = deadline - time.monotonic()
     if left <= 0:
         return None
     task = asyncio.current_task()
     assert task is not None
-    timer = asyncio.get_running_loop().call_later(left, task.cancel)
+    fired = False
+
+    def expire() -> None:
+        nonlocal fired
+        fired = True
+        task.cancel()
+
+    timer = asyncio.get_running_loop().call_later(left, expire)
     try:
         return await receive()
     except asyncio.CancelledError:
-        if time.monotonic() < deadline or task.uncancel() > 0:  # cancelled by someone else
+        if not fired or task.uncancel() > 0:  # cancelled by someone else (too)
             raise
         return None
     finally:

@@ -111,6 +111,37 @@ def test_a_slow_body_gets_408_and_the_connection_closes(timed_url: str) -> None:
     assert 0.9 < took < 5, took
 
 
+def test_a_body_timer_that_fires_early_is_still_a_timeout() -> None:
+    """Was: the body deadline's own cancellation was told from others' by the clock, and uvloop's
+    timers fire up to about a millisecond early: the cancellation escaped as a CancelledError (a
+    500 from ``authorag mcp --transport http`` on about half the slow bodies)."""
+    import asyncio
+
+    from authorag.server.middleware import _within  # pyright: ignore[reportPrivateUsage]
+
+    async def never() -> Any:
+        await asyncio.Event().wait()
+
+    async def early_timers() -> tuple[Any, float]:
+        loop = asyncio.get_running_loop()
+        on_time = loop.call_later
+        loop.call_later = lambda delay, callback, *args: on_time(delay / 2, callback, *args)  # type: ignore[method-assign]
+        start = time.monotonic()
+        return await _within(never, start + 0.2), time.monotonic() - start
+
+    got, took = asyncio.run(early_timers())
+    assert got is None and took < 0.2, took
+
+    async def cancelled_by_another() -> None:  # a cancellation that is not the timer's still goes through
+        task = asyncio.ensure_future(_within(never, time.monotonic() + 5))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancelled_by_another())
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_slow_headers_get_408_and_the_connection_closes(serve: Any, protocol: type) -> None:
     """Was: uvicorn waits for request headers without a time limit (slowloris)."""

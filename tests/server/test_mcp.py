@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +27,9 @@ from authorag.server.config import ServerConfig
 from authorag.server.mcp import AuthorityMcpServer
 from authorag.server.mcp_tools import ToolInputError, call_tool
 from authorag.server.schemas import API_VERSION
-from authorag.server.service import RerankService
+from authorag.server.service import INLINE_ITEMS, RerankService
 from authorag.testing import free_port, wait_until_ready
+from authorag.types import AuthorityDetail
 
 TOOLS = ["score_sources", "rerank", "audit_answer"]
 URLS = ["https://www.cdc.gov/flu", "https://johndoe.wordpress.com/x", "nih.gov", "https://zq-unknown-site-2931.biz/x",
@@ -235,6 +239,30 @@ def test_http_limits_and_key() -> None:
         assert anyio.run(listed) == TOOLS
 
 
+def test_http_read_timeout_and_protocol_errors_are_json() -> None:
+    """Was: ``authorag mcp`` took ``--read-timeout`` but waited for headers without a limit and
+    answered a slow body with a text/plain 408 (or a 500), a malformed request with text/plain."""
+    for base in _serve_http("--read-timeout", "1"):
+        port = int(base.rsplit(":", 1)[1])
+        slow_body = (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc")
+        for junk, status, start in ((slow_body, 408, "the request body did not arrive within 1 s (got 9 bytes)"),
+                                    (b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1", 408,
+                                     "the request headers did not arrive within 1 s"),
+                                    (b"GARBAGE\r\n\r\n", 400, "the request is not valid HTTP/1.1")):
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(junk)
+                sock.settimeout(10)
+                raw = b""
+                while chunk := sock.recv(65536):
+                    raw += chunk
+            head, _, body = raw.partition(b"\r\n\r\n")
+            assert head.startswith(f"HTTP/1.1 {status} ".encode()) and b"application/json" in head.lower(), raw
+            error = json.loads(body)["error"]
+            assert error["status"] == status and error["message"].startswith(start), error
+        assert httpx2.get(f"{base}/healthz").json() == {"status": "ok", "version": API_VERSION}  # still up
+
+
 # ---- in process: the tool schemas and failures of the scorer --------------------------------------------------
 
 async def test_policy_schema_shows_the_servers_values() -> None:
@@ -286,6 +314,62 @@ async def test_an_unexpected_failure_is_a_tool_error_and_the_server_goes_on(capl
             "arguments that caused it")
     assert [t.name for t in listed] == TOOLS
     assert "tool 'score_sources' failed" in caplog.text  # the detail stays in the server's log
+
+
+class _StuckScorer:
+    """An authority scorer that answers only when released (a judge that hangs, say)."""
+
+    name = "stuck"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def score(self, candidates: Any) -> Any:
+        self.release.wait(30)
+        return [AuthorityDetail(0.5, 0.0, "unknown") for _ in candidates]
+
+
+async def test_a_call_past_the_request_deadline_is_a_tool_error() -> None:
+    scorer = _StuckScorer()
+    server = AuthorityMcpServer(ServerConfig(relevance="rank", request_deadline_s=0.5, judge_deadline_s=0.1),
+                                scorer=scorer)
+    try:
+        async with Client(server.server) as client:
+            start = time.monotonic()
+            late = await client.call_tool("score_sources", {"urls": ["nih.gov"]})
+            took = time.monotonic() - start
+            scorer.release.set()
+            ok = await client.call_tool("score_sources", {"urls": ["nih.gov"]})
+    finally:
+        scorer.release.set()
+    assert late.is_error and late.content[0].text == (  # type: ignore[union-attr]
+        "score_sources: the request did not finish within the server's deadline of 0.5 s; retry later, or send "
+        "fewer or shorter documents (server setting --request-deadline)")
+    assert 0.4 < took < 5, took
+    assert not ok.is_error
+
+
+async def test_large_calls_run_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    import authorag.server.mcp as mcp_module
+
+    threads: list[str] = []
+    run_tool = mcp_module.run_tool
+
+    def recording(*args: Any) -> dict[str, Any]:
+        threads.append(threading.current_thread().name)
+        return run_tool(*args)
+
+    monkeypatch.setattr(mcp_module, "run_tool", recording)
+    server = AuthorityMcpServer(ServerConfig(relevance="rank"))
+    assert not server.service.offload  # prior-only: small calls run inline
+    async with Client(server.server) as client:
+        for n in (3, INLINE_ITEMS + 1):
+            result = await client.call_tool("score_sources", {"urls": [f"site{i}.com" for i in range(n)]})
+            assert not result.is_error
+        audit = await client.call_tool("audit_answer", ANSWER)
+        assert not audit.is_error
+    assert threads[0] == threading.current_thread().name  # the event loop's thread
+    assert threads[1].startswith("authorag-cpu") and threads[2].startswith("authorag-cpu"), threads
 
 
 def test_the_errors_docs_quote() -> None:
