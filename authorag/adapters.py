@@ -41,6 +41,7 @@ from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
 from authorag.rerankers.suitability import SuitabilityScorer
+from authorag.trust import TRUST_SCORE, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int
 
@@ -260,7 +261,7 @@ _BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(deta
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     """``{"version": 1, **detail.to_dict()}`` once per detail (scorers share one detail per source)."""
-    base = {"version": BREAKDOWN_VERSION, **({} if detail is None else detail.to_dict())}
+    base = {"version": BREAKDOWN_VERSION, **({} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
     if len(_BASES) >= 4096:
         _BASES.clear()
     _BASES[id(detail)] = (detail, base)  # the detail is kept alive, so its id is not reused
@@ -279,6 +280,7 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         row["host"] = c.host
         row["domain"] = c.domain
         row["has_url"] = bool(url)
+        row["trust"] = get(TRUST_SCORE)
         row["signal"] = get("authority.signal")
         row["relevance"] = get(source, get(RELEVANCE_SCORE))
         row["relevance_source"] = source
@@ -295,7 +297,8 @@ def breakdown(candidate: Candidate, relevance_source: str,
     Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields
     (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
     ``credibility_sources``, ``raw``, ``note``); ``url``, ``host``, ``domain``, ``has_url``;
-    ``signal`` (the value fused), ``relevance`` (the input relevance), ``relevance_source``
+    ``trust`` (:mod:`authorag.trust`) and ``trust_reason`` (the rule's branch), ``signal`` (the
+    value fused: trust unless the policy's ``signal`` says otherwise), ``relevance`` (the input relevance), ``relevance_source``
     (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` and ``fused``;
     with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's
     ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
@@ -319,6 +322,10 @@ def breakdowns(ranking: Ranking, relevance_source: str) -> list[dict[str, Any]]:
         ['table']
     """
     rows = _rows(ranking.candidates, relevance_source)
+    note = ranking.provenance.get("relevance_note")
+    if note is not None:
+        for row in rows:
+            row["relevance_note"] = note
     if ranking.provenance.get("suitability") is not None:
         for c, row in zip(ranking.candidates, rows):
             source_type = source_type_of(ranking, c)

@@ -104,6 +104,11 @@ class HybridAuthority:
         else:
             self.calibration = calibration if isinstance(calibration, Calibration) else Calibration.identity()
 
+    def host_credibility(self, host: str | None, domain: str | None) -> tuple[SourceValue, ...]:
+        """The table's :meth:`~authorag.priors.table.PriorTable.host_credibility` (the hosted tier's)."""
+        found = getattr(self.table, "host_credibility", None)
+        return () if found is None else found(host, domain)
+
     @property
     def prior_stores(self) -> dict[str, dict[str, Any]]:
         """The prior stores the table tier reads (:func:`~authorag.priors.base.prior_stores_of`)."""

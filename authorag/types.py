@@ -20,7 +20,7 @@ Tier = Literal["reserved", "hosted", "table", "rule", "learned", "judge", "unkno
 localhost), user content on a hosting platform, prior table, suffix rule, learned prior, LLM
 judge, or none (unknown)."""
 
-FusionMode = Literal["linear", "rrf"]
+FusionMode = Literal["window", "linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
 Relevance = Literal["auto", "rank", "upstream", "none", "bm25", "dense"]
 """Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,
@@ -189,7 +189,8 @@ class Ranking:
         dropped: candidates removed by a filter or deny list, in input order.
         provenance: how the ranking was made, once per ranking: ``scorer`` (the composition's
             name), ``prior_stores`` (source name → an imported store's provenance: file, date,
-            SHA-256, rows, entries), ``relevance``, ``policy``.
+            SHA-256, rows, entries), ``relevance``, ``policy``; ``relevance_note`` when the
+            relevance could not be calibrated the usual way (all equal, one candidate, NaN...).
     """
 
     query: str

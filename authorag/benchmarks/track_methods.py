@@ -31,16 +31,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
+from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT, RerankPolicy, Signal
+from authorag.validation import check_choice
 
 
 def _excluded(ctx: MethodContext) -> tuple[str, ...]:
-    return () if ctx.label_source is None else (ctx.label_source,)
+    from authorag.benchmarks.methods import excluded_sources
+
+    return excluded_sources(ctx)
 
 
 def _cw(ctx: MethodContext) -> float:
@@ -51,12 +54,18 @@ def _cw(ctx: MethodContext) -> float:
         raise ConfigError(f"option credibility_weight must be a number, got {raw!r}") from None
 
 
+def _signal(ctx: MethodContext, default: str = "blend") -> str:
+    value = ctx.option("signal", default)
+    check_choice("option signal", value, get_args(Signal))
+    return value
+
+
 def _table_const(ctx: MethodContext) -> BenchMethod:
     from authorag.priors import load_prior
 
     exclude = _excluded(ctx)
     table = load_prior(exclude=exclude)
-    return ScorerMethod("table-const", table, credibility_weight=_cw(ctx), extra_info={
+    return ScorerMethod("table-const", table, credibility_weight=_cw(ctx), signal=_signal(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "unknown": "constant DEFAULT_UNKNOWN_AUTHORITY"})
 
@@ -77,7 +86,7 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
     table = load_prior(exclude=exclude)
     learned = learned_scorer(ctx)
     scorer = HybridAuthority(table, learned, None, calibration=None, shrink_to=None)
-    return ScorerMethod("table-learned", scorer, credibility_weight=_cw(ctx), extra_info={
+    return ScorerMethod("table-learned", scorer, credibility_weight=_cw(ctx), signal=_signal(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 
@@ -140,8 +149,9 @@ def _default(ctx: MethodContext) -> BenchMethod:
 
     scorer = default_scorer(exclude, variant, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
     name = "default" + (f":{variant}" if variant else "")
-    return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), extra_info={
-        "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"), "settings": variant})
+    return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), signal=_signal(ctx, RerankPolicy().signal),
+                        extra_info={"excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"),
+                                    "settings": variant})
 
 
 def track_specs() -> tuple[MethodSpec, ...]:

@@ -212,6 +212,13 @@ class BM25Relevance:
         scores = np.asarray(model.get_scores(terms), dtype=np.float64)
         return [float(s) for s in scores]
 
+    def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
+        """Query-term coverage of each candidate's text (:func:`~authorag.relevance.coverage.coverage`):
+        how on-topic it is, which repetition cannot inflate (the reranker's relevance window)."""
+        from authorag.relevance.coverage import coverage
+
+        return coverage(query, [c.text for c in candidates])
+
     def __repr__(self) -> str:
         return (f"BM25Relevance(k1={self.k1}, b={self.b}, epsilon={self.epsilon}, idf={self.idf!r}, "
                 f"stopwords={len(self.stopwords)} words)")

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from authorag.errors import ConfigError
+from authorag.rerankers.calibration import calibrate, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -50,3 +54,42 @@ def rrf_fusion(relevance: Array, authority: Array, weight: float, k: float = 60.
     order and weight 1 the authority order.
     """
     return (1.0 - weight) / (k + ranks_desc(relevance)) + weight / (k + ranks_desc(authority))
+
+
+@dataclass(frozen=True, slots=True)
+class Fusion:
+    """What :func:`fuse` gives: the relevance fused (``relevance.norm``), the fused scores, and a
+    note on how relevance was calibrated (None when nothing unusual happened)."""
+
+    relevance: Array
+    fused: Array
+    note: str | None
+
+
+def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
+         relevance: Array, signal: Array, on_topic: Array | None = None) -> Fusion:
+    """Fuse relevance with the source signal by the policy's ``fusion`` mode.
+
+    ``on_topic``: a scorer's on-topic shares (BM25's query-term coverage) that decide the window
+    in ``"window"`` fusion instead of the relevance scores themselves.
+
+    Raises:
+        ConfigError: ``normalize="none"`` with relevance outside [0, 1].
+    """
+    if fusion == "window":
+        cal, note = calibrate(relevance if on_topic is None else on_topic)
+        return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
+    if fusion == "linear":
+        norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
+        return Fusion(norm, linear_fusion(norm, signal, weight), None)
+    norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
+    return Fusion(norm, rrf_fusion(relevance, signal, weight, rrf_k), None)
+
+
+def checked_unit(values: Array) -> Array:
+    """``values`` unchanged when all lie in [0, 1]; else the ``normalize='none'`` error."""
+    bad = values[(values < 0.0) | (values > 1.0) | np.isnan(values)]
+    if bad.size:
+        raise ConfigError(f"normalize='none' needs relevance scores in [0, 1], got {float(bad[0])}; "
+                          "use normalize='minmax' for scores on another scale")
+    return values

@@ -1,0 +1,79 @@
+"""Query-term coverage: the share of a query's content words a text contains.
+
+BM25 rewards repetition: a page that repeats the query's words ten times outscores a careful
+page that uses each once, and keyword-stuffed misinformation does exactly that. Coverage does
+not: each distinct content word of the query counts once, present or absent. The reranker uses
+it to tell on-topic candidates from off-topic ones (:mod:`authorag.rerankers.calibration`), and
+leaves the order among on-topic candidates to trust.
+
+Words are the BM25 tokens (:func:`~authorag.relevance.bm25.tokenize`), without
+:data:`~authorag.relevance.bm25.ENGLISH_STOPWORDS`, reduced by :func:`light_stem` so that
+``cranberries`` matches ``cranberry`` and ``infections`` matches ``infection``. The stemmer is
+English-only; other languages match on exact tokens.
+
+Example:
+    >>> [round(c, 3) for c in coverage("does cranberry juice prevent urinary tract infections",
+    ...     ["Cranberries may prevent some infections of the urinary tract.", "Flu shots."])]
+    [0.833, 0.0]
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from authorag.relevance.bm25 import ENGLISH_STOPWORDS, tokenize
+
+MAX_QUERY_TERMS = 64
+"""Distinct query words coverage looks at (the first ones); longer queries are cut there."""
+
+
+def light_stem(word: str) -> str:
+    """A light English stem: plural, ``-ing`` and ``-ed`` endings removed.
+
+    Example:
+        >>> [light_stem(w) for w in ("cranberries", "infections", "boxes", "prevented", "cures", "bus")]
+        ['cranberry', 'infection', 'box', 'prevent', 'cure', 'bus']
+    """
+    n = len(word)
+    if n > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if n > 4 and word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if n > 4 and (word.endswith("ches") or word.endswith("shes")):
+        return word[:-2]
+    if n > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    if n > 5 and word.endswith("ing"):
+        return word[:-3]
+    if n > 4 and word.endswith("ed"):
+        return word[:-2]
+    return word
+
+
+def query_stems(query: str) -> tuple[str, ...]:
+    """The distinct stemmed content words of ``query``, in order (at most :data:`MAX_QUERY_TERMS`)."""
+    seen: dict[str, None] = {}
+    for t in tokenize(query, ENGLISH_STOPWORDS):
+        seen.setdefault(light_stem(t), None)
+        if len(seen) >= MAX_QUERY_TERMS:
+            break
+    return tuple(seen)
+
+
+def coverage(query: str, texts: Sequence[str]) -> list[float]:
+    """For each text, the share of the query's distinct content words it contains (0–1).
+
+    A query with no content word (empty, or stopwords only) covers nothing: every text gets 0.
+    """
+    stems = query_stems(query)
+    if not stems:
+        return [0.0] * len(texts)
+    wanted = set(stems)
+    heads = {s[:3] for s in stems}  # only tokens that can stem to a query word are stemmed
+    out: list[float] = []
+    for text in texts:
+        found = {st for t in set(tokenize(text)) if t[:3] in heads and (st := light_stem(t)) in wanted}
+        out.append(len(found) / len(stems))
+    return out
+
+
+__all__ = ["MAX_QUERY_TERMS", "coverage", "light_stem", "query_stems"]
