@@ -39,7 +39,7 @@ from authorag.policy_options import (
 )
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import RANK_SCORE, RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
 from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.trust import TRUST_SCORE, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
@@ -197,7 +197,7 @@ def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[
 @lru_cache(maxsize=16)
 def _rank_scores(n: int) -> tuple[Mapping[str, float], ...]:
     """The read-only ``{"relevance": (n - i) / n}`` maps, shared by every call with ``n`` items."""
-    return tuple(MappingProxyType({RELEVANCE_SCORE: r}) for r in rank_relevance(n))
+    return tuple(MappingProxyType({RANK_SCORE: r}) for r in rank_relevance(n))
 
 
 _IDS = tuple(map(str, range(1024)))  # candidate ids "0", "1", ... shared by every call
@@ -282,7 +282,7 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         row["has_url"] = bool(url)
         row["trust"] = get(TRUST_SCORE)
         row["signal"] = get("authority.signal")
-        row["relevance"] = get(source, get(RELEVANCE_SCORE))
+        row["relevance"] = get(source, get(RELEVANCE_SCORE, get(RANK_SCORE)))
         row["relevance_source"] = source
         row["relevance_norm"] = get("relevance.norm")
         row["fused"] = get("fused")

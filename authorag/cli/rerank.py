@@ -12,10 +12,6 @@ from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.types import Relevance
 
-DEMO_WEIGHT = 0.5
-"""Share of authority in ``authorag demo`` (higher than the library default, to show the effect)."""
-
-
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``rerank`` and ``demo`` to the CLI."""
     p = sub.add_parser("rerank", help="rerank candidates (JSONL: url, text, optional id and score)")
@@ -32,7 +28,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
     d = sub.add_parser("demo", help="rerank a bundled TREC health question and show before/after")
     _add_relevance(d, "bm25")
-    add_policy_options(d, weight=DEMO_WEIGHT)
+    add_policy_options(d)
     _add_suitability(d)
     add_scorer_options(d, judge_default="local")
     d.set_defaults(func=_demo)

@@ -61,6 +61,11 @@ DEFAULT_SUITABILITY_WEIGHT = 0.5
 ON_TOPIC_SCORE = "relevance.on_topic"
 """Score key of a relevance scorer's on-topic share (BM25: query-term coverage), when it has one."""
 
+RANK_SCORE = "relevance.rank"
+"""Score key of relevance taken from the incoming order (``(n - i) / n``), which the adapters write
+for the ``rank`` relevance mode. It says nothing about topic, so the relevance window then reads
+the candidates' text (query-term coverage) when they have any."""
+
 RELEVANCE_SCORE = "relevance"
 """Score key read as upstream relevance when no relevance scorer is configured."""
 
@@ -94,7 +99,8 @@ class RerankPolicy:
         normalize: how relevance is scaled before linear fusion: ``"minmax"`` over the
             candidates (any scale; note that two candidates become 1 and 0), or ``"none"``
             for scores already calibrated to [0, 1] (e.g. a Cohere-style relevance_score).
-        allow: domain patterns always kept, with authority set to 1 (``*.gov``, ``who.int``).
+        allow: domain patterns always kept, with recognition and credibility set to 1 (so trust
+            1: ``*.gov``, ``who.int``).
         deny: domain patterns always dropped.
         suitability_weight: share of suitability in the source signal, in [0, 1]; used only when
             the reranker has a suitability scorer (1 = suitability alone).
@@ -245,9 +251,8 @@ class AuthorityReranker:
         if self.relevance is not None:
             rel = [float(r) for r in self.relevance.score(query, cands)]
         else:
-            rel = [c.scores.get(RELEVANCE_SCORE, 0.5) for c in cands]
-        on_topic = (self.relevance.on_topic(query, cands) if policy.fusion == "window"
-                    and isinstance(self.relevance, OnTopicScorer) else None)
+            rel = [_input_relevance(c) for c in cands]
+        on_topic = self._on_topic(query, cands) if policy.fusion == "window" else None
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
                       np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64),
                       None if on_topic is None else np.asarray(on_topic, dtype=np.float64))
@@ -266,6 +271,18 @@ class AuthorityReranker:
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
         return scored, suit, fusion.note
+
+    def _on_topic(self, query: str, cands: list[Candidate]) -> list[float] | None:
+        """On-topic shares for the window: the relevance scorer's own (BM25: query-term coverage),
+        else coverage of the text when relevance is only the incoming order, else None (the
+        relevance scores decide)."""
+        if isinstance(self.relevance, OnTopicScorer):
+            return self.relevance.on_topic(query, cands)
+        if self.relevance is None and RANK_SCORE in cands[0].scores and any(c.text for c in cands):
+            from authorag.relevance.coverage import coverage
+
+            return coverage(query, [c.text for c in cands])
+        return None
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:
@@ -296,6 +313,15 @@ class AuthorityReranker:
                 "policy": dict(self._policy_view) if policy is self.policy else policy.to_dict()}
 
 
+def _input_relevance(c: Candidate) -> float:
+    """The relevance a candidate came with: its upstream score, else its incoming-order score, else 0.5."""
+    scores = c.scores
+    value = scores.get(RELEVANCE_SCORE)
+    if value is None:
+        value = scores.get(RANK_SCORE, 0.5)
+    return value
+
+
 def _authority_known(c: Candidate) -> bool:
     return c.authority is not None and c.authority.authority is not None
 
@@ -303,7 +329,8 @@ def _authority_known(c: Candidate) -> bool:
 def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityDetail:
     d = UNKNOWN_AUTHORITY if detail is None else detail
     if allowed:
-        d = dataclasses.replace(d, authority=1.0, confidence=1.0,
+        # the caller vouches for the source: full recognition and credibility, so full trust
+        d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0,
                                 note="allow-listed" if d.note is None else f"{d.note}; allow-listed")
     return d
 

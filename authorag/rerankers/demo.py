@@ -54,7 +54,7 @@ def _summary(ranking: Ranking, gold: str, k: int = 3) -> str:
 def run_demo(reranker: AuthorityReranker, out: IO[str]) -> int:
     """Print before/after tables for the bundled example; returns 0."""
     header, cands = load_example()
-    before = reranker.rerank(header["query"], cands, weight=0.0, mode="rerank", top_k=None)
+    before = reranker.rerank(header["query"], cands, fusion="linear", weight=0.0, mode="rerank", top_k=None)
     after = reranker.rerank(header["query"], cands)
     filtered = reranker.rerank(header["query"], cands, mode="filter", top_k=FILTER_K)
     console = Console(file=out, width=120)
