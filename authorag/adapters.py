@@ -261,7 +261,8 @@ _BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(deta
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     """``{"version": 1, **detail.to_dict()}`` once per detail (scorers share one detail per source)."""
-    base = {"version": BREAKDOWN_VERSION, **({} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
+    base = {"version": BREAKDOWN_VERSION,
+            **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
     if len(_BASES) >= 4096:
         _BASES.clear()
     _BASES[id(detail)] = (detail, base)  # the detail is kept alive, so its id is not reused
@@ -280,18 +281,19 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         row["host"] = c.host
         row["domain"] = c.domain
         row["has_url"] = bool(url)
-        row["trust"] = get(TRUST_SCORE)
+        row["trust"] = get(TRUST_SCORE, row.get("trust"))
         row["signal"] = get("authority.signal")
         row["relevance"] = get(source, get(RELEVANCE_SCORE, get(RANK_SCORE)))
         row["relevance_source"] = source
         row["relevance_norm"] = get("relevance.norm")
         row["fused"] = get("fused")
+        row["relevance_note"] = None
         append(row)
     return out
 
 
 def breakdown(candidate: Candidate, relevance_source: str,
-              source_type: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              source_type: Mapping[str, Any] | None = None, relevance_note: str | None = None) -> dict[str, Any]:
     """The per-candidate explanation written next to the fused score (one stable JSON shape).
 
     Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields
@@ -299,7 +301,10 @@ def breakdown(candidate: Candidate, relevance_source: str,
     ``credibility_sources``, ``raw``, ``note``); ``url``, ``host``, ``domain``, ``has_url``;
     ``trust`` (:mod:`authorag.trust`) and ``trust_reason`` (the rule's branch), ``signal`` (the
     value fused: trust unless the policy's ``signal`` says otherwise), ``relevance`` (the input relevance), ``relevance_source``
-    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` and ``fused``;
+    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` (the relevance as
+    fused: for the window fusion, relative to the best candidate), ``fused`` and ``relevance_note``
+    (why relevance was calibrated another way, e.g. all candidates equal; else None: the
+    ranking's ``provenance["relevance_note"]``, which :func:`breakdowns` fills in);
     with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's
     ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
 
@@ -308,6 +313,7 @@ def breakdown(candidate: Candidate, relevance_source: str,
     in ``Ranking.provenance`` (once per ranking).
     """
     out = _rows((candidate,), relevance_source)[0]
+    out["relevance_note"] = relevance_note
     if source_type is not None:
         out.update(source_type, suitability=candidate.scores.get("suitability"))
     return out
