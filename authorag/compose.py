@@ -258,10 +258,15 @@ def composition_name(settings: ScorerSettings) -> str:
     return ">".join(parts)
 
 
-def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind | None = None) -> None:
-    """The scorer flags shared by ``score``, ``rerank``, ``demo`` and ``serve`` (one definition).
+def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind | None = None,
+                       judge_flags: bool = True) -> None:
+    """The scorer flags shared by ``score``, ``rerank``, ``demo``, ``serve`` and ``audit`` (one definition).
 
     Unset flags fall back to the environment and the config file (see the module doc).
+    ``judge_flags=False`` leaves out ``--judge``, ``--judge-base-url``, ``--judge-model`` and
+    ``--cache`` for a command whose own ``--judge`` means something else (``audit``: the LLM
+    that checks support); the scorer's judge then comes from the environment or the config file.
+    Pass the same value to :func:`settings_from_args`.
     """
     g = p.add_argument_group("authority scorer (defaults: AUTHORAG_* variables, then the config file)")
     g.add_argument("--config", metavar="FILE", help="TOML file of scorer settings (else $AUTHORAG_CONFIG)")
@@ -272,13 +277,14 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
                    help="add a PageRank prior built with 'authorag priors build' as an authority source")
     g.add_argument("--learned", action=argparse.BooleanOptionalAction, default=None,
                    help="add the learned-prior tier for domains the table does not know (opt-in)")
-    g.add_argument("--judge", choices=list(get_args(JudgeKind)), default=judge_default,
-                   help="judge unknown/low-confidence domains with an LLM")
-    g.add_argument("--judge-base-url", "--base-url", dest="judge_base_url",
-                   help="OpenAI-compatible endpoint for --judge openai")
-    g.add_argument("--judge-model", "--model", dest="judge_model", help="model name (openai) or GGUF path (local)")
-    g.add_argument("--cache", dest="judge_cache", metavar="PATH_OR_URL",
-                   help="judge cache: a SQLite file (default: the user cache) or redis://host:port/db")
+    if judge_flags:
+        g.add_argument("--judge", choices=list(get_args(JudgeKind)), default=judge_default,
+                       help="judge unknown/low-confidence domains with an LLM")
+        g.add_argument("--judge-base-url", "--base-url", dest="judge_base_url",
+                       help="OpenAI-compatible endpoint for --judge openai")
+        g.add_argument("--judge-model", "--model", dest="judge_model", help="model name (openai) or GGUF path (local)")
+        g.add_argument("--cache", dest="judge_cache", metavar="PATH_OR_URL",
+                       help="judge cache: a SQLite file (default: the user cache) or redis://host:port/db")
     g.add_argument("--hosted", action=argparse.BooleanOptionalAction, default=None,
                    help="hosted tier for user pages on platforms like wordpress.com (default on)")
     g.add_argument("--reserved", action=argparse.BooleanOptionalAction, default=None,
@@ -290,17 +296,23 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
                    help="scale shop/product and forum pages on high-authority domains towards the unknown level (opt-in)")
 
 
-def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> ScorerSettings:
-    """Settings from :func:`add_scorer_options` flags over the environment and config file."""
+def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None, *,
+                       judge_flags: bool = True) -> ScorerSettings:
+    """Settings from :func:`add_scorer_options` flags over the environment and config file.
+
+    ``judge_flags`` must match the value given to :func:`add_scorer_options`.
+    """
     env = dict(os.environ if environ is None else environ)
     if getattr(args, "config", None):
         env[CONFIG_ENV] = args.config
+    judge: dict[str, Any] = {"judge": args.judge, "judge_base_url": args.judge_base_url,
+                             "judge_model": args.judge_model, "judge_cache": getattr(args, "judge_cache", None)
+                             } if judge_flags else {}
     return ScorerSettings.from_env(
         env, exclude_sources=tuple(args.exclude) if args.exclude else None,
         optin_sources=tuple(args.optin) if args.optin else None,
         prior_files=tuple(args.prior_file) if args.prior_file else None,
-        learned=args.learned, judge=args.judge, judge_base_url=args.judge_base_url, judge_model=args.judge_model,
-        judge_cache=getattr(args, "judge_cache", None),
+        learned=args.learned, **judge,
         hosted=args.hosted, reserved=args.reserved, hosted_authority=args.hosted_authority,
         subdomains=args.subdomains, source_type_adjust=getattr(args, "source_type_adjust", None))
 

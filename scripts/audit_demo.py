@@ -8,9 +8,11 @@ pages, i.e. what an unfiltered pipeline would keep), ``--snippet`` characters of
 Usage (writes to a folder you choose; the committed copy lives in docs/results/audit/):
     python scripts/audit_demo.py --out docs/results/audit/ragauth-demo            # generate + audit
     python scripts/audit_demo.py --out DIR --skip-generate                         # audit only
+    python scripts/audit_demo.py --out docs/results/audit/ragauth-demo --html FILE  # page of the committed run
 
 The audit step is exactly:
-    python -m authorag audit DIR/answers.jsonl --judge local --rubrics --out DIR --json
+    python -m authorag audit DIR/answers.jsonl --judge local --rubrics --out DIR --html DIR/report.html \
+        --text-budget SNIPPET
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from authorag.audit.page import render_html
 from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.judges.backends import load_backend
 from authorag.judges.backends.base import ChatRequest
@@ -149,6 +152,15 @@ def summarize(out: Path) -> str:
     return text
 
 
+def write_html(out: Path, target: Path) -> None:
+    """The HTML audit page of ``out``'s reports.jsonl and aggregate.json (no LLM call)."""
+    reports = [json.loads(line) for line in (out / "reports.jsonl").read_text(encoding="utf-8").splitlines()]
+    aggregates = json.loads((out / "aggregate.json").read_text(encoding="utf-8"))["systems"]
+    target.write_text(render_html(reports, aggregates, title="authorag citation audit: local model on RAGAuth-open"),
+                      encoding="utf-8")
+    print(f"wrote {target}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, help="output folder")
@@ -157,16 +169,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--snippet", type=int, default=350)
     p.add_argument("--skip-generate", action="store_true")
     p.add_argument("--summarize-only", action="store_true", help="only rewrite summary.md from the files")
+    p.add_argument("--html", metavar="FILE", help="only write the HTML page of DIR's reports (no LLM call)")
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.summarize_only:
         print(summarize(out))
         return 0
+    if args.html:
+        write_html(out, Path(args.html))
+        return 0
     if not args.skip_generate:
         generate(out, args.answers, args.docs, args.snippet)
     cmd = [sys.executable, "-m", "authorag", "audit", str(out / "answers.jsonl"), "--judge", "local",
-           "--rubrics", "--out", str(out), "--text-budget", str(args.snippet)]
+           "--rubrics", "--out", str(out), "--html", str(out / "report.html"), "--text-budget", str(args.snippet)]
     (out / "command.txt").write_text(
         f"python scripts/audit_demo.py --out {out} --answers {args.answers} --docs {args.docs} "
         f"--snippet {args.snippet}\n# audit step: {' '.join(['python', *cmd[1:]])}\n")

@@ -7,17 +7,29 @@ cd "$(dirname "$0")/.."
 extras="all,dev"
 [ "${1:-}" = "--model" ] && extras="all,dev,model"
 PY=${PYTHON:-python3}
+# apt_install PACKAGE... : install Debian packages when apt-get can run here (as root or with sudo).
+apt_install() {
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+  if command -v apt-get >/dev/null 2>&1 && { [ -z "$sudo" ] || $sudo true 2>/dev/null; }; then
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+  else
+    return 1
+  fi
+}
 # The [spark] extra runs on a Java 17+ runtime, and the default test suite runs one small Spark
 # module: install Debian's default runtime when none (or an older one) is there.
 java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1; }
 if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
-  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo -n"
-  if command -v apt-get >/dev/null 2>&1 && { [ -z "$sudo" ] || $sudo true 2>/dev/null; }; then
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq default-jre-headless >/dev/null
-  else
-    echo "setup.sh: no Java 17+ runtime and no way to install one here; install it (Debian/Ubuntu:" \
+  apt_install default-jre-headless ||
+    echo "setup.sh: no Java 17+ runtime, and it could not be installed here; install it (Debian/Ubuntu:" \
          "'sudo apt-get install default-jre-headless') or set JAVA_HOME, else tests/spark fails" >&2
-  fi
+fi
+# The HTML audit page is tested in Debian's headless Chromium (driven by Playwright, which never
+# downloads a browser of its own here).
+if [ ! -x /usr/bin/chromium ]; then
+  apt_install chromium chromium-driver ||
+    echo "setup.sh: no /usr/bin/chromium, and it could not be installed here; install it (Debian/Ubuntu:" \
+         "'sudo apt-get install chromium chromium-driver'), else tests/audit/test_audit_html_browser.py fails" >&2
 fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

@@ -184,3 +184,17 @@ def test_every_surface_gives_the_same_authority(capsys: pytest.CaptureFixture[st
     surfaces = {"cli": _cli(capsys), "server": _service(), "langchain": _langchain(), "haystack": _haystack(),
                 "bench": _bench()}
     assert surfaces == {name: expected for name in surfaces}
+
+
+def test_scorer_options_without_judge_flags_leave_the_judge_to_the_settings() -> None:
+    """``audit`` has its own ``--judge`` (the support LLM): the scorer's judge then comes from the
+    environment or the config file, never from that flag."""
+    p = argparse.ArgumentParser()
+    p.add_argument("--judge", choices=["none", "local", "openai"], default="none")
+    add_scorer_options(p, judge_flags=False)
+    args = p.parse_args(["--judge", "local", "--exclude", "majestic"])
+    assert settings_from_args(args, environ={}, judge_flags=False) == ScorerSettings(exclude_sources=("majestic",))
+    from_env = settings_from_args(args, environ={"AUTHORAG_JUDGE": "local"}, judge_flags=False)
+    assert from_env.judge == "local"
+    with pytest.raises(SystemExit):
+        p.parse_args(["--judge-model", "x"])

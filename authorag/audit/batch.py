@@ -18,7 +18,7 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,10 @@ from authorag._optional import require
 from authorag.audit.metrics import METRIC_KEYS
 from authorag.audit.report import AuditReport
 from authorag.audit.stats import agresti_coull, bootstrap_mean
+from authorag.progress import report as progress
 
+PROGRESS_TASK = "audit answers"
+"""The :mod:`authorag.progress` task of a batch: answers audited / answers."""
 BOOLEAN_METRICS = ("one_sided", "overconfident")
 POOLED = {"credibility_rate": ("credible_cited", ("credible_cited", "non_credible_cited")),
           "non_credibility_rate": ("non_credible_cited", ("credible_cited", "non_credible_cited")),
@@ -130,9 +133,13 @@ def plot(aggregates: dict[str, dict[str, Any]], path: str | Path) -> Path:
 
 def audit_many(items: Iterable[tuple[str, dict[str, Any]]], run: Callable[[dict[str, Any]], AuditReport],
                on_done: Callable[[int, AuditReport], None] | None = None) -> list[AuditReport]:
-    """Audit ``(where, object)`` pairs in order; an invalid object raises naming ``where``."""
+    """Audit ``(where, object)`` pairs in order; an invalid object raises naming ``where``.
+
+    Each finished answer reports :data:`PROGRESS_TASK` to :mod:`authorag.progress`.
+    """
     from authorag.errors import ConfigError
 
+    total = len(items) if isinstance(items, Sized) else None
     reports: list[AuditReport] = []
     for where, obj in items:
         try:
@@ -140,9 +147,10 @@ def audit_many(items: Iterable[tuple[str, dict[str, Any]]], run: Callable[[dict[
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from exc
         reports.append(report)
+        progress(PROGRESS_TASK, len(reports), total, unit="answers")
         if on_done is not None:
             on_done(len(reports), report)
     return reports
 
 
-__all__ = ["BOOLEAN_METRICS", "aggregate", "audit_many", "markdown", "plot"]
+__all__ = ["BOOLEAN_METRICS", "PROGRESS_TASK", "aggregate", "audit_many", "markdown", "plot"]

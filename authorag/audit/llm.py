@@ -11,6 +11,10 @@ Failure policy (``on_failure``): ``"raise"`` re-raises the backend's
 :class:`~authorag.errors.JudgeError` or the parse error; ``"skip"`` logs the reason, records it in
 :attr:`AuditJudge.failures` and leaves the value None. A step never invents a verdict.
 
+Progress: every call (answered or failed) reports :data:`PROGRESS_TASK` to
+:mod:`authorag.progress` with the calls done and the calls announced by :meth:`AuditJudge.expect`
+(the pipeline announces each answer's calls before it asks them).
+
 Example:
     >>> from authorag.testing import FakeBackend
     >>> judge = AuditJudge(FakeBackend(["[0]: yes\\n[1]: no\\n"]))
@@ -36,6 +40,7 @@ from authorag.errors import ConfigError, JudgeError, JudgeResponseError
 from authorag.judges.backends.base import ChatRequest, LLMBackend
 from authorag.judges.base import JudgeCost
 from authorag.judges.cost import CostMeter, MeteredBackend
+from authorag.progress import report
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +48,8 @@ FailurePolicy = Literal["raise", "skip"]
 PROMPT_VERSION = "v1"
 DEFAULT_TEXT_BUDGET = 500
 """Characters of each source's text shown to the model."""
+PROGRESS_TASK = "audit LLM calls"
+"""The :mod:`authorag.progress` task every audit LLM call reports (done / expected calls)."""
 
 
 @cache
@@ -102,6 +109,12 @@ def format_source(source: AuditSource, budget: int, ident: str = "") -> str:
     return "\n".join(lines)
 
 
+@dataclasses.dataclass(slots=True)
+class _CallCount:
+    done: int = 0
+    expected: int = 0
+
+
 class AuditJudge:
     """Runs the audit's LLM steps on one backend, with a failure policy and a cost meter.
 
@@ -126,10 +139,20 @@ class AuditJudge:
         self.usage = JudgeCost()
         """Calls and tokens of every answered call, cache hits included at their original cost
         (what the audit costs without a cache); the meter counts tokens actually spent."""
+        self._calls = _CallCount()
 
     def fork(self) -> AuditJudge:
-        """A judge on the same backend with a fresh meter and failure list (one per answer)."""
-        return AuditJudge(self.backend, on_failure=self.on_failure, text_budget=self.text_budget)
+        """A judge on the same backend with a fresh meter and failure list (one per answer).
+
+        Forks share one progress count, so a batch shows one bar of calls done / expected.
+        """
+        child = AuditJudge(self.backend, on_failure=self.on_failure, text_budget=self.text_budget)
+        child._calls = self._calls
+        return child
+
+    def expect(self, calls: int) -> None:
+        """Announce ``calls`` more LLM calls (the total of the :data:`PROGRESS_TASK` progress events)."""
+        self._calls.expected += calls
 
     def _ask(self, step: str, messages: list[dict[str, str]], grammar: str, max_tokens: int) -> str | None:
         request = ChatRequest(messages=messages, max_tokens=max_tokens, grammar=grammar,
@@ -137,10 +160,16 @@ class AuditJudge:
         try:
             completion = MeteredBackend(self.backend, self.meter, label=step).complete(request)
         except JudgeError as exc:
+            self._progress()
             self._fail(step, exc)
             return None
+        self._progress()
         self.usage = self.usage.add(dataclasses.replace(completion, cached=False))
         return completion.text
+
+    def _progress(self) -> None:
+        self._calls.done += 1
+        report(PROGRESS_TASK, self._calls.done, max(self._calls.expected, self._calls.done) or None, unit="calls")
 
     def _fail(self, step: str, exc: JudgeError) -> None:
         if isinstance(exc, JudgeResponseError):
@@ -243,5 +272,5 @@ class AuditJudge:
         return self._yes_no("intent", question=question, items=format_source(source, self.text_budget))
 
 
-__all__ = ["DEFAULT_TEXT_BUDGET", "PROMPT_VERSION", "AuditJudge", "FailurePolicy", "format_source",
+__all__ = ["DEFAULT_TEXT_BUDGET", "PROGRESS_TASK", "PROMPT_VERSION", "AuditJudge", "FailurePolicy", "format_source",
            "parse_list", "render"]

@@ -3,9 +3,11 @@
 Steps: read the statements (given, or parsed from the answer's markers / the chat-API citation
 shapes); build the citation matrix; fill what is unknown with the LLM judge when one is given
 (relevance, stance and confidence for debate questions, support per statement, CiteTrace checks
-per citation, SourceBench rubrics with ``rubrics=True``); score each source's domain with the
-authority scorer; compute the metrics. Values the user supplied are never re-asked. Nothing is
-fetched: sources without text are judged from their URL and title.
+per citation, SourceBench rubrics with ``rubrics=True``); mark the support the lexical rule finds
+(:mod:`authorag.audit.lexical`: a source that repeats a statement supports it, judge or not);
+score each source's domain with the one composition; compute the metrics. Values the user
+supplied are never re-asked. Nothing is fetched: sources without text are judged from their URL
+and title.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from typing import Any
 
 from authorag.audit.llm import PROMPT_VERSION, AuditJudge
 from authorag.audit.markers import parse_answer
-from authorag.audit.matrices import citation_matrix
+from authorag.audit.lexical import lexical_matrix
+from authorag.audit.matrices import SupportMatrix, citation_matrix
 from authorag.audit.metrics import compute_metrics
 from authorag.audit.model import (
     AuditInput,
@@ -25,7 +28,7 @@ from authorag.audit.model import (
     parse_input,
     parse_sources,
 )
-from authorag.audit.report import AuditReport, CitationCheck
+from authorag.audit.report import AuditReport, CitationCheck, Lexical, support_reason
 from authorag.audit.rubrics import weighted_score
 from authorag.audit.sources import assess_sources
 from authorag.audit.structured import citation_spans
@@ -48,9 +51,34 @@ def _statements(item: AuditInput, judge: AuditJudge | None, decompose: bool) -> 
     parsed = parse_answer(text, sources, spans)
     statements = parsed.statements
     if decompose and judge is not None:
+        judge.expect(len(statements))
         statements = tuple(AuditStatement(claim, st.citations) for st in statements
                            for claim in judge.decompose(st.text))
     return statements, parsed.sources, parsed.notes
+
+
+def planned_calls(item: AuditInput, statements: Sequence[AuditStatement], sources: Sequence[AuditSource],
+                  rubrics: bool) -> int:
+    """The LLM calls :func:`audit` makes for these statements (decomposition not counted).
+
+    One for relevance (when a statement's is unknown), stance and confidence on debate
+    questions, one support call per statement (unless ``support`` is given), one intent call
+    per cited source, one fidelity call per citation and one rubrics call per source.
+
+    Example:
+        >>> item = parse_input({"question": "q", "answer": "A [1]. B [1][2].",
+        ...                     "sources": [{"id": "1", "url": "https://a.org"}, {"id": "2", "url": "https://b.org"}]})
+        >>> sts = (AuditStatement("A", ("1",)), AuditStatement("B", ("1", "2")))
+        >>> planned_calls(item, sts, item.sources, rubrics=False)  # relevance 1 + support 2 + intent 2 + fidelity 3
+        8
+    """
+    calls = int(any(s.relevant is None for s in statements))
+    if item.debate is True:
+        calls += int(any(s.stance is None for s in statements)) + int(item.confidence is None)
+    if item.support is None and sources:
+        calls += len(statements)
+    calls += len({c for s in statements for c in s.citations}) + sum(len(s.citations) for s in statements)
+    return calls + (len(sources) if rubrics else 0)
 
 
 def _fill_judgements(item: AuditInput, statements: tuple[AuditStatement, ...], judge: AuditJudge
@@ -90,12 +118,44 @@ def _citation_checks(question: str, statements: Sequence[AuditStatement], source
 
 
 def _support(item: AuditInput, statements: Sequence[AuditStatement], sources: Sequence[AuditSource],
-             judge: AuditJudge | None) -> tuple[tuple[int, ...] | None, ...] | None:
+             judge: AuditJudge | None) -> tuple[SupportMatrix | None, Lexical, list[str]]:
+    """S, the lexical rule's coverage matrix and one reason per statement.
+
+    Given support is used as it is. Otherwise a cell is 1 when the judge says so or when the
+    lexical rule fires; a row the judge could not decide (no judge, or a failed call) is known
+    only when the rule fires in it, with its other cells 0.
+    """
     if item.support is not None:
-        return item.support
-    if judge is None:
-        return None
-    return tuple(None if (row := judge.support(st.text, sources)) is None else tuple(row) for st in statements)
+        return item.support, (), [support_reason(row, (None,) * len(row), sources, "given") for row in item.support]
+    lexical = lexical_matrix(statements, sources)
+    rows: list[tuple[int, ...] | None] = []
+    reasons: list[str] = []
+    for st, lex in zip(statements, lexical, strict=True):
+        judged = judge.support(st.text, sources) if judge is not None else None
+        hits = tuple(int(c is not None) for c in lex)
+        if judged is None and not any(hits):
+            rows.append(None)
+            reasons.append("unknown: the judge call failed (see notes)" if judge is not None else
+                           "unknown: no judge (--judge local|openai) and no source repeats the statement")
+            continue
+        row = hits if judged is None else tuple(max(a, b) for a, b in zip(judged, hits, strict=True))
+        rows.append(row)
+        reasons.append(support_reason(row, lex, sources, "judge" if judged is not None else None))
+    if judge is None and all(r is None for r in rows):
+        return None, lexical, reasons
+    return tuple(rows), lexical, reasons
+
+
+def _lexical_notes(lexical: Lexical, judged: bool) -> list[str]:
+    fired = sum(any(c is not None for c in row) for row in lexical)
+    if not fired:
+        return []
+    note = (f"the lexical rule (a source repeats the statement) found support for {fired} of "
+            f"{len(lexical)} statements")
+    if not judged:
+        note += ("; with no judge, only the sources that repeat a statement count as supporting it, and "
+                 "the support of the other statements is unknown")
+    return [note]
 
 
 def _rubrics(question: str, sources: Sequence[AuditSource], judge: AuditJudge) -> dict[str, dict[str, Any]]:
@@ -119,8 +179,10 @@ def audit(
     Args:
         item: an :class:`AuditInput` or the input JSON object (see :mod:`authorag.audit.model`).
         judge: an :class:`AuditJudge` or a backend for the LLM steps; None runs no LLM (support
-            metrics are then null unless ``support`` is given).
-        scorer: authority scorer for each source's domain (default: the shipped prior table).
+            is then known only where given or where the lexical rule finds it).
+        scorer: authority scorer for each source's domain (default: the one composition,
+            :func:`authorag.compose.load_scorer` with the ``AUTHORAG_*`` settings, as
+            ``authorag score`` uses).
         rubrics: also rate each source on the eight SourceBench rubrics (needs a judge).
         decompose: split each sentence into atomic claims with the judge first.
 
@@ -145,13 +207,15 @@ def audit(
     statements, sources, notes = _statements(inp, aj, decompose)
     confidence = inp.confidence
     if aj is not None:
+        aj.expect(planned_calls(inp, statements, sources, rubrics))
         statements, confidence = _fill_judgements(inp, statements, aj)
     C = citation_matrix(statements, [s.id for s in sources])
-    S = _support(inp, statements, sources, aj)
+    S, lexical, reasons = _support(inp, statements, sources, aj)
+    notes += _lexical_notes(lexical, aj is not None)
     if scorer is None:
-        from authorag.priors.table import load_prior
+        from authorag.compose import load_scorer
 
-        scorer = load_prior()
+        scorer = load_scorer()
     assessed = assess_sources(sources, scorer)
     result = compute_metrics(C, S, relevant=[s.relevant for s in statements], stances=[s.stance for s in statements],
                              credible=[a.credible for a in assessed], debate=inp.debate, confidence=confidence)
@@ -165,7 +229,7 @@ def audit(
         question=inp.question, statements=statements, sources=tuple(assessed), citation_matrix=C,
         support_matrix=S, metrics=result.metrics, counts=result.counts, intervals=result.intervals,
         citations=tuple(checks), rubrics=rubric_out, confidence=confidence, debate=inp.debate, id=inp.id,
-        system=inp.system,
+        system=inp.system, support_reasons=tuple(reasons), lexical=lexical,
         judge=None if aj is None else {"backend": aj.backend.name, "model": aj.backend.model,
                                        "prompt_version": PROMPT_VERSION},
         cost={**aj.meter.to_dict(), "uncached": aj.usage.to_dict()} if aj is not None else {},
@@ -173,4 +237,4 @@ def audit(
     )
 
 
-__all__ = ["audit"]
+__all__ = ["audit", "planned_calls"]

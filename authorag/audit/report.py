@@ -4,11 +4,40 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from authorag.audit.model import AuditStatement
+from collections.abc import Sequence
+
+from authorag.audit.model import AuditSource, AuditStatement
 from authorag.audit.sources import SourceAssessment
 
 REPORT_VERSION = 1
 """Version of the audit report's JSON shape."""
+
+Lexical = tuple[tuple[float | None, ...], ...]
+"""Per statement and source: the lexical rule's coverage where it fired, else None."""
+
+
+def support_reason(row: Sequence[int], lexical: Sequence[float | None], sources: Sequence[AuditSource],
+                   basis: str | None) -> str:
+    """Why a support row reads as it does: the lexical rule's hits, then the other supporters.
+
+    ``basis`` is who decided the other cells: ``"judge"``, ``"given"``, or None when only the
+    lexical rule did (no judge, or its call failed).
+
+    Example:
+        >>> src = [AuditSource("1", "https://a.org"), AuditSource("2", "https://b.org")]
+        >>> support_reason((1, 1), (None, 1.0), src, "judge")
+        "supported by [2]: 100 % of the statement's words are in the source's text (lexical rule); [1] (judge)"
+        >>> support_reason((0, 0), (None, None), src, "judge")
+        'supported by no source (judge)'
+    """
+    parts = [f"[{s.id}]: {100 * c:.0f} % of the statement's words are in the source's text (lexical rule)"
+             for s, c in zip(sources, lexical, strict=True) if c is not None]
+    others = [f"[{s.id}]" for s, v, c in zip(sources, row, lexical, strict=True) if v and c is None]
+    if others:
+        parts.append(f"{', '.join(others)} ({basis})")
+    if basis is None and any(c is None for c in lexical):
+        parts.append("the other sources were not judged")
+    return "supported by " + "; ".join(parts) if parts else f"supported by no source ({basis})"
 
 
 def misguidance(alignment: bool | None, suitable: bool | None, fidelity: bool | None) -> bool | None:
@@ -81,6 +110,18 @@ class AuditReport:
     judge: dict[str, str] | None = None
     cost: dict[str, Any] = field(default_factory=dict[str, Any])
     notes: tuple[str, ...] = ()
+    support_reasons: tuple[str, ...] = ()
+    """Per statement: why its support row reads as it does (:func:`support_reason`)."""
+    lexical: Lexical = ()
+    """Per statement and source: the lexical rule's coverage where it fired (empty: not run)."""
+
+    def _reason(self, i: int) -> str | None:
+        return self.support_reasons[i] if i < len(self.support_reasons) else None
+
+    def _lexical(self, i: int) -> dict[str, float]:
+        if i >= len(self.lexical):
+            return {}
+        return {s.id: c for s, c in zip(self.sources, self.lexical[i], strict=True) if c is not None}
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON shape (sources and matrix columns in input order)."""
@@ -94,7 +135,8 @@ class AuditReport:
         return {
             "version": REPORT_VERSION, "id": self.id, "system": self.system, "question": self.question,
             "statements": [{"text": st.text, "citations": list(st.citations), "relevant": st.relevant,
-                            "stance": st.stance} for st in self.statements],
+                            "stance": st.stance, "support_reason": self._reason(i),
+                            "lexical_support": self._lexical(i)} for i, st in enumerate(self.statements)],
             "sources": sources,
             "citation_matrix": [list(r) for r in self.citation_matrix],
             "support_matrix": None if self.support_matrix is None else
@@ -107,4 +149,4 @@ class AuditReport:
         }
 
 
-__all__ = ["REPORT_VERSION", "AuditReport", "CitationCheck", "misguidance"]
+__all__ = ["REPORT_VERSION", "AuditReport", "CitationCheck", "Lexical", "misguidance", "support_reason"]

@@ -4,6 +4,11 @@ Example:
     authorag audit answer.json --json
     authorag audit answers.jsonl --judge local --rubrics --out results/audit
     authorag audit answer.json --judge openai --base-url http://127.0.0.1:8080/v1 --model qwen
+    authorag audit answer.json --html audit.html
+
+Sources are scored by the one composition with the scorer flags ``authorag score`` takes
+(``--optin``, ``--exclude``, ``--config`` ...); ``--judge`` here is the LLM that checks
+support, so the scorer's own judge comes from ``AUTHORAG_JUDGE`` or the config file.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from authorag.cli._util import JSON_VERSION, Subparsers
+from authorag.compose import add_scorer_options
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -29,15 +35,16 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--rubrics", action="store_true", help="rate each source on the eight SourceBench rubrics")
     p.add_argument("--decompose", action="store_true", help="split sentences into atomic claims with the judge")
     p.add_argument("--out", metavar="DIR", help="write report(s), aggregates, Markdown and a plot to DIR")
+    p.add_argument("--html", metavar="FILE", help="write one self-contained HTML page (heatmaps, sortable "
+                                                 "sources, metrics with intervals; a batch adds per-system aggregates)")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint (--judge openai)")
     p.add_argument("--api-key", help="API key for --judge openai")
     p.add_argument("--model", help="model name (openai) or GGUF path / registered name (local)")
     p.add_argument("--no-cache", action="store_true", help="do not use the persistent judge cache")
     p.add_argument("--on-failure", choices=["raise", "skip"], default="skip",
                    help="a failed LLM step raises, or leaves its value null (default)")
-    p.add_argument("--optin", action="append", default=[], metavar="SOURCE",
-                   help="add an opt-in credibility source of the prior (averitec_misinfo, grinberg2019; check their licences)")
     p.add_argument("--text-budget", type=int, default=500, help="characters of each source's text shown to the judge")
+    add_scorer_options(p, judge_flags=False)
     p.set_defaults(func=_run)
 
 
@@ -77,6 +84,10 @@ def _judge(args: argparse.Namespace) -> Any:
     return AuditJudge(backend, on_failure=args.on_failure, text_budget=args.text_budget)
 
 
+def _n(v: Any, digits: int) -> str:
+    return "-" if v is None else f"{v:.{digits}f}"
+
+
 def _summary(report: Any) -> str:
     d = report.to_dict()
     lines = [f"question: {d['question']}", "statements:"]
@@ -85,13 +96,18 @@ def _summary(report: Any) -> str:
         sup = "?" if row is None else ",".join(s["id"] for s, v in zip(d["sources"], row, strict=True) if v) or "-"
         lines.append(f"  [{i}] cites {','.join(st['citations']) or '-'}; supported by {sup}; "
                      f"relevant {st['relevant']}: {st['text'][:90]}")
+        if row is not None or d["judge"] is not None:
+            lines.append(f"      why: {st['support_reason']}")
     lines.append("sources:")
     for s in d["sources"]:
-        extra = "" if "rubric_score" not in s else f" rubric_score {s['rubric_score']}"
-        lines.append(f"  {s['id']}: {s['domain']} authority {s['authority']} credibility {s['credibility']} "
-                     f"credible {s['credible']}{extra}")
+        extra = "" if "rubric_score" not in s else f" rubric_score {_n(s['rubric_score'], 1)}"
+        lines.append(f"  {s['id']}: {s['domain']} tier {s['tier']} authority {_n(s['authority'], 3)} "
+                     f"credibility {_n(s['credibility'], 2)} trust {_n(s['trust'], 2)} credible {s['credible']}{extra}")
     lines.append("metrics:")
-    lines += [f"  {k}: {v if not isinstance(v, float) else round(v, 3)}" for k, v in d["metrics"].items()]
+    for k, v in d["metrics"].items():
+        lo, hi = d["intervals"].get(k, (None, None))
+        ci = f" (95 % CI {lo:.3f}-{hi:.3f})" if lo is not None and hi is not None else ""
+        lines.append(f"  {k}: {v if not isinstance(v, float) else round(v, 3)}{ci}")
     lines += [f"note: {n}" for n in d["notes"]]
     return "\n".join(lines)
 
@@ -113,26 +129,35 @@ def _write(out: Path, reports: list[Any], batch: bool) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
     from authorag.audit.batch import aggregate, audit_many, markdown
     from authorag.audit.pipeline import audit
-    from authorag.priors.table import load_prior
+    from authorag.cli._util import show_progress
+    from authorag.compose import load_scorer, settings_from_args
+    from authorag.errors import ConfigError
 
+    if args.html and not Path(args.html).resolve().parent.is_dir():  # before any LLM call is spent
+        raise ConfigError(f"cannot write --html {args.html!r}: its folder does not exist; create it or "
+                          "give another path")
     items, batch = _read(args.file)
     judge = _judge(args)
-    scorer = load_prior(optin=args.optin)
-
-    def progress(n: int, report: Any) -> None:
-        if batch and judge is not None:
-            calls = report.cost.get("totals", {}).get("calls", 0)
-            print(f"audited {n}/{len(items)} ({calls} LLM calls)", file=sys.stderr)
-
+    scorer = load_scorer(settings_from_args(args, judge_flags=False))
     if judge is not None and batch:  # fail on a bad line before spending LLM calls on the others
         audit_many(items, lambda obj: audit(obj, scorer=scorer))
-    reports = audit_many(items, lambda obj: audit(obj, judge=judge, scorer=scorer, rubrics=args.rubrics,
-                                                       decompose=args.decompose),
-                         progress)
+    with show_progress() if judge is not None else nullcontext():
+        reports = audit_many(items, lambda obj: audit(obj, judge=judge, scorer=scorer, rubrics=args.rubrics,
+                                                           decompose=args.decompose))
     if args.out:
         _write(Path(args.out), reports, batch)
+    if args.html:
+        from authorag.audit.page import render_html
+
+        page = render_html([r.to_dict() for r in reports], aggregate(reports) if batch else None)
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot write --html {args.html!r}: {exc.strerror}; give a writable file path") from exc
     if args.json:
         body: Any = [r.to_dict() for r in reports] if batch else reports[0].to_dict()
         if batch:
@@ -141,7 +166,8 @@ def _run(args: argparse.Namespace) -> int:
     else:
         print(markdown(aggregate(reports)) if batch else _summary(reports[0]))
     if args.judge == "none":
-        print("(no LLM judge: support-based metrics are null; use --judge local|openai)", file=sys.stderr)
+        print("(no LLM judge: support is known only where a source repeats a statement, the lexical rule; "
+              "use --judge local|openai)", file=sys.stderr)
     return 0
 
 

@@ -111,7 +111,8 @@ class AuditRequest(BaseModel):
 
     Extra fields pass through, so the chat-API citation shapes (``annotations``,
     ``groundingMetadata``, content blocks) work as they do in the CLI. No LLM runs on the server:
-    ``support``/``relevant`` are used when given, else their metrics are null. Nothing is fetched.
+    ``support``/``relevant`` are used when given; otherwise support is known only where a source
+    repeats a statement (the lexical rule) and relevance metrics are null. Nothing is fetched.
     """
 
     model_config = ConfigDict(extra="allow")

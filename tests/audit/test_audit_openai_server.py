@@ -24,7 +24,9 @@ def test_audit_cli_with_openai_backend(openai_server: str, tmp_path: Path, capsy
     path.write_text(json.dumps(item))
     assert main(["audit", str(path), "--judge", "openai", "--base-url", openai_server, "--model", "smollm2",
                  "--no-cache", "--rubrics", "--json", "--on-failure", "raise"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert "audit LLM calls" in captured.err and "11/11 calls" in captured.err  # the progress bar, all planned calls
     assert all(isinstance(s["relevant"], bool) and s["stance"] in ("pro", "con", "none") for s in out["statements"])
     assert all(set(row) <= {0, 1} and len(row) == 2 for row in out["support_matrix"])
     assert out["confidence"] in (1, 2, 3, 4, 5)

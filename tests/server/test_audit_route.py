@@ -54,3 +54,18 @@ def test_audit_needs_auth(server_url: str) -> None:
 def test_openapi_documents_audit(server_url: str) -> None:
     doc = httpx.get(f"{server_url}/openapi.json").json()
     assert "/v1/audit" in doc["paths"] and "AuditRequest" in doc["components"]["schemas"]
+
+
+def test_audit_matches_score_and_finds_word_for_word_support(server_url: str) -> None:
+    copied = "Cranberry juice can reduce the number of urinary tract infections in women."
+    body = {"question": "Can cranberries prevent UTIs?", "answer": f"{copied} [1]",
+            "sources": [{"id": "1", "url": "https://cranberrycure.blogspot.com/2010/05/uti.html",
+                         "text": f"Good news! {copied}"}]}
+    data = httpx.post(f"{server_url}/v1/audit", json=body, headers=AUTH).json()
+    authority = httpx.post(f"{server_url}/v1/authority", json={"urls": [body["sources"][0]["url"]]},
+                           headers=AUTH).json()["results"][0]
+    source = data["sources"][0]
+    assert (source["tier"], source["authority"]) == ("hosted", 0.4) == (authority["tier"], authority["authority"])
+    assert data["support_matrix"] == [[1]]
+    assert data["statements"][0]["support_reason"] == (
+        "supported by [1]: 100 % of the statement's words are in the source's text (lexical rule)")
