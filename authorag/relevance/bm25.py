@@ -219,6 +219,11 @@ class BM25Relevance:
 
         return coverage(query, [c.text for c in candidates])
 
+    mixes_on_topic = True
+    """The window mixes coverage with the BM25 scores themselves (each relative to the best
+    candidate that is not keyword-stuffed): coverage alone ties too often, BM25 alone rewards
+    repetition."""
+
     def __repr__(self) -> str:
         return (f"BM25Relevance(k1={self.k1}, b={self.b}, epsilon={self.epsilon}, idf={self.idf!r}, "
                 f"stopwords={len(self.stopwords)} words)")

@@ -15,7 +15,7 @@ from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import OnTopicScorer
 from authorag.rerankers.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
-from authorag.rerankers.fusion import fuse
+from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
 from authorag.types import (
     UNKNOWN_AUTHORITY,
@@ -252,10 +252,10 @@ class AuthorityReranker:
             rel = [float(r) for r in self.relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        on_topic = self._on_topic(query, cands) if policy.fusion == "window" else None
+        window = self._window_text(query, cands) if policy.fusion == "window" else None
+        on_topic = None if window is None else window.coverage
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
-                      np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64),
-                      None if on_topic is None else np.asarray(on_topic, dtype=np.float64))
+                      np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window)
         rel_norm, fused = fusion.relevance, fusion.fused
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.
@@ -272,17 +272,19 @@ class AuthorityReranker:
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
         return scored, suit, fusion.note
 
-    def _on_topic(self, query: str, cands: list[Candidate]) -> list[float] | None:
-        """On-topic shares for the window: the relevance scorer's own (BM25: query-term coverage),
-        else coverage of the text when relevance is only the incoming order, else None (the
-        relevance scores decide)."""
-        if isinstance(self.relevance, OnTopicScorer):
-            return self.relevance.on_topic(query, cands)
-        if self.relevance is None and RANK_SCORE in cands[0].scores and any(c.text for c in cands):
-            from authorag.relevance.coverage import coverage
+    def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
+        """What the window reads from the candidates' text: query-term coverage when relevance is
+        BM25 or only the incoming order (the incoming order says nothing about topic), and which
+        candidates are keyword-stuffed (never the reference the others are measured against)."""
+        if not query or not any(c.text for c in cands):
+            return None
+        from authorag.relevance.coverage import coverage_and_stuffing
 
-            return coverage(query, [c.text for c in cands])
-        return None
+        cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
+        rank_only = self.relevance is None and RANK_SCORE in cands[0].scores
+        lexical = isinstance(self.relevance, OnTopicScorer)
+        return WindowText(cov if lexical or rank_only else None, np.asarray(stuffed, dtype=np.bool_),
+                          mix=lexical)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

@@ -33,9 +33,14 @@ from numpy.typing import NDArray
 Array = NDArray[np.float64]
 
 
-def calibrate(values: Array) -> tuple[Array, str | None]:
+def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
     """Relevance relative to the best candidate (see the module doc), and a note when a rule
-    other than ``score / best`` applied."""
+    other than ``score / best`` applied.
+
+    ``stuffed`` marks keyword-stuffed candidates (:func:`~authorag.relevance.coverage.keyword_stuffed`):
+    the best is then taken over the others, and a stuffed candidate's value is capped at 1, so one
+    page that repeats the query cannot push every careful page off topic.
+    """
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
         return arr, None
@@ -51,6 +56,12 @@ def calibrate(values: Array) -> tuple[Array, str | None]:
         return np.ones_like(arr), _join(note, f"{why}: trust orders")
     if lo < 0.0:
         return (arr - lo) / (hi - lo), _join(note, "scores below 0: min-max scaled")
+    if stuffed is not None and stuffed.any() and not stuffed.all():
+        best = float(arr[~stuffed].max())
+        if best > 0.0:
+            n = int(stuffed.sum())
+            return (np.minimum(arr / best, 1.0),
+                    _join(note, f"{n} keyword-stuffed candidate(s) not used as the relevance reference"))
     return arr / hi, note
 
 

@@ -66,18 +66,48 @@ class Fusion:
     note: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class WindowText:
+    """What the window fusion reads from the candidates' text.
+
+    Attributes:
+        coverage: query-term coverage per candidate, or None when relevance alone decides the
+            window (dense, upstream scores).
+        stuffed: keyword-stuffed candidates (never the relevance reference).
+        mix: the window's relevance is the mean of coverage and relevance (BM25), each relative
+            to its best candidate, then relative to the best candidate that is not stuffed; else
+            coverage alone (relevance is only the incoming order).
+    """
+
+    coverage: Sequence[float] | None
+    stuffed: NDArray[np.bool_]
+    mix: bool
+
+
+def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, str | None]:
+    """The relevance the window fusion uses: calibrated relevance, coverage, or their mean."""
+    stuffed = None if text is None else text.stuffed
+    if text is None or text.coverage is None:
+        return calibrate(relevance, stuffed)
+    cov = np.asarray(text.coverage, dtype=np.float64)
+    if not text.mix:
+        return calibrate(cov, stuffed)
+    rel, note = calibrate(relevance)
+    mixed, _ = calibrate(0.5 * calibrate(cov)[0] + 0.5 * rel, stuffed)
+    return mixed, note
+
+
 def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
-         relevance: Array, signal: Array, on_topic: Array | None = None) -> Fusion:
+         relevance: Array, signal: Array, text: WindowText | None = None) -> Fusion:
     """Fuse relevance with the source signal by the policy's ``fusion`` mode.
 
-    ``on_topic``: a scorer's on-topic shares (BM25's query-term coverage) that decide the window
-    in ``"window"`` fusion instead of the relevance scores themselves.
+    ``text``: what the window fusion reads from the candidates' text (:class:`WindowText`).
 
     Raises:
         ConfigError: ``normalize="none"`` with relevance outside [0, 1].
     """
     if fusion == "window":
-        cal, note = calibrate(relevance if on_topic is None else on_topic)
+        cal, note = window_relevance(relevance, text)
         return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
     if fusion == "linear":
         norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
