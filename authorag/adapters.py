@@ -33,6 +33,7 @@ from authorag.policy_options import (
     POLICY_FIELDS,
     add_policy_options,
     make_policy,
+    policy_field_docs,
     policy_fields,
     policy_from_env,
     policy_to_env,
@@ -347,5 +348,5 @@ def check_top(name: str, value: int | None) -> int | None:
 
 __all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "POLICY_FIELDS", "add_policy_options", "as_float",
            "breakdown", "breakdowns", "build_reranker", "candidates", "candidates_of", "check_top", "choose_relevance", "make_policy",
-           "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance", "resolve_relevance",
-           "resolve_suitability", "source_type_of", "upstream_scores", "url_from_metadata"]
+           "policy_field_docs", "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance",
+           "resolve_relevance", "resolve_suitability", "source_type_of", "upstream_scores", "url_from_metadata"]

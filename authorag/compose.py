@@ -11,7 +11,9 @@ The default composition (chosen by measurement, docs/priors.md "Choosing the def
     tier 1  the shipped prior table (suffix rules for .gov/.edu/...)
     unknown everything else: the reranker fuses its ``unknown_authority`` constant
 
-The learned prior (``learned=True``) and an LLM judge (``judge="local"|"openai"``) are opt-in.
+The learned prior (``learned=True``), an LLM judge (``judge="local"|"openai"``) and the page-evidence
+tier (``page_evidence=True``: a credibility estimate from the URL and text of pages no table knows,
+:mod:`authorag.evidence`) are opt-in.
 
 Example:
     >>> scorer = load_scorer(ScorerSettings())
@@ -66,6 +68,8 @@ class ScorerSettings:
             head-only model of earlier releases). The prior sources in ``exclude_sources`` are
             left out of its training too (retrained once and cached when they differ from the
             shipped model's).
+        page_evidence: add the page-evidence tier: candidates no table knows get a credibility
+            estimate from their URL and page text (tier ``page``; thin evidence stays unknown).
         judge: ``none``, ``local`` (embedded model) or ``openai`` (any OpenAI-compatible server).
         judge_method: registered judge name (``point``: one call per domain).
         judge_model: model name (openai) or GGUF path (local).
@@ -90,6 +94,7 @@ class ScorerSettings:
     source_type_adjust: bool = False
     learned: bool = False
     learned_tail: tuple[str, ...] = DEFAULT_LEARNED_TAIL
+    page_evidence: bool = False
     judge: JudgeKind = "none"
     judge_method: str = "point"
     judge_model: str | None = None
@@ -233,10 +238,15 @@ def _build(settings: ScorerSettings) -> AuthorityScorer:
         inner = _hybrid(settings, table)
     from authorag.priors.platforms import default_platforms
 
+    page = None
+    if settings.page_evidence:
+        from authorag.evidence.tier import PageEvidence
+
+        page = PageEvidence()
     return TieredAuthority(inner, reserved=settings.reserved,
                            platforms=default_platforms() if settings.hosted else None,
                            hosted_authority=settings.hosted_authority, subdomains=settings.subdomains,
-                           source_type_adjust=settings.source_type_adjust, name=composition_name(settings))
+                           source_type_adjust=settings.source_type_adjust, page=page, name=composition_name(settings))
 
 
 def composition_name(settings: ScorerSettings) -> str:
@@ -255,6 +265,8 @@ def composition_name(settings: ScorerSettings) -> str:
                      f"learned[tail={'+'.join(settings.learned_tail) or 'none'}]")
     if settings.judge != "none":
         parts.append(f"judge.{settings.judge_method}:{settings.judge}")
+    if settings.page_evidence:
+        parts.append("page")
     return ">".join(parts)
 
 
@@ -277,6 +289,8 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
                    help="add a PageRank prior built with 'authorag priors build' as an authority source")
     g.add_argument("--learned", action=argparse.BooleanOptionalAction, default=None,
                    help="add the learned-prior tier for domains the table does not know (opt-in)")
+    g.add_argument("--page-evidence", action=argparse.BooleanOptionalAction, default=None,
+                   help="credibility from the URL and text of pages no table knows (opt-in)")
     if judge_flags:
         g.add_argument("--judge", choices=list(get_args(JudgeKind)), default=judge_default,
                        help="judge unknown/low-confidence domains with an LLM")
@@ -314,7 +328,8 @@ def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | No
         prior_files=tuple(args.prior_file) if args.prior_file else None,
         learned=args.learned, **judge,
         hosted=args.hosted, reserved=args.reserved, hosted_authority=args.hosted_authority,
-        subdomains=args.subdomains, source_type_adjust=getattr(args, "source_type_adjust", None))
+        subdomains=args.subdomains, source_type_adjust=getattr(args, "source_type_adjust", None),
+        page_evidence=getattr(args, "page_evidence", None))
 
 
 def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer:

@@ -51,8 +51,14 @@ def policy_fields(obj: object, names: Iterable[str] = POLICY_FIELDS) -> dict[str
 
 
 @lru_cache(maxsize=1)
-def _field_docs() -> dict[str, str]:
-    """``name -> first sentence`` from the Attributes section of the RerankPolicy docstring."""
+def policy_field_docs() -> dict[str, str]:
+    """``name -> first sentence`` from the Attributes section of the RerankPolicy docstring
+    (the help text of the CLI flags and the descriptions of the MCP ``rerank`` tool's policy).
+
+    Example:
+        >>> policy_field_docs()["weight"]
+        'share of authority in the fused score, in [0, 1]'
+    """
     out: dict[str, str] = {}
     name = ""
     for line in (RerankPolicy.__doc__ or "").split("Attributes:", 1)[-1].splitlines():
@@ -73,7 +79,7 @@ def add_policy_options(p: argparse.ArgumentParser, *, exclude: Iterable[str] = (
     """
     hints = typing.get_type_hints(RerankPolicy)
     base = RerankPolicy()
-    docs = _field_docs()
+    docs = policy_field_docs()
     g = p.add_argument_group("rerank policy")
     for name in POLICY_FIELDS:
         if name in exclude:
@@ -115,5 +121,5 @@ def policy_to_env(policy: RerankPolicy) -> dict[str, str]:
     return out
 
 
-__all__ = ["ENV_PREFIX", "POLICY_FIELDS", "add_policy_options", "make_policy", "policy_fields", "policy_from_env",
-           "policy_to_env"]
+__all__ = ["ENV_PREFIX", "POLICY_FIELDS", "add_policy_options", "make_policy", "policy_field_docs", "policy_fields",
+           "policy_from_env", "policy_to_env"]

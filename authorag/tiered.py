@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from authorag.errors import ConfigError
+from authorag.evidence.tier import PageEvidence
 from authorag.priors.base import AuthorityScorer, prior_stores_of
 from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.special import maybe_special, special_host
@@ -68,6 +69,10 @@ class TieredAuthority:
         source_type_adjust: scale a shop or forum page's authority (a URL path cue of
             :mod:`authorag.suitability.cues`) towards ``unknown_level`` when its domain's value is
             above it; the note says why. Off by default (benchmarks/results/default/).
+        page: the page-evidence tier (:class:`~authorag.evidence.tier.PageEvidence`): adds a
+            credibility estimate from the page's URL and text to every candidate the other tiers
+            leave without one and no table knows (tier ``page`` when it was unknown). Off by
+            default (benchmarks/results/page_evidence/).
 
     Raises:
         ConfigError: a value outside its range.
@@ -77,7 +82,7 @@ class TieredAuthority:
                  platforms: PlatformIndex | None | Literal["default"] = "default",
                  hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
                  unknown_level: float = UNKNOWN_LEVEL, name: str | None = None,
-                 source_type_adjust: bool = False) -> None:
+                 source_type_adjust: bool = False, page: PageEvidence | None = None) -> None:
         check_unit("hosted_authority", hosted_authority)
         check_choice("subdomains", subdomains, ("inherit", "discount"))
         self.inner = inner
@@ -87,6 +92,7 @@ class TieredAuthority:
         self.subdomains: SubdomainRule = subdomains
         self.unknown_level = unknown_level
         self.source_type_adjust = source_type_adjust
+        self.page = page
         self.name = name if name is not None else self._default_name()
         self._memo: dict[str, object] = {}
 
@@ -98,7 +104,7 @@ class TieredAuthority:
     def _default_name(self) -> str:
         parts = ["reserved"] if self.reserved else []
         parts += ["hosted"] if self.platforms is not None else []
-        return ">".join([*parts, getattr(self.inner, "name", "inner")])
+        return ">".join([*parts, getattr(self.inner, "name", "inner"), *(["page"] if self.page is not None else [])])
 
     def front(self, candidate: Candidate) -> AuthorityDetail | None:
         """The tier-0 answer for one candidate, or None when the inner scorer should answer."""
@@ -147,7 +153,8 @@ class TieredAuthority:
             for i, detail in zip(todo, inner):
                 detail = self._subdomain(candidates[i], detail)
                 out[i] = self._page_type(candidates[i], detail) if self.source_type_adjust else detail
-        return [d for d in out if d is not None]
+        details = [d for d in out if d is not None]
+        return details if self.page is None else self.page.fill(candidates, details)
 
     def _subdomain(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
         if self.subdomains == "inherit" or detail.tier != "table" or detail.authority is None:

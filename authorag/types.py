@@ -15,10 +15,11 @@ from authorag.domains import parse_host
 from authorag.errors import ConfigError
 from authorag.validation import check_positive_int
 
-Tier = Literal["reserved", "hosted", "table", "rule", "learned", "judge", "unknown"]
+Tier = Literal["reserved", "hosted", "table", "rule", "learned", "judge", "page", "unknown"]
 """Which authority tier produced a value: a reserved/special name (RFC 2606/6761, IPs,
 localhost), user content on a hosting platform, prior table, suffix rule, learned prior, LLM
-judge, or none (unknown)."""
+judge, the page's own evidence (``page``: a credibility estimate from the URL and text of a page
+no other tier knew, :mod:`authorag.evidence`), or none (unknown)."""
 
 FusionMode = Literal["window", "linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]

@@ -7,7 +7,7 @@ page text), drawn with replacement (seeded). Three conditions, interleaved round
 noise hits them alike: prior-only rerank (baseline), + suitability from the URL rule layers
 (suffix, list, platform, path), and + suitability with the text layer too (it reads the first
 1,000 characters). Every condition gets the same candidates with text. Prints medians, the added
-microseconds per candidate and the ratio to the baseline. Issue 12's target: <= 20 us per
+microseconds per candidate and the ratio to the baseline. The target: <= 20 us per
 candidate for the rule layers.
 """
 from __future__ import annotations

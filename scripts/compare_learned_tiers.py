@@ -1,6 +1,6 @@
-"""Issue 11 item 4/5: table + constant vs the default with the old and the tail-aware learned tier.
+"""Table + constant vs the default with the old and the tail-aware learned tier.
 
-Runs ``authorag.benchmarks.compare`` (the issue-11 tracks; needs the tracks' ``bench compare``)
+Runs ``authorag.benchmarks.compare`` (the comparison tracks; needs the tracks' ``bench compare``)
 twice, leave-source-out everywhere:
 
 * every track whose labels are not MBFC-derived (tail-trec2019, hosted-urls, RAGAuth resampled

@@ -1,6 +1,6 @@
 """Measure how far prompt injections in page text move judge scores, with v1 and v2 prompts.
 
-A small fixed set of pages (issue 13 item 5): low-authority pages whose text tries to raise
+A small fixed set of pages: low-authority pages whose text tries to raise
 their score, and high-authority pages whose text tries to lower it. Each page is judged with its
 clean text and with each injection, once with the ``v1`` templates (page text after the
 instruction, verbatim) and once with the hardened ``v2`` templates (see

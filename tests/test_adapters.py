@@ -84,11 +84,14 @@ def _adapter_policy_names(cls: Any) -> set[str]:
 def test_every_adapter_takes_every_policy_field() -> None:
     pytest.importorskip("langchain_core")
     pytest.importorskip("haystack")
+    pytest.importorskip("llama_index.core")
     from authorag.integrations.haystack import AuthorityRanker
     from authorag.integrations.langchain import AuthorityCompressor
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
 
     wanted = set(adapters.POLICY_FIELDS) - {"top_k"}
     assert _adapter_policy_names(AuthorityCompressor) == wanted  # LangChain caps with top_n
+    assert _adapter_policy_names(AuthorityPostprocessor) == wanted  # LlamaIndex caps with top_n
     assert _adapter_policy_names(AuthorityRanker) == wanted | {"top_k"}  # Haystack's own top_k
 
 
@@ -100,9 +103,20 @@ def _cli_breakdowns(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line)["authority"] for line in out.splitlines()]
 
 
+def _llamaindex_breakdowns() -> list[dict[str, Any]]:
+    from llama_index.core.schema import NodeWithScore, TextNode
+
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+    nodes = [NodeWithScore(node=TextNode(text="t", metadata={"link": u})) for u in URLS]
+    out = AuthorityPostprocessor(relevance="rank").postprocess_nodes(nodes, query_str="q")
+    return [n.node.metadata["authority"] for n in out]
+
+
 def test_one_breakdown_shape_on_every_surface(tmp_path: Path) -> None:
     pytest.importorskip("langchain_core")
     pytest.importorskip("haystack")
+    pytest.importorskip("llama_index.core")
     from haystack import Document as HDocument
     from langchain_core.documents import Document as LDocument
 
@@ -122,6 +136,7 @@ def test_one_breakdown_shape_on_every_surface(tmp_path: Path) -> None:
         "langchain": [d.metadata["authority"] for d in lc],
         "haystack": [d.meta["authority"] for d in hs["documents"]],
         "server": [r["authority"] for r in body["results"]],
+        "llamaindex": _llamaindex_breakdowns(),
     }
     for surface, rows in shapes.items():
         assert [set(r) for r in rows] == [BREAKDOWN_KEYS] * 3, surface
@@ -131,6 +146,7 @@ def test_one_breakdown_shape_on_every_surface(tmp_path: Path) -> None:
     fused = {s: [r["fused"] for r in rows] for s, rows in shapes.items()}
     assert fused["cli"] == pytest.approx(fused["server"]) and fused["langchain"] == pytest.approx(fused["haystack"])
     assert fused["cli"] == pytest.approx(fused["langchain"])
+    assert fused["llamaindex"] == pytest.approx(fused["cli"])
 
 
 def test_adapters_do_not_change_their_input() -> None:

@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RESULT = ROOT / "docs" / "results" / "perf" / "bench_adapters.json"
 SURFACES = ["core AuthorityReranker.rerank", "LangChain AuthorityCompressor", "Haystack AuthorityRanker",
-            "Haystack MetaFieldRanker", "server RerankService.rerank"]
+            "Haystack MetaFieldRanker", "server RerankService.rerank", "LlamaIndex AuthorityPostprocessor"]
 
 
 def test_docs_quote_the_committed_result() -> None:
@@ -24,7 +24,7 @@ def test_docs_quote_the_committed_result() -> None:
     quoted = [f"takes {ms[SURFACES[0]]:.3f} ms", f"adds {over[SURFACES[1]]:.3f} ms for the LangChain",
               f"{over[SURFACES[2]]:.3f} ms for the Haystack", f"{over[SURFACES[4]]:.3f} ms for the server",
               f"({ms[SURFACES[2]]:.3f} ms) takes {r['haystack_vs_metafield']:.2f}×",
-              f"`MetaFieldRanker` ({ms[SURFACES[3]]:.3f} ms)"]
+              f"`MetaFieldRanker` ({ms[SURFACES[3]]:.3f} ms)", f"{over[SURFACES[5]]:.3f} ms for the LlamaIndex"]
     assert [q for q in quoted if q not in text] == []
     met = [name.split(" <=")[0].split(" ")[0] for name, ok in r["targets"].items() if ok and "<=" in name]
     assert "is met by " + " and ".join(met) in text
@@ -33,11 +33,13 @@ def test_docs_quote_the_committed_result() -> None:
 def test_one_run_prints_every_ratio() -> None:
     pytest.importorskip("haystack")
     pytest.importorskip("langchain_core")
+    pytest.importorskip("llama_index.core")
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_adapters.py"), "--documents", "5",
                           "--calls", "2", "--rounds", "1", "--json"], capture_output=True, text=True, check=True).stdout
     r = json.loads(out)
-    assert list(r["ms_per_call"]) == SURFACES and set(r["overhead_ms"]) == {SURFACES[1], SURFACES[2], SURFACES[4]}
-    assert list(r["targets"]) == [f"{s} <= +0.3 ms" for s in (SURFACES[1], SURFACES[2], SURFACES[4])] + [
+    adapters = (SURFACES[1], SURFACES[2], SURFACES[4], SURFACES[5])
+    assert list(r["ms_per_call"]) == SURFACES and set(r["overhead_ms"]) == set(adapters)
+    assert list(r["targets"]) == [f"{s} <= +0.3 ms" for s in adapters] + [
         "Haystack AuthorityRanker / MetaFieldRanker < 1"]
     assert r["haystack_vs_metafield"] == pytest.approx(
         r["ms_per_call"][SURFACES[2]] / r["ms_per_call"][SURFACES[3]])

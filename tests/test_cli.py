@@ -38,7 +38,7 @@ def test_score_leave_source_out(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_score_needs_input(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "score", "--no-learned")
-    assert code == 2 and "give URLs/domains" in err
+    assert code == 2 and "give URLs or domains as arguments or with --input FILE" in err
 
 
 def test_rerank_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

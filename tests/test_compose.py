@@ -165,6 +165,27 @@ def _haystack() -> list[float | None]:
     return [got[i] for i in range(len(URLS))]
 
 
+def _audit_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> list[float | None]:
+    from authorag.cli import main
+
+    answer = {"question": "q", "answer": "a [1].", "sources": [{"id": str(i + 1), "url": u} for i, u in enumerate(URLS)]}
+    (tmp_path / "answer.json").write_text(json.dumps(answer), encoding="utf-8")
+    assert main(["audit", str(tmp_path / "answer.json"), "--json"]) == 0
+    return [s["authority"] for s in json.loads(capsys.readouterr().out)["sources"]]
+
+
+def _llamaindex() -> list[float | None]:
+    pytest.importorskip("llama_index.core")
+    from llama_index.core.schema import NodeWithScore, TextNode
+
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+    nodes = [NodeWithScore(node=TextNode(text="x", metadata={"url": u, "i": i})) for i, u in enumerate(URLS)]
+    out = AuthorityPostprocessor(top_n=len(URLS)).postprocess_nodes(nodes, query_str="q")
+    got: dict[int, Any] = {n.node.metadata["i"]: n.node.metadata["authority"]["authority"] for n in out}
+    return [got[i] for i in range(len(URLS))]
+
+
 def _bench() -> list[float | None]:
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
@@ -175,14 +196,14 @@ def _bench() -> list[float | None]:
     return [None if d.authority is None else d.authority for d in method.details(items)]  # type: ignore[attr-defined]
 
 
-def test_every_surface_gives_the_same_authority(capsys: pytest.CaptureFixture[str],
+def test_every_surface_gives_the_same_authority(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("AUTHORAG_CONFIG", "AUTHORAG_LEARNED", "AUTHORAG_JUDGE", "AUTHORAG_HOSTED"):
         monkeypatch.delenv(var, raising=False)
     expected = [d.authority for d in load_scorer(ScorerSettings()).score(candidates_from(URLS))]
     assert expected[1] == 0.4 and expected[2] is None and expected[0] is not None and expected[0] > 0.9
     surfaces = {"cli": _cli(capsys), "server": _service(), "langchain": _langchain(), "haystack": _haystack(),
-                "bench": _bench()}
+                "llamaindex": _llamaindex(), "bench": _bench(), "audit cli": _audit_cli(capsys, tmp_path)}
     assert surfaces == {name: expected for name in surfaces}
 
 

@@ -1,4 +1,4 @@
-"""``authorag bench compare``: every issue-11 track × methods → ONE comparison table (with CIs).
+"""``authorag bench compare``: every comparison track × methods → ONE comparison table (with CIs).
 
 Tracks (the rule for the default composition is judged on all of them):
 

@@ -1,6 +1,6 @@
 """Suitability benchmarks: source-type accuracy per layer, and RAG filters with authority vs suitability.
 
-* ``source_types_v1.csv``: 303 URLs hand-labelled with a source type by the issue-12 author from
+* ``source_types_v1.csv``: 303 URLs hand-labelled with a source type by the author of the suitability classifier from
   general knowledge (not drawn from UT1 or ``known_sources.csv``; the overlap is reported).
 * RAG: RAGAuth-open (TREC HM 2019, health) and ``suitability_questions_v1.csv``, a small
   **hand-made** non-health set (12 yes/no questions x 6 pages; no open data set with URLs,

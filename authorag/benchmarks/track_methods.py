@@ -1,4 +1,4 @@
-"""Methods for choosing the default composition (issue 11): table-const, table-learned, default.
+"""Methods for choosing the default composition: table-const, table-learned, default.
 
 All of them score with the reranker's own policy defaults, so a benchmark measures what
 :class:`~authorag.rerankers.authority.AuthorityReranker` fuses:
@@ -147,7 +147,10 @@ def _default(ctx: MethodContext) -> BenchMethod:
     variant = ctx.option("compose", "")
     from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
 
+    from authorag.benchmarks.page_evidence import honest_scorer
+
     scorer = default_scorer(exclude, variant, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
+    scorer = honest_scorer(scorer, ctx.task_family)  # the page tier never scores pages it was trained on
     name = "default" + (f":{variant}" if variant else "")
     return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), signal=_signal(ctx, RerankPolicy().signal),
                         extra_info={"excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"),

@@ -1,4 +1,4 @@
-"""Protocols of the issue-11 tracks: all-pairs accuracy with bootstrap CIs, and LE.
+"""Protocols of the comparison tracks: all-pairs accuracy with bootstrap CIs, and LE.
 
 * ``tail`` (``tail-trec2019``): pairwise accuracy over every pair of domains with different
   levels (higher level scored higher; a tied score counts ½) = the AUC for two levels, with a

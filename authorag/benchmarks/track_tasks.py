@@ -1,4 +1,4 @@
-"""Issue-11 evaluation tracks as ranking tasks: the tail population and hosted content.
+"""The comparison tracks (those that chose the default composition) as ranking tasks: the tail population and hosted content.
 
 * ``tail-trec2019``: every page domain of TREC HM 2019 (the RAGAuth-open pages), labelled by
   NIST credibility aggregated over the domain's judged pages: level 2 = every page credible,
@@ -8,7 +8,7 @@
   this track: its documents carry no URLs, so there is no domain to score.
 * ``hosted-urls``: a hand-made file (``authorag/benchmarks/data/hosted_urls.csv``) of a
   platform's own pages (label ``official``) next to user-owned pages on the same platform
-  (``user``), and ordinary official pages next to RFC 2606/6761 reserved names (``reserved``)
+  (``user``), and ordinary official pages next to names reserved for documentation and tests (``example.com``, ``*.test``; ``reserved``)
   and IP hosts (``ip``). Level 1 = official, 0 = anything else; pairs are formed only within
   a ``group`` (a platform, or the reserved / ip groups).
 

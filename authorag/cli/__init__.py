@@ -9,7 +9,7 @@ module imports ``authorag.cli`` (tests/test_architecture.py checks it). ``priors
 ``score`` and ``priors`` (its sub-commands in ``priors_pagerank``, ``priors_learned``,
 ``priors_store``); ``rerank.py`` holds ``rerank`` and ``demo``; ``bench.py`` holds ``bench``
 (``bench suite`` in ``bench_suite``, ``bench judges`` in ``bench_judges``); ``judge.py``,
-``serve.py``, ``audit.py`` and ``spark.py`` one command each; ``_util`` the shared input,
+``serve.py``, ``mcp.py``, ``audit.py`` and ``spark.py`` one command each; ``_util`` the shared input,
 output and progress helpers.
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "authorag.cli.rerank",
     "authorag.cli.judge",
     "authorag.cli.serve",
+    "authorag.cli.mcp",
     "authorag.cli.bench",
     "authorag.cli.audit",
     "authorag.cli.spark",

@@ -38,12 +38,14 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     rep.add_argument("--results", help=f"folder holding <run_id>/result.json (default {DEFAULT_RUNS})")
     rep.add_argument("--out", help="where report.md and plots/ go (default: the --results folder)")
     rep.set_defaults(func=_report)
-    cmp = bsub.add_parser("compare", help="every issue-11 track × methods -> one comparison table with CIs")
+    cmp = bsub.add_parser("compare", help="every comparison track (the tracks that chose the default composition) × methods -> one table with CIs")
     cmp.add_argument("--methods", default="table-const,table-learned,hybrid",
                      help="comma-separated method names (default table-const,table-learned,hybrid; add default)")
     cmp.add_argument("--tracks", default="", help="comma-separated track tasks (default: all)")
-    cmp.add_argument("--lists", type=int, default=500, help="LE lists per ranking track (default 500)")
-    cmp.add_argument("--pairs", type=int, default=500, help="PE pairs per difficulty (default 500)")
+    cmp.add_argument("--lists", type=int, default=500,
+                     help="lists of the listwise evaluation (LE: one item per level, Spearman ρ per list) per ranking track (default 500)")
+    cmp.add_argument("--pairs", type=int, default=500,
+                     help="pairs per difficulty of the pairwise evaluation (PE: which of two is more authoritative) (default 500)")
     cmp.add_argument("--seed", type=int, default=0)
     cmp.add_argument("--rerank-relevance", default="bm25",
                      help="relevance scorers of the rerank-mode grid: bm25, dense, both comma-separated, or none")
@@ -71,8 +73,10 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``bench run`` (also used to parse manifest commands)."""
     p.add_argument("--task", required=True, help="task name (authorag bench list)")
     p.add_argument("--method", required=True, help="method name (authorag bench list)")
-    p.add_argument("--lists", type=int, default=100, help="LE lists (default 100)")
-    p.add_argument("--pairs", type=int, default=200, help="PE pairs per difficulty (default 200)")
+    p.add_argument("--lists", type=int, default=100,
+                   help="lists of the listwise evaluation (LE: one item per level, Spearman ρ per list) (default 100)")
+    p.add_argument("--pairs", type=int, default=200,
+                   help="pairs per difficulty of the pairwise evaluation (PE: which of two is more authoritative) (default 200)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", choices=["local", "openai", "fake"], help="LLM backend for judges/generator")
     p.add_argument("--model", help="GGUF path or model name for the backend")

@@ -30,9 +30,11 @@ def add_suite(bsub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="backend option, e.g. base_url=http://127.0.0.1:8000/v1, api_key=..., cache=off")
     p.add_argument("--protocol", choices=["paper", "authorag"], default="paper", help="judge prompt set (default paper)")
-    p.add_argument("--lists", type=int, default=100, help="LE lists for the point judge (default 100)")
+    p.add_argument("--lists", type=int, default=100,
+                   help="lists of the listwise evaluation (LE) for the point judge (default 100)")
     p.add_argument("--group-lists", type=int, help="LE lists for list and pair judges (default: --lists)")
-    p.add_argument("--pairs", type=int, default=100, help="PE pairs per difficulty (default 100)")
+    p.add_argument("--pairs", type=int, default=100,
+                   help="pairs per difficulty of the pairwise evaluation (PE) (default 100)")
     p.add_argument("--instances", type=int, help="RAGAuth instances (default all 33)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", action="append", default=[], metavar="TEXT",

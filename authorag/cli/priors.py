@@ -12,9 +12,19 @@ from authorag.compose import add_scorer_options
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``score`` and ``priors`` to the CLI."""
-    p = sub.add_parser("score", help="score the authority of URLs or domains")
-    p.add_argument("urls", nargs="*", metavar="URL_OR_DOMAIN")
-    p.add_argument("--input", "-i", help="file with one URL or domain per line ('-' for stdin)")
+    p = sub.add_parser(
+        "score", help="score the authority of URLs or domains",
+        description="Score how authoritative the source of each URL or domain is, with the default "
+                    "composition every surface uses (reserved names, hosted user pages, prior table; "
+                    "opt-in learned prior and LLM judge). Prints a table (tab-separated when piped) or, "
+                    "with --json, one object per input in input order.",
+        epilog="examples: authorag score nih.gov https://someone.blogspot.com/x; "
+               "authorag score -i urls.txt --json; authorag score --judge local riverside-family-clinic.net")
+    p.add_argument("urls", nargs="*", metavar="URL_OR_DOMAIN",
+                   help="a URL (https://www.nih.gov/health) or a domain (nih.gov); give any number")
+    p.add_argument("--input", "-i", metavar="FILE",
+                   help="also read URLs or domains from FILE, one per line ('-' for stdin; blank lines "
+                        "and lines starting with # are skipped)")
     p.add_argument("--json", action="store_true", help="print a JSON array (input order)")
     add_scorer_options(p)
     p.set_defaults(func=_score)
@@ -43,9 +53,13 @@ def _score(args: argparse.Namespace) -> int:
     from authorag.trust import trust_fields
     from authorag.types import Candidate
 
-    inputs = list(args.urls) + (read_lines(args.input) if args.input else [])
+    from_file = read_lines(args.input) if args.input else []
+    inputs = list(args.urls) + from_file
     if not inputs:
-        print("authorag score: give URLs/domains as arguments or with --input FILE", file=sys.stderr)
+        message = ("give URLs or domains as arguments or with --input FILE" if not args.input else
+                   f"{'stdin' if args.input == '-' else args.input} has no URL or domain (one per line; "
+                   "blank lines and lines starting with # are skipped), and no URL_OR_DOMAIN was given")
+        print(f"authorag score: {message}", file=sys.stderr)
         return 2
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
     scorer = load_scorer(settings_from_args(args))

@@ -34,8 +34,9 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     t.add_argument("--json", action="store_true", help="print the training metadata as JSON")
     t.set_defaults(func=_train)
 
-    e = psub.add_parser("eval", help="evaluate the learned prior (hash split, leave-source-out)",
-                        description="Train leave-source-out models on the train split and report "
+    e = psub.add_parser("eval", help="evaluate the learned prior (hash split; each model trained without the label's source)",
+                        description="Train models on the train split, each without the source of the labels "
+                                    "it is scored on (leave-source-out), and report "
                                     "Spearman/Kendall/list-of-10 rho on the web, news and CredAuth tracks.")
     e.add_argument("--seed", type=int, default=0, help="seed for training folds and list sampling")
     e.add_argument("--lists", type=int, default=1000, help="sampled lists per method (default 1000)")

@@ -15,7 +15,9 @@ from authorag.types import Relevance
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``rerank`` and ``demo`` to the CLI."""
     p = sub.add_parser("rerank", help="rerank candidates (JSONL: url, text, optional id and score)")
-    p.add_argument("--query", "-q", required=True)
+    p.add_argument("--query", "-q", required=True,
+                   help="the question the candidates were retrieved for (bm25 and dense relevance score "
+                        "the text against it)")
     p.add_argument("--input", "-i", default="-", help="candidates JSONL ('-' for stdin)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (query, provenance: scorer, prior stores, policy; results) "

@@ -15,7 +15,7 @@ from typing import Any
 from authorag.adapters import POLICY_FIELDS, add_policy_options, policy_fields
 from authorag.cli._util import Subparsers
 from authorag.compose import add_scorer_options, composition_name, settings_from_args
-from authorag.server.config import SERVER_RELEVANCE
+from authorag.server.config import SERVER_RELEVANCE, ServerConfig
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -29,6 +29,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                         "connections evenly (default where supported); --no-reuse-port uses uvicorn's "
                         "shared socket")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    add_server_options(p)
+    p.set_defaults(func=_serve)
+
+
+def add_server_options(p: argparse.ArgumentParser) -> None:
+    """The :class:`~authorag.server.config.ServerConfig` flags, shared by ``serve`` and ``mcp``."""
     p.add_argument("--relevance", choices=SERVER_RELEVANCE,
                    help="relevance over the request's documents (default bm25)")
     p.add_argument("--judge-deadline", type=float, metavar="SECONDS",
@@ -46,28 +52,36 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                    help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
     p.add_argument("--suitability-matrix", metavar="YAML", help="your own suitability matrix file")
     p.add_argument("--max-header-bytes", type=int, help="request header size limit (default 32768; 431 beyond)")
-    p.set_defaults(func=_serve)
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from authorag._optional import require
-    from authorag.errors import ConfigError
-    from authorag.server.config import ServerConfig
-    from authorag.server.workers import reuse_port_supported, serve_reuse_port
-    from authorag.validation import check_positive_int
+def server_config(args: argparse.Namespace) -> ServerConfig:
+    """The settings the :func:`add_server_options` flags give, over the ``AUTHORAG_*`` variables.
 
-    uvicorn = require("uvicorn", extra="server", feature="authorag serve")
+    Raises:
+        ConfigError: a flag or variable out of range (``max_documents must be a positive integer``).
+    """
     policy: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                               for k, v in policy_fields(args, POLICY_FIELDS).items()}
-    config = ServerConfig.from_env(
+    return ServerConfig.from_env(
         None, relevance=args.relevance, scorer=settings_from_args(args), api_key=args.api_key,
         max_documents=args.max_documents, max_urls=args.max_urls, max_body_bytes=args.max_body_bytes,
         max_doc_chars=args.max_doc_chars, suitability=args.suitability, suitability_matrix=args.suitability_matrix,
         judge_deadline_s=args.judge_deadline, judge_workers=args.judge_workers,
         max_header_bytes=args.max_header_bytes, **policy,
     )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from authorag._optional import require
+    from authorag.errors import ConfigError
+    from authorag.server.workers import reuse_port_supported, serve_reuse_port
+    from authorag.validation import check_positive_int
+
+    uvicorn = require("uvicorn", extra="server", feature="authorag serve")
+    config = server_config(args)
     os.environ.update(config.to_env())
     check_positive_int("--workers", args.workers)
+    check_port_free(args.host, args.port)
     _banner(args, config)
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
@@ -79,6 +93,39 @@ def _serve(args: argparse.Namespace) -> int:
                 workers=args.workers, log_level=args.log_level, access_log=False,
                 h11_max_incomplete_event_size=config.max_header_bytes)
     return 0
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Raise ConfigError when ``host:port`` cannot be bound (in use, or not an address of this machine).
+
+    Checked before the banner and before loading anything, so a busy port is one clear line, not a
+    banner and then a traceback. Binds with SO_REUSEADDR and no SO_REUSEPORT, as uvicorn does: a
+    listening server (ours with --workers too) makes it fail.
+
+    Example:
+        >>> check_port_free("127.0.0.1", 70000)
+        Traceback (most recent call last):
+        ...
+        authorag.errors.ConfigError: --port must be in 1..65535, got 70000
+    """
+    import errno
+    import socket
+
+    from authorag.errors import ConfigError
+
+    if not 0 < port < 65536:
+        raise ConfigError(f"--port must be in 1..65535, got {port}")
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(f"{host}:{port} is in use (another authorag serve?); stop the program listening "
+                              "there or pick another --port") from exc
+        raise ConfigError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); check --host "
+                          "(an address of this machine, e.g. 127.0.0.1 or 0.0.0.0) and --port") from exc
 
 
 def _banner(args: argparse.Namespace, config: Any) -> None:

@@ -29,9 +29,10 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
 from authorag import adapters
+from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import (
@@ -53,12 +54,6 @@ SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
 
 _new = object.__new__
-# The slots pydantic documents for every model instance (BaseModel.__slots__), set directly;
-# ``__dict__`` through BaseModel's own descriptor (what object.__setattr__ finds, without the lookup).
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _METADATA = frozenset({"metadata"})
 
 
@@ -141,7 +136,8 @@ class AuthorityCompressor(BaseDocumentCompressor):
         # (validating) a Document costs more than the reranking itself, and pydantic's __copy__
         # copies three containers through copy.copy. Writing the instance dict and pydantic's
         # three instance slots takes ~0.6 µs instead of ~1.4 µs per document. ``metadata`` counts
-        # as a set field, so ``model_dump(exclude_unset=True)`` keeps the breakdown.
+        # as a set field, so ``model_dump(exclude_unset=True)`` keeps the breakdown
+        # (authorag.integrations._pydantic).
         out: list[Document] = []
         append = out.append
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
@@ -152,12 +148,12 @@ class AuthorityCompressor(BaseDocumentCompressor):
             fields = doc.__dict__.copy()
             fields["metadata"] = metadata
             new = _new(type(doc))
-            _set_dict(new, fields)
+            set_dict(new, fields)
             fields_set = doc.__pydantic_fields_set__
-            _set_fields_set(new, fields_set.copy() if "metadata" in fields_set else fields_set | _METADATA)
+            set_fields_set(new, fields_set.copy() if "metadata" in fields_set else fields_set | _METADATA)
             extra, private = doc.__pydantic_extra__, doc.__pydantic_private__
-            _set_extra(new, None if extra is None else dict(extra))
-            _set_private(new, None if private is None else dict(private))
+            set_extra(new, None if extra is None else dict(extra))
+            set_private(new, None if private is None else dict(private))
             append(new)
         return out
 

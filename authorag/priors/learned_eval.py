@@ -116,7 +116,15 @@ TRACKS: dict[str, Callable[[], Track]] = {"web": web_track, "news": news_track, 
 def list_rhos(pred: NDArray[np.float64], levels: NDArray[np.int64], n_lists: int,
               rng: np.random.Generator) -> NDArray[np.float64]:
     """Spearman ρ of ``n_lists`` lists drawing one item per level present (NaN-free: a list whose
-    predictions all tie scores 0)."""
+    predictions all tie scores 0).
+
+    Example (predictions in the levels' order give ρ 1 on every list, all ties give 0):
+        >>> levels = np.array([0, 0, 1, 2])
+        >>> list_rhos(np.array([0.1, 0.2, 0.5, 0.9]), levels, 3, np.random.default_rng(0)).tolist()
+        [1.0, 1.0, 1.0]
+        >>> list_rhos(np.full(4, 0.5), levels, 2, np.random.default_rng(0)).tolist()
+        [0.0, 0.0]
+    """
     stats = require("scipy.stats", extra="core", feature="the learned prior evaluation")
     present = np.unique(levels)
     if len(present) < 2:

@@ -3,7 +3,7 @@
 Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
 shapes), ``POST /v1/authority``, ``POST /v1/audit``, ``GET /healthz``, ``/readyz``, ``/metrics``,
 ``/openapi.json``. No endpoint fetches a URL. Every error, including an unexpected one (500
-``internal_error``), is ``{"version": "1", "error": {"code", "status", "message"}}``. POST bodies
+``internal_error``), is ``{"version": 1, "error": {"code", "status", "message"}}``. POST bodies
 must be sent as ``Content-Type: application/json`` (415 otherwise), so a web page cannot make a
 browser post a "simple" form or text request to a server on localhost.
 
@@ -42,7 +42,7 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.server.config import ServerConfig
 from authorag.server.metrics import CONTENT_TYPE
-from authorag.server.middleware import BodyLimitMiddleware, MetricsMiddleware
+from authorag.server.middleware import UNAUTHORIZED, BodyLimitMiddleware, MetricsMiddleware, bearer_token
 from authorag.server.schemas import (
     API_VERSION,
     AuditRequest,
@@ -74,8 +74,6 @@ def _error(status: int, code: str, message: str, service: RerankService,
 
 
 def _auth_dependency(config: ServerConfig) -> Callable[[Request], Awaitable[None]]:
-    # Compared as UTF-8 bytes (a non-ASCII key could never match when the header was decoded as
-    # latin-1 and re-encoded); the scheme is case-insensitive (RFC 9110 section 11.1).
     expected = None if config.api_key is None else config.api_key.encode("utf-8")
 
     # async on purpose: FastAPI runs a plain-def dependency in its thread pool, a thread hop
@@ -83,18 +81,9 @@ def _auth_dependency(config: ServerConfig) -> Callable[[Request], Awaitable[None
     async def check(request: Request) -> None:
         if expected is None:
             return
-        if not hmac.compare_digest(_bearer_token(request), expected):
-            raise HTTPException(401, detail="missing or wrong API key: send 'Authorization: Bearer <key>' "
-                                            "with the key the server was started with")
+        if not hmac.compare_digest(bearer_token(request.scope), expected):
+            raise HTTPException(401, detail=UNAUTHORIZED)
     return check
-
-
-def _bearer_token(request: Request) -> bytes:
-    for name, value in request.scope.get("headers", ()):
-        if name == b"authorization":
-            scheme, _, token = bytes(value).strip().partition(b" ")
-            return token.strip() if scheme.lower() == b"bearer" else b""
-    return b""
 
 
 def _require_json(request: Request) -> None:
@@ -204,7 +193,7 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         return await _run(service, service.audit, await _read(request, AuditRequest))
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, str]:  # pyright: ignore[reportUnusedFunction]
+    async def healthz() -> dict[str, str | int]:  # pyright: ignore[reportUnusedFunction]
         """Liveness: the process answers."""
         return {"status": "ok", "version": API_VERSION}
 

@@ -1,9 +1,10 @@
-"""Pure ASGI middleware: request header and body limits (431, 413) and per-request metrics.
+"""Pure ASGI middleware: request header and body limits (431, 413), bearer keys (401) and metrics.
 
 Pure ASGI (not ``BaseHTTPMiddleware``) keeps the per-request cost to a few function calls.
 """
 from __future__ import annotations
 
+import hmac
 import json
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -89,6 +90,55 @@ class BodyLimitMiddleware:
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+def bearer_token(scope: Scope) -> bytes:
+    """The token of an ``Authorization: Bearer <token>`` header (raw bytes), ``b""`` when none.
+
+    Compared as UTF-8 bytes (a non-ASCII key could never match when the header was decoded as
+    latin-1 and re-encoded); the scheme is case-insensitive (RFC 9110 section 11.1).
+
+    Example:
+        >>> bearer_token({"headers": [(b"authorization", b"bearer k1")]}), bearer_token({"headers": []})
+        (b'k1', b'')
+    """
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            scheme, _, token = bytes(value).strip().partition(b" ")
+            return token.strip() if scheme.lower() == b"bearer" else b""
+    return b""
+
+
+UNAUTHORIZED = ("missing or wrong API key: send 'Authorization: Bearer <key>' with the key the server was "
+                "started with")
+"""The 401 message of every HTTP front door (the rerank API and the MCP server)."""
+
+
+class BearerAuthMiddleware:
+    """Answer 401 (with ``WWW-Authenticate: Bearer``) to HTTP requests without the server's key.
+
+    For apps without per-route dependencies (the MCP server's streamable HTTP endpoint); the
+    rerank API checks the same token per route. ``open_paths`` (health probes) need no key.
+    """
+
+    def __init__(self, app: ASGIApp, api_key: str, metrics: Metrics,
+                 open_paths: frozenset[str] = frozenset({"/healthz", "/readyz"})) -> None:
+        self.app = app
+        self.expected = api_key.encode("utf-8")
+        self.metrics = metrics
+        self.open_paths = open_paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] != "http" or scope.get("path") in self.open_paths
+                or hmac.compare_digest(bearer_token(scope), self.expected)):
+            await self.app(scope, receive, send)
+            return
+        self.metrics.observe_error("unauthorized")
+        body = json.dumps(error_body(401, "unauthorized", UNAUTHORIZED)).encode()
+        await send({"type": "http.response.start", "status": 401,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"www-authenticate", b"Bearer")]})
+        await send({"type": "http.response.body", "body": body})
 
 
 class MetricsMiddleware:

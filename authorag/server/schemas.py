@@ -9,8 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-API_VERSION = "1"
-"""Version of authorag's own JSON shapes (errors, ``/v1/authority``, the ``authority`` field)."""
+API_VERSION = 1
+"""Version of authorag's own JSON shapes (errors, ``/v1/authority``, the ``authority`` field): an
+int, as in the CLI's JSON (``authorag.cli._util.JSON_VERSION``), which has the same value."""
 MAX_INT = 2**31 - 1
 """Upper bound of integer request fields (larger values meant nothing and overflowed C code)."""
 
@@ -101,7 +102,7 @@ class AuthorityItem(BaseModel):
 class AuthorityResponse(BaseModel):
     """``/v1/authority`` response."""
 
-    version: str = API_VERSION
+    version: int = API_VERSION
     results: list[AuthorityItem]
     meta: dict[str, Any]
 
@@ -146,9 +147,9 @@ class ErrorBody(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    """Every error: ``{"version": "1", "error": {"code", "status", "message"}}``."""
+    """Every error: ``{"version": 1, "error": {"code", "status", "message"}}``."""
 
-    version: str = API_VERSION
+    version: int = API_VERSION
     error: ErrorBody
 
 

@@ -4,6 +4,7 @@ Kept apart from the routes so that the adapters stay one conversion in, one out.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import uuid
 from collections import Counter
@@ -17,7 +18,7 @@ from authorag.domains import load_suffix_list
 from authorag.errors import ConfigError
 from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import AuthorityReranker
+from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
 from authorag.server.metrics import Metrics
@@ -127,8 +128,11 @@ class RerankService:
                 f"batches of at most {cap} (server setting --max-documents)",
             )
 
-    def rerank(self, request: RerankRequest, api: str) -> dict[str, Any]:
+    def rerank(self, request: RerankRequest, api: str, policy: RerankPolicy | None = None) -> dict[str, Any]:
         """Rank the request's documents; returns the Cohere/Jina-shaped response dict.
+
+        ``policy`` replaces the server's policy for this request (the MCP ``rerank`` tool's
+        ``policy`` argument); the response's ``meta.authorag.policy`` shows the one applied.
 
         Raises:
             LimitExceeded: more documents than the server allows.
@@ -140,13 +144,15 @@ class RerankService:
         docs = read_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                               max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
         cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
-        ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n)  # none: empty, with provenance
+        changes = {} if policy is None else _changed_fields(self._reranker.policy, policy)
+        ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n, **changes)  # none: empty
         tiers = Counter([c.authority.tier if c.authority else "unknown" for c in ranking.candidates])
         self.metrics.observe_documents(len(docs.texts), len(docs.without_url), len(docs.truncated), dict(tiers))
-        return self._response(request, docs, ranking, api, source)
+        return self._response(request, docs, ranking, api, source,
+                              self._policy if policy is None else policy.to_dict())
 
     def _response(self, request: RerankRequest, docs: DocumentColumns, ranking: Ranking,
-                  api: str, source: str) -> dict[str, Any]:
+                  api: str, source: str, policy: dict[str, Any]) -> dict[str, Any]:
         echoed = request.return_documents if request.return_documents is not None else api == "jina"
         results: list[dict[str, Any]] = []
         skipped: list[int] = []
@@ -167,7 +173,7 @@ class RerankService:
             "billed_units": {"search_units": 1},
             "authorag": {"version": API_VERSION, "scorer": None if self._scorer is None else self._scorer.name,
                          "prior_stores": ranking.provenance.get("prior_stores", {}),
-                         "relevance": source, "policy": self._policy,
+                         "relevance": source, "policy": policy,
                          "documents_without_url": docs.without_url, "truncated": docs.truncated,
                          "judge_skipped": sorted(skipped)},
         }
@@ -220,6 +226,12 @@ def _authority_item(raw: str, cand: Candidate, detail: dict[str, Any]) -> dict[s
     detail.pop("raw", None)
     error = None if cand.domain else "no readable host or domain in this input"
     return {"input": raw, "host": cand.host, "domain": cand.domain, **detail, "error": error}
+
+
+def _changed_fields(base: RerankPolicy, policy: RerankPolicy) -> dict[str, Any]:
+    """The fields of ``policy`` that differ from ``base`` (the reranker's per-call overrides)."""
+    return {f.name: getattr(policy, f.name) for f in dataclasses.fields(RerankPolicy)
+            if getattr(policy, f.name) != getattr(base, f.name)}
 
 
 def _judging_tier(scorer: object) -> object:

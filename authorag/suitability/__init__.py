@@ -1,4 +1,4 @@
-"""Source-type and query-topic suitability: is this kind of source fit for this question? (issue 12)
+"""Source-type and query-topic suitability: is this kind of source fit for this question?
 
 * :mod:`~authorag.suitability.taxonomy`: the stable type and topic identifiers, result types.
 * :mod:`~authorag.suitability.classifier`: :class:`SourceTypeClassifier` (suffix, list, platform,

@@ -5,7 +5,7 @@
 #   bash benchmarks/results/reproduce.sh llm2    # list/pair/with-text judges, LLM RAG filters (about 45 min)
 #   bash benchmarks/results/reproduce.sh suite   # AuthorityBench suite, paper protocol, local model (see SUITE below)
 #   bash benchmarks/results/reproduce.sh report  # tables + plots from the results folders
-#   bash benchmarks/results/reproduce.sh tracks  # issue-11 tracks x methods -> benchmarks/results/tracks/compare.md (~10 min)
+#   bash benchmarks/results/reproduce.sh tracks  # comparison tracks x methods -> benchmarks/results/tracks/compare.md (~10 min)
 # This script is the only writer of benchmarks/results/: it passes --out and --overwrite explicitly.
 # A bench run without --out writes to the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench).
 set -euo pipefail
@@ -68,7 +68,7 @@ suite() {
 }
 
 tracks() {
-  # One comparison table (markdown + JSON, bootstrap CIs) of every issue-11 track, plus the
+  # One comparison table (markdown + JSON, bootstrap CIs) of every comparison track, plus the
   # rerank-mode grid on ragauth-trec2019-resampled with BM25 and dense relevance.
   rm -rf benchmarks/results/tracks/runs  # compare re-creates its per-run folders (bench run never overwrites)
   $A bench compare --methods "${TRACK_METHODS:-table-const,table-learned,hybrid}" --rerank-relevance bm25,dense \

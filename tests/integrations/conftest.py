@@ -66,3 +66,27 @@ def faiss_store(minilm: Any) -> Any:
 @pytest.fixture(scope="session")
 def corpus() -> list[tuple[str, str]]:
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def llama_index() -> Any:
+    """A LlamaIndex ``VectorStoreIndex`` over :data:`CORPUS` (metadata ``url``), MiniLM embeddings."""
+    pytest.importorskip("llama_index.core")
+    from llama_index.core import VectorStoreIndex
+    from llama_index.core.embeddings import BaseEmbedding
+    from llama_index.core.schema import TextNode
+
+    from authorag.relevance.dense import DenseEncoder
+
+    class MiniLM(BaseEmbedding):  # LlamaIndex's embedding interface over the offline encoder
+        def _get_query_embedding(self, query: str) -> list[float]:
+            return DenseEncoder().encode_query(query).tolist()
+
+        async def _aget_query_embedding(self, query: str) -> list[float]:
+            return self._get_query_embedding(query)
+
+        def _get_text_embedding(self, text: str) -> list[float]:
+            return DenseEncoder().encode([text])[0].tolist()
+
+    nodes = [TextNode(text=text, metadata={"url": url, "pos": i}, id_=f"n{i}") for i, (url, text) in enumerate(CORPUS)]
+    return VectorStoreIndex(nodes, embed_model=MiniLM())

@@ -15,7 +15,7 @@ AUTH = {"Authorization": f"Bearer {API_KEY}"}
 def _error(r: httpx.Response, status: int, code: str) -> str:
     assert r.status_code == status, r.text
     body = r.json()
-    assert body["version"] == "1"
+    assert body["version"] == 1
     assert body["error"]["code"] == code
     assert body["error"]["status"] == status
     return str(body["error"]["message"])
@@ -29,7 +29,7 @@ def test_bad_auth_is_401(server_url: str, headers: dict[str, str]) -> None:
 
 
 def test_health_is_open_and_ready(server_url: str) -> None:
-    assert httpx.get(f"{server_url}/healthz").json() == {"status": "ok", "version": "1"}
+    assert httpx.get(f"{server_url}/healthz").json() == {"status": "ok", "version": 1}
     ready = httpx.get(f"{server_url}/readyz").json()
     assert ready["status"] == "ready"
     assert ready["config"]["auth"] is True and "api_key" not in ready["config"]
@@ -106,7 +106,7 @@ def test_text_budget_truncates(server_url: str) -> None:
 def test_authority_endpoint(server_url: str) -> None:
     body = {"urls": ["nih.gov", "https://someblog.blogspot.com/x", "not a url"]}
     data = httpx.post(f"{server_url}/v1/authority", json=body, headers=AUTH).json()
-    assert data["version"] == "1"
+    assert data["version"] == 1
     got = [(r["input"], r["domain"], r["tier"]) for r in data["results"]]
     assert got == [("nih.gov", "nih.gov", "table"), ("https://someblog.blogspot.com/x", "someblog.blogspot.com",
                                                      "hosted"), ("not a url", None, "unknown")]

@@ -24,7 +24,7 @@ def _error(r: httpx.Response, status: int, code: str) -> str:
     assert r.status_code == status, r.text
     assert r.headers["content-type"].startswith("application/json")
     body = r.json()
-    assert body["version"] == "1" and body["error"]["code"] == code and body["error"]["status"] == status
+    assert body["version"] == 1 and body["error"]["code"] == code and body["error"]["status"] == status
     return str(body["error"]["message"])
 
 

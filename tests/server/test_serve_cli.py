@@ -89,7 +89,9 @@ def test_serve_on_a_taken_port_says_so() -> None:
 @pytest.mark.parametrize("module,package,extra", [
     ("authorag.integrations.langchain", "langchain_core", "langchain"),
     ("authorag.integrations.haystack", "haystack", "haystack"),
+    ("authorag.integrations.llamaindex", "llama_index.core", "llamaindex"),
     ("authorag.server.app", "fastapi", "server"),
+    ("authorag.server.mcp", "mcp", "mcp"),
 ])
 def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch, module: str, package: str,
                                                  extra: str) -> None:

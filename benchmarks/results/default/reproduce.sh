@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 11: choosing the default composition. Table + constant (the baseline) vs the default
-# (reserved > hosted > prior) and its variants on every issue-11 track (issue 12: source_type_adjust), leave-source-out, seed 0,
+# Choosing the default composition. Table + constant (the baseline) vs the default
+# (reserved > hosted > prior) and its variants on every comparison track (and source_type_adjust), leave-source-out, seed 0,
 # 500 LE lists, credibility_weight 0.5 (the reranker's default blend). About 35 CPU seconds.
 #   bash benchmarks/results/default/reproduce.sh
 set -euo pipefail

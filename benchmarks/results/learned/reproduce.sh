@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 11, items 4-5: table + constant vs the default composition with the old (head-only) and the
-# tail-aware learned tier, on every issue-11 track, leave-source-out (needs `bench compare`).
+# Table + constant vs the default composition with the old (head-only) and the
+# tail-aware learned tier, on every comparison track, leave-source-out (needs `bench compare`).
 # About 25 CPU seconds once the leave-source-out learned priors are cached (about 20 s to train them).
 #   bash benchmarks/results/learned/reproduce.sh
 set -euo pipefail

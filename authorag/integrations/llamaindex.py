@@ -1,0 +1,203 @@
+"""LlamaIndex node postprocessor: rank retrieved nodes by source authority fused with relevance.
+
+Install with ``pip install 'authorag[llamaindex]'`` (``llama-index-core``).
+
+:class:`AuthorityPostprocessor` is a ``BaseNodePostprocessor``: put it in a query engine's
+``node_postprocessors`` or call ``postprocess_nodes`` / ``apostprocess_nodes`` yourself. It
+returns new ``NodeWithScore`` objects in fused order: the fused score in ``NodeWithScore.score``,
+the explanation in ``node.metadata["authority"]`` (left out of the text the LLM and the embedder
+see), every other metadata key kept; the caller's nodes are never changed. The source URL is read
+from node metadata (``source``, ``url``, ``link``, ``href``, ``source_url``); the incoming
+``NodeWithScore.score`` (the retriever's similarity) is the upstream relevance.
+
+The settings are plain fields, so ``to_dict`` / ``from_dict`` / ``to_json`` / ``from_json`` round
+trip them (an authority ``scorer`` object passed in is not serialized: it is rebuilt from
+``exclude_sources`` / ``optin_sources`` and the ``AUTHORAG_*`` settings).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from authorag._optional import require
+
+require("llama_index.core", extra="llamaindex", feature="authorag.integrations.llamaindex")
+
+from llama_index.core.bridge.pydantic import Field, PrivateAttr, model_validator
+from llama_index.core.postprocessor.types import BaseNodePostprocessor
+from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle, TextNode
+
+from authorag import adapters
+from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.authority import (
+    DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_SUITABILITY_WEIGHT,
+    DEFAULT_UNKNOWN_AUTHORITY,
+    DEFAULT_WEIGHT,
+    AuthorityReranker,
+    Normalize,
+)
+from authorag.types import Candidate, FusionMode, Ranking, Relevance, RerankMode
+
+META_KEY = "authority"
+"""``node.metadata`` key that receives the per-node explanation."""
+
+_POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
+_QUERY_FREE = frozenset(adapters.ORDER_MODES)  # relevance modes that read no query text
+_PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() is TextNode's (the text alone)
+_CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
+
+
+class AuthorityPostprocessor(BaseNodePostprocessor):
+    """Rerank or filter LlamaIndex nodes by source authority fused with relevance.
+
+    Args (pydantic fields):
+        scorer: an authority scorer to use instead of the default composition (not serialized).
+        relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (the incoming
+            ``NodeWithScore.score`` when every node has one, else the incoming order), ``"rank"``,
+            ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
+        url_keys: metadata keys searched in order for the source URL.
+        top_n: keep at most this many nodes (None keeps all).
+        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, rrf_k,
+            normalize, allow, deny, suitability_weight: the
+            :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+        suitability: off (False, default); True for the shipped suitability matrix, or a matrix
+            YAML path.
+        exclude_sources, optin_sources: prior sources to leave out / add (``load_prior``).
+
+    Example:
+        >>> from llama_index.core.schema import NodeWithScore, TextNode
+        >>> nodes = [NodeWithScore(node=TextNode(text="a", metadata={"url": "https://someblog.blogspot.com/x"})),
+        ...          NodeWithScore(node=TextNode(text="b", metadata={"url": "https://www.nih.gov/y"}))]
+        >>> out = AuthorityPostprocessor(weight=0.8).postprocess_nodes(nodes, query_str="q")
+        >>> [n.node.metadata["url"] for n in out]
+        ['https://www.nih.gov/y', 'https://someblog.blogspot.com/x']
+    """
+
+    scorer: AuthorityScorer | None = Field(default=None, exclude=True)
+    relevance: Relevance = "auto"
+    url_keys: tuple[str, ...] = adapters.DEFAULT_URL_KEYS
+    top_n: int | None = None
+    weight: float = DEFAULT_WEIGHT
+    fusion: FusionMode = "linear"
+    mode: RerankMode = "rerank"
+    credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
+    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
+    min_authority: float | None = None
+    rrf_k: float = 60.0
+    normalize: Normalize = "minmax"
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
+    suitability: bool | str = False
+    exclude_sources: tuple[str, ...] = ()
+    optin_sources: tuple[str, ...] = ()
+
+    _reranker: AuthorityReranker | None = PrivateAttr(default=None)
+    _mode: str = PrivateAttr(default="auto")
+
+    @model_validator(mode="after")
+    def _validate(self) -> AuthorityPostprocessor:
+        adapters.check_top("top_n", self.top_n)
+        adapters.make_policy(adapters.policy_fields(self, _POLICY))
+        return self
+
+    @classmethod
+    def class_name(cls) -> str:
+        """The name LlamaIndex serialization records (``class_name`` in ``to_dict``)."""
+        return "AuthorityPostprocessor"
+
+    def reranker(self) -> AuthorityReranker:
+        """The underlying reranker (built on first use: loading the prior is not free)."""
+        if self._reranker is None:
+            scorer = self.scorer
+            if scorer is None:
+                from authorag.compose import load_scorer
+
+                scorer = load_scorer(None, exclude_sources=self.exclude_sources or None,
+                                     optin_sources=self.optin_sources or None)
+            self._reranker, self._mode = adapters.build_reranker(
+                scorer, self.relevance, adapters.policy_fields(self, _POLICY), self.suitability)
+        return self._reranker
+
+    def _candidates(self, nodes: Sequence[NodeWithScore],
+                    query_bundle: QueryBundle | None) -> tuple[str, list[Candidate], str]:
+        reranker = self.reranker()
+        if query_bundle is None and (self._mode not in _QUERY_FREE or reranker.suitability is not None):
+            raise ValueError(f"AuthorityPostprocessor with relevance={self.relevance!r}"
+                             f"{' and suitability' if reranker.suitability is not None else ''} needs the query: "
+                             "call postprocess_nodes(nodes, query_str=...) or pass a query_bundle")
+        keys, url_of, mode, plain = self.url_keys, adapters.url_from_metadata, self._mode, _PLAIN_TEXT
+        urls: list[str] = []
+        texts: list[str] = []
+        add_url, add_text = urls.append, texts.append
+        for n in nodes:
+            node = n.node
+            add_url(url_of(node.metadata, keys))
+            kind = type(node)
+            is_plain = plain.get(kind)
+            if is_plain is None:  # once per node class: TextNode.get_content() is the text itself
+                is_plain = plain[kind] = issubclass(kind, TextNode) and kind.get_content is TextNode.get_content
+            add_text(node.text if is_plain else node.get_content())  # pyright: ignore[reportAttributeAccessIssue]
+        upstream = adapters.upstream_scores(mode, [n.score for n in nodes])
+        cands, source = adapters.candidates_of(urls, texts, upstream, mode)
+        return "" if query_bundle is None else query_bundle.query_str, cands, source
+
+    @staticmethod
+    def _nodes(nodes: Sequence[NodeWithScore], ranking: Ranking, source: str) -> list[NodeWithScore]:
+        # A result is a shallow copy of the caller's node with new metadata (what
+        # ``node.model_copy(update=...)`` makes) in a new NodeWithScore, both written without
+        # validation: the pydantic way costs more than the reranking (authorag.integrations._pydantic).
+        out: list[NodeWithScore] = []
+        append, key, new, changed, scored_cls = out.append, META_KEY, object.__new__, _CHANGED, NodeWithScore
+        sdict, sfields, sextra, sprivate = set_dict, set_fields_set, set_extra, set_private  # locals: read per node
+        for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
+            node = nodes[int(cand.id)].node
+            metadata = node.metadata.copy()  # one shallow copy; the caller's node is never written
+            metadata[key] = explanation
+            fields = node.__dict__.copy()
+            fields["metadata"] = metadata
+            # The explanation is for people and code, not for the prompt or the embedding.
+            llm, embed = node.excluded_llm_metadata_keys, node.excluded_embed_metadata_keys
+            if key not in llm:
+                fields["excluded_llm_metadata_keys"] = [*llm, key]
+            if key not in embed:
+                fields["excluded_embed_metadata_keys"] = [*embed, key]
+            copy = new(type(node))
+            sdict(copy, fields)
+            sfields(copy, node.__pydantic_fields_set__ | changed)
+            extra, private = node.__pydantic_extra__, node.__pydantic_private__
+            sextra(copy, None if extra is None else dict(extra))
+            sprivate(copy, None if private is None else dict(private))
+            scored = new(scored_cls)
+            sdict(scored, {"node": copy, "score": cand.scores["fused"]})
+            sfields(scored, {"node", "score"})
+            sextra(scored, None)
+            sprivate(scored, None)
+            append(scored)
+        return out
+
+    def _postprocess_nodes(self, nodes: list[NodeWithScore],
+                           query_bundle: QueryBundle | None = None) -> list[NodeWithScore]:
+        """New nodes in fused order (at most ``top_n``); the inputs are not changed.
+
+        Raises:
+            ValueError: no query for a relevance scorer or suitability.
+        """
+        if not nodes:
+            return []
+        query, cands, source = self._candidates(nodes, query_bundle)
+        ranking = self.reranker().rerank_owned(query, cands, top_k=self.top_n)
+        return self._nodes(nodes, ranking, source)
+
+    async def _apostprocess_nodes(self, nodes: list[NodeWithScore],
+                                  query_bundle: QueryBundle | None = None) -> list[NodeWithScore]:
+        """Async twin of :meth:`_postprocess_nodes` (scoring runs off the event loop)."""
+        if not nodes:
+            return []
+        query, cands, source = self._candidates(nodes, query_bundle)
+        ranking = await self.reranker().arerank_owned(query, cands, top_k=self.top_n)
+        return self._nodes(nodes, ranking, source)
+
+
+__all__ = ["META_KEY", "AuthorityPostprocessor"]

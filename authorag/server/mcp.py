@@ -1,0 +1,180 @@
+"""``authorag mcp``: a Model Context Protocol server with the authority tools, over stdio or HTTP.
+
+Install with ``pip install 'authorag[mcp]'``. The tools (:mod:`authorag.server.mcp_tools`) are
+``score_sources``, ``rerank`` and ``audit_answer``, each with JSON schemas for its arguments and its
+structured result. They run on :class:`~authorag.server.service.RerankService` with the same
+:class:`~authorag.server.config.ServerConfig` as ``authorag serve``: the same composition,
+relevance, policy, judge deadline and request limits. The streamable HTTP endpoint also takes the
+HTTP API's body and header limits (413, 431) and its bearer key (401).
+
+Bad arguments, limits and scorer failures come back as tool errors (``isError`` results whose
+text says what to fix); the server keeps running. The scorer loads in the background as the
+server starts, so ``tools/list`` answers at once; the first tool call waits for it.
+
+Example:
+    >>> from authorag.server.config import ServerConfig
+    >>> tools = AuthorityMcpServer(ServerConfig(relevance="rank")).tools
+    >>> [t.name for t in tools]
+    ['score_sources', 'rerank', 'audit_answer']
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from typing import Any
+
+from authorag._optional import require
+
+require("mcp", extra="mcp", feature="authorag mcp")
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from authorag.errors import AuthoragError
+from authorag.priors.base import AuthorityScorer
+from authorag.server.config import ServerConfig
+from authorag.server.mcp_tools import TOOLS, ToolInputError, call_tool, input_schema, output_schema
+from authorag.server.service import RerankService
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "authorag"
+"""The name the server gives in the MCP handshake."""
+DEFAULT_PATH = "/mcp"
+"""Path of the streamable HTTP endpoint."""
+INSTRUCTIONS = ("Tools to judge how trustworthy sources are: score_sources for URLs or domains, rerank to order "
+                "retrieved documents by authority fused with relevance, audit_answer to check an answer's "
+                "citations. Nothing is fetched from the web.")
+_READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                   open_world_hint=False)
+
+
+class AuthorityMcpServer:
+    """The MCP server: tool list, tool calls, and the stdio and HTTP transports.
+
+    Args:
+        config: the server settings (``authorag mcp`` flags and ``AUTHORAG_*`` variables).
+        scorer: an authority scorer to use instead of the one ``config`` describes.
+
+    Attributes:
+        server: the ``mcp`` SDK's low-level ``Server`` (``mcp.Client(server)`` talks to it in-process).
+        service: the :class:`RerankService` the tools call.
+    """
+
+    def __init__(self, config: ServerConfig, scorer: AuthorityScorer | None = None) -> None:
+        from authorag import __version__
+
+        self.service = RerankService(config, scorer)
+        self.tools = [types.Tool(name=spec.name, title=spec.title, description=spec.description,
+                                 input_schema=input_schema(spec, config.policy), output_schema=output_schema(spec),
+                                 annotations=_READ_ONLY) for spec in TOOLS.values()]
+        self._listed = types.ListToolsResult(tools=self.tools)
+        self._ready = threading.Event()
+        self._warm_error: BaseException | None = None
+        self._warming = False
+        self.server: Server[Any] = Server(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS,
+                                          on_list_tools=self._list_tools, on_call_tool=self._call_tool)
+
+    def start_warm_up(self) -> None:
+        """Load the scorer and relevance model in a background thread (once)."""
+        if self._warming:
+            return
+        self._warming = True
+        threading.Thread(target=self._warm_up, name="authorag-mcp-warm-up", daemon=True).start()
+
+    def _warm_up(self) -> None:
+        try:
+            self.service.warm_up()
+        except Exception as exc:  # reported on every tool call; the server keeps answering
+            log.error("the authority scorer failed to load: %s", exc)
+            self._warm_error = exc
+        finally:
+            self._ready.set()
+
+    async def _list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return self._listed
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            body = await self._run(params.name, params.arguments)
+        except ToolInputError as exc:
+            return _error(str(exc))
+        except AuthoragError as exc:  # the scorer, a judge backend, a prior file
+            return _error(f"{params.name}: {exc}")
+        except Exception as exc:
+            log.exception("tool %r failed", params.name)
+            return _error(f"{params.name}: the server failed on this call ({type(exc).__name__}); it has been "
+                          "logged, please report it with the arguments that caused it")
+        return types.CallToolResult(content=[types.TextContent(text=json.dumps(body, ensure_ascii=False))],
+                                    structured_content=body)
+
+    async def _run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+        if not self._ready.is_set():
+            self.start_warm_up()
+            await asyncio.get_running_loop().run_in_executor(None, self._ready.wait)
+        if self._warm_error is not None:
+            raise AuthoragError(f"the authority scorer failed to load: {self._warm_error}; fix the server's "
+                                "settings (authorag mcp flags, AUTHORAG_* variables) and restart it")
+        if not self.service.offload:  # prior-only scoring takes about a millisecond: run it inline
+            return call_tool(self.service, name, arguments)
+        # judge calls and dense encoding may block: the service's own request threads, as the HTTP API
+        return await asyncio.get_running_loop().run_in_executor(
+            self.service.executor, call_tool, self.service, name, arguments)
+
+    async def run_stdio(self) -> None:
+        """Serve one client over stdin/stdout until it closes them."""
+        self.start_warm_up()
+        async with stdio_server() as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options())
+
+    def http_app(self, path: str = DEFAULT_PATH, host: str = "127.0.0.1") -> Any:
+        """The streamable HTTP endpoint at ``path`` as an ASGI app, with the HTTP API's limits.
+
+        Stateless JSON responses: every request stands alone, so any worker can answer it.
+        DNS-rebinding protection is on when ``host`` is a loopback name. ``GET /healthz`` and
+        ``GET /readyz`` (200 once the scorer is loaded) answer as the HTTP API's do, without a key.
+        """
+        from authorag.server.middleware import BearerAuthMiddleware, BodyLimitMiddleware
+
+        from starlette.requests import Request
+        from starlette.responses import JSONResponse
+        from starlette.routing import Route
+
+        from authorag.server.schemas import API_VERSION, error_body
+
+        async def healthz(_: Request) -> JSONResponse:
+            return JSONResponse({"status": "ok", "version": API_VERSION})
+
+        async def readyz(_: Request) -> JSONResponse:
+            if not self._ready.is_set():
+                return JSONResponse(error_body(503, "not_ready", "the authority scorer is still loading"), 503)
+            return JSONResponse({"status": "ready" if self._warm_error is None else "failed", "version": API_VERSION,
+                                 "config": self.service.config.public()}, 200 if self._warm_error is None else 503)
+
+        cfg = self.service.config
+        app: Any = self.server.streamable_http_app(
+            streamable_http_path=path, json_response=True, stateless_http=True, host=host,
+            max_request_body_size=cfg.max_body_bytes,
+            custom_starlette_routes=[Route("/healthz", healthz), Route("/readyz", readyz)])
+        if cfg.api_key is not None:
+            app = BearerAuthMiddleware(app, cfg.api_key, self.service.metrics)
+        return BodyLimitMiddleware(app, max_bytes=cfg.max_body_bytes, metrics=self.service.metrics,
+                                   max_header_bytes=cfg.max_header_bytes)
+
+    def run_http(self, host: str, port: int, path: str = DEFAULT_PATH, log_level: str = "warning") -> None:
+        """Serve the streamable HTTP endpoint with uvicorn until interrupted."""
+        import uvicorn
+
+        self.start_warm_up()
+        uvicorn.run(self.http_app(path, host), host=host, port=port, log_level=log_level, access_log=False,
+                    h11_max_incomplete_event_size=self.service.config.max_header_bytes)
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+
+
+__all__ = ["DEFAULT_PATH", "INSTRUCTIONS", "SERVER_NAME", "AuthorityMcpServer"]
