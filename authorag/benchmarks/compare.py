@@ -1,6 +1,6 @@
-"""``authorag bench compare``: every comparison track × methods → ONE comparison table (with CIs).
+"""``authorag bench compare``: evaluation tracks × methods → ONE comparison table (with CIs).
 
-Tracks (the rule for the default composition is judged on all of them):
+Authority tracks (the default composition is judged on all of them; run by default):
 
 * ``tail-trec2019``: all-pairs accuracy (= AUC, credible above non-credible) and LE ρ;
 * ``hosted-urls``: official above user / reserved / ip pages (overall and per label);
@@ -8,6 +8,15 @@ Tracks (the rule for the default composition is judged on all of them):
   (topic-clustered CIs), plus the rerank-mode grid (:mod:`authorag.benchmarks.rerank_eval`);
 * ``domainauth-news-{fine,coarse}`` (unknown domains included, filled with the constant),
   ``credauth-mbfc``, ``credauth-baly``, ``domainauth-web-fine``: LE ρ.
+
+Rerank tracks (named with ``--tracks``; :mod:`authorag.benchmarks.rerank_tracks` and
+:mod:`authorag.benchmarks.graded_tracks`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-lists``
+(the hand-written sets, ``--split dev|test|all``) and ``graded-trec2019`` (nDCG), each a row per
+relevance of ``--track-relevance``; with it, ``ragauth-trec2019-resampled`` adds the top-k rows
+of each method's fused order. Their methods are compositions with a policy
+(:mod:`authorag.benchmarks.rerank_methods`: ``relevance-only``, ``today``, ``default``,
+``default:fusion=rrf,weight=0.5``, ...). Their breakdown rows (per domain and kind) form a second
+table.
 
 Beside each method's cells, ``Δ method − first method`` with a paired bootstrap CI over the
 same units (:mod:`authorag.benchmarks.paired`): the rule "at least as good as table + constant
@@ -19,6 +28,7 @@ Every method runs leave-source-out with the reranker's default policy: unknown s
 
 Example:
     authorag bench compare --methods table-const,table-learned,hybrid --out /tmp/compare
+    authorag bench compare --methods relevance-only,today,default --tracks trust-pairs,no-harm-pairs --split dev
 """
 from __future__ import annotations
 
@@ -33,7 +43,7 @@ from authorag.benchmarks.rag import TOP_KS
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
 
-TrackKind = Literal["tail", "hosted", "rag", "le"]
+TrackKind = Literal["tail", "hosted", "rag", "le", "rerank"]
 COMPARE_VERSION = 1
 DEFAULT_METHODS = ("table-const", "table-learned", "hybrid")
 
@@ -55,7 +65,13 @@ TRACKS: tuple[Track, ...] = (
     Track("credauth-mbfc", "le"),
     Track("credauth-baly", "le"),
     Track("domainauth-web-fine", "le"),
+    Track("trust-pairs", "rerank"),
+    Track("no-harm-pairs", "rerank"),
+    Track("no-harm-lists", "rerank"),
+    Track("graded-trec2019", "rerank"),
 )
+DEFAULT_TRACKS = tuple(t.task for t in TRACKS if t.kind != "rerank")
+"""What ``bench compare`` runs without ``--tracks``: the authority tracks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +97,14 @@ def _ci(raw: Sequence[float] | None) -> tuple[float, float] | None:
     return None if raw is None else (float(raw[0]), float(raw[1]))
 
 
+def _row_cells(rows: Mapping[str, Mapping[str, Any]]) -> dict[str, Cell]:
+    return {name: Cell(r["value"], _ci(r.get("ci"))) for name, r in rows.items()}
+
+
 def headline_cells(kind: TrackKind, metrics: Mapping[str, Any]) -> dict[str, Cell]:
     """The table rows one track contributes: row name → cell."""
+    if kind == "rerank":
+        return _row_cells(metrics["rows"])
     if kind == "tail":
         p, le, cov = metrics["pairs"], metrics["le"], metrics["coverage"]
         return {"pair accuracy (AUC)": Cell(p["accuracy"], _ci(p["accuracy_ci"]), cov),
@@ -96,7 +118,8 @@ def headline_cells(kind: TrackKind, metrics: Mapping[str, Any]) -> dict[str, Cel
     if kind == "rag":
         acc, ci, cov = metrics["generator_free"]["authority"], metrics["generator_free_ci"]["authority"], \
             metrics["authority_coverage"]
-        return {f"authority filter k={k}": Cell(acc[str(k)], _ci(ci.get(str(k))), cov) for k in TOP_KS}
+        cells = {f"authority filter k={k}": Cell(acc[str(k)], _ci(ci.get(str(k))), cov) for k in TOP_KS}
+        return {**cells, **_row_cells(metrics.get("rerank", {}).get("rows", {}))}
     le = metrics["le"]
     return {"LE ρ": Cell(le["spearman"], _ci(le["spearman_ci"]), le["coverage"])}
 
@@ -114,15 +137,20 @@ class CompareConfig:
         rerank_relevance: relevance scorers of the rerank-mode grid (``bm25``, ``dense``); empty = no grid.
         options: method options applied to every method (``credibility_weight`` defaults to the
             reranker's ``DEFAULT_CREDIBILITY_WEIGHT``).
+        track_relevance: relevance of the rerank tracks and of the RAG track's rerank rows
+            (``bm25``, ``rank``, ``dense``, ``upstream``; empty = no RAG rerank rows).
+        split: ``dev``, ``test`` or ``all`` of the hand-written trust and no-harm sets.
     """
 
     methods: tuple[str, ...] = DEFAULT_METHODS
-    tracks: tuple[str, ...] = tuple(t.task for t in TRACKS)
+    tracks: tuple[str, ...] = DEFAULT_TRACKS
     n_lists: int = 500
     n_pairs: int = 500
     seed: int = 0
     rerank_relevance: tuple[str, ...] = ("bm25",)
     options: Mapping[str, str] | None = None
+    track_relevance: tuple[str, ...] = ("bm25", "rank", "dense")
+    split: str = "all"
 
     def __post_init__(self) -> None:
         known = {t.task for t in TRACKS}
@@ -134,21 +162,30 @@ class CompareConfig:
         bad_rel = [r for r in self.rerank_relevance if r not in ("bm25", "dense")]
         if bad_rel:
             raise ConfigError(f"rerank relevance must be bm25 or dense, got {', '.join(bad_rel)}")
+        from authorag.benchmarks.rerank_tracks import track_relevances
+        from authorag.benchmarks.trust_data import SPLITS
+
+        track_relevances(self.track_relevance, None)
+        if self.split not in SPLITS:
+            raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
 
     def method_options(self) -> dict[str, str]:
         """Options for every method, with the reranker's credibility weight unless overridden."""
         return {"credibility_weight": str(DEFAULT_CREDIBILITY_WEIGHT), **dict(self.options or {})}
 
 
-def _run_track(cfg: CompareConfig, track: Track, method: str, runs_dir: Path) -> tuple[dict[str, Cell], Any]:
-    """The track's table cells for ``method`` and its per-unit values (for paired deltas)."""
+def _run_track(cfg: CompareConfig, track: Track, method: str,
+               runs_dir: Path) -> tuple[dict[str, Cell], dict[str, Cell], Any]:
+    """The track's table cells and breakdown cells for ``method``, and its per-unit values (for paired deltas)."""
     from authorag.benchmarks.runner import RunConfig, run_condition, write_result
 
     run_cfg = RunConfig(task=track.task, method=method, n_lists=cfg.n_lists, n_pairs=cfg.n_pairs, seed=cfg.seed,
-                        options=cfg.method_options(), keep_units=True)
+                        options=cfg.method_options(), keep_units=True, track_relevance=cfg.track_relevance,
+                        split=cfg.split)
     result = run_condition(run_cfg)
     write_result(result, runs_dir)
-    return headline_cells(track.kind, result["metrics"]), result["metrics"]["units"]
+    metrics = result["metrics"]
+    return headline_cells(track.kind, metrics), _row_cells(metrics.get("detail_rows", {})), metrics["units"]
 
 
 def delta_label(method: str, base: str) -> str:
@@ -166,6 +203,9 @@ def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
     for key, cells in table.items():
         task, _, row = key.partition(" | ")
         for method in others:
+            if base not in cells or method not in cells:  # a method pinned to another relevance has no such row
+                cells[delta_label(method, base)] = {"value": None, "ci": None}
+                continue
             cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
                                                             units[(task, method)], seed=cfg.seed)
     return [delta_label(m, base) for m in others]
@@ -205,14 +245,18 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
 
     runs_dir = out_dir / "runs"
     table: dict[str, dict[str, dict[str, Any]]] = {}
+    detail: dict[str, dict[str, dict[str, Any]]] = {}
     units: dict[tuple[str, str], Any] = {}
-    for track in (t for t in TRACKS if t.task in cfg.tracks):
+    by_task = {t.task: t for t in TRACKS}
+    for track in (by_task[name] for name in dict.fromkeys(cfg.tracks)):  # in the order asked for
         for method in cfg.methods:
             log(f"{track.task} × {method}")
-            cells, units[(track.task, method)] = _run_track(cfg, track, method, runs_dir)
-            for row, cell in cells.items():
-                table.setdefault(f"{track.task} | {row}", {})[method] = cell.to_dict()
+            cells, details, units[(track.task, method)] = _run_track(cfg, track, method, runs_dir)
+            for into, found in ((table, cells), (detail, details)):
+                for row, cell in found.items():
+                    into.setdefault(f"{track.task} | {row}", {})[method] = cell.to_dict()
     deltas = _add_deltas(cfg, table, units)
+    _add_deltas(cfg, detail, units)
     relevance = _relevance_scorers(cfg.rerank_relevance)
     grids: list[dict[str, Any]] = []
     for name, scorer in relevance.items():
@@ -222,6 +266,7 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
     record = {"version": COMPARE_VERSION, "package_version": __version__, "seed": cfg.seed,
               "methods": list(cfg.methods), "tracks": list(cfg.tracks), "n_lists": cfg.n_lists,
               "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "delta_columns": deltas,
+              "detail_table": detail, "track_relevance": list(cfg.track_relevance), "split": cfg.split,
               "rerank_grid": grids}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "compare.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")

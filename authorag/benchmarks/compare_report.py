@@ -42,12 +42,12 @@ def _mark(raw: Mapping[str, Any] | None) -> str:
     return f"{raw['value']:+.3f} " + ("▲" if lo > 0 else "▼" if hi < 0 else "=")
 
 
-def comparison_table(record: Mapping[str, Any]) -> list[str]:
+def comparison_table(record: Mapping[str, Any], table: str = "table") -> list[str]:
     """Rows = track | metric, columns = methods then paired differences, cells = value [95 % CI]."""
     methods = list(record["methods"])
     deltas = list(record.get("delta_columns", []))
     rows: list[list[str]] = []
-    for key, cells in record["table"].items():
+    for key, cells in record[table].items():
         track, _, metric = str(key).partition(" | ")
         rows.append([track, metric, *(_cell(cells.get(m)) for m in methods),
                      *(_cell(cells.get(d), signed=True) for d in deltas)])
@@ -80,6 +80,23 @@ def grid_tables(record: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _rerank_notes(record: Mapping[str, Any]) -> list[str]:
+    if not record.get("detail_table") and not any(" (" in k for k in record["table"]):
+        return []
+    return [(f"Rerank tracks: relevance {', '.join(record.get('track_relevance', []))}, split "
+             f"{record.get('split', 'all')} of the hand-written sets; every case through "
+             "adapters.build_reranker with the method's scorer and policy, in each input order; cells are "
+             "shares of (case, order) units (nDCG: mean over pools), CIs resample cases (graded and RAG: "
+             "topics)."), ""]
+
+
+def _breakdown(record: Mapping[str, Any]) -> list[str]:
+    if not record.get("detail_table"):
+        return []
+    return ["## Breakdown of the rerank tracks (by domain and source kind)", "",
+            *comparison_table(record, "detail_table"), ""]
+
+
 def render_compare(record: Mapping[str, Any]) -> str:
     """The whole ``compare.md``."""
     opts = ", ".join(f"{k}={v}" for k, v in sorted(record.get("options", {}).items())) or "none"
@@ -91,7 +108,8 @@ def render_compare(record: Mapping[str, Any]) -> str:
               "the rerank grid resample whole topics, the hosted rows whole platforms. Δ columns: the "
               "method minus the first method on the same units, paired bootstrap 95 % CI; ▲ / ▼ = the CI "
               "lies above / below 0, = it contains 0."), "",
-             "## Comparison", "", *comparison_table(record), "",
+             *_rerank_notes(record), "## Comparison", "", *comparison_table(record), "",
+             *_breakdown(record),
              "## Coverage (share of items known to the method; the rest get the constant)", "",
              *coverage_table(record), "", "## Rerank mode on ragauth-trec2019-resampled (generator-free accuracy)",
              *grid_tables(record)]

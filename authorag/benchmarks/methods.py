@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from authorag.benchmarks.tasks import BenchItem, ItemKind, normalize_key, read_rows
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import RerankPolicy, authority_signal
+from authorag.rerankers.authority import RerankPolicy, Signal, authority_signal
 from authorag.trust import DEFAULT_TRUST_RULE
 from authorag.types import AuthorityDetail, Candidate
 
@@ -141,18 +141,22 @@ class RandomMethod:
 class ScorerMethod:
     """Adapts any :class:`AuthorityScorer` (prior table, learned prior, hybrid, judge) pointwise.
 
-    The score is the reranker's signal: :func:`authority_signal` of the detail under
-    ``credibility_weight`` (``signal="blend"``) or its trust value (``signal="trust"``,
-    :mod:`authorag.trust`), or None when nothing is known about the source. Details are cached per item.
+    The score is the signal the reranker fuses under ``policy`` (default: ``signal`` with
+    ``credibility_weight``): :func:`authority_signal` for ``signal="blend"``, the trust value
+    (:mod:`authorag.trust`) for ``signal="trust"``; None when nothing is known about the source.
+    Details are cached per item. The rerank tracks rerank with ``scorer``, ``policy`` and
+    ``relevance`` (a pinned relevance, or None for the track's own).
     ``meter`` (a :class:`~authorag.judges.cost.CostMeter` on the LLM backend a scorer such as
     ``hybrid-judge`` uses) adds calls, tokens and cache hits to :meth:`info`.
     """
 
     def __init__(self, name: str, scorer: AuthorityScorer, *, credibility_weight: float = 0.0,
-                 extra_info: Mapping[str, Any] | None = None, meter: Any = None, signal: str = "blend") -> None:
+                 policy: RerankPolicy | None = None, relevance: str | None = None,
+                 extra_info: Mapping[str, Any] | None = None, meter: Any = None, signal: Signal = "blend") -> None:
         self.name = name
         self.scorer = scorer
-        self.policy = RerankPolicy(credibility_weight=credibility_weight, signal=signal)  # type: ignore[arg-type]
+        self.policy = RerankPolicy(credibility_weight=credibility_weight, signal=signal) if policy is None else policy
+        self.relevance = relevance
         self._details: dict[str, AuthorityDetail] = {}
         self._extra = dict(extra_info or {})
         self._meter = meter

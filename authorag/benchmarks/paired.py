@@ -7,7 +7,9 @@ same resample. The units and their clusters follow each track's own CI:
 * tail pair accuracy: domains; LE ρ (every ranking track): lists;
 * hosted: groups (platforms), per label where the row names one; a label held by one group
   only (reserved, ip) resamples that group's URLs;
-* RAG filter: topics (the instances of a topic move together).
+* RAG filter: topics (the instances of a topic move together);
+* rerank-track rows (``units["rows"][row]``: ``clusters`` and ``values``): the clusters, a case
+  with all its input orders or a topic with all its pools or instances.
 
 Example:
     >>> base = {"spearman": [0.1, 0.2, 0.3]}
@@ -63,6 +65,9 @@ def _clustered_mean_of(values: Sequence[float], topics: Sequence[int]) -> tuple[
 
 def _row_stat(kind: str, row: str, units: Mapping[str, Any]) -> tuple[int, Stat]:
     """(number of resampling units, statistic over unit indices) for one table row."""
+    rows = units.get("rows", {})
+    if row in rows:  # rerank-track rows: a share over units, clusters resampled whole
+        return _clustered_mean_of(rows[row]["values"], rows[row]["clusters"])
     if row.startswith("LE"):
         return len(units["spearman"]), _mean_of(units["spearman"])
     if kind == "tail":

@@ -24,6 +24,7 @@ from authorag.benchmarks.methods import (
     MethodSpec,
     split_variant,
 )
+from authorag.benchmarks.rerank_methods import COMPOSITIONS
 from authorag.benchmarks.track_methods import track_specs
 from authorag.errors import ConfigError
 
@@ -40,16 +41,18 @@ def method_specs() -> Mapping[str, MethodSpec]:
 def build_method(name: str, ctx: MethodContext) -> BenchMethod:
     """Build method ``name`` for ``ctx``; raises ConfigError listing the known names.
 
-    Only ``default`` takes a variant after a colon (``default:learned=true,hosted_authority=0.2``):
-    ScorerSettings fields for the composition (see :mod:`authorag.benchmarks.track_methods`).
+    Only the compositions (``relevance-only``, ``today``, ``default``) take a variant after a
+    colon (``default:learned=true,weight=0.7``): ScorerSettings and RerankPolicy fields (see
+    :mod:`authorag.benchmarks.rerank_methods`).
     """
     specs = _registry()
     base, variant = split_variant(name)
     spec = specs.get(base)
     if spec is None:
         raise ConfigError(f"unknown method {name!r}; known methods: {', '.join(specs)}")
-    if variant and base != "default":
-        raise ConfigError(f"only 'default' takes settings after a colon, got {name!r}")
+    if variant and base not in COMPOSITIONS:
+        raise ConfigError(f"only the compositions ({', '.join(COMPOSITIONS)}) take settings after a colon, "
+                          f"got {name!r}")
     if spec.needs_backend and ctx.backend is None:
         raise ConfigError(f"method {name!r} is an LLM judge and needs --backend (local, openai or fake)")
     if variant:

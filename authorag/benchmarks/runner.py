@@ -28,7 +28,7 @@ from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sa
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.benchmarks.registry import build_method, method_specs
-from authorag.benchmarks.tasks import RAG_TASKS, data_checksums, load_task
+from authorag.benchmarks.tasks import RAG_TASKS, RERANK_TASKS, data_checksums, load_task
 from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.track_tasks import HOSTED_FAMILY, TAIL_FAMILY
 from authorag.errors import ConfigError
@@ -76,6 +76,11 @@ class RunConfig:
         protocol: judge prompt set, ``authorag`` (digits + logprobs) or ``paper`` (the
             AuthorityBench protocol: JSON answers, greedy decoding); ``paper`` runs get
             ``__paper`` in their folder name.
+        track_relevance: relevance of the rerank tracks (``bm25``, ``rank``, ``dense``,
+            ``upstream``); empty = the tracks' default. RAG tasks add rerank rows for the
+            scored ones (``bm25``, ``dense``, ``upstream``) when it is not empty.
+        split: the trust and no-harm tracks' half: ``dev``, ``test`` or ``all``; not ``all``
+            adds ``__<split>`` to the folder name.
     """
 
     task: str
@@ -93,8 +98,16 @@ class RunConfig:
     tag: str = ""
     keep_units: bool = False
     protocol: str = "authorag"
+    track_relevance: tuple[str, ...] = ()
+    split: str = "all"
 
     def __post_init__(self) -> None:
+        from authorag.benchmarks.rerank_tracks import track_relevances
+        from authorag.benchmarks.trust_data import SPLITS
+
+        track_relevances(self.track_relevance, None)  # unknown names fail here
+        if self.split not in SPLITS:
+            raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
         if self.protocol not in PROTOCOLS:
             raise ConfigError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
         if self.n_lists <= 0 or self.n_pairs < 0:
@@ -105,11 +118,12 @@ class RunConfig:
     def run_id(self) -> str:
         """Folder name: ``<task>__<method>[__paper][__<tag>]``."""
         return (f"{self.task}__{self.method}" + ("__paper" if self.protocol == "paper" else "")
-                + (f"__{self.tag}" if self.tag else ""))
+                + (f"__{self.split}" if self.split != "all" else "") + (f"__{self.tag}" if self.tag else ""))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready view."""
-        return {f.name: dict(self.options) if f.name == "options" else getattr(self, f.name)
+        return {f.name: dict(self.options) if f.name == "options" else
+                list(self.track_relevance) if f.name == "track_relevance" else getattr(self, f.name)
                 for f in dataclasses.fields(self)}
 
 
@@ -176,7 +190,52 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
     metrics.update(protocol="rag", relevance_scorer=cfg.relevance, utility_scorer=cfg.utility,
                    filter_judge_stats={n: dict(s.stats) for n, s in (("relevance", relevance), ("utility", utility))
                                        if isinstance(s, JudgeDocScorer)})
+    if cfg.track_relevance:
+        metrics["rerank"] = _rag_rerank(cfg, method, instances, task.ci_unit == "topic", metrics)
     return metrics, method, task.data_files
+
+
+def _rag_rerank(cfg: RunConfig, method: BenchMethod, instances: Any, by_topic: bool,
+                metrics: dict[str, Any]) -> dict[str, Any]:
+    """The fused order's top-k rows (:func:`~authorag.benchmarks.graded_tracks.rag_rerank_metrics`)."""
+    from authorag.benchmarks.graded_tracks import SCORED_RELEVANCE, rag_rerank_metrics
+    from authorag.benchmarks.methods import ScorerMethod
+    from authorag.benchmarks.rerank_methods import rerank_setup
+    from authorag.benchmarks.rerank_tracks import Reranking, track_relevances
+
+    if not isinstance(method, ScorerMethod):
+        return {"skipped": f"method {method.name!r} has no AuthorityScorer to rerank with", "rows": {}}
+    setup = rerank_setup(method)
+    rels = track_relevances(cfg.track_relevance, setup.relevance, SCORED_RELEVANCE)
+    out = rag_rerank_metrics(instances, Reranking(setup), rels, seed=cfg.seed, ci_by_topic=by_topic)
+    if cfg.keep_units:
+        metrics.setdefault("units", {})["rows"] = out["units"]["rows"]
+    return {"relevance": rels, "rows": out["rows"]}
+
+
+def _rerank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], BenchMethod, tuple[str, ...]]:
+    """A rerank track (trust and no-harm cases, graded TREC pools) for one method."""
+    from authorag.benchmarks.graded_tracks import GRADED_TASK, SCORED_RELEVANCE, TREC_FILE, graded_metrics, graded_pools
+    from authorag.benchmarks.rerank_methods import rerank_setup
+    from authorag.benchmarks.rerank_tracks import DEFAULT_RELEVANCE, Reranking, run_case_track, track_relevances
+    from authorag.benchmarks.trust_data import data_file, load_cases
+
+    _check_kind(cfg.method, "document")
+    method = build_method(cfg.method, _context(cfg, "rerank", None, "document"))
+    setup = rerank_setup(method)
+    requested = cfg.track_relevance or DEFAULT_RELEVANCE
+    if cfg.task == GRADED_TASK:
+        pools = graded_pools()
+        metrics = graded_metrics(pools, Reranking(setup), track_relevances(requested, setup.relevance, SCORED_RELEVANCE),
+                                 seed=cfg.seed, progress=progress("pools", len(pools)))
+        files: tuple[str, ...] = (TREC_FILE,)
+    else:
+        metrics = run_case_track(cfg.task, cfg.split, Reranking(setup), track_relevances(requested, setup.relevance),
+                                 seed=cfg.seed, progress=progress("cases", len(load_cases(cfg.task, cfg.split))))
+        files = (data_file(cfg.task),)
+    if not cfg.keep_units:
+        metrics.pop("units", None)
+    return metrics, method, files
 
 
 def run_condition(cfg: RunConfig, progress: Progress = _no_progress) -> dict[str, Any]:
@@ -186,6 +245,8 @@ def run_condition(cfg: RunConfig, progress: Progress = _no_progress) -> dict[str
     start = time.perf_counter()
     if cfg.task in RAG_TASKS:
         metrics, method, files = _rag_metrics(cfg, progress)
+    elif cfg.task in RERANK_TASKS:
+        metrics, method, files = _rerank_metrics(cfg, progress)
     else:
         metrics, method, files = _rank_metrics(cfg, progress)
     info = method.info()

@@ -285,6 +285,8 @@ _BUILDERS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
 })
 
 RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
+RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists", "graded-trec2019")
+"""Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.rerank_tracks`)."""
 
 
 def task_names() -> list[str]:

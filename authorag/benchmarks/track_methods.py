@@ -15,9 +15,11 @@ and the learned prior is retrained without it):
 * ``table-learned``: table → learned prior (``HybridAuthority`` without judge, no shrinkage:
   the learned value is used as it comes).
 * ``default``: the one composition, ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``
-  (see :func:`default_scorer`).
-  A variant after a colon sets other ScorerSettings fields, so compositions can be compared in
-  one table: ``default:learned=true``, ``default:hosted=false,reserved=false``.
+  (see :func:`default_scorer`), with ``RerankPolicy()``; ``relevance-only`` and ``today`` are the
+  same composition with other policies (:mod:`authorag.benchmarks.rerank_methods`).
+  A variant after a colon sets other ScorerSettings or RerankPolicy fields, so compositions can
+  be compared in one table: ``default:learned=true``, ``default:hosted=false,reserved=false``,
+  ``default:fusion=rrf,weight=0.5``.
 
 Example:
     >>> from authorag.benchmarks.methods import MethodContext
@@ -30,23 +32,26 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, get_args
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT, RerankPolicy, Signal
+from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT, Signal
 from authorag.validation import check_choice
 
 
-def _excluded(ctx: MethodContext) -> tuple[str, ...]:
-    from authorag.benchmarks.methods import excluded_sources
+def excluded_sources(ctx: MethodContext) -> tuple[str, ...]:
+    """The prior sources a run leaves out: the task's label source and, for MBFC-derived task
+    families, every source built from MBFC or OpenSources labels (CRED-1): leave-source-out."""
+    from authorag.benchmarks.methods import excluded_sources as excluded
 
-    return excluded_sources(ctx)
+    return excluded(ctx)
 
 
-def _cw(ctx: MethodContext) -> float:
+def option_credibility_weight(ctx: MethodContext) -> float:
+    """``--option credibility_weight`` (default: the reranker's ``DEFAULT_CREDIBILITY_WEIGHT``)."""
     raw = ctx.option("credibility_weight", str(DEFAULT_CREDIBILITY_WEIGHT))
     try:
         return float(raw)
@@ -54,18 +59,19 @@ def _cw(ctx: MethodContext) -> float:
         raise ConfigError(f"option credibility_weight must be a number, got {raw!r}") from None
 
 
-def _signal(ctx: MethodContext, default: str = "blend") -> str:
+def _signal(ctx: MethodContext, default: Signal = "blend") -> Signal:
     value = ctx.option("signal", default)
     check_choice("option signal", value, get_args(Signal))
-    return value
+    return value  # type: ignore[return-value]  # checked against the Literal just above
 
 
 def _table_const(ctx: MethodContext) -> BenchMethod:
     from authorag.priors import load_prior
 
-    exclude = _excluded(ctx)
+    exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)
-    return ScorerMethod("table-const", table, credibility_weight=_cw(ctx), signal=_signal(ctx), extra_info={
+    return ScorerMethod("table-const", table, credibility_weight=option_credibility_weight(ctx), signal=_signal(ctx),
+                        extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "unknown": "constant DEFAULT_UNKNOWN_AUTHORITY"})
 
@@ -82,11 +88,12 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
     from authorag.hybrid import HybridAuthority
     from authorag.priors import load_prior
 
-    exclude = _excluded(ctx)
+    exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)
     learned = learned_scorer(ctx)
     scorer = HybridAuthority(table, learned, None, calibration=None, shrink_to=None)
-    return ScorerMethod("table-learned", scorer, credibility_weight=_cw(ctx), signal=_signal(ctx), extra_info={
+    return ScorerMethod("table-learned", scorer, credibility_weight=option_credibility_weight(ctx),
+                        signal=_signal(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 
@@ -97,7 +104,7 @@ def _kind(annotation: object) -> str:
     return text.removesuffix(" | None")
 
 
-def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
+def parse_settings(variant: str, settings_type: Any, label: str = "default") -> dict[str, object]:
     """``learned=true,hosted_authority=0.2`` → ScorerSettings overrides (typed; unknown names rejected).
 
     Example:
@@ -116,25 +123,25 @@ def parse_settings(variant: str, settings_type: Any) -> dict[str, object]:
     for part in (p for p in variant.split(",") if p):
         key, sep, raw = part.partition("=")
         if not sep or key not in kinds or key == "exclude_sources":
-            raise ConfigError(f"default:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
+            raise ConfigError(f"{label}:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
                               f"(exclude_sources is set by the task); fields: {', '.join(sorted(kinds))}")
-        out[key] = parse_value(f"default:{variant}: setting {key}", raw, kinds[key], sep="+")
+        out[key] = parse_value(f"{label}:{variant}: setting {key}", raw, kinds[key], sep="+")
     return out
 
 
-def default_scorer(exclude_sources: Sequence[str], variant: str = "",
+def default_scorer(exclude_sources: Sequence[str], settings: Mapping[str, object] | None = None,
                    mbfc_derived: bool = False) -> AuthorityScorer:
-    """THE HOOK for the ``default`` method: the one composition, leave-source-out.
+    """THE HOOK for the composition methods: the one composition, leave-source-out.
 
-    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **overrides)``
-    (overrides parsed from ``variant``, e.g. ``learned=true``).
+    Calls ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...), **settings)``
+    (ScorerSettings overrides, e.g. ``{"learned": True}``, as :func:`parse_settings` gives them).
 
     Raises:
-        ConfigError: a bad variant.
+        ConfigError: a bad setting.
     """
     from authorag.compose import ScorerSettings, load_scorer
 
-    overrides = parse_settings(variant, ScorerSettings)
+    overrides = dict(settings or {})
     if mbfc_derived and "learned_tail" not in overrides:  # CRED-1 derives from MBFC: never train on it here
         from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
 
@@ -142,19 +149,12 @@ def default_scorer(exclude_sources: Sequence[str], variant: str = "",
     return load_scorer(ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
 
 
-def _default(ctx: MethodContext) -> BenchMethod:
-    exclude = _excluded(ctx)
+def _composition(base: str, ctx: MethodContext) -> BenchMethod:
+    """A composition method: ``base`` plus the variant the registry put in ``ctx.options["compose"]``."""
+    from authorag.benchmarks.rerank_methods import composition_method
+
     variant = ctx.option("compose", "")
-    from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
-
-    from authorag.benchmarks.page_evidence import honest_scorer
-
-    scorer = default_scorer(exclude, variant, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
-    scorer = honest_scorer(scorer, ctx.task_family)  # the page tier never scores pages it was trained on
-    name = "default" + (f":{variant}" if variant else "")
-    return ScorerMethod(name, scorer, credibility_weight=_cw(ctx), signal=_signal(ctx, RerankPolicy().signal),
-                        extra_info={"excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"),
-                                    "settings": variant})
+    return composition_method(base + (f":{variant}" if variant else ""), ctx)
 
 
 def track_specs() -> tuple[MethodSpec, ...]:
@@ -164,8 +164,12 @@ def track_specs() -> tuple[MethodSpec, ...]:
                    "prior table, unknown sources at the reranker's constant (what the reranker fuses)"),
         MethodSpec("table-learned", _table_learned, ("domain", "document"), False,
                    "prior table → learned prior, no shrinkage (both leave-source-out)"),
-        MethodSpec("default", _default, ("domain", "document"), False,
-                   "the default composition authorag.compose.load_scorer (leave-source-out)"),
+        MethodSpec("default", lambda ctx: _composition("default", ctx), ("domain", "document"), False,
+                   "the default composition authorag.compose.load_scorer with RerankPolicy() (leave-source-out)"),
+        MethodSpec("today", lambda ctx: _composition("today", ctx), ("domain", "document"), False,
+                   "the reranker as shipped before trust fusion: its policy and prior sources"),
+        MethodSpec("relevance-only", lambda ctx: _composition("relevance-only", ctx), ("domain", "document"), False,
+                   "the default composition with authority weight 0 (relevance alone)"),
     )
 
 

@@ -38,10 +38,15 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     rep.add_argument("--results", help=f"folder holding <run_id>/result.json (default {DEFAULT_RUNS})")
     rep.add_argument("--out", help="where report.md and plots/ go (default: the --results folder)")
     rep.set_defaults(func=_report)
-    cmp = bsub.add_parser("compare", help="every comparison track (the tracks that chose the default composition) × methods -> one table with CIs")
+    cmp = bsub.add_parser("compare", help="evaluation tracks × methods -> one comparison table with CIs")
     cmp.add_argument("--methods", default="table-const,table-learned,hybrid",
-                     help="comma-separated method names (default table-const,table-learned,hybrid; add default)")
-    cmp.add_argument("--tracks", default="", help="comma-separated track tasks (default: all)")
+                     help="comma-separated method names (default table-const,table-learned,hybrid); the "
+                          "compositions relevance-only, today and default take ScorerSettings and RerankPolicy "
+                          "fields: default:fusion=rrf,weight=0.5 (docs/benchmarks.md)")
+    cmp.add_argument("--tracks", default="",
+                     help="comma-separated track tasks (default: the authority tracks; the rerank tracks "
+                          "trust-pairs, no-harm-pairs, no-harm-lists, graded-trec2019 are named here)")
+    _add_track_options(cmp, "bm25,rank,dense")
     cmp.add_argument("--lists", type=int, default=500,
                      help="lists of the listwise evaluation (LE: one item per level, Spearman ρ per list) per ranking track (default 500)")
     cmp.add_argument("--pairs", type=int, default=500,
@@ -90,9 +95,20 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="method option, e.g. credibility_weight=0.5 or base_url=http://127.0.0.1:8080/v1")
     p.add_argument("--tag", default="", help="suffix of the results folder name")
+    _add_track_options(p, "")
     p.add_argument("--protocol", choices=["authorag", "paper"], default="authorag",
                    help="judge prompt set: authorag (digits, logprob expectation) or paper (the AuthorityBench "
                         "protocol: JSON answers, greedy decoding, domains by name only)")
+
+
+def _add_track_options(p: argparse.ArgumentParser, relevance_default: str) -> None:
+    """``--track-relevance`` and ``--split`` (the rerank tracks)."""
+    shown = relevance_default or "the rerank tracks' bm25,rank,dense; RAG tasks: no rerank rows"
+    p.add_argument("--track-relevance", default=relevance_default,
+                   help="relevance of the rerank tracks, comma-separated: bm25, rank, dense, upstream "
+                        f"(default {shown}); also adds the RAG task's fused top-k rows")
+    p.add_argument("--split", choices=["dev", "test", "all"], default="all",
+                   help="half of the hand-written trust and no-harm sets (default all; tune on dev)")
 
 
 def _options(raw_options: list[str]) -> dict[str, str]:
@@ -112,12 +128,15 @@ def _csv(raw: str) -> tuple[str, ...]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from authorag.benchmarks.compare import TRACKS, CompareConfig, run_compare
+    from authorag.benchmarks.compare import DEFAULT_TRACKS, CompareConfig, run_compare
     from authorag.judges.backends.models import cache_dir
 
-    cfg = CompareConfig(methods=_csv(args.methods), tracks=_csv(args.tracks) or tuple(t.task for t in TRACKS),
+    from authorag.benchmarks.rerank_methods import split_methods
+
+    cfg = CompareConfig(methods=split_methods(args.methods), tracks=_csv(args.tracks) or DEFAULT_TRACKS,
                         n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
-                        rerank_relevance=_csv(args.rerank_relevance), options=_options(args.option))
+                        rerank_relevance=_csv(args.rerank_relevance), options=_options(args.option),
+                        track_relevance=_csv(args.track_relevance), split=args.split)
     out = Path(args.out) if args.out else cache_dir() / "bench" / "compare"
     run_compare(cfg, out, log=lambda msg: print(msg, file=sys.stderr))
     print(json.dumps({"version": 1, "folder": str(out), "table": str(out / "compare.md")}, indent=2))
@@ -131,12 +150,14 @@ def config_from_args(args: argparse.Namespace) -> Any:
     return RunConfig(task=args.task, method=args.method, n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                      backend=args.backend, model=args.model, generator=args.generator,
                      max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag,
-                     protocol=args.protocol)
+                     protocol=args.protocol, track_relevance=_csv(args.track_relevance), split=args.split)
 
 
 def _build_task_summaries() -> list[dict[str, Any]]:
+    from authorag.benchmarks.graded_tracks import graded_pools
     from authorag.benchmarks.rag_tasks import load_rag_task
     from authorag.benchmarks.tasks import RAG_TASKS, load_task, task_names
+    from authorag.benchmarks.trust_data import load_cases
 
     tasks: list[dict[str, Any]] = []
     for name in task_names():
@@ -146,6 +167,12 @@ def _build_task_summaries() -> list[dict[str, Any]]:
         else:
             t = load_task(name)
             tasks.append({"name": name, "items": len(t.items), "levels": t.n_levels, "description": t.description})
+    for name, n, text in (
+            ("trust-pairs", len(load_cases("trust-pairs")), "hand-written: trusted page first over keyword-stuffed pages"),
+            ("no-harm-pairs", len(load_cases("no-harm-pairs")), "hand-written: on-topic page above an off-topic trusted one"),
+            ("no-harm-lists", len(load_cases("no-harm-lists")), "hand-written: 5-7 pages, on-topic above off-topic, trusted first"),
+            ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
+        tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks
 
 
@@ -158,7 +185,7 @@ def _task_summaries() -> list[dict[str, Any]]:
     from authorag.judges.backends.models import cache_dir
 
     digest = hashlib.sha256()
-    for mod in ("tasks.py", "rag_tasks.py"):
+    for mod in ("tasks.py", "rag_tasks.py", "trust_data.py", "graded_tracks.py"):
         digest.update(resources.files("authorag.benchmarks").joinpath(mod).read_bytes())
     data = Path(str(resources.files("authorag.benchmarks.data")))
     for f in sorted(data.rglob("*")):

@@ -252,13 +252,14 @@ def test_paired_delta_on_the_same_units() -> None:
         paired_delta("le", "LE ρ", {"spearman": [0.1]}, {"spearman": [0.1, 0.2]})
 
 
-def test_method_variants_only_for_default() -> None:
+def test_method_variants_only_for_compositions() -> None:
     from dataclasses import dataclass
 
     from authorag.benchmarks.track_methods import parse_settings
 
     ctx = MethodContext(task_family="tailauth", label_source=None)
-    with pytest.raises(ConfigError, match="only 'default' takes settings after a colon, got 'table-const:x=1'"):
+    with pytest.raises(ConfigError, match=r"only the compositions \(relevance-only, today, default\) take settings "
+                                          "after a colon, got 'table-const:x=1'"):
         build_method("table-const:x=1", ctx)
 
     @dataclass(frozen=True)

@@ -1,0 +1,140 @@
+"""The hand-written trust and no-harm sets: every item is a :class:`RerankCase`.
+
+Three vendored files (written by the authorag team, see ``data/provenance/trust_no_harm_v1.md``):
+
+* ``trust_pairs_v1.jsonl.gz``: a query, a page from a trusted institution (paraphrasing, hedged)
+  and a page from an untrusted source that repeats the query's words. ``kind`` says what the
+  untrusted source is: ``known-misinfo`` (a domain CRED-1 or Wikipedia's perennial list rates
+  unreliable), ``content-farm`` (an unknown shop, affiliate or content-farm domain),
+  ``hosted-user`` (a user page on blogspot, wordpress.com, medium.com, substack, ...) or
+  ``unknown-legit-vs-misinfo`` (the trusted side is a legitimate site no table knows, the
+  untrusted one a known misinformation domain).
+* ``no_harm_pairs_v1.jsonl.gz``: a query, an on-topic page from an ordinary source
+  (``ontopic_kind``: ``unknown``, ``recognised`` by the link tables without credibility
+  evidence, or ``hosted``) and an off-topic page from a trusted institution on a nearby question.
+* ``no_harm_lists_v1.jsonl.gz``: a query and 5–8 pages with roles ``trusted`` (on-topic),
+  ``untrusted`` and ``unknown`` (on-topic) and ``offtopic`` (trusted, off-topic).
+
+A case's pages carry a ``group``: the expected order is every page of a lower group above every
+page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
+pairs: on-topic 0, off-topic 1; lists: trusted 0, untrusted and unknown 1, off-topic 2). Every
+item is ``dev`` or ``test`` (half each, stratified by domain and kind): tune on ``dev``.
+
+Example:
+    >>> cases = load_cases("trust-pairs")
+    >>> len(cases), cases[0].pages[0].role, cases[0].pages[0].group
+    (96, 'trusted', 0)
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from authorag.errors import ConfigError
+
+CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-lists"]
+Split = Literal["dev", "test", "all"]
+PACKAGE = "authorag.benchmarks.data"
+FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
+                            "no-harm-lists": "no_harm_lists_v1.jsonl.gz"}
+DOMAINS = ("health", "science", "news", "finance", "law", "technology")
+TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
+ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
+LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
+SPLITS = ("dev", "test", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class CasePage:
+    """One candidate page of a case: URL, text, role and the group of the expected order."""
+
+    url: str
+    text: str
+    role: str
+    group: int
+
+
+@dataclass(frozen=True, slots=True)
+class RerankCase:
+    """One query with its candidate pages and the expected partial order (``CasePage.group``).
+
+    Attributes:
+        id: ``tp-health-01``, ``nhp-law-03``, ``nhl-news-02``...
+        split: ``dev`` or ``test``.
+        domain: one of :data:`DOMAINS`.
+        kind: trust pairs: the untrusted source's kind; no-harm pairs: the on-topic source's
+            kind; lists: ``list``.
+        query: what the user asked.
+        pages: the candidates in the order written in the file.
+    """
+
+    id: str
+    split: str
+    domain: str
+    kind: str
+    query: str
+    pages: tuple[CasePage, ...]
+
+
+def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage:
+    url, text = raw.get("url"), raw.get("text")
+    if not isinstance(url, str) or not url or not isinstance(text, str) or not text.strip():
+        raise ConfigError(f"{where}: page {role!r} needs a non-empty 'url' and 'text'")
+    return CasePage(url, text, role, group)
+
+
+def _case(row: Mapping[str, Any], case_set: str, where: str) -> RerankCase:
+    if case_set == "trust-pairs":
+        kind = str(row["kind"])
+        pages = (_page(row["trusted"], "trusted", 0, where), _page(row["untrusted"], "untrusted", 1, where))
+    elif case_set == "no-harm-pairs":
+        kind = str(row["ontopic_kind"])
+        pages = (_page(row["ontopic"], "ontopic", 0, where), _page(row["offtopic"], "offtopic", 1, where))
+    else:
+        kind = "list"
+        roles = [str(c.get("role")) for c in row["candidates"]]
+        bad = sorted({r for r in roles if r not in LIST_GROUPS})
+        if bad:
+            raise ConfigError(f"{where}: unknown candidate role(s) {bad}; known: {', '.join(LIST_GROUPS)}")
+        pages = tuple(_page(c, r, LIST_GROUPS[r], where) for c, r in zip(row["candidates"], roles))
+    return RerankCase(str(row["id"]), str(row["split"]), str(row["domain"]), kind, str(row["query"]), pages)
+
+
+@cache
+def _all_cases(case_set: str) -> tuple[RerankCase, ...]:
+    name = FILES[case_set]
+    with resources.files(PACKAGE).joinpath(name).open("rb") as raw:
+        lines = gzip.decompress(raw.read()).decode("utf-8").splitlines()
+    try:
+        return tuple(_case(json.loads(line), case_set, f"{name} line {n}") for n, line in enumerate(lines, start=1))
+    except (KeyError, ValueError) as exc:
+        raise ConfigError(f"{name}: malformed row ({exc}); fix the vendored file") from exc
+
+
+def load_cases(case_set: str, split: str = "all") -> tuple[RerankCase, ...]:
+    """The cases of ``case_set`` (``trust-pairs``, ``no-harm-pairs``, ``no-harm-lists``) in ``split``.
+
+    Raises:
+        ConfigError: an unknown set or split, or a malformed vendored row.
+    """
+    if case_set not in FILES:
+        raise ConfigError(f"unknown case set {case_set!r}; known: {', '.join(FILES)}")
+    if split not in SPLITS:
+        raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    cases = _all_cases(case_set)
+    return cases if split == "all" else tuple(c for c in cases if c.split == split)
+
+
+def data_file(case_set: str) -> str:
+    """``package/file`` of a case set (as the results' data checksums name it)."""
+    return f"{PACKAGE}/{FILES[case_set]}"
+
+
+def group_pairs(case: RerankCase) -> Sequence[tuple[int, int]]:
+    """Every (above, below) pair of page indices the expected order asks for."""
+    return [(i, j) for i, a in enumerate(case.pages) for j, b in enumerate(case.pages) if a.group < b.group]
