@@ -27,18 +27,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
+from authorag.settings import check_fields, check_setting, field_kinds, read_toml
 from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.types import candidates_from
-from authorag.validation import check_choice, check_unit
+from authorag.validation import check_positive_int, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
 ENV_PREFIX = "AUTHORAG_"
@@ -79,6 +79,8 @@ class ScorerSettings:
             (:class:`~authorag.judges.calibration.Calibration`); default: the shipped fit.
         judge_cache: the judge cache: a SQLite file or ``redis://host:port/db`` (default: the
             user cache's SQLite file).
+        judge_cache_max_entries: entries the judge cache keeps, the oldest evicted first
+            (default: the cache's bound, 100,000).
         min_confidence: a tier's value is accepted at or above this confidence.
         max_judge_calls: judge calls allowed per scoring call.
         judge_seconds: wall-time budget for judging per scoring call.
@@ -102,15 +104,16 @@ class ScorerSettings:
     judge_api_key: str | None = field(default=None, repr=False)
     judge_calibration: str | None = None
     judge_cache: str | None = None
+    judge_cache_max_entries: int | None = None
     min_confidence: float = 0.5
     max_judge_calls: int = 20
     judge_seconds: float = 30.0
 
     def __post_init__(self) -> None:
-        check_choice("judge", self.judge, get_args(JudgeKind))
-        check_choice("subdomains", self.subdomains, ("inherit", "discount"))
+        check_fields(self)  # every field against its annotation; lists become tuples
         for name in ("hosted_authority", "min_confidence"):
             check_unit(name, getattr(self, name))
+        check_positive_int("judge_cache_max_entries", self.judge_cache_max_entries, optional=True)
         if self.max_judge_calls < 0 or self.judge_seconds < 0:
             raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
                               f"judge_seconds={self.judge_seconds}")
@@ -145,12 +148,17 @@ class ScorerSettings:
         path = env.get(CONFIG_ENV)
         if path:
             values.update(read_config_file(path))
-        for f in dataclasses.fields(cls):
-            raw = env.get(ENV_PREFIX + f.name.upper())
+        for name, kind in field_kinds(cls).items():
+            raw = env.get(ENV_PREFIX + name.upper())
             if raw is not None and raw != "":
-                values[f.name] = parse_value(ENV_PREFIX + f.name.upper(), raw, str(f.type))
+                values[name] = check_setting(ENV_PREFIX + name.upper(), raw, kind, text=True)
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+        try:
+            return cls(**values)
+        except ConfigError as exc:
+            if not path:
+                raise
+            raise ConfigError(f"{exc} (settings from config file {path}, AUTHORAG_* variables and flags)") from exc
 
     def to_env(self) -> dict[str, str]:
         """``AUTHORAG_*`` variables that reproduce these settings (for worker processes)."""
@@ -165,52 +173,27 @@ class ScorerSettings:
 
 
 def read_config_file(path: str | Path) -> dict[str, Any]:
-    """Scorer settings from a TOML file: top-level keys or a ``[scorer]`` table.
+    """Scorer settings from a TOML file: top-level keys or a ``[scorer]`` table, each checked
+    against its field's type (:func:`authorag.settings.check_setting`).
 
     Raises:
-        ConfigError: the file is missing, not TOML, or has an unknown key.
+        ConfigError: the file cannot be read or parsed (see :func:`authorag.settings.read_toml`),
+            or has an unknown key, a table where a setting belongs, or a value of the wrong type.
     """
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"config file {p}: cannot read it ({exc}); set AUTHORAG_CONFIG to a TOML file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {p}: not valid TOML ({exc})") from exc
+    data = read_toml(p, fix="; set AUTHORAG_CONFIG (or --config) to a TOML file")
+    where = f"config file {p}"
     table: Any = data.get("scorer", data)
-    known = set(ScorerSettings.field_names())
-    unknown = sorted(set(table) - known - {"scorer", "reranker", "server"})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: 'scorer' must be a table ([scorer]), got {type(table).__name__}")
+    if table is not data and set(data) - {"scorer"}:
+        raise ConfigError(f"{where}: {sorted(set(data) - {'scorer'})} outside the [scorer] table; move the "
+                          "settings into [scorer] (other tables are not read)")
+    kinds = field_kinds(ScorerSettings)
+    unknown = sorted(set(cast(dict[str, Any], table)) - set(kinds))
     if unknown:
-        raise ConfigError(f"config file {p}: unknown scorer setting(s) {unknown}; known: {', '.join(sorted(known))}")
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in table.items() if k in known}
-
-
-def parse_value(var: str, raw: str, kind: str, sep: str = ",") -> Any:
-    """Parse one setting from text by its annotation (``bool``, ``int``, ``float``, ``tuple``...).
-
-    ``var`` names the setting in the error; tuples are split on ``sep``.
-
-    Example:
-        >>> parse_value("AUTHORAG_LEARNED", "yes", "bool"), parse_value("x", "a+b", "tuple[str, ...]", sep="+")
-        (True, ('a', 'b'))
-    """
-    if kind == "bool":
-        low = raw.strip().lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
-            return False
-        raise ConfigError(f"{var} must be true or false, got {raw!r}")
-    try:
-        if kind.startswith("tuple"):
-            return tuple(p.strip() for p in raw.split(sep) if p.strip())
-        if kind == "float":
-            return float(raw)
-        if kind == "int":
-            return int(raw)
-    except ValueError as exc:
-        raise ConfigError(f"{var} must be a {kind}, got {raw!r}") from exc
-    return raw
+        raise ConfigError(f"{where}: unknown scorer setting(s) {unknown}; known: {', '.join(sorted(kinds))}")
+    return {k: check_setting(f"{where}: {k}", v, kinds[k]) for k, v in cast(dict[str, Any], table).items()}
 
 
 def load_scorer(settings: ScorerSettings | None = None, **overrides: Any) -> AuthorityScorer:
@@ -351,7 +334,7 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
         learned = learned_prior_for(exclude=settings.exclude_sources, tail=settings.learned_tail)
     cache: Any = True if settings.judge_cache is None else settings.judge_cache
     return build_hybrid(judge, table=table, learned=learned, judge_method=settings.judge_method,
-                        hybrid_kw=hybrid_kw, cache=cache, **kw)
+                        hybrid_kw=hybrid_kw, cache=cache, cache_max_entries=settings.judge_cache_max_entries, **kw)
 
 
 def split_prior_file(spec: str, option: str = "--prior-file (AUTHORAG_PRIOR_FILES)") -> tuple[str, str]:
@@ -371,13 +354,16 @@ def split_prior_file(spec: str, option: str = "--prior-file (AUTHORAG_PRIOR_FILE
 
 
 def _prior_file(spec: str) -> Any:
+    """A ``NAME=PATH`` prior as a table source: a gzip CSV (``*.gz`` or gzip bytes) is read as a
+    PageRank prior file; anything else as a prior store, whose reader says what is wrong with it."""
+    from authorag.priors.pagerank import is_prior_csv
     from authorag.priors.store import is_store, store_source
     from authorag.priors.table import ExtraSource
 
     name, path = split_prior_file(spec)
-
-    return store_source(path, name) if is_store(path) else ExtraSource.from_pagerank_file(path, name)
+    csv = not is_store(path) and (is_prior_csv(path) or path.endswith(".gz"))
+    return ExtraSource.from_pagerank_file(path, name) if csv else store_source(path, name)
 
 
 __all__ = ["ScorerSettings", "add_scorer_options", "candidates_from", "composition_name", "load_scorer",
-           "parse_value", "read_config_file", "settings_from_args", "split_prior_file"]
+           "read_config_file", "settings_from_args", "split_prior_file"]

@@ -232,6 +232,7 @@ def build_hybrid(
     table: AuthorityScorer | None = None,
     learned: bool | AuthorityScorer = True,
     cache: Any = True,
+    cache_max_entries: int | None = None,
     judge_method: str = "point",
     hybrid_kw: dict[str, Any] | None = None,
     **backend_kw: Any,
@@ -243,6 +244,8 @@ def build_hybrid(
         table: prior table (default ``load_prior()``).
         learned: True for the shipped learned prior, False for none, or any AuthorityScorer.
         cache: judge cache for the backend (True: the default sqlite file; False: none).
+        cache_max_entries: the cache's bound (None: its default,
+            :data:`~authorag.judges.backends.cache.DEFAULT_MAX_ENTRIES`).
         judge_method: registered judge name (``point`` by default: one call per domain).
         hybrid_kw: HybridAuthority options (``min_confidence``, ``max_judge_calls``, ...).
         backend_kw: backend arguments; ``model`` means the GGUF path/name for ``local``.
@@ -261,6 +264,10 @@ def build_hybrid(
         learned_scorer = load_learned_prior()
     else:
         learned_scorer = None if learned is False else learned
+    if judge is not None and cache_max_entries is not None and cache is not False:
+        from authorag.judges.backends.cache_redis import open_cache
+
+        cache = open_cache(cache, max_entries=cache_max_entries)
     judge_scorer = None if judge is None else _make_judge(judge, judge_method, cache, backend_kw)
     return HybridAuthority(prior, learned_scorer, judge_scorer, **(hybrid_kw or {}))
 

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, get_args
 
-from authorag.compose import parse_value
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
+from authorag.settings import check_setting, field_kinds
 
 ENV_PREFIX = "AUTHORAG_"
 """Prefix of the environment variables that set policy fields (``AUTHORAG_WEIGHT``)."""
@@ -33,15 +33,19 @@ POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rerank
 def make_policy(fields: Mapping[str, Any], base: RerankPolicy | None = None) -> RerankPolicy:
     """A validated :class:`RerankPolicy` from ``fields`` (None values keep the default).
 
-    Lists become tuples, so JSON/YAML values work for ``allow`` and ``deny``.
+    Each value is checked against its field's type (:func:`authorag.settings.check_setting`); lists
+    become tuples, so JSON/YAML values work for ``allow`` and ``deny``, and a string there is an
+    error, not a list of characters.
 
     Raises:
-        ConfigError: an unknown field or an invalid value (``weight must be in [0, 1], got 1.5``).
+        ConfigError: an unknown field, a value of the wrong type (``allow must be a list of
+            strings, got '*.gov'``) or out of range (``weight must be in [0, 1], got 1.5``).
     """
     unknown = sorted(set(fields) - set(POLICY_FIELDS))
     if unknown:
         raise ConfigError(f"unknown policy field(s) {unknown}; known: {', '.join(POLICY_FIELDS)}")
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items() if v is not None}
+    kinds = field_kinds(RerankPolicy)
+    values = {k: check_setting(k, v, kinds[k]) for k, v in fields.items() if v is not None}
     return (RerankPolicy() if base is None else base).replace(**values)
 
 
@@ -102,11 +106,11 @@ def add_policy_options(p: argparse.ArgumentParser, *, exclude: Iterable[str] = (
 def policy_from_env(environ: Mapping[str, str]) -> dict[str, Any]:
     """Policy fields set by ``AUTHORAG_<FIELD>`` variables (``AUTHORAG_WEIGHT=0.4``)."""
     out: dict[str, Any] = {}
-    for f in dataclasses.fields(RerankPolicy):
-        var = ENV_PREFIX + f.name.upper()
+    for name, kind in field_kinds(RerankPolicy).items():
+        var = ENV_PREFIX + name.upper()
         raw = environ.get(var)
         if raw:
-            out[f.name] = parse_value(var, raw, str(f.type).removesuffix(" | None"))
+            out[name] = check_setting(var, raw, kind, text=True)
     return out
 
 

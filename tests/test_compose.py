@@ -62,8 +62,8 @@ def test_settings_precedence_file_env_flags(tmp_path: Path) -> None:
 @pytest.mark.parametrize("env,match", [
     ({"AUTHORAG_HOSTED_AUTHORITY": "2"}, r"hosted_authority must be in \[0, 1\], got 2.0"),
     ({"AUTHORAG_HOSTED": "perhaps"}, "AUTHORAG_HOSTED must be true or false, got 'perhaps'"),
-    ({"AUTHORAG_SUBDOMAINS": "drop"}, "subdomains must be one of 'inherit', 'discount', got 'drop'"),
-    ({"AUTHORAG_JUDGE": "gpt"}, "judge must be one of 'none', 'local', 'openai', got 'gpt'"),
+    ({"AUTHORAG_SUBDOMAINS": "drop"}, "AUTHORAG_SUBDOMAINS must be one of 'inherit', 'discount', got 'drop'"),
+    ({"AUTHORAG_JUDGE": "gpt"}, "AUTHORAG_JUDGE must be one of 'none', 'local', 'openai', got 'gpt'"),
     ({"AUTHORAG_CONFIG": "/nonexistent/authorag.toml"}, "config file /nonexistent/authorag.toml: cannot read it"),
 ])
 def test_settings_errors(env: dict[str, str], match: str) -> None:

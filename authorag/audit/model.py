@@ -123,7 +123,12 @@ def parse_statements(raw: object, source_ids: Sequence[str]) -> tuple[AuditState
         if not isinstance(item, Mapping):
             raise ConfigError(f"{where}: expected an object with 'text' and 'citations', got {type(item).__name__}")
         obj = cast(Mapping[str, Any], item)
-        cites = [str(c) for c in cast(list[object], obj.get("citations") or [])]
+        raw_cites = obj.get("citations") or []
+        if not isinstance(raw_cites, list) or not all(isinstance(c, str | int) and not isinstance(c, bool)
+                                                       for c in cast(list[object], raw_cites)):
+            raise ConfigError(f"{where}: 'citations' must be a list of source ids like [\"1\", \"2\"], "
+                              f"got {raw_cites!r:.80}")
+        cites = [str(c) for c in cast(list[object], raw_cites)]
         for c in cites:
             if c not in known:
                 raise ConfigError(f"{where} cites source id {c!r}, which is not among the source ids "

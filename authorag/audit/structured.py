@@ -82,11 +82,11 @@ def _grounding(text: str, meta: Mapping[str, Any]) -> list[CitationSpan]:
     chunks = [_map(_map(c).get("web")) for c in _list(meta.get("groundingChunks") or meta.get("grounding_chunks"))]
     raw = text.encode("utf-8")
     spans: list[CitationSpan] = []
-    for sup in _list(meta.get("groundingSupports") or meta.get("grounding_supports")):
+    for i, sup in enumerate(_list(meta.get("groundingSupports") or meta.get("grounding_supports"))):
         s = _map(sup)
         seg = _map(s.get("segment"))
-        start = len(raw[: int(seg.get("startIndex", seg.get("start_index", 0)) or 0)].decode("utf-8", "ignore"))
-        end = len(raw[: int(seg.get("endIndex", seg.get("end_index", 0)) or 0)].decode("utf-8", "ignore"))
+        start = len(raw[:_offset(seg, "startIndex", "start_index", i)].decode("utf-8", "ignore"))
+        end = len(raw[:_offset(seg, "endIndex", "end_index", i)].decode("utf-8", "ignore"))
         for idx in _list(s.get("groundingChunkIndices") or s.get("grounding_chunk_indices")):
             if not isinstance(idx, int) or not 0 <= idx < len(chunks):
                 raise ConfigError(f"grounding support cites chunk {idx!r}, but there are {len(chunks)} "
@@ -94,6 +94,17 @@ def _grounding(text: str, meta: Mapping[str, Any]) -> list[CitationSpan]:
             web = chunks[idx]
             spans.append(CitationSpan(start, end, str(web.get("uri", "")), str(web.get("title", ""))))
     return spans
+
+
+def _offset(segment: Mapping[str, Any], camel: str, snake: str, index: int) -> int:
+    """A byte offset of a grounding segment: a missing one is 0; anything but an int >= 0 is refused."""
+    value = segment.get(camel, segment.get(snake, 0))
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"groundingSupports[{index}].segment.{camel} must be an integer >= 0 (a UTF-8 byte "
+                          f"offset into the answer), got {value!r:.40}")
+    return value
 
 
 def _blocks(blocks: list[Any]) -> tuple[str, list[CitationSpan]]:

@@ -24,7 +24,6 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,17 +56,6 @@ class CompositionSpec:
     relevance: str | None = None
 
 
-def _policy_kinds() -> dict[str, str]:
-    """RerankPolicy field name → annotation text without ``| None`` (``float``, ``RerankMode``...)."""
-    hints = typing.get_type_hints(RerankPolicy)
-    out: dict[str, str] = {}
-    for f in dataclasses.fields(RerankPolicy):
-        text = f.type if isinstance(f.type, str) else str(f.type)
-        origin = typing.get_origin(hints[f.name])
-        out[f.name] = "tuple" if origin is tuple else text.removesuffix(" | None")
-    return out
-
-
 def base_policy(base: str) -> dict[str, Any]:
     """The policy fields a base sets (``today``'s without the fields this release lacks)."""
     if base == "today":
@@ -83,12 +71,13 @@ def parse_method(name: str) -> CompositionSpec:
         ConfigError: an unknown base, key or value, with the known names.
     """
     from authorag.benchmarks.track_methods import parse_settings
-    from authorag.compose import ScorerSettings, parse_value
+    from authorag.compose import ScorerSettings
+    from authorag.settings import check_setting, field_kinds
 
     base, variant = split_variant(name)
     if base not in COMPOSITIONS:
         raise ConfigError(f"{name!r} is not a composition method; known: {', '.join(COMPOSITIONS)}")
-    policy_kinds = _policy_kinds()
+    policy_kinds = field_kinds(RerankPolicy)
     scorer_parts: list[str] = []
     policy = base_policy(base)
     relevance: str | None = None
@@ -99,7 +88,7 @@ def parse_method(name: str) -> CompositionSpec:
                 raise ConfigError(f"{name}: relevance must be one of {', '.join(RELEVANCE_CHOICES)}, got {raw!r}")
             relevance = raw
         elif sep and key in policy_kinds:
-            policy[key] = parse_value(f"{name}: policy field {key}", raw, policy_kinds[key], sep="+")
+            policy[key] = check_setting(f"{name}: policy field {key}", raw, policy_kinds[key], text=True, sep="+")
         else:
             scorer_parts.append(part)
     try:

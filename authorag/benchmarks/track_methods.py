@@ -31,7 +31,6 @@ Example:
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, get_args
 
@@ -98,12 +97,6 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 
 
-def _kind(annotation: object) -> str:
-    """``"float"`` for ``float`` or the string annotation ``"float | None"``."""
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
-    return text.removesuffix(" | None")
-
-
 def parse_settings(variant: str, settings_type: Any, label: str = "default") -> dict[str, object]:
     """``learned=true,hosted_authority=0.2`` → ScorerSettings overrides (typed; unknown names rejected).
 
@@ -116,16 +109,16 @@ def parse_settings(variant: str, settings_type: Any, label: str = "default") -> 
         >>> parse_settings("learned=true,hosted_authority=0.2", S)
         {'learned': True, 'hosted_authority': 0.2}
     """
-    from authorag.compose import parse_value
+    from authorag.settings import check_setting, field_kinds
 
-    kinds = {f.name: _kind(f.type) for f in dataclasses.fields(settings_type)}
+    kinds = field_kinds(settings_type)
     out: dict[str, object] = {}
     for part in (p for p in variant.split(",") if p):
         key, sep, raw = part.partition("=")
         if not sep or key not in kinds or key == "exclude_sources":
             raise ConfigError(f"{label}:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
                               f"(exclude_sources is set by the task); fields: {', '.join(sorted(kinds))}")
-        out[key] = parse_value(f"{label}:{variant}: setting {key}", raw, kinds[key], sep="+")
+        out[key] = check_setting(f"{label}:{variant}: setting {key}", raw, kinds[key], text=True, sep="+")
     return out
 
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import stat
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from authorag.errors import ConfigError
 
@@ -20,30 +21,62 @@ JSON_VERSION = 1
 
 def read_lines(path: str) -> list[str]:
     """Non-empty, non-comment lines of a file (``-`` reads stdin)."""
-    text = sys.stdin.read() if path == "-" else _read_text(path)
+    text = read_text(path)
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def _read_text(path: str) -> str:
+def read_text(path: str) -> str:
+    """A regular file (or stdin for ``-``) as UTF-8 text (a leading byte-order mark dropped).
+
+    Raises:
+        ConfigError: the file is missing, a device, folder or pipe (``/dev/zero`` would never
+            end), or not UTF-8, naming it and the line.
+    """
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)  # None for a text-only stdin (a test, an embedding)
+        if stream is None:
+            return sys.stdin.read().removeprefix("\ufeff")
+        data = stream.read()
+    else:
+        p = Path(path)
+        try:
+            if not stat.S_ISREG(p.stat().st_mode):  # before opening: opening a pipe waits for a writer
+                raise ConfigError(f"input file {path!r} is not a regular file (a folder, device or pipe); "
+                                  "give a file, or - for stdin")
+            data = p.read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read input file {path!r}: {exc.strerror}") from exc
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read input file {path!r}: {exc.strerror}") from exc
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file as UTF-8") from None
+
+
+def load_json(text: str, where: str, shape: str) -> Any:
+    """``json.loads`` whose every failure (syntax, nesting too deep, a number Python will not
+    convert) is a ConfigError naming ``where``; ``shape`` says what was expected."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno}); "
+                          f"{shape}") from exc
+    except RecursionError:
+        raise ConfigError(f"{where}: JSON nested too deeply; {shape}") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ConfigError(f"{where}: not valid JSON ({exc}); {shape}") from exc
 
 
 def read_jsonl(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each JSON object line; a bad line raises naming its number."""
-    text = sys.stdin.read() if path == "-" else _read_text(path)
+    text = read_text(path)
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}:{n}: not valid JSON ({exc.msg}); each line must be one JSON object") from exc
+        obj = load_json(line, f"{path}:{n}", "each line must be one JSON object")
         if not isinstance(obj, dict):
             raise ConfigError(f"{path}:{n}: expected a JSON object like {{\"url\": ..., \"text\": ...}}, got {type(obj).__name__}")
-        yield n, obj
+        yield n, cast(dict[str, Any], obj)
 
 
 def write_jsonl(rows: Iterable[dict[str, Any]]) -> None:

@@ -50,18 +50,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _read(path: str) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
     """(where, object) pairs and whether the input is a batch."""
-    from authorag.cli._util import read_jsonl
+    from authorag.cli._util import load_json, read_jsonl, read_text
     from authorag.errors import ConfigError
 
     if path.endswith(".jsonl"):
         return [(f"{path}:{n}", obj) for n, obj in read_jsonl(path)], True
-    try:
-        data = json.loads(sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path!r}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno}); give one answer object, "
-                          "a list of them, or a .jsonl file") from exc
+    data = load_json(read_text(path), path, "give one answer object, a list of them, or a .jsonl file")
     if isinstance(data, list):
         return [(f"{path}[{i}]", o) for i, o in enumerate(data)], True
     if not isinstance(data, dict):

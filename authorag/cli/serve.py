@@ -82,6 +82,7 @@ def _serve(args: argparse.Namespace) -> int:
     os.environ.update(config.to_env())
     check_positive_int("--workers", args.workers)
     check_port_free(args.host, args.port)
+    _check_files(config)
     _banner(args, config)
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
@@ -126,6 +127,18 @@ def check_port_free(host: str, port: int) -> None:
                               "there or pick another --port") from exc
         raise ConfigError(f"cannot listen on {host}:{port} ({exc.strerror or exc}); check --host "
                           "(an address of this machine, e.g. 127.0.0.1 or 0.0.0.0) and --port") from exc
+
+
+def _check_files(config: Any) -> None:
+    """Read every file the workers will read (prior files, the judge cache, the suitability
+    matrix) before the server starts, so a bad one is one error line here, not a traceback in
+    each worker. The scorer is cached per settings: a single worker reuses it."""
+    from authorag.compose import load_scorer
+    from authorag.suitability.matrix import load_matrix
+
+    load_scorer(config.scorer)
+    if config.suitability or config.suitability_matrix:
+        load_matrix(config.suitability_matrix)
 
 
 def _banner(args: argparse.Namespace, config: Any) -> None:

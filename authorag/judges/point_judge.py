@@ -1,8 +1,10 @@
 """PointJudge: one item at a time → a 0–9 authority score.
 
 With logprobs (the default), the request carries a one-digit grammar and the score is the
-expected digit under the model's top logprobs; otherwise the greedy text is parsed. Repeated
-items in one run are judged once.
+expected digit under the model's top logprobs; otherwise the greedy text is parsed. An answer
+whose digits carry less than :data:`~authorag.judges.scoring.MIN_ANSWER_MASS` of the
+probability is a failed judgement, and the judge cache does not keep it. Repeated items in one
+run are judged once.
 
 Example:
     >>> from authorag.testing import FakeBackend, fake_completion
@@ -22,7 +24,15 @@ from authorag.judges.base import ItemScore, JudgeBase, JudgeRun, RunLog
 from authorag.judges.items import JudgeItem
 from authorag.judges.parsing import parse_score
 from authorag.judges.prompts import prompt_id, render
-from authorag.judges.scoring import DIGIT_GRAMMAR, expected_digit, first_position, normalize
+from authorag.judges.scoring import (
+    DIGIT_GRAMMAR,
+    MIN_ANSWER_MASS,
+    ScoreMode,
+    answer_mass,
+    expected_digit,
+    first_position,
+    normalize,
+)
 from authorag.types import Candidate
 
 logger = logging.getLogger(__name__)
@@ -30,24 +40,50 @@ logger = logging.getLogger(__name__)
 PROMPT = "authority_point"
 
 
-def score_digit(completion: Completion, log: RunLog) -> tuple[float, str]:
-    """(0–9 score, mode) from a one-digit answer: logprob expectation, else greedy parse.
+def read_digit(completion: Completion) -> tuple[float, ScoreMode, bool]:
+    """(0–9 score, mode, repaired) of a one-digit answer: the logprob expectation, else the greedy text.
 
     Raises:
-        JudgeResponseError: neither the logprobs nor the text hold a digit.
+        JudgeResponseError: the digits carry less than :data:`MIN_ANSWER_MASS` of the probability
+            at the answer position (unless the server dropped the grammar, when the text is read),
+            or the text holds no score.
+    """
+    top = first_position(completion.logprobs)
+    value = None if top is None else expected_digit(top)
+    if value is not None:
+        return value, "logprob", False
+    if top is not None and "grammar" not in completion.dropped_features:
+        mass = answer_mass(top)
+        raise JudgeResponseError(f"the digits carry {mass:.2%} of the probability at the answer position, "
+                                 f"below the minimum {MIN_ANSWER_MASS:.0%}: the model did not answer with a "
+                                 "score", completion.text)
+    parsed = parse_score(completion.text)
+    return parsed.value, "greedy", parsed.repaired
+
+
+def usable_digit(completion: Completion) -> bool:
+    """True when :func:`read_digit` reads a score from ``completion`` (what the judge cache keeps)."""
+    try:
+        read_digit(completion)
+    except JudgeResponseError:
+        return False
+    return True
+
+
+def score_digit(completion: Completion, log: RunLog) -> tuple[float, str]:
+    """:func:`read_digit`, counted in ``log`` (attempts, parse failures, repairs).
+
+    Raises:
+        JudgeResponseError: as :func:`read_digit`.
     """
     log.attempts += 1
-    top = first_position(completion.logprobs)
-    value = expected_digit(top) if top is not None else None
-    if value is not None:
-        return value, "logprob"
     try:
-        parsed = parse_score(completion.text)
+        value, mode, repaired = read_digit(completion)
     except JudgeResponseError:
         log.parse_failures += 1
         raise
-    log.repairs += int(parsed.repaired)
-    return parsed.value, "greedy"
+    log.repairs += int(repaired)
+    return value, mode
 
 
 class PointJudge(JudgeBase):
@@ -81,7 +117,7 @@ class PointJudge(JudgeBase):
         messages = render(self.prompt_name(PROMPT), items=[item])
         try:
             completion = self.call(log, messages, pid, **self.constraint(PROMPT, DIGIT_GRAMMAR),
-                                   max_tokens=self.tokens(4, 16))
+                                   max_tokens=self.tokens(4, 16), accept=usable_digit)
             raw, mode = score_digit(completion, log)
         except JudgeError as exc:
             self.fail(log, f"{item.key}: {exc}", exc)
@@ -89,4 +125,4 @@ class PointJudge(JudgeBase):
         return ItemScore(item.key, raw, normalize(raw), mode, pid)
 
 
-__all__ = ["PointJudge", "score_digit"]
+__all__ = ["PointJudge", "read_digit", "score_digit", "usable_digit"]

@@ -30,8 +30,13 @@ DIGIT_GRAMMAR = "root ::= [0-9]"
 CHOICE_GRAMMAR = 'root ::= "A" | "B"'
 """GBNF grammar for a PairRank answer."""
 
-MIN_MASS = 1e-6
-"""Below this total probability on the wanted tokens, the logprobs carry no usable answer."""
+MIN_ANSWER_MASS = 0.02
+"""Below this share of the probability on the answer tokens (the digits 0–9, or ``A``/``B``) at the
+answer position, the logprobs hold no answer and the judgement fails (docs/judges.md, "Failed
+judgements", has the masses real models put there)."""
+
+DIGITS: tuple[str, ...] = tuple(str(d) for d in range(10))
+"""The answer tokens of a 0–9 score."""
 
 
 def _token_probs(top: Mapping[str, float], wanted: Sequence[str]) -> dict[str, float]:
@@ -44,19 +49,30 @@ def _token_probs(top: Mapping[str, float], wanted: Sequence[str]) -> dict[str, f
     return probs
 
 
+def answer_mass(top: Mapping[str, float], wanted: Sequence[str] = DIGITS) -> float:
+    """The probability ``top`` puts on the ``wanted`` tokens (spaces around a token ignored).
+
+    Example:
+        >>> round(answer_mass({"[": 0.0, "7": math.log(1e-3)}), 4)
+        0.001
+    """
+    return sum(_token_probs(top, wanted).values())
+
+
 def digit_distribution(top: Mapping[str, float]) -> list[float] | None:
-    """Normalized probabilities of the digits 0–9 among ``top``, or None without digit mass."""
-    probs = _token_probs(top, [str(d) for d in range(10)])
+    """Normalized probabilities of the digits 0–9 among ``top``, or None when the digits carry
+    less than :data:`MIN_ANSWER_MASS`."""
+    probs = _token_probs(top, DIGITS)
     mass = sum(probs.values())
-    if mass < MIN_MASS:
+    if mass < MIN_ANSWER_MASS:
         return None
-    return [probs[str(d)] / mass for d in range(10)]
+    return [probs[d] / mass for d in DIGITS]
 
 
 def expected_digit(top: Mapping[str, float]) -> float | None:
     """Expected digit ``sum(d * p(d))`` over the digit tokens in ``top`` (renormalized).
 
-    Returns None when no digit token appears among the alternatives.
+    Returns None when the digit tokens carry less than :data:`MIN_ANSWER_MASS` of the alternatives.
     """
     dist = digit_distribution(top)
     if dist is None:
@@ -65,10 +81,11 @@ def expected_digit(top: Mapping[str, float]) -> float | None:
 
 
 def preference(top: Mapping[str, float], first: str = "A", second: str = "B") -> float | None:
-    """``p(first) / (p(first) + p(second))`` from the top logprobs, or None if neither appears."""
+    """``p(first) / (p(first) + p(second))`` from the top logprobs, or None when the two carry less
+    than :data:`MIN_ANSWER_MASS`."""
     probs = _token_probs(top, [first, second])
     mass = probs[first] + probs[second]
-    if mass < MIN_MASS:
+    if mass < MIN_ANSWER_MASS:
         return None
     return probs[first] / mass
 
@@ -129,9 +146,12 @@ PAIR_SCORE_GRAMMAR = 'root ::= "A: " [0-9] "\\n" "B: " [0-9]'
 
 __all__ = [
     "CHOICE_GRAMMAR",
+    "DIGITS",
     "DIGIT_GRAMMAR",
+    "MIN_ANSWER_MASS",
     "PAIR_SCORE_GRAMMAR",
     "ScoreMode",
+    "answer_mass",
     "digit_distribution",
     "digit_positions",
     "expected_digit",

@@ -17,12 +17,16 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import hashlib
+import http.client
 import logging
 import os
+import re
 import shutil
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,7 +103,7 @@ def download(entry: RankList, folder: str | Path, *, url: str | None = None, sha
         ConfigError: the list needs a token that is not set, or a zip holds no single list.
     """
     address = url or entry.url
-    target = Path(folder) / (Path(address.split("?")[0]).name or entry.file)
+    target = Path(folder) / download_name(address, entry.file)
     target.parent.mkdir(parents=True, exist_ok=True)
     digest, size, modified = _get(_request(entry, address), target, progress, timeout)
     if sha256 is not None and digest != sha256.lower():
@@ -111,6 +115,52 @@ def download(entry: RankList, folder: str | Path, *, url: str | None = None, sha
     date = (modified or fetched).date().isoformat()
     return Download(listed, {"list": entry.name, "url": address, "sha256": digest, "bytes": size,
                              "fetched": fetched.isoformat(timespec="seconds"), "date": date, "terms": entry.terms})
+
+
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+
+
+def download_name(address: str, default: str) -> str:
+    """The file name a download is saved under: the URL's last path segment when it is a plain
+    file name (letters, digits, ``._-``), else ``default`` (``/..``, ``/``, ``%2F`` never reach
+    the file system).
+
+    Example:
+        >>> download_name("https://mirror.example.org/lists/top-1m.csv.zip?x=1", "top-1m.csv")
+        'top-1m.csv.zip'
+        >>> download_name("https://mirror.example.org/lists/..", "top-1m.csv")
+        'top-1m.csv'
+    """
+    last = urllib.parse.unquote(urllib.parse.urlsplit(address).path).rsplit("/", 1)[-1]
+    return last if _SAFE_NAME.fullmatch(last) and set(last) != {"."} else default
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+
+
+class _CredentialSafeRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects, but send ``Authorization`` and ``Cookie`` only to the origin they were
+    meant for: a redirect to another scheme, host or port drops them (as curl and browsers do)."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str,
+                         headers: Any, newurl: str) -> urllib.request.Request | None:
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and _origin(new.full_url) != _origin(req.full_url):
+            for name in _CREDENTIAL_HEADERS:
+                new.headers.pop(name, None)
+                new.unredirected_hdrs.pop(name, None)
+            log.info("redirected to another origin (%s): credentials not forwarded", _origin(new.full_url)[1])
+        return new
+
+
+_CREDENTIAL_HEADERS = ("Authorization", "Cookie", "Proxy-authorization")
+_OPENER = urllib.request.build_opener(_CredentialSafeRedirects)
 
 
 def _request(entry: RankList, address: str) -> urllib.request.Request:
@@ -131,31 +181,61 @@ def _get(request: urllib.request.Request, target: Path, progress: Progress | Non
     sha = hashlib.sha256()
     done = 0
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response, partial.open("wb") as f:
-            total = response.headers.get("Content-Length")
-            modified = response.headers.get("Last-Modified")
+        with _OPENER.open(request, timeout=timeout) as response, partial.open("wb") as f:
+            total = _content_length(response.headers.get("Content-Length"))
+            modified = _http_date(response.headers.get("Last-Modified"))
             while block := response.read(1 << 20):
                 f.write(block)
                 sha.update(block)
                 done += len(block)
                 if progress is not None:
-                    progress(done, int(total) if total else None)
-    except (urllib.error.URLError, OSError) as exc:
+                    progress(done, total)
+            if total is not None and done != total:
+                raise http.client.IncompleteRead(b"", total - done)
+        os.replace(partial, target)
+    except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError) as exc:
         partial.unlink(missing_ok=True)
-        raise PriorUnavailable(f"cannot download {request.full_url}: {exc}; check the address (--url) and "
-                               "your network") from exc
-    os.replace(partial, target)
-    return sha.hexdigest(), done, email.utils.parsedate_to_datetime(modified) if modified else None
+        raise PriorUnavailable(f"cannot download {request.full_url}: {_reason(exc)}; check the address (--url) "
+                               "and your network") from exc
+    return sha.hexdigest(), done, modified
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, http.client.IncompleteRead):  # its repr holds the partial body
+        return "the connection closed before the announced end (Content-Length)"
+    return str(exc) or type(exc).__name__
+
+
+def _content_length(value: str | None) -> int | None:
+    """A ``Content-Length`` as bytes, or None when it is missing or not a plain number."""
+    return int(value) if value is not None and value.strip().isdigit() and len(value) < 20 else None
+
+
+def _http_date(value: str | None) -> dt.datetime | None:
+    """A ``Last-Modified`` date, or None when it is missing or unreadable (the fetch date is used)."""
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, OverflowError, IndexError):
+        log.warning("ignoring an unreadable Last-Modified header %r", value[:80])
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=dt.UTC)
 
 
 def _extract(archive: Path, dest: Path) -> Path:
-    with zipfile.ZipFile(archive) as z:
-        members = [m for m in z.infolist() if not m.is_dir()]
-        if len(members) != 1:
-            raise ConfigError(f"{archive.name} holds {len(members)} files, expected one list: "
-                              f"{[m.filename for m in members][:5]}")
-        with z.open(members[0]) as src, dest.open("wb") as out:
-            shutil.copyfileobj(src, out, 1 << 20)
+    try:
+        with zipfile.ZipFile(archive) as z:
+            members = [m for m in z.infolist() if not m.is_dir()]
+            if len(members) == 1:
+                with z.open(members[0]) as src, dest.open("wb") as out:
+                    shutil.copyfileobj(src, out, 1 << 20)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+        dest.unlink(missing_ok=True)
+        raise PriorUnavailable(f"the download {archive} is a damaged zip archive ({exc}); fetch it again") from exc
+    if len(members) != 1:
+        raise ConfigError(f"{archive.name} holds {len(members)} files, expected one list: "
+                          f"{[m.filename for m in members][:5]}")
     return dest
 
 

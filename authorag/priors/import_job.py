@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import gzip
 import hashlib
 import io
@@ -32,10 +33,11 @@ import logging
 import os
 import re
 import shutil
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 
@@ -61,6 +63,8 @@ CHUNK_ROW_BYTES = 400
 """Peak bytes per row of reading one chunk and writing its sorted run."""
 MERGE_ROW_BYTES = 300
 """Peak bytes per row of one merge batch."""
+MAX_LINE_CHARS = 1 << 16
+"""Longest input line read (rank-list rows are under 300 characters)."""
 _BATCH = 20_000
 _DATE_IN_NAME = re.compile(r"(20\d\d)-?([01]\d)-?([0-3]\d)")
 Progress = Callable[[int], None]
@@ -115,6 +119,21 @@ def _identity(paths: Sequence[Path], fmt: str, options: Mapping[str, Any]) -> di
     return {"format": fmt, "options": dict(options), "files": files}
 
 
+def _read_manifest(path: Path) -> dict[str, Any] | None:
+    """The manifest of an interrupted import, or None when it is not one (damaged, edited)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    chunks = data.get("chunks") if isinstance(data, dict) else None
+    if not isinstance(chunks, list) or not all(isinstance(c, dict) and set(_CHUNK_FIELDS) <= set(c) for c in chunks):
+        return None
+    return cast(dict[str, Any], data)
+
+
+_CHUNK_FIELDS = ("part", "file", "line", "rows", "bad")
+
+
 class _Parts:
     """The ``<out>.parts`` folder: finished chunks and a manifest saying where each ended."""
 
@@ -123,11 +142,12 @@ class _Parts:
         self.manifest_path = self.dir / "manifest.json"
         self.state: dict[str, Any] = {"identity": identity, "chunks": []}
         if self.manifest_path.exists():
-            old = json.loads(self.manifest_path.read_text())
-            if old.get("identity") == identity:
+            old = _read_manifest(self.manifest_path)
+            if old is not None and old.get("identity") == identity:
                 self.state = old
             else:
-                log.warning("inputs or options changed since the interrupted import; starting over")
+                log.warning("inputs or options changed since the interrupted import (or its manifest is "
+                            "unreadable); starting over")
                 shutil.rmtree(self.dir)
 
     def resume_point(self) -> tuple[int, int, int, int]:
@@ -205,11 +225,12 @@ class _Reader:
             opts["bucket"] = bucket_from_name(path.name)
             if opts["bucket"] is None:
                 raise ConfigError(f"{path.name}: no 'top-N' in the file name; give the bucket with --bucket N")
-        first = text.readline()
+        lines = _bounded_lines(text, path)
+        first = next(lines, "")
         row = next(csv.reader([first], delimiter=fmt.delimiter), [])
         if is_header(fmt, row):
-            return resolve_plan(self.fmt, row, opts), itertools.chain(["\n"], text)
-        return resolve_plan(self.fmt, None, opts), itertools.chain([first], text)
+            return resolve_plan(self.fmt, row, opts), itertools.chain(["\n"], lines)
+        return resolve_plan(self.fmt, None, opts), itertools.chain([first], lines)
 
     def _bad(self, path: Path, line: int, exc: BadRow) -> None:
         self.bad += 1
@@ -217,6 +238,26 @@ class _Reader:
             raise ConfigError(f"{path}:{line}: {exc}; fix the row or pass --skip-bad to skip such rows")
         if self.bad <= 5:
             log.warning("%s:%d: skipped (%s)", path, line, exc)
+
+
+def _bounded_lines(text: IO[str], path: Path) -> Iterator[str]:
+    """The lines of ``text``, none longer than :data:`MAX_LINE_CHARS` (a file without newlines,
+    such as ``/dev/zero``, stops at its first line instead of filling memory)."""
+    read = functools.partial(text.readline, MAX_LINE_CHARS)
+    number = 0
+    while True:
+        try:
+            line = read()
+        except (OSError, EOFError, zlib.error) as exc:  # a damaged or truncated gzip stream
+            raise ConfigError(f"{path}: cannot read past line {number} ({exc or type(exc).__name__}); "
+                              "is the file damaged or truncated?") from exc
+        if not line:
+            return
+        number += 1
+        if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
+            raise ConfigError(f"{path}:{number}: a line longer than {MAX_LINE_CHARS:,} characters; a rank list "
+                              "has one short row per line (is this the right file?)")
+        yield line
 
 
 def _file_date(path: Path, given: str | None) -> str:
@@ -257,9 +298,13 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
     if memory is not None:
         chunk_rows = max(1, min(chunk_rows, memory // CHUNK_ROW_BYTES))
     paths = [Path(f) for f in files]
-    missing = [str(p) for p in paths if not p.is_file()]
+    missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise ConfigError(f"input file(s) not found: {', '.join(missing)}")
+    special = [str(p) for p in paths if not p.is_file()]
+    if special:
+        raise ConfigError(f"input(s) {', '.join(special)} are not regular files (a folder or a device); "
+                          "give the rank-list files themselves")
     opts = {k: v for k, v in dict(options or {}).items() if v is not None}
     out_path = Path(out)
     parts = _Parts(out_path, _identity(paths, fmt, opts))
@@ -270,6 +315,9 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
             _drain(reader.batches_of(path, 1 << 62))
             continue
         _read_file(reader, parts, index, path, start_line if index == start_file else 0, chunk_rows)
+    if reader.rows == 0:
+        parts.remove()
+        raise ConfigError(_no_rows_message(fmt, paths, reader.bad))
     provenance: dict[str, Any] = {"format": fmt, "files": reader.files, "rows": reader.rows, "bad_rows": reader.bad,
                                   "options": opts, "imported": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                                   **dict(extra_provenance or {})}
@@ -290,6 +338,13 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
     parts.remove()
     entries = len(PriorStore(out_path))
     return ImportResult(out_path, entries, reader.rows, reader.bad, rows0, provenance)
+
+
+def _no_rows_message(fmt: str, paths: Sequence[Path], bad: int) -> str:
+    files = ", ".join(str(p) for p in paths)
+    skipped = f" ({bad} malformed rows skipped)" if bad else ""
+    return (f"no {fmt} rows read from {files}{skipped}; no store was written. Is the file empty, an error page, "
+            f"or another format than --format {fmt}?")
 
 
 def _drain(rows: Iterator[Any]) -> None:

@@ -22,6 +22,7 @@ import gzip
 import io
 import logging
 import math
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -293,23 +294,59 @@ class PageRankPrior:
             pr = np.array([float(r[1]) for r in rows], dtype=np.float64)
             sc = np.array([float(r[2]) for r in rows], dtype=np.float64)
             deg = np.array([int(r[3]) for r in rows], dtype=np.int64)
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise PriorUnavailable(f"prior file {str(path)!r} has a non-numeric value ({exc})") from exc
+        for column, values, unit in (("pagerank", pr, False), ("score", sc, True), ("in_degree", deg, False)):
+            ok = np.isfinite(values) & (values >= 0) & (values <= (1 if unit else np.inf))
+            if not bool(ok.all()):
+                i = int(np.argmin(ok))
+                allowed = "a number in [0, 1]" if unit else "a finite number >= 0"
+                raise PriorUnavailable(f"PageRank prior file {str(path)!r}: column {column!r} of row {i + 2} "
+                                       f"({domains[i]!r}) is {values[i].item()!r}, expected {allowed}; rebuild the file "
+                                       "with 'authorag priors build'")
         return cls(domains, pr, sc, deg, name=name, info={"path": str(path)})
 
 
-def _read_prior_rows(path: Path) -> list[list[str]]:
+MAX_PRIOR_CSV_BYTES = 256 << 20
+"""Largest decompressed PageRank prior CSV read (~4 M domains; bigger priors: write a store with
+``authorag priors build --out NAME.store``, read in place without this bound)."""
+
+
+def is_prior_csv(path: str | Path) -> bool:
+    """True for a regular file that starts with the gzip magic bytes (a prior CSV of :meth:`PageRankPrior.save`)."""
+    p = Path(path)
     try:
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise PriorUnavailable(f"cannot read PageRank prior file {str(path)!r} ({exc}); expected a gzip CSV "
-                               "written by 'authorag priors build'") from exc
+        if not p.is_file():
+            return False
+        with p.open("rb") as f:
+            return f.read(2) == b"\x1f\x8b"
+    except OSError:
+        return False
+
+
+def _read_prior_rows(path: Path) -> list[list[str]]:
+    fix = "expected a gzip CSV written by 'authorag priors build'"
+    if path.exists() and not path.is_file():
+        raise PriorUnavailable(f"PageRank prior file {str(path)!r} is not a regular file (a folder, device or pipe); {fix}")
+    try:
+        with gzip.open(path, "rb") as f:
+            data = f.read(MAX_PRIOR_CSV_BYTES + 1)
+        text = data.decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
+        raise PriorUnavailable(f"cannot read PageRank prior file {str(path)!r} ({exc}); {fix}") from exc
+    if len(data) > MAX_PRIOR_CSV_BYTES:
+        raise PriorUnavailable(f"PageRank prior file {str(path)!r} decompresses to more than "
+                               f"{MAX_PRIOR_CSV_BYTES >> 20} MiB; write big priors as a store "
+                               "('authorag priors build --out NAME.store') or check the file")
     reader = csv.reader(io.StringIO(text))
-    header = next(reader, [])
-    if tuple(header) != PRIOR_COLUMNS:
-        raise PriorUnavailable(f"PageRank prior file {str(path)!r} has columns {header}; expected "
-                               f"{list(PRIOR_COLUMNS)}")
-    rows = [r for r in reader if r]
+    try:
+        header = next(reader, [])
+        if tuple(header) != PRIOR_COLUMNS:
+            raise PriorUnavailable(f"PageRank prior file {str(path)!r} has columns {header[:8]}; expected "
+                                   f"{list(PRIOR_COLUMNS)}")
+        rows = [r for r in reader if r]
+    except csv.Error as exc:
+        raise PriorUnavailable(f"PageRank prior file {str(path)!r} line {reader.line_num}: {exc}; {fix}") from exc
     bad = next((r for r in rows if len(r) != len(PRIOR_COLUMNS)), None)
     if bad is not None:
         raise PriorUnavailable(f"PageRank prior file {str(path)!r} has a row with {len(bad)} fields: {bad}")

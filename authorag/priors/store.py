@@ -35,18 +35,21 @@ import json
 import mmap
 import os
 import shutil
+import stat
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.priors.store_check import MAX_HEADER_BYTES, bad_store, check_arrays, check_header
 from authorag.types import SourceValue
 
 MAGIC = b"AUTHORAG-STORE\x00\x01"
+_MAGIC_NAME = MAGIC[:-2]  # the format version follows
 STORE_SUFFIX = ".store"
 RawDtype = Literal["f4", "f8", "u4", "none"]
 _ALIGN = 64
@@ -145,6 +148,9 @@ def _raw_array(raw: ArrayLike | None, raw_dtype: RawDtype | None, n: int) -> tup
         raise ConfigError(f"raw_dtype must be one of {get_args(RawDtype)}, got {rtype!r}")
     if rtype == "u4" and n and (int(arr.min()) < 0 or int(arr.max()) >= 2**32):
         raise ConfigError("raw ranks must fit in 0..2^32-1 for raw_dtype 'u4'; use 'f8'")
+    if rtype != "u4" and n and not bool(np.isfinite(arr.astype("<" + rtype)).all()):
+        i = int(np.argmin(np.isfinite(arr.astype("<" + rtype))))
+        raise ConfigError(f"raw numbers must be finite in {rtype}, got {arr[i].item()!r} at position {i}")
     return arr, rtype
 
 
@@ -214,10 +220,17 @@ def _aligned(n: int) -> int:
 
 
 def is_store(path: str | Path) -> bool:
-    """True when ``path`` is a file that starts with the store's magic bytes."""
+    """True when ``path`` claims to be a prior store: a regular file named ``*.store`` or one that
+    starts with the store's magic bytes (of any format version). :class:`PriorStore` then says
+    what is wrong with it, if anything (a damaged store is never read as another kind of file)."""
+    p = Path(path)
+    if p.name.endswith(STORE_SUFFIX):
+        return True
     try:
-        with open(path, "rb") as f:
-            return f.read(len(MAGIC)) == MAGIC
+        if not stat.S_ISREG(p.stat().st_mode):
+            return False
+        with p.open("rb") as f:
+            return f.read(len(_MAGIC_NAME)) == _MAGIC_NAME
     except OSError:
         return False
 
@@ -251,19 +264,16 @@ class PriorStore(Mapping[str, SourceValue]):
         self._hasher = hashlib.blake2b(digest_size=8, salt=self._salt)
         self._shift = 64 - int(self.header["bucket_bits"])
         view = memoryview(self._mm)
-        for section, (offset, length, _) in self.header["sections"].items():
-            if offset + length > len(view):
-                raise PriorUnavailable(f"prior store {str(self.path)!r} is truncated (section {section}); "
-                                       "rebuild it")
         self._dir = self._view(view, "dir")
         self._fp = self._view(view, "fp")
         self._value = self._view(view, "value")
         self._raw = self._view(view, "raw") if "raw" in self.header["sections"] else None
+        check_arrays(self.path, self.header, self._dir, self._fp, self._value, self._raw, self._view(view, "keys"))
 
     def _view(self, view: memoryview, section: str) -> memoryview:
         offset, length, dtype = self.header["sections"][section]
         sliced: Any = view[offset:offset + length]  # memoryview.cast is typed for literal formats only
-        return sliced.cast(_FORMAT_CHAR[dtype])
+        return sliced if dtype == "bytes" else sliced.cast(_FORMAT_CHAR[dtype])
 
     def get(self, key: str, default: SourceValue | None = None) -> SourceValue | None:  # type: ignore[override]
         """The entry for ``key`` or ``default`` (one hash, one or two integer compares)."""
@@ -292,8 +302,15 @@ class PriorStore(Mapping[str, SourceValue]):
     def __iter__(self) -> Iterator[str]:
         """Keys in file order (reads the key section; for listing, not for lookups)."""
         offset, length, _ = self.header["sections"]["keys"]
-        if length:
-            yield from bytes(self._mm[offset:offset + length]).decode("utf-8").split("\n")
+        if not length:
+            return
+        try:
+            keys = bytes(self._mm[offset:offset + length]).decode("utf-8").split("\n")
+        except UnicodeDecodeError as exc:
+            raise bad_store(self.path, f"section 'keys' is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        if len(keys) != self._n:
+            raise bad_store(self.path, f"section 'keys' holds {len(keys)} keys, the header says {self._n}")
+        yield from keys
 
     def arrays(self) -> tuple[NDArray[np.uint64], NDArray[np.float32], NDArray[Any] | None]:
         """(fingerprints, values, raw) as read-only numpy views, in file order."""
@@ -322,22 +339,47 @@ class PriorStore(Mapping[str, SourceValue]):
 
 
 def _open(path: Path) -> tuple[mmap.mmap, dict[str, Any]]:
+    """Map a store file after checking its magic bytes and header (see :mod:`store_check`)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # before opening: opening a pipe waits for a writer
+            raise PriorUnavailable(f"prior store {str(path)!r} is not a regular file (a device or a pipe); "
+                                   "give a file written by 'authorag priors import' or 'priors build'")
         with path.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size
             start = f.read(len(MAGIC) + 8)
-            if start[:len(MAGIC)] != MAGIC:
-                raise PriorUnavailable(f"{str(path)!r} is not an authorag prior store (bad magic bytes); "
-                                       "write one with 'authorag priors import' or 'priors build'")
-            head_len = int.from_bytes(start[len(MAGIC):], "little")
-            header = cast(dict[str, Any], json.loads(f.read(head_len)))
-            mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError) as exc:
-        raise PriorUnavailable(f"cannot open prior store {str(path)!r} ({exc})") from exc
-    if header.get("format") != 1:
-        mm.close()
-        raise PriorUnavailable(f"prior store {str(path)!r} has format {header.get('format')!r}; this "
-                               "authorag reads format 1; rebuild it with this version")
-    return mm, header
+            head_len = _check_start(path, start, size)
+            header = check_header(path, _json(path, f.read(head_len)), data_start=len(MAGIC) + 8 + head_len, size=size)
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), header
+    except OSError as exc:
+        raise PriorUnavailable(f"cannot open prior store {str(path)!r} ({exc.strerror or exc})") from exc
+
+
+def _check_start(path: Path, start: bytes, size: int) -> int:
+    """The header length after the magic bytes, checked against the file size."""
+    if start[:len(_MAGIC_NAME)] != _MAGIC_NAME:
+        raise PriorUnavailable(f"{str(path)!r} is not an authorag prior store (bad magic bytes) nor a gzip CSV "
+                               "prior file; write one with 'authorag priors import' or 'priors build'")
+    if start[:len(MAGIC)] != MAGIC:
+        version = int.from_bytes(start[len(_MAGIC_NAME):len(MAGIC)], "big")
+        raise PriorUnavailable(f"prior store {str(path)!r} has format version {version} in its magic bytes; this "
+                               "authorag reads version 1; rebuild it with this version")
+    if len(start) < len(MAGIC) + 8:
+        raise bad_store(path, "the file ends inside its header length: truncated")
+    head_len = int.from_bytes(start[len(MAGIC):], "little")
+    if head_len > min(MAX_HEADER_BYTES, size - len(start)):
+        raise bad_store(path, f"the header length {head_len} exceeds the file ({size} bytes) or the "
+                              f"{MAX_HEADER_BYTES >> 20} MiB limit: truncated or damaged")
+    return head_len
+
+
+def _json(path: Path, blob: bytes) -> object:
+    def no_constants(name: str) -> object:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        return json.loads(blob, parse_constant=no_constants)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise bad_store(path, f"the header is not valid JSON ({str(exc)[:80] or type(exc).__name__})") from None
 
 
 def store_source(path: str | Path, name: str | None = None, confidence: float | None = None) -> Any:

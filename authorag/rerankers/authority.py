@@ -272,9 +272,10 @@ class AuthorityReranker:
         return scored, suit, fusion.note
 
     def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
-        """What the window reads from the candidates' text: query-term coverage when relevance is
-        BM25 or only the incoming order (the incoming order says nothing about topic), and which
-        candidates are keyword-stuffed (never the reference the others are measured against)."""
+        """What the window reads from the candidates' text: query-term coverage, mixed with the
+        relevance when it is BM25 or only the incoming order (which alone says little about
+        topic), and which candidates are keyword-stuffed (never the reference the others are
+        measured against)."""
         if not query or not any(c.text for c in cands):
             return None
         from authorag.relevance.coverage import coverage_and_stuffing
@@ -283,7 +284,7 @@ class AuthorityReranker:
         rank_only = self.relevance is None and RANK_SCORE in cands[0].scores
         lexical = isinstance(self.relevance, OnTopicScorer)
         return WindowText(cov if lexical or rank_only else None, np.asarray(stuffed, dtype=np.bool_),
-                          mix=lexical)
+                          mix=lexical or rank_only)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

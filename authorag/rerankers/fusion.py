@@ -74,9 +74,9 @@ class WindowText:
         coverage: query-term coverage per candidate, or None when relevance alone decides the
             window (dense, upstream scores).
         stuffed: keyword-stuffed candidates (never the relevance reference).
-        mix: the window's relevance is the mean of coverage and relevance (BM25), each relative
-            to its best candidate, then relative to the best candidate that is not stuffed; else
-            coverage alone (relevance is only the incoming order).
+        mix: the window's relevance is the mean of coverage and relevance (BM25 or the incoming
+            order), each relative to its best candidate, then relative to the best candidate that
+            is not stuffed; else coverage alone.
     """
 
     coverage: Sequence[float] | None

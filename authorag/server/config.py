@@ -37,18 +37,20 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from authorag._urlhost import redact_userinfo
 from authorag.adapters import POLICY_FIELDS, make_policy, policy_from_env, policy_to_env
-from authorag.compose import ScorerSettings, parse_value
+from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
-from authorag.types import Relevance
+from authorag.settings import check_setting, field_kinds
 from authorag.validation import check_choice, check_positive_int
 
-SERVER_RELEVANCE: tuple[str, ...] = tuple(r for r in get_args(Relevance) if r != "upstream")
-"""Relevance modes the server accepts: request documents carry no upstream score."""
+ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense"]
+"""The :data:`~authorag.types.Relevance` modes but ``upstream``: request documents carry no upstream score."""
+SERVER_RELEVANCE: tuple[str, ...] = get_args(ServerRelevance)
+"""Relevance modes the server accepts."""
 ENV_PREFIX = "AUTHORAG_"
 
 
@@ -61,7 +63,7 @@ class ServerConfig:
         0.5
     """
 
-    relevance: Relevance = "bm25"
+    relevance: ServerRelevance = "bm25"
     policy: RerankPolicy = field(default_factory=RerankPolicy)
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
     judge_deadline_s: float = 10.0
@@ -97,10 +99,10 @@ class ServerConfig:
         """
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            raw = env.get(ENV_PREFIX + f.name.upper())
-            if f.name not in ("scorer", "policy") and raw is not None and raw != "":
-                values[f.name] = parse_value(ENV_PREFIX + f.name.upper(), raw, str(f.type))
+        for name, kind in field_kinds(cls).items():
+            raw = env.get(ENV_PREFIX + name.upper())
+            if name not in ("scorer", "policy") and raw is not None and raw != "":
+                values[name] = check_setting(ENV_PREFIX + name.upper(), raw, kind, text=True)
         scorer_names = set(ScorerSettings.field_names())
         scorer_kw = {k: v for k, v in overrides.items() if k in scorer_names}
         policy_kw = {k: v for k, v in overrides.items() if k in POLICY_FIELDS}

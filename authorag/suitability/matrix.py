@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -119,16 +120,20 @@ def parse_matrix(text: str, where: str, base: SuitabilityMatrix | None = None) -
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{where}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())  # one line: some errors hold newlines
+        raise ConfigError(f"{where}{line}: not valid YAML: {problem}") from exc
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply; a matrix is topic -> source type -> 1..5") from None
     if root is None:
         raise ConfigError(f"{where}: the file is empty; it needs 'version: 1' and a 'matrix:' mapping")
     top = _mapping(where, root, "the file")
     for name, (k, _) in top.items():
         if name not in _KEYS:
             raise _err(where, k, f"unknown key {name!r}; allowed: {', '.join(_KEYS)}")
-    if "version" not in top or top["version"][1].value not in tuple(map(str, SUPPORTED_VERSIONS)):
-        node = top["version"][1] if "version" in top else root
-        raise _err(where, node, f"version must be one of {SUPPORTED_VERSIONS}, got {getattr(node, 'value', None) if 'version' in top else 'nothing'!r}")
+    version = top["version"][1] if "version" in top else None
+    if not isinstance(version, yaml.ScalarNode) or version.value not in tuple(map(str, SUPPORTED_VERSIONS)):
+        got = "nothing" if version is None else version.value if isinstance(version, yaml.ScalarNode) else "a collection"
+        raise _err(where, version or root, f"version must be one of {SUPPORTED_VERSIONS}, got {got!r}")
     inherit = base if "extends" in top else None
     if "extends" in top and (top["extends"][1].value != "default" or base is None):
         raise _err(where, top["extends"][1], "extends must be 'default' (the shipped matrix)")
@@ -148,7 +153,7 @@ def parse_matrix(text: str, where: str, base: SuitabilityMatrix | None = None) -
         if name not in TOPICS:
             raise _err(where, k, f"unknown topic {name!r}; allowed: {', '.join(TOPICS)}")
     ymyl = _ymyl(where, top["ymyl"][1]) if "ymyl" in top else (inherit.ymyl if inherit else frozenset())
-    return SuitabilityMatrix(cells, ymyl, int(top["version"][1].value), where)
+    return SuitabilityMatrix(cells, ymyl, int(version.value), where)
 
 
 _DEFAULT: list[SuitabilityMatrix] = []
@@ -165,12 +170,29 @@ def load_matrix(path: str | Path | None = None) -> SuitabilityMatrix:
         _DEFAULT.append(parse_matrix(text, "default"))
     if path is None:
         return _DEFAULT[0]
-    p = Path(path)
+    return parse_matrix(_read(Path(path)), str(path), base=_DEFAULT[0])
+
+
+MAX_MATRIX_BYTES = 1 << 20
+"""Largest matrix file read (the shipped one is a few KB)."""
+
+
+def _read(p: Path) -> str:
     try:
-        text = p.read_text(encoding="utf-8")
+        if not stat.S_ISREG(p.stat().st_mode):  # before opening: opening a pipe waits for a writer
+            raise ConfigError(f"suitability matrix {str(p)!r} is not a regular file (a folder, device or pipe)")
+        with p.open("rb") as f:
+            data = f.read(MAX_MATRIX_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read suitability matrix {str(p)!r}: {exc.strerror or exc}") from exc
-    return parse_matrix(text, str(p), base=_DEFAULT[0])
+    if len(data) > MAX_MATRIX_BYTES:
+        raise ConfigError(f"suitability matrix {str(p)!r} is larger than {MAX_MATRIX_BYTES >> 20} MiB; a matrix is "
+                          "a few KB (topic -> source type -> 1..5)")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{p}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the matrix as UTF-8") from None
 
 
-__all__ = ["DEFAULT_MATRIX_FILE", "SuitabilityMatrix", "load_matrix", "parse_matrix"]
+__all__ = ["DEFAULT_MATRIX_FILE", "MAX_MATRIX_BYTES", "SuitabilityMatrix", "load_matrix", "parse_matrix"]

@@ -143,3 +143,128 @@ def test_factory_wraps_with_cache(tmp_path: Path) -> None:
 def test_default_path_follows_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("AUTHORAG_CACHE_DIR", str(tmp_path))
     assert default_cache_path() == tmp_path / "judge_cache.sqlite3"
+
+
+BAD_ROWS = ["{broken", "[1, 2]", "{}", '{"text": 5}', '{"text": "7", "logprobs": "x"}',
+            '{"text": "7", "logprobs": [{"token": "7"}]}', '{"text": "7", "prompt_tokens": "many"}',
+            '{"text": "7", "dropped_features": ["teleport"]}', "[" * 100_000 + "]" * 100_000, "", "null"]
+
+
+@pytest.mark.parametrize("value", BAD_ROWS, ids=range(len(BAD_ROWS)))
+def test_a_bad_row_is_a_miss_logged_once_then_replaced(tmp_path: Path, value: str,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a damaged row ('{broken', [1,2], missing fields) raised JSONDecodeError out of the judge tier."""
+    import sqlite3
+
+    path = tmp_path / "c.sqlite3"
+    fake = FakeBackend(["7", "8", "9"])
+    backend = CachedBackend(fake, JudgeCache(path))
+    backend.complete(_request("a.org"))
+    backend.complete(_request("b.org"))
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE completions SET value = ?", (value,))
+    with caplog.at_level("WARNING", logger="authorag.judges.backends.cache"):
+        again = CachedBackend(fake, JudgeCache(path))
+        assert again.cache.get(cache_key("fake", "fake-model", _request("a.org"))) is None
+        assert again.cache.get(cache_key("fake", "fake-model", _request("b.org"))) is None
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "ignoring an unreadable entry" in warnings[0] and str(path) in warnings[0]
+    answer = again.complete(_request("a.org"))  # a miss: the model answers, and the row is replaced
+    assert (answer.text, answer.cached, len(fake.requests)) == ("9", False, 3)
+    assert again.complete(_request("a.org")).cached
+
+
+def test_a_bad_row_never_reaches_the_judge_tier(tmp_path: Path) -> None:
+    """The hybrid scorer judges the domain again instead of failing (the server answered 500)."""
+    import sqlite3
+
+    from authorag.hybrid import HybridAuthority
+    from authorag.judges import PointJudge
+    from authorag.types import candidates_from
+
+    path = tmp_path / "c.sqlite3"
+    fake = FakeBackend(lambda req: "8")
+    judge = PointJudge(load_backend_from(fake, JudgeCache(path)), on_failure="skip", use_logprobs=False)
+    first = HybridAuthority(_EmptyTable(), None, judge).score(candidates_from(["zq-unknown.biz"]))[0]
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE completions SET value = '{broken'")
+    judge = PointJudge(load_backend_from(fake, JudgeCache(path)), on_failure="raise", use_logprobs=False)
+    again = HybridAuthority(_EmptyTable(), None, judge).score(candidates_from(["zq-unknown.biz"]))[0]
+    assert first.tier == again.tier == "judge" and again.authority == pytest.approx(first.authority)
+    assert len(fake.requests) == 2
+
+
+def load_backend_from(fake: FakeBackend, cache: JudgeCache) -> CachedBackend:
+    return CachedBackend(fake, cache)
+
+
+class _EmptyTable:
+    name = "prior"
+
+    def score(self, candidates):  # an AuthorityScorer that knows nothing
+        from authorag.types import UNKNOWN_AUTHORITY
+
+        return [UNKNOWN_AUTHORITY for _ in candidates]
+
+
+@pytest.mark.parametrize("content", [b"this is not a database, just text\n" * 10, b"\x00" * 4096,
+                                     b"SQLite format 3\x00" + b"\xff" * 200])
+def test_a_file_that_is_not_a_database_is_named(tmp_path: Path, content: bytes) -> None:
+    """Was: start-up stopped with sqlite3.DatabaseError 'file is not a database', without the file."""
+    from authorag.compose import ScorerSettings, load_scorer
+    from authorag.errors import ConfigError
+
+    path = tmp_path / "junk.sqlite3"
+    path.write_bytes(content)
+    with pytest.raises(ConfigError, match=rf"judge cache '{path}' cannot be used as a SQLite database .*"
+                                          r"choose another with --cache PATH"):
+        JudgeCache(path)
+    with pytest.raises(ConfigError, match=rf"judge cache '{path}'"):
+        load_scorer(ScorerSettings(judge="openai", judge_base_url="http://127.0.0.1:9/v1", judge_model="m",
+                                    judge_cache=str(path)))
+
+
+def test_a_folder_as_the_cache_file_is_named(tmp_path: Path) -> None:
+    from authorag.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=rf"judge cache '{tmp_path}' cannot be used"):
+        JudgeCache(tmp_path)
+
+
+def test_the_cache_is_bounded_and_evicts_the_oldest(tmp_path: Path) -> None:
+    """Was: the SQLite cache grew without limit."""
+    cache = JudgeCache(tmp_path / "c.sqlite3", max_entries=20)
+    for i in range(50):
+        cache.put(f"k{i}", Completion(text=str(i % 10)))
+        assert len(cache) <= 20
+    kept = [i for i in range(50) if cache.get(f"k{i}") is not None]
+    assert kept == list(range(50 - len(kept), 50)) and 18 <= len(kept) <= 20  # the newest, in one block
+    assert cache.evicted == 50 - len(kept)
+    cache.put("k49", Completion(text="replaced"))  # a replacement does not evict
+    assert cache.get("k49").text == "replaced" and len(cache) == len(kept)
+
+
+def test_two_writers_share_the_bound(tmp_path: Path) -> None:
+    a, b = JudgeCache(tmp_path / "c.sqlite3", max_entries=100), JudgeCache(tmp_path / "c.sqlite3", max_entries=100)
+    peak = 0
+    for i in range(400):
+        (a if i % 2 else b).put(f"k{i}", Completion(text="1"))
+        peak = max(peak, len(a))
+    assert peak <= 120  # each writer counts after every tenth of the bound it writes
+
+
+def test_max_entries_is_checked() -> None:
+    from authorag.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="max_entries must be a positive integer or None, got 0"):
+        JudgeCache(":memory:", max_entries=0)
+
+
+def test_a_failing_write_is_skipped_not_raised(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    cache = JudgeCache(tmp_path / "c.sqlite3")
+    cache._conn.execute("PRAGMA query_only = ON")  # every write now fails inside SQLite
+    with caplog.at_level("WARNING", logger="authorag.judges.backends.cache"):
+        cache.put("k", Completion(text="7"))
+        cache.put("k2", Completion(text="7"))
+    assert [r.getMessage().split(": ", 1)[1][:14] for r in caplog.records if r.levelname == "WARNING"] == ["cannot write ("]
+    assert cache.get("k") is None

@@ -116,3 +116,33 @@ def test_missing_redis_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "redis", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'authorag\[redis\]'"):
         RedisJudgeCache("redis://127.0.0.1:6379/0")
+
+
+@pytest.mark.parametrize("value", [b"{broken", b"[1, 2]", b"{}", b'{"text": 5}', b"\xff\xfe", b"null"])
+def test_a_bad_value_is_a_miss_then_replaced(cache: RedisJudgeCache, value: bytes,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a damaged value raised JSONDecodeError (a 500 through the server's judge tier)."""
+    backend = CachedBackend(FakeBackend(["7", "8"]), cache)
+    backend.complete(REQ)
+    (name,) = cache._keys()  # pyright: ignore[reportPrivateUsage]
+    cache._client.hset(name, "value", value)  # pyright: ignore[reportPrivateUsage]
+    with caplog.at_level("WARNING", logger="authorag.judges.backends.cache_redis"):
+        answer = backend.complete(REQ)
+    assert (answer.text, answer.cached) == ("8", False)
+    assert [r.levelname for r in caplog.records].count("WARNING") == 1
+    assert backend.complete(REQ).text == "8"  # replaced
+
+
+def test_the_cache_is_bounded_and_evicts_the_oldest(redis_url: str) -> None:
+    c = RedisJudgeCache(redis_url, prefix="bound:", max_entries=20)
+    c.clear()
+    try:
+        for i in range(50):
+            c.put(f"k{i}", Completion(text="1"))
+            assert len(c) <= 20
+        kept = [i for i in range(50) if c.get(f"k{i}") is not None]
+        assert kept == list(range(50 - len(kept), 50)) and 18 <= len(kept) <= 20
+        assert c.evicted == 50 - len(kept)
+        assert c.clear() == len(kept) and c._client.exists(c._index) == 0  # pyright: ignore[reportPrivateUsage]
+    finally:
+        c.clear()

@@ -78,3 +78,40 @@ def test_bad_policy_is_rejected() -> None:
 async def test_ajudge_matches_judge() -> None:
     run = await PointJudge(FakeBackend(["4"]), use_logprobs=False).ajudge(["nih.gov"])
     assert run.scores[0].raw == 4.0
+
+
+def test_digits_below_the_minimum_mass_are_a_failed_judgement() -> None:
+    from authorag.testing import fake_completion
+
+    fake = FakeBackend(lambda req: fake_completion("[", {"[": 0.985, "7": 0.01, "3": 0.005}))
+    with pytest.raises(JudgeResponseError, match=r"the digits carry 1.50% of the probability .* minimum 2%"):
+        PointJudge(fake).judge(["nih.gov"])
+    at_minimum = FakeBackend(lambda req: fake_completion("[", {"[": 0.97, "7": 0.02, "3": 0.01}))
+    assert PointJudge(at_minimum).judge(["nih.gov"]).scores[0].raw == pytest.approx(17 / 3)
+
+
+def test_free_text_answer_of_a_server_that_dropped_the_grammar_is_read_greedily() -> None:
+    import dataclasses
+
+    from authorag.testing import fake_completion
+
+    free = dataclasses.replace(fake_completion("Score: 7", [{"S": 0.9}] + [{}] * 7), dropped_features=("grammar",))
+    run = PointJudge(FakeBackend(lambda req: free)).judge(["nih.gov"])
+    assert (run.scores[0].raw, run.scores[0].mode) == (7.0, "greedy")
+
+
+def test_a_cached_answer_below_the_minimum_mass_is_asked_again() -> None:
+    """Answers stored before the check (or by another version) are not served once refused."""
+    from authorag.judges.backends.cache import CachedBackend, JudgeCache, cache_key
+    from authorag.testing import fake_completion
+
+    low, good = fake_completion("[", {"[": 0.999, "7": 0.001}), fake_completion("7", {"7": 1.0})
+    fake = FakeBackend([good, good])
+    cache = JudgeCache(":memory:")
+    judge = PointJudge(CachedBackend(fake, cache))
+    judge.judge(["nih.gov"])
+    key = cache_key("fake", "fake-model", fake.requests[0])
+    cache.put(key, low)  # as an older version stored it
+    run = judge.judge(["nih.gov"])
+    assert run.scores[0].raw == pytest.approx(7.0) and len(fake.requests) == 2
+    assert cache.get(key).text == "7"  # replaced by the usable answer

@@ -152,3 +152,45 @@ def test_cli_import_store_info_and_score_with_provenance(tmp_path: Path, capsys:
 
 def test_web_log_rank_anchor_points() -> None:
     assert web_log_rank(np.array([1, 15_000, 1_000_000, 10**12])).round(2).tolist() == [1.0, 0.51, 0.3, 0.0]
+
+
+def test_a_file_without_newlines_stops_at_the_line_bound(tmp_path: Path) -> None:
+    """Was: a gzip of zeros (or /dev/zero itself) was read into one endless line."""
+    bomb = tmp_path / "top-1m.csv.gz"
+    bomb.write_bytes(gzip.compress(b"\0" * (64 << 20)))  # 64 MiB of NULs, 64 KB on disk
+    with pytest.raises(ConfigError, match=r"top-1m.csv.gz:1: a line longer than 65,536 characters"):
+        import_lists("tranco", [bomb], tmp_path / "t.store")
+    assert not (tmp_path / "t.store").exists()
+
+
+def test_a_device_is_not_read(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"input\(s\) /dev/zero are not regular files \(a folder or a device\)"):
+        import_lists("tranco", ["/dev/zero"], tmp_path / "t.store")
+
+
+def test_a_truncated_gzip_names_the_file(tmp_path: Path) -> None:
+    src = tmp_path / "top-1m.csv.gz"
+    src.write_bytes(gzip.compress(b"".join(b"%d,site%d.com\n" % (i, i) for i in range(1, 20000)))[:3000])
+    with pytest.raises(ConfigError, match=r"top-1m.csv.gz: cannot read past line \d+ .*damaged or truncated"):
+        import_lists("tranco", [src], tmp_path / "t.store")
+
+
+@pytest.mark.parametrize("text", ["", "\n", "junk\n", "rank,domain\n", "1,-not-a-host-\n"])
+def test_no_rows_is_an_error_and_writes_no_store(tmp_path: Path, text: str) -> None:
+    """Was: an empty or one-junk-line file gave an empty store (and exit code 0)."""
+    src = tmp_path / "top-1m.csv"
+    src.write_text(text)
+    with pytest.raises(ConfigError, match=r"no tranco rows read from .*top-1m.csv.*; no store was written"):
+        import_lists("tranco", [src], tmp_path / "t.store", skip_bad=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["top-1m.csv"]
+
+
+def test_a_damaged_resume_manifest_starts_over(tmp_path: Path) -> None:
+    src = tmp_path / "top-1m.csv"
+    src.write_text("1,google.com\n2,nih.gov\n")
+    parts = tmp_path / "t.store.parts"
+    parts.mkdir()
+    for bad in ("{broken", "[1, 2]", '{"identity": 1, "chunks": [{"part": 1}]}'):
+        parts.mkdir(exist_ok=True)
+        (parts / "manifest.json").write_text(bad)
+        assert import_lists("tranco", [src], tmp_path / "t.store").entries == 2

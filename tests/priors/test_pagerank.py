@@ -219,3 +219,44 @@ def test_prior_drives_the_authority_reranker() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+_HEAD = b"domain,pagerank,score,in_degree\n"
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    (b"nih.gov,0.5,nan,3\n", r"column 'score' of row 2 \('nih.gov'\) is nan, expected a number in \[0, 1\]"),
+    (b"nih.gov,0.5,1e30,3\n", r"column 'score' of row 2 .* is 1e\+30"),
+    (b"nih.gov,0.5,-0.1,3\n", r"column 'score' of row 2 .* is -0.1"),
+    (b"nih.gov,0.5,inf,3\n", r"column 'score' of row 2 .* is inf"),
+    (b"nih.gov,nan,0.5,3\n", r"column 'pagerank' of row 2 .* is nan, expected a finite number >= 0"),
+    (b"nih.gov,0.5,0.5,-4\n", r"column 'in_degree' of row 2 .* is -4"),
+    (b"nih.gov,0.5,0.5,99999999999999999999999\n", "non-numeric value"),
+])
+def test_values_out_of_range_are_refused_naming_file_and_column(tmp_path: Path, row: bytes, message: str) -> None:
+    """Was: NaN, infinite and 1e30 scores were accepted (authority 2.3e29, NaN in ``score --json``)."""
+    path = tmp_path / "bad.csv.gz"
+    path.write_bytes(gzip.compress(_HEAD + row))
+    with pytest.raises(PriorUnavailable, match=message) as info:
+        load_pagerank_prior(path)
+    assert str(path) in str(info.value)
+
+
+def test_a_gzip_bomb_is_read_with_a_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: the whole decompressed file was read into memory, however big."""
+    from authorag.priors import pagerank as pagerank_module
+
+    monkeypatch.setattr(pagerank_module, "MAX_PRIOR_CSV_BYTES", 1 << 20)
+    path = tmp_path / "bomb.csv.gz"
+    path.write_bytes(gzip.compress(_HEAD + b"a" * (8 << 20)))
+    with pytest.raises(PriorUnavailable, match=r"decompresses to more than 1 MiB; write big priors as a store"):
+        load_pagerank_prior(path)
+
+
+def test_a_huge_field_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """csv's field limit is process-wide (the benchmark tasks raise it): either error names the file."""
+    path = tmp_path / "wide.csv.gz"
+    path.write_bytes(gzip.compress(_HEAD + b"nih.gov," + b"x" * 200_000 + b",0.5,1\n"))
+    with pytest.raises(PriorUnavailable, match=r"line 2: field larger than field limit|non-numeric value") as info:
+        load_pagerank_prior(path)
+    assert str(path) in str(info.value)

@@ -6,7 +6,7 @@ per-token top logprobs.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -31,6 +31,9 @@ class ChatRequest:
             digits, and the text is a seeded sample). Without it llama.cpp reports the raw
             distribution, whose top entries may be words the grammar forbids. Servers that
             reject it get the plain request (see ``Completion.dropped_features``).
+        accept: the judge's check that an answer is usable (it can read a score from it). The
+            judge cache stores and answers only completions it accepts, so an answer the judge
+            could not use is asked again next time. Never sent; not part of the cache key.
     """
 
     messages: Sequence[Mapping[str, str]]
@@ -43,6 +46,7 @@ class ChatRequest:
     seed: int = 0
     prompt_version: str = ""
     constrained_probs: bool = False
+    accept: Callable[[Completion], bool] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,12 +22,26 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, cast
 
-from authorag.judges.backends.base import ChatRequest, Completion, LLMBackend, TokenLogprob
+from authorag.errors import ConfigError
+from authorag.judges.backends.base import (
+    FEATURES,
+    ChatRequest,
+    Completion,
+    LLMBackend,
+    TokenLogprob,
+)
 from authorag.judges.backends.models import cache_dir
+from authorag.validation import check_positive_int
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_ENTRIES = 100_000
+"""Entries a judge cache keeps; beyond it the oldest written are evicted (docs/judges.md)."""
+EVICT_TO = 0.9
+"""An eviction shrinks the cache to this share of ``max_entries`` (so it does not run on every write)."""
+_RECOUNT_EVERY = 1000  # writes between exact counts (other processes write to the same file)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS completions (
@@ -96,10 +110,22 @@ class CompletionCache(Protocol):
 class JudgeCache:
     """SQLite store of completions, safe to share between threads and processes.
 
+    The cache is bounded: when it holds more than ``max_entries`` completions, a write deletes
+    the oldest written down to :data:`EVICT_TO` of the bound (each writing process counts
+    exactly after every 10 % of the bound it writes, at most every 1,000 writes, and whenever
+    its own count passes the bound, so other writers overshoot it by at most 10 % each). A row this
+    version cannot read (damaged, or from a foreign writer) is a miss, logged once, and is
+    replaced by the next answer; a failing read or write is logged once and skipped, so a broken
+    cache never fails a judgement.
+
     Args:
         path: a file path, ``":memory:"`` (private to this object), or None for
             :func:`default_cache_path`.
         timeout_s: how long a writer waits for another process's lock.
+        max_entries: the bound (None: unbounded).
+
+    Raises:
+        ConfigError: the file is not a SQLite database (or cannot be created), naming it.
 
     Example:
         >>> cache = JudgeCache(":memory:")
@@ -108,23 +134,33 @@ class JudgeCache:
         ('7', 1)
     """
 
-    def __init__(self, path: str | Path | None = None, *, timeout_s: float = 30.0) -> None:
+    def __init__(self, path: str | Path | None = None, *, timeout_s: float = 30.0,
+                 max_entries: int | None = DEFAULT_MAX_ENTRIES) -> None:
+        self.max_entries = check_positive_int("max_entries", max_entries, optional=True)
         target = default_cache_path() if path is None else path
         self.path = str(target)
-        if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        # One connection guarded by a lock: threads share it; other processes coordinate
-        # through SQLite's own file locks (WAL + busy timeout).
-        self._conn = sqlite3.connect(self.path, timeout=timeout_s, check_same_thread=False,
-                                     isolation_level=None)
-        with self._lock:
-            if self.path != ":memory:":
-                self._conn.execute("PRAGMA journal_mode=WAL")
-                self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(_SCHEMA)
         self.hits = 0
         self.misses = 0
+        self.evicted = 0
+        self._warned: set[str] = set()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # One connection guarded by a lock: threads share it; other processes coordinate
+            # through SQLite's own file locks (WAL + busy timeout).
+            self._conn = sqlite3.connect(self.path, timeout=timeout_s, check_same_thread=False,
+                                         isolation_level=None)
+            with self._lock:
+                if self.path != ":memory:":
+                    self._conn.execute("PRAGMA journal_mode=WAL")
+                    self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._conn.execute(_SCHEMA)
+                self._count = self._exact_count()
+        except (sqlite3.Error, OSError) as exc:
+            raise ConfigError(f"judge cache {self.path!r} cannot be used as a SQLite database ({exc}); delete or "
+                              "move the file, or choose another with --cache PATH (AUTHORAG_JUDGE_CACHE)") from exc
+        self._writes = 0
 
     @property
     def journal_mode(self) -> str:
@@ -133,30 +169,70 @@ class JudgeCache:
             row = self._conn.execute("PRAGMA journal_mode").fetchone()
         return str(row[0])
 
+    def _warn_once(self, kind: str, message: str, *args: object) -> None:
+        """Log the first problem of a kind as a warning, later ones at debug level."""
+        level = logging.DEBUG if kind in self._warned else logging.WARNING
+        self._warned.add(kind)
+        logger.log(level, "judge cache %s: " + message, self.path, *args)
+
     def get(self, key: str) -> Completion | None:
-        """The stored completion for ``key`` (marked ``cached=True``), or None."""
+        """The stored completion for ``key`` (marked ``cached=True``), or None (also for a bad row)."""
+        try:
+            with self._lock:
+                row = self._conn.execute("SELECT value FROM completions WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:
+            self._warn_once("read", "cannot read (%s); answering without the cache", exc)
+            row = None
+        try:
+            completion = None if row is None else decode_completion(row[0])
+        except ValueError as exc:
+            self._warn_once("row", "ignoring an unreadable entry (%s); it is replaced by the next answer", exc)
+            completion = None
         with self._lock:
-            row = self._conn.execute("SELECT value FROM completions WHERE key = ?",
-                                     (key,)).fetchone()
-            if row is None:
+            if completion is None:
                 self.misses += 1
                 return None
             self.hits += 1
-        return dataclasses.replace(_decode(str(row[0])), cached=True)
+        return dataclasses.replace(completion, cached=True)
 
     def put(self, key: str, completion: Completion, *, backend: str = "", model: str = "",
             prompt_version: str = "") -> None:
-        """Store (or replace) the completion for ``key``."""
+        """Store (or replace) the completion for ``key``; evicts the oldest entries past the bound."""
         value = _encode(completion)
-        with self._lock:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?)",
-                (key, backend, model or completion.model, prompt_version, value, time.time()),
-            )
+        try:
+            with self._lock:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?)",
+                    (key, backend, model or completion.model, prompt_version, value, time.time()),
+                )
+                self._count += 1  # an upper bound: a replaced key does not grow the table
+                self._writes += 1
+                bound = self.max_entries
+                if bound is not None and (self._count > bound or self._writes >= min(_RECOUNT_EVERY, bound // 10 + 1)):
+                    self._evict(bound)
+        except sqlite3.Error as exc:
+            self._warn_once("write", "cannot write (%s); the answer is not cached", exc)
+
+    def _exact_count(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+
+    def _evict(self, bound: int) -> None:
+        """Count exactly; past ``bound``, delete the oldest written rows (lowest rowid). Under the lock."""
+        self._writes = 0
+        self._count = self._exact_count()
+        if self._count <= bound:
+            return
+        excess = self._count - int(bound * EVICT_TO)
+        self._conn.execute("DELETE FROM completions WHERE rowid IN "
+                           "(SELECT rowid FROM completions ORDER BY rowid LIMIT ?)", (excess,))
+        self._count -= excess
+        self.evicted += excess
+        logger.info("judge cache %s: evicted the %d oldest entries (bound %d)", self.path, excess, bound)
 
     def clear(self) -> int:
         """Delete every entry; returns how many there were."""
         with self._lock:
+            self._count = 0
             return self._conn.execute("DELETE FROM completions").rowcount
 
     def close(self) -> None:
@@ -166,8 +242,7 @@ class JudgeCache:
 
     def __len__(self) -> int:
         with self._lock:
-            row = self._conn.execute("SELECT COUNT(*) FROM completions").fetchone()
-        return int(row[0])
+            return self._exact_count()
 
     def __enter__(self) -> Self:
         return self
@@ -182,7 +257,8 @@ class JudgeCache:
 class CachedBackend:
     """Wrap a backend so identical requests are answered from a :class:`JudgeCache`.
 
-    ``name`` and ``model`` are the wrapped backend's. Failed calls are not cached.
+    ``name`` and ``model`` are the wrapped backend's. Failed calls are not cached, nor answers the
+    request's ``accept`` check refuses (see :class:`~authorag.judges.backends.base.ChatRequest`).
 
     Example:
         >>> from authorag.testing import FakeBackend
@@ -219,11 +295,15 @@ class CachedBackend:
         start = time.perf_counter()
         key = cache_key(self.name, self.model, request)
         hit = self.cache.get(key)
+        if hit is not None and request.accept is not None and not request.accept(hit):
+            hit = None  # stored before the judge checked its answers: ask again, the answer replaces it
         if hit is not None:
             hit = dataclasses.replace(hit, latency_s=time.perf_counter() - start)
         return key, hit
 
     def _store(self, key: str, request: ChatRequest, completion: Completion) -> None:
+        if request.accept is not None and not request.accept(completion):
+            return  # a failed judgement is not remembered
         self.cache.put(key, completion, backend=self.name, model=self.model,
                        prompt_version=request.prompt_version)
 
@@ -237,21 +317,68 @@ def _encode(completion: Completion) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def _decode(value: str) -> Completion:
-    data: dict[str, Any] = json.loads(value)
-    raw_lps: list[dict[str, Any]] | None = data.pop("logprobs", None)
-    logprobs = None if raw_lps is None else tuple(
-        TokenLogprob(token=lp["token"], logprob=lp["logprob"], top=lp["top"]) for lp in raw_lps
-    )
-    data["dropped_features"] = tuple(data.get("dropped_features", ()))
-    known = {f.name for f in dataclasses.fields(Completion)}  # rows from other versions
-    return Completion(logprobs=logprobs, **{k: v for k, v in data.items() if k in known})
+class UnreadableEntry(ValueError):
+    """A stored value this version cannot read as a completion (the message says why)."""
+
+
+def _decode(value: object) -> Completion:
+    """A stored completion; :class:`UnreadableEntry` saying what is wrong when the row is not one."""
+    if isinstance(value, bytes | bytearray):
+        value = bytes(value).decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if not isinstance(value, str):
+        raise UnreadableEntry(f"a {type(value).__name__}, not JSON text")
+    try:
+        data: object = json.loads(value)
+    except RecursionError:
+        raise UnreadableEntry("JSON nested too deeply") from None
+    except ValueError as exc:
+        raise UnreadableEntry(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise UnreadableEntry(f"a JSON {type(data).__name__}, not an object")
+    row = cast(dict[str, Any], data)
+    if not isinstance(row.get("text"), str):
+        raise UnreadableEntry("no 'text' string")
+    fields: dict[str, Any] = {"text": row["text"], "logprobs": _logprobs(row.get("logprobs"))}
+    for name, kind in _SCALARS.items():
+        if name in row:
+            if isinstance(row[name], bool) or not isinstance(row[name], kind):
+                raise UnreadableEntry(f"'{name}' is {type(row[name]).__name__}")
+            fields[name] = row[name]
+    dropped = row.get("dropped_features", [])
+    if not isinstance(dropped, list) or not set(cast(list[Any], dropped)) <= set(FEATURES):
+        raise UnreadableEntry("'dropped_features' is not a list of request features")
+    return Completion(**fields, dropped_features=tuple(cast(list[Any], dropped)))
+
+
+_SCALARS: dict[str, type | tuple[type, ...]] = {"prompt_tokens": int, "completion_tokens": int,
+                                                "latency_s": (int, float), "model": str, "finish_reason": str}
+
+
+def _logprobs(raw: object) -> tuple[TokenLogprob, ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise UnreadableEntry("'logprobs' is not a list")
+    out: list[TokenLogprob] = []
+    for lp in cast(list[Any], raw):
+        ok = (isinstance(lp, dict) and isinstance(lp.get("token"), str) and _is_number(lp.get("logprob"))
+              and isinstance(lp.get("top"), dict)
+              and all(isinstance(k, str) and _is_number(v) for k, v in cast(dict[Any, Any], lp["top"]).items()))
+        if not ok:
+            raise UnreadableEntry("a 'logprobs' entry is not {token, logprob, top}")
+        out.append(TokenLogprob(token=lp["token"], logprob=lp["logprob"], top=lp["top"]))
+    return tuple(out)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 encode_completion = _encode
 """A completion as the JSON text every cache backend stores (``cached`` left out)."""
 decode_completion = _decode
-"""The inverse of :data:`encode_completion` (tolerates fields from other versions)."""
+"""The inverse of :data:`encode_completion` (ignores fields of other versions; raises
+:class:`UnreadableEntry` naming the problem for text that is not a stored completion)."""
 
-__all__ = ["CachedBackend", "CompletionCache", "JudgeCache", "cache_key", "decode_completion",
-           "default_cache_path", "encode_completion"]
+__all__ = ["DEFAULT_MAX_ENTRIES", "EVICT_TO", "CachedBackend", "CompletionCache", "JudgeCache", "UnreadableEntry",
+           "cache_key", "decode_completion", "default_cache_path", "encode_completion"]

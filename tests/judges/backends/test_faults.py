@@ -158,3 +158,22 @@ def test_every_mode_is_covered() -> None:
     with pytest.raises(ConfigError, match="unknown fault mode 'nope'"), \
             serve_faulty_openai("nope"):  # type: ignore[arg-type]
         pass
+
+
+def test_wrong_ids_digit_mass_is_a_failed_point_judgement_and_not_cached() -> None:
+    """Was: the digits' 0.1 % of the probability gave a verdict (raw 4.5, 0.498 calibrated), cached."""
+    from authorag.judges.backends.cache import CachedBackend, JudgeCache
+
+    cache = JudgeCache(":memory:")
+    with serve_faulty_openai("wrong_ids") as server:
+        judge = PointJudge(CachedBackend(_backend(server.base_url), cache), on_failure="skip")
+        run = judge.judge(["nih.gov"])
+        assert run.scores[0].score is None and run.parse_failures == 1
+        assert run.scores[0].error is not None and (
+            "the digits carry 0.10% of the probability at the answer position, below the minimum 2%"
+            in run.scores[0].error)
+        assert len(cache) == 0  # a failed judgement is not remembered
+        server.mode = "ok"  # the judge recovers: the next run asks again and keeps that answer
+        again = judge.judge(["nih.gov"])
+    assert again.scores[0].raw == pytest.approx(7.0, abs=0.01) and again.scores[0].mode == "logprob"
+    assert len(cache) == 1 and len(server.requests) == 2
