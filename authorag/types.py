@@ -21,7 +21,7 @@ localhost), user content on a hosting platform, prior table, suffix rule, learne
 judge, the page's own evidence (``page``: a credibility estimate from the URL and text of a page
 no other tier knew, :mod:`authorag.evidence`), or none (unknown)."""
 
-FusionMode = Literal["window", "linear", "rrf"]
+FusionMode = Literal["window", "prior", "linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
 Relevance = Literal["auto", "rank", "upstream", "none", "bm25", "dense"]
 """Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,

@@ -34,7 +34,13 @@ MAX_QUERY_TERMS = 64
 STUFFED_SHARE = 0.2
 """Share of a text's words that are query content words from which it counts as keyword-stuffed."""
 STUFFED_MIN_WORDS = 25
-"""Texts shorter than this (titles, snippets) are never called stuffed: short texts are dense."""
+"""From this length on, :data:`STUFFED_SHARE` applies; shorter texts are naturally denser."""
+ECHO_SHARE = 0.5
+"""A text of :data:`ECHO_MIN_WORDS` words made at least this much of query words echoes the query
+back ("Cranberry juice prevents urinary tract infections, every time."); between that length
+and :data:`STUFFED_MIN_WORDS` the share needed falls linearly (:func:`stuffed_share`)."""
+ECHO_MIN_WORDS = 6
+"""Shorter texts (a title, a site name) are never called stuffed."""
 
 
 def light_stem(word: str) -> str:
@@ -70,6 +76,21 @@ def query_stems(query: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def stuffed_share(words: int) -> float:
+    """The share of query words from which a text of ``words`` words counts as stuffed:
+    :data:`ECHO_SHARE` at :data:`ECHO_MIN_WORDS` words, falling linearly to :data:`STUFFED_SHARE`
+    at :data:`STUFFED_MIN_WORDS` words and beyond (short texts are naturally denser).
+
+    Example:
+        >>> [round(stuffed_share(n), 3) for n in (6, 15, 25, 400)]
+        [0.5, 0.358, 0.2, 0.2]
+    """
+    if words >= STUFFED_MIN_WORDS:
+        return STUFFED_SHARE
+    span = (words - ECHO_MIN_WORDS) / (STUFFED_MIN_WORDS - ECHO_MIN_WORDS)
+    return ECHO_SHARE - (ECHO_SHARE - STUFFED_SHARE) * max(0.0, span)
+
+
 def coverage(query: str, texts: Sequence[str]) -> list[float]:
     """For each text, the share of the query's distinct content words it contains (0–1).
 
@@ -91,7 +112,8 @@ def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float]
         tokens = tokenize(text)
         hits = [st for t in tokens if t[:3] in heads and (st := light_stem(t)) in wanted]
         cov.append(len(set(hits)) / len(stems))
-        stuffed.append(len(tokens) >= STUFFED_MIN_WORDS and len(hits) >= STUFFED_SHARE * len(tokens))
+        n = len(tokens)
+        stuffed.append(n >= ECHO_MIN_WORDS and len(hits) >= stuffed_share(n) * n)
     return cov, stuffed
 
 
@@ -106,5 +128,5 @@ def keyword_stuffed(query: str, texts: Sequence[str]) -> list[bool]:
     return coverage_and_stuffing(query, texts)[1]
 
 
-__all__ = ["MAX_QUERY_TERMS", "STUFFED_MIN_WORDS", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "light_stem",
+__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "MAX_QUERY_TERMS", "STUFFED_MIN_WORDS", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "light_stem", "stuffed_share",
            "query_stems"]

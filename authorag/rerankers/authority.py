@@ -80,6 +80,8 @@ class RerankPolicy:
         fusion: ``"window"`` (relevance relative to the best candidate decides who is on topic;
             the signal orders within the on-topic and the off-topic group, and no off-topic
             candidate ends above an on-topic one: :mod:`authorag.rerankers.calibration`),
+            ``"prior"`` (the same calibrated relevance times the signal as a document prior:
+            ``relevance^(1 - weight) · signal^weight``),
             ``"linear"`` (a weighted sum with min-max normalized relevance; two candidates
             become 1 and 0) or ``"rrf"`` (weighted reciprocal ranks).
         weight: share of the source signal in the fused score, in [0, 1].
@@ -251,7 +253,7 @@ class AuthorityReranker:
             rel = [float(r) for r in self.relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window = self._window_text(query, cands) if policy.fusion == "window" else None
+        window = self._window_text(query, cands) if policy.fusion in ("window", "prior") else None
         on_topic = None if window is None else window.coverage
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
                       np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window)

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
-from authorag.rerankers.calibration import calibrate, window_fusion
+from authorag.rerankers.calibration import calibrate, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -109,6 +109,9 @@ def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_
     if fusion == "window":
         cal, note = window_relevance(relevance, text)
         return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
+    if fusion == "prior":
+        cal, note = window_relevance(relevance, text)
+        return Fusion(cal, prior_fusion(cal, signal, weight), note)
     if fusion == "linear":
         norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
         return Fusion(norm, linear_fusion(norm, signal, weight), None)

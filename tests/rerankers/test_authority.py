@@ -108,7 +108,7 @@ def test_breakdown_and_no_mutation() -> None:
     ({"weight": 1.5}, r"weight must be in \[0, 1\], got 1.5"),
     ({"weight": -0.1}, r"weight must be in \[0, 1\], got -0.1"),
     ({"mode": "sort"}, "mode must be one of 'rerank', 'filter', got 'sort'"),
-    ({"fusion": "max"}, "fusion must be one of 'window', 'linear', 'rrf', got 'max'"),
+    ({"fusion": "max"}, "fusion must be one of 'window', 'prior', 'linear', 'rrf', got 'max'"),
     ({"signal": "fame"}, "signal must be one of 'trust', 'blend', got 'fame'"),
     ({"on_topic": 1.2}, r"on_topic must be in \[0, 1\], got 1.2"),
     ({"normalize": "z"}, "normalize must be one of 'minmax', 'none', got 'z'"),
