@@ -67,9 +67,9 @@ def test_policy_fields_come_from_the_dataclass() -> None:
 
 
 def test_policy_env_round_trip() -> None:
-    policy = RerankPolicy(weight=0.4, deny=("*.biz",), min_authority=0.1)
+    policy = RerankPolicy(weight=0.5, deny=("*.biz",), min_authority=0.1)
     env = adapters.policy_to_env(policy)
-    assert env == {"AUTHORAG_WEIGHT": "0.4", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
+    assert env == {"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
     assert adapters.make_policy(adapters.policy_from_env(env)) == policy
 
 
@@ -195,11 +195,11 @@ def test_breakdown_shape_and_order_for_a_fixed_input() -> None:
 
 
 def test_breakdowns_equal_breakdown_of_each_candidate() -> None:
-    reranker, mode = adapters.build_reranker(relevance="rank")
+    reranker, mode = adapters.build_reranker(relevance="none")
     cands, source = adapters.candidates([(u, "t", None) for u in URLS], mode)
     ranking = reranker.rerank("q", cands)
     note = ranking.provenance["relevance_note"]
-    assert note == "relevance equal for every candidate: trust orders"  # no text mentions the query
+    assert note == "relevance equal for every candidate: trust orders"  # no relevance at all
     assert adapters.breakdowns(ranking, source) == [adapters.breakdown(c, source, None, note)
                                                     for c in ranking.candidates]
     suited, mode = adapters.build_reranker(relevance="rank", suitability=True)

@@ -44,15 +44,15 @@ def test_serve_banner(capsys: pytest.CaptureFixture[str]) -> None:
     assert "authorag serve: http://127.0.0.1:8000  (2 workers)" in err
     assert "docs      http://127.0.0.1:8000/docs" in err
     assert "scorer    reserved>hosted>prior" in err
-    assert ("relevance rank; fusion window (on topic from 0.5 of the best relevance), signal trust, weight 0.7, "
+    assert ("relevance rank; fusion window (on topic from 0.6 of the best relevance), signal trust, weight 0.4, "
             "unknown level 0.3") in err
 
 
 def test_help_shows_the_defaults_that_apply() -> None:
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))  # pyright: ignore[reportPrivateUsage]
     demo, rerank = sub.choices["demo"].format_help(), sub.choices["rerank"].format_help()
-    assert "share of the source signal in the fused score, in [0, 1] (default 0.7)" in " ".join(demo.split())
-    assert "share of the source signal in the fused score, in [0, 1] (default 0.7)" in " ".join(rerank.split())
+    assert "share of the source signal in the fused score, in [0, 1] (default 0.4)" in " ".join(demo.split())
+    assert "share of the source signal in the fused score, in [0, 1] (default 0.4)" in " ".join(rerank.split())
 
 
 def test_progress_events_reach_listeners_only_inside_the_block() -> None:

@@ -39,6 +39,10 @@ ECHO_SHARE = 0.5
 """A text of :data:`ECHO_MIN_WORDS` words made at least this much of query words echoes the query
 back ("Cranberry juice prevents urinary tract infections, every time."); between that length
 and :data:`STUFFED_MIN_WORDS` the share needed falls linearly (:func:`stuffed_share`)."""
+ECHO_REPEAT = 1.5
+"""Below :data:`STUFFED_MIN_WORDS` words a text must also use the query's words this many times
+each on average: a title-like snippet that names them once ("Cranberry juice and urinary tract
+infections: the evidence is mixed") is not stuffed."""
 ECHO_MIN_WORDS = 6
 """Shorter texts (a title, a site name) are never called stuffed."""
 
@@ -112,8 +116,10 @@ def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float]
         tokens = tokenize(text)
         hits = [st for t in tokens if t[:3] in heads and (st := light_stem(t)) in wanted]
         cov.append(len(set(hits)) / len(stems))
-        n = len(tokens)
-        stuffed.append(n >= ECHO_MIN_WORDS and len(hits) >= stuffed_share(n) * n)
+        n, k = len(tokens), len(hits)
+        dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
+        # a short text must also repeat the query's words: an honest snippet names them once
+        stuffed.append(dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * len(set(hits))))
     return cov, stuffed
 
 
@@ -122,11 +128,12 @@ def keyword_stuffed(query: str, texts: Sequence[str]) -> list[bool]:
 
     Example:
         >>> keyword_stuffed("does cranberry juice cure infections",
-        ...                 ["Cranberry juice cures infections! " * 8, "Cranberry products may reduce infections."])
-        [True, False]
+        ...                 ["Cranberry juice cures infections! " * 8, "Cranberry products may reduce infections.",
+        ...                  "Cranberry juice and infections: does cranberry juice cure infections? Juice cures!"])
+        [True, False, True]
     """
     return coverage_and_stuffing(query, texts)[1]
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "MAX_QUERY_TERMS", "STUFFED_MIN_WORDS", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "light_stem", "stuffed_share",
+__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "STUFFED_MIN_WORDS", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "light_stem", "stuffed_share",
            "query_stems"]

@@ -66,6 +66,11 @@ class Fusion:
     note: str | None
 
 
+COVERAGE_SHARE = 0.7
+"""Share of query-term coverage in the window's relevance when it is mixed with BM25 or the
+incoming order (the rest is that relevance, each relative to its best candidate)."""
+
+
 @dataclass(frozen=True, slots=True)
 class WindowText:
     """What the window fusion reads from the candidates' text.
@@ -93,7 +98,7 @@ def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, 
     if not text.mix:
         return calibrate(cov, stuffed)
     rel, note = calibrate(relevance)
-    mixed, _ = calibrate(0.5 * calibrate(cov)[0] + 0.5 * rel, stuffed)
+    mixed, _ = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
     return mixed, note
 
 

@@ -130,7 +130,7 @@ def test_empty_and_single(n: int) -> None:
 @pytest.mark.parametrize("field,value,match", [
     ("top_n", 0, "top_n must be a positive integer"),
     ("weight", 1.5, r"weight must be in \[0, 1\], got 1.5"),
-    ("fusion", "max", "Input should be 'linear' or 'rrf'"),
+    ("fusion", "max", "Input should be 'window', 'prior', 'linear' or 'rrf'"),
 ])
 def test_invalid_fields(field: str, value: object, match: str) -> None:
     with pytest.raises(ValidationError, match=match):
