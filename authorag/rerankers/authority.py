@@ -35,7 +35,7 @@ Signal = Literal["trust", "blend"]
 dominates recognition) or ``blend`` (the earlier signal: recognition averaged with credibility
 where known, ``credibility_weight`` sharing; kept as an option)."""
 
-DEFAULT_WEIGHT = 0.4
+DEFAULT_WEIGHT = 0.5
 """Default share of the source signal in the fused score (for ``fusion="window"``, within the
 on-topic and the off-topic group). The earlier linear default was 0.3."""
 
