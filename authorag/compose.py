@@ -238,7 +238,7 @@ def composition_name(settings: ScorerSettings) -> str:
 
     Example:
         >>> composition_name(ScorerSettings(learned=True, exclude_sources=("majestic",)))
-        'reserved>hosted>prior-majestic>learned'
+        'reserved>hosted>prior-majestic>learned>page'
     """
     parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
     prior = "prior" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)

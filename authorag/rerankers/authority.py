@@ -24,6 +24,7 @@ from authorag.types import (
     FusionMode,
     Ranking,
     RerankMode,
+    SourceValue,
     fill_scores,
 )
 from authorag.trust import TRUST_SCORE, trust_rule_for
@@ -335,6 +336,7 @@ def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityD
     if allowed:
         # the caller vouches for the source: full recognition and credibility, so full trust
         d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0,
+                                credibility_sources=(SourceValue("allow_list", 1.0, "allow-listed"),),
                                 note="allow-listed" if d.note is None else f"{d.note}; allow-listed")
     return d
 
