@@ -67,9 +67,9 @@ def test_policy_fields_come_from_the_dataclass() -> None:
 
 
 def test_policy_env_round_trip() -> None:
-    policy = RerankPolicy(weight=0.5, deny=("*.biz",), min_authority=0.1)
+    policy = RerankPolicy(weight=0.6, deny=("*.biz",), min_authority=0.1)
     env = adapters.policy_to_env(policy)
-    assert env == {"AUTHORAG_WEIGHT": "0.5", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
+    assert env == {"AUTHORAG_WEIGHT": "0.6", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
     assert adapters.make_policy(adapters.policy_from_env(env)) == policy
 
 

@@ -276,18 +276,18 @@ class AuthorityReranker:
 
     def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
         """What the window reads from the candidates' text: query-term coverage, mixed with the
-        relevance when it is BM25 or only the incoming order (which alone says little about
-        topic), and which candidates are keyword-stuffed (never the reference the others are
-        measured against)."""
+        relevance unless a scorer without coverage (dense) gives it (BM25, upstream scores and the
+        incoming order all reward repetition or say little about topic alone), and which candidates
+        are keyword-stuffed (never the reference the others are measured against)."""
         if not query or not any(c.text for c in cands):
             return None
         from authorag.relevance.coverage import coverage_and_stuffing
 
         cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
-        rank_only = self.relevance is None and RANK_SCORE in cands[0].scores
+        upstream = self.relevance is None
         lexical = isinstance(self.relevance, OnTopicScorer)
-        return WindowText(cov if lexical or rank_only else None, np.asarray(stuffed, dtype=np.bool_),
-                          mix=lexical or rank_only)
+        return WindowText(cov if lexical or upstream else None, np.asarray(stuffed, dtype=np.bool_),
+                          mix=lexical or upstream)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

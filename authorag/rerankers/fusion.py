@@ -77,11 +77,11 @@ class WindowText:
 
     Attributes:
         coverage: query-term coverage per candidate, or None when relevance alone decides the
-            window (dense, upstream scores).
+            window (a dense scorer).
         stuffed: keyword-stuffed candidates (never the relevance reference).
-        mix: the window's relevance is the mean of coverage and relevance (BM25 or the incoming
-            order), each relative to its best candidate, then relative to the best candidate that
-            is not stuffed; else coverage alone.
+        mix: the window's relevance is coverage and relevance (BM25, upstream scores or the
+            incoming order) mixed by :data:`COVERAGE_SHARE`, each relative to its best candidate,
+            then relative to the best candidate that is not stuffed; else coverage alone.
     """
 
     coverage: Sequence[float] | None

@@ -101,7 +101,7 @@ def test_breakdown_and_no_mutation() -> None:
     assert set(top.scores) >= {"relevance", "authority", "authority.signal", "relevance.norm", "fused"}
     d = next(c for c in r.candidates if c.id == "d")
     assert "authority" not in d.scores and d.scores["authority.signal"] == 0.3
-    assert r.provenance["policy"]["weight"] == 0.4
+    assert r.provenance["policy"]["weight"] == 0.5
 
 
 @pytest.mark.parametrize(("kw", "msg"), [
