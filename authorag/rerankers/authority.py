@@ -286,8 +286,9 @@ class AuthorityReranker:
         cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
         upstream = self.relevance is None
         lexical = isinstance(self.relevance, OnTopicScorer)
+        ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
         return WindowText(cov if lexical or upstream else None, np.asarray(stuffed, dtype=np.bool_),
-                          mix=lexical or upstream)
+                          mix=lexical or upstream, ordinal=ordinal)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

@@ -81,12 +81,17 @@ class WindowText:
         stuffed: keyword-stuffed candidates (never the relevance reference).
         mix: the window's relevance is coverage and relevance (BM25, upstream scores or the
             incoming order) mixed by :data:`COVERAGE_SHARE`, each relative to its best candidate,
-            then relative to the best candidate that is not stuffed; else coverage alone.
+            then relative to the best candidate that is not stuffed (relevance alone when every
+            candidate has the same coverage, unless the relevance is ``ordinal``); else coverage
+            alone.
+        ordinal: the relevance is the incoming order (no scores), which says too little about
+            topic to decide the window alone.
     """
 
     coverage: Sequence[float] | None
     stuffed: NDArray[np.bool_]
     mix: bool
+    ordinal: bool = False
 
 
 def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, str | None]:
@@ -97,9 +102,11 @@ def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, 
     cov = np.asarray(text.coverage, dtype=np.float64)
     if not text.mix:
         return calibrate(cov, stuffed)
+    if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
+        return calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
     rel, note = calibrate(relevance)
-    mixed, _ = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
-    return mixed, note
+    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
+    return mixed, why if note is None else note if why is None else f"{note}; {why}"
 
 
 def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,

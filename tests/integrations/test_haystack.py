@@ -15,6 +15,8 @@ from haystack.utils import Secret
 
 from authorag.integrations.haystack import AuthorityRanker
 from authorag.priors import load_prior
+from authorag.relevance.coverage import coverage
+from authorag.rerankers.fusion import COVERAGE_SHARE
 
 QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
 BLOG, NIH, MAYO, BIZ = (
@@ -47,14 +49,17 @@ def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     assert _urls(bm25) == [BLOG, BIZ, MAYO, NIH]  # relevance alone
     out = _pipeline(store, AuthorityRanker(weight=0.5, top_k=3)).run(
         {"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})["ranker"]["documents"]
-    # the stuffed blog is not the relevance reference: Mayo is, and the NIH paraphrase (BM25 a
-    # quarter of Mayo's) is off topic for the window; trust orders the on-topic three
+    # the window's relevance mixes query-term coverage (0.7) with the incoming BM25 scores (0.3),
+    # each relative to its best, then relative to the best page that is not keyword-stuffed: the
+    # NIH paraphrase (BM25 a quarter of Mayo's) is off topic; trust orders the on-topic three
     assert _urls(out) == [MAYO, BIZ, BLOG]
     s = {d.meta["url"]: d.score for d in bm25}
+    cov = dict(zip(s, coverage(QUERY, [d.content or "" for d in bm25]), strict=True))
+    mix = {u: COVERAGE_SHARE * cov[u] / max(cov.values()) + (1 - COVERAGE_SHARE) * s[u] / s[BLOG] for u in s}
     mayo = out[0].meta["authority"]
-    assert mayo["relevance_norm"] == pytest.approx(s[MAYO] / s[BIZ])  # the .biz page is the reference
+    assert mayo["relevance_norm"] == pytest.approx(mix[MAYO] / max(mix[u] for u in s if u != BLOG))
     assert mayo["relevance_note"] == "1 keyword-stuffed candidate(s) not used as the relevance reference"
-    assert out[0].score == pytest.approx(0.5 + 0.5 * (0.5 * s[MAYO] / s[BIZ] + 0.5 * mayo["trust"]))
+    assert out[0].score == pytest.approx(0.5 + 0.5 * (0.5 * mayo["relevance_norm"] + 0.5 * mayo["trust"]))
     assert out[2].meta["authority"]["tier"] == "hosted"  # a user's blog on blogspot
     assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept
     assert out[0].meta["authority"]["relevance_source"] == "upstream"
@@ -112,7 +117,8 @@ def test_never_mutates_input_and_keeps_meta() -> None:
 def test_rank_relevance_without_scores() -> None:
     docs = [Document(content="a", meta={"url": BLOG}), Document(content="b", meta={"url": NIH})]
     out = AuthorityRanker(weight=0.3).run(query="q", documents=docs)["documents"]
-    assert _urls(out) == [NIH, BLOG]  # texts that do not mention the query: both on topic, trust orders
+    # texts that do not mention the query, and an order without scores: both on topic, trust orders
+    assert _urls(out) == [NIH, BLOG]
     assert out[0].meta["authority"]["relevance_source"] == "rank"
 
 
