@@ -12,6 +12,7 @@ from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.types import Relevance
 
+
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``rerank`` and ``demo`` to the CLI."""
     p = sub.add_parser("rerank", help="rerank candidates (JSONL: url, text, optional id and score)")
@@ -102,7 +103,7 @@ def _rerank(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     from authorag.cli._util import show_progress
-    from authorag.rerankers.demo import run_demo
+    from authorag.rerankers.demo import compute_demo, print_demo
 
     say = sys.stderr.write
     say(f"authorag demo: 1/3 building the scorer ({'with' if args.judge != 'none' else 'without'} an LLM judge"
@@ -112,6 +113,9 @@ def _demo(args: argparse.Namespace) -> int:
         reranker = build_reranker(args)[0]
         say(f"authorag demo: 2/3 scoring 10 pages with {reranker.scorer.name}"
             + (" (judge calls show below)\n" if args.judge != "none" else "\n"))
-        code = run_demo(reranker, sys.stdout)
+        result = compute_demo(reranker)
+    sys.stderr.flush()
+    print_demo(reranker, result, sys.stdout)  # after the progress bars have stopped
+    sys.stdout.flush()
     say("authorag demo: 3/3 done\n")
-    return code
+    return 0
