@@ -113,9 +113,11 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
     if None not in upstream and upstream:
         return list(typing.cast(Sequence[float], upstream)), "upstream"
     if mode == "upstream":
-        missing = [i for i, v in enumerate(upstream) if v is None][:10]
-        raise ConfigError(f"relevance='upstream' needs a score on every document; documents at positions "
-                          f"{missing} have none. Use relevance='auto' (falls back to the incoming order) or 'rank'.")
+        missing = [i + 1 for i, v in enumerate(upstream) if v is None]
+        shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        raise ConfigError(f"relevance 'upstream' needs a score on every document; document(s) {shown} (counting "
+                          "from 1) have none. Give every document a score, or use relevance 'auto' (the incoming "
+                          "order when a score is missing) or 'rank'")
     return rank_relevance(len(upstream)), "rank"
 
 

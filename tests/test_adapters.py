@@ -37,7 +37,7 @@ def test_choose_relevance(mode: str, upstream: list[float | None], expected: obj
 
 
 def test_upstream_needs_every_score() -> None:
-    with pytest.raises(ConfigError, match=r"needs a score on every document; documents at positions \[1\]"):
+    with pytest.raises(ConfigError, match=r"needs a score on every document; document\(s\) 2 \(counting from 1\) have none"):
         adapters.choose_relevance("upstream", [0.3, None])
 
 
@@ -237,7 +237,7 @@ def test_candidates_of_columns_equal_candidates_of_rows(mode: str) -> None:
         assert adapters.candidates_of(urls, texts, missing, mode) == adapters.candidates(
             list(zip(urls, texts, [*scores[:-1], None])), mode)
     assert rows[0][3].url == "" and rows[0][3].domain is None and rows[0][3].host is None
-    with pytest.raises(ConfigError, match=r"documents at positions \[0, 1\] have none"):
+    with pytest.raises(ConfigError, match=r"document\(s\) 1, 2 \(counting from 1\) have none"):
         adapters.candidates_of(URLS[:2], ["a", "b"], None, "upstream")
 
 

@@ -148,7 +148,7 @@ def test_edge_cases() -> None:
     with pytest.raises(ValueError, match=r"relevance='bm25' needs the query: call postprocess_nodes\(nodes, query_str"):
         AuthorityPostprocessor(relevance="bm25").postprocess_nodes(_nodes())
     unscored = [NodeWithScore(node=n.node) for n in _nodes()]
-    with pytest.raises(ConfigError, match="relevance='upstream' needs a score on every document"):
+    with pytest.raises(ConfigError, match="relevance 'upstream' needs a score on every document"):
         AuthorityPostprocessor(relevance="upstream").postprocess_nodes(unscored, QueryBundle(QUERY))
     ranked = AuthorityPostprocessor().postprocess_nodes(unscored, QueryBundle(QUERY))  # auto: the incoming order
     assert [n.node.metadata[META_KEY]["relevance_source"] for n in ranked] == ["rank"] * 3
