@@ -1,13 +1,14 @@
 """authorag: authority-aware reranking for RAG.
 
-Score the source authority of retrieved candidates (shipped domain priors, a learned prior,
-LLM judges) and fuse it with relevance.
+Score how far the source of each retrieved candidate can be trusted (shipped domain priors with
+credibility evidence, page evidence, a learned prior, LLM judges) and let trust decide among the
+candidates that are on topic.
 
 Example:
-    >>> from authorag import AuthorityReranker, Candidate, load_prior
-    >>> reranker = AuthorityReranker(load_prior(), weight=0.5, normalize="none")
-    >>> ranking = reranker.rerank("q", [Candidate.create("https://www.cdc.gov/flu", scores={"relevance": 0.4}),
-    ...                                 Candidate.create("https://flu-cure.example.biz", scores={"relevance": 0.5})])
+    >>> from authorag import AuthorityReranker, Candidate, load_scorer
+    >>> reranker = AuthorityReranker(load_scorer())  # the one composition every surface uses
+    >>> ranking = reranker.rerank("q", [Candidate.create("https://flu-cure.example.biz", scores={"relevance": 0.5}),
+    ...                                 Candidate.create("https://www.cdc.gov/flu", scores={"relevance": 0.4})])
     >>> ranking.candidates[0].domain
     'cdc.gov'
 """

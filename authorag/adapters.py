@@ -40,8 +40,9 @@ from authorag.policy_options import (
 )
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import RANK_SCORE, RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
 from authorag.rerankers.suitability import SuitabilityScorer
+from authorag.trust import TRUST_SCORE, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int
 
@@ -114,9 +115,11 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
     if None not in upstream and upstream:
         return list(typing.cast(Sequence[float], upstream)), "upstream"
     if mode == "upstream":
-        missing = [i for i, v in enumerate(upstream) if v is None][:10]
-        raise ConfigError(f"relevance='upstream' needs a score on every document; documents at positions "
-                          f"{missing} have none. Use relevance='auto' (falls back to the incoming order) or 'rank'.")
+        missing = [i + 1 for i, v in enumerate(upstream) if v is None]
+        shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        raise ConfigError(f"relevance 'upstream' needs a score on every document; document(s) {shown} (counting "
+                          "from 1) have none. Give every document a score, or use relevance 'auto' (the incoming "
+                          "order when a score is missing) or 'rank'")
     return rank_relevance(len(upstream)), "rank"
 
 
@@ -207,7 +210,7 @@ def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[
 @lru_cache(maxsize=16)
 def _rank_scores(n: int) -> tuple[Mapping[str, float], ...]:
     """The read-only ``{"relevance": (n - i) / n}`` maps, shared by every call with ``n`` items."""
-    return tuple(MappingProxyType({RELEVANCE_SCORE: r}) for r in rank_relevance(n))
+    return tuple(MappingProxyType({RANK_SCORE: r}) for r in rank_relevance(n))
 
 
 _IDS = tuple(map(str, range(1024)))  # candidate ids "0", "1", ... shared by every call
@@ -271,7 +274,8 @@ _BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(deta
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     """``{"version": 1, **detail.to_dict()}`` once per detail (scorers share one detail per source)."""
-    base = {"version": BREAKDOWN_VERSION, **({} if detail is None else detail.to_dict())}
+    base = {"version": BREAKDOWN_VERSION,
+            **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
     if len(_BASES) >= 4096:
         _BASES.clear()
     _BASES[id(detail)] = (detail, base)  # the detail is kept alive, so its id is not reused
@@ -290,24 +294,30 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         row["host"] = c.host
         row["domain"] = c.domain
         row["has_url"] = bool(url)
+        row["trust"] = get(TRUST_SCORE, row.get("trust"))
         row["signal"] = get("authority.signal")
-        row["relevance"] = get(source, get(RELEVANCE_SCORE))
+        row["relevance"] = get(source, get(RELEVANCE_SCORE, get(RANK_SCORE)))
         row["relevance_source"] = source
         row["relevance_norm"] = get("relevance.norm")
         row["fused"] = get("fused")
+        row["relevance_note"] = None
         append(row)
     return out
 
 
 def breakdown(candidate: Candidate, relevance_source: str,
-              source_type: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              source_type: Mapping[str, Any] | None = None, relevance_note: str | None = None) -> dict[str, Any]:
     """The per-candidate explanation written next to the fused score (one stable JSON shape).
 
     Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields
     (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
     ``credibility_sources``, ``raw``, ``note``); ``url``, ``host``, ``domain``, ``has_url``;
-    ``signal`` (the value fused), ``relevance`` (the input relevance), ``relevance_source``
-    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` and ``fused``;
+    ``trust`` (:mod:`authorag.trust`) and ``trust_reason`` (the rule's branch), ``signal`` (the
+    value fused: trust unless the policy's ``signal`` says otherwise), ``relevance`` (the input relevance), ``relevance_source``
+    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` (the relevance as
+    fused: for the window fusion, relative to the best candidate), ``fused`` and ``relevance_note``
+    (why relevance was calibrated another way, e.g. all candidates equal; else None: the
+    ranking's ``provenance["relevance_note"]``, which :func:`breakdowns` fills in);
     with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's
     ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
 
@@ -316,6 +326,7 @@ def breakdown(candidate: Candidate, relevance_source: str,
     in ``Ranking.provenance`` (once per ranking).
     """
     out = _rows((candidate,), relevance_source)[0]
+    out["relevance_note"] = relevance_note
     if source_type is not None:
         out.update(source_type, suitability=candidate.scores.get("suitability"))
     return out
@@ -330,6 +341,10 @@ def breakdowns(ranking: Ranking, relevance_source: str) -> list[dict[str, Any]]:
         ['table']
     """
     rows = _rows(ranking.candidates, relevance_source)
+    note = ranking.provenance.get("relevance_note")
+    if note is not None:
+        for row in rows:
+            row["relevance_note"] = note
     if ranking.provenance.get("suitability") is not None:
         for c, row in zip(ranking.candidates, rows):
             source_type = source_type_of(ranking, c)

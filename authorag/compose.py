@@ -8,17 +8,17 @@ same :class:`ScorerSettings`, read the same way: defaults < a TOML file (``AUTHO
 The default composition (chosen by measurement, docs/priors.md "Choosing the default"):
 
     tier 0  reserved names and IPs (no value) · user content on hosting platforms (``hosted``)
-    tier 1  the shipped prior table (suffix rules for .gov/.edu/...)
-    unknown everything else: the reranker fuses its ``unknown_authority`` constant
+    tier 1  the shipped prior table (suffix rules for .gov/.edu/...), recognition and credibility
+    page    pages no table knows: a credibility estimate from their URL and text
+            (:mod:`authorag.evidence`; thin evidence stays unknown)
+    unknown everything else: the unknown level
 
-The learned prior (``learned=True``), an LLM judge (``judge="local"|"openai"``) and the page-evidence
-tier (``page_evidence=True``: a credibility estimate from the URL and text of pages no table knows,
-:mod:`authorag.evidence`) are opt-in.
+The learned prior (``learned=True``) and an LLM judge (``judge="local"|"openai"``) are opt-in.
 
 Example:
     >>> scorer = load_scorer(ScorerSettings())
     >>> scorer.name
-    'reserved>hosted>prior'
+    'reserved>hosted>prior>page'
     >>> [d.tier for d in scorer.score(candidates_from(["nih.gov", "https://johndoe.wordpress.com/x"]))]
     ['table', 'hosted']
 """
@@ -68,8 +68,9 @@ class ScorerSettings:
             head-only model of earlier releases). The prior sources in ``exclude_sources`` are
             left out of its training too (retrained once and cached when they differ from the
             shipped model's).
-        page_evidence: add the page-evidence tier: candidates no table knows get a credibility
+        page_evidence: the page-evidence tier: candidates no table knows get a credibility
             estimate from their URL and page text (tier ``page``; thin evidence stays unknown).
+            On by default (benchmarks/results/trust/).
         judge: ``none``, ``local`` (embedded model) or ``openai`` (any OpenAI-compatible server).
         judge_method: registered judge name (``point``: one call per domain).
         judge_model: model name (openai) or GGUF path (local).
@@ -96,7 +97,7 @@ class ScorerSettings:
     source_type_adjust: bool = False
     learned: bool = False
     learned_tail: tuple[str, ...] = DEFAULT_LEARNED_TAIL
-    page_evidence: bool = False
+    page_evidence: bool = True
     judge: JudgeKind = "none"
     judge_method: str = "point"
     judge_model: str | None = None
@@ -237,7 +238,7 @@ def composition_name(settings: ScorerSettings) -> str:
 
     Example:
         >>> composition_name(ScorerSettings(learned=True, exclude_sources=("majestic",)))
-        'reserved>hosted>prior-majestic>learned'
+        'reserved>hosted>prior-majestic>learned>page'
     """
     parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
     prior = "prior" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)
@@ -273,7 +274,7 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
     g.add_argument("--learned", action=argparse.BooleanOptionalAction, default=None,
                    help="add the learned-prior tier for domains the table does not know (opt-in)")
     g.add_argument("--page-evidence", action=argparse.BooleanOptionalAction, default=None,
-                   help="credibility from the URL and text of pages no table knows (opt-in)")
+                   help="credibility from the URL and text of pages no table knows (default on; --no-page-evidence turns it off)")
     if judge_flags:
         g.add_argument("--judge", choices=list(get_args(JudgeKind)), default=judge_default,
                        help="judge unknown/low-confidence domains with an LLM")

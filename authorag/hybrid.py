@@ -30,6 +30,7 @@ from authorag.judges.base import JudgeBase, public_reason, to_detail
 from authorag.judges.calibration import Calibration
 from authorag.judges.deadline import Skipped, guard_for
 from authorag.priors.base import AuthorityScorer, prior_stores_of
+from authorag.progress import report
 from authorag.types import (
     UNKNOWN_AUTHORITY,
     UNKNOWN_LEVEL,
@@ -104,6 +105,11 @@ class HybridAuthority:
         else:
             self.calibration = calibration if isinstance(calibration, Calibration) else Calibration.identity()
 
+    def host_credibility(self, host: str | None, domain: str | None) -> tuple[SourceValue, ...]:
+        """The table's :meth:`~authorag.priors.table.PriorTable.host_credibility` (the hosted tier's)."""
+        found = getattr(self.table, "host_credibility", None)
+        return () if found is None else found(host, domain)
+
     @property
     def prior_stores(self) -> dict[str, dict[str, Any]]:
         """The prior stores the table tier reads (:func:`~authorag.priors.base.prior_stores_of`)."""
@@ -152,6 +158,11 @@ class HybridAuthority:
         done: dict[str, AuthorityDetail] = {}
         out: list[AuthorityDetail] = []
         memo = self._memo if not getattr(self.judge, "with_text", False) else None
+        if isinstance(self.judge, JudgeBase):  # announce how many calls this request may make
+            keys = {c.domain or c.url for c in candidates} - (set(memo) if memo is not None else set())
+            if keys:
+                made = self.judge.calls_made
+                report(self.judge.name, made, made + min(len(keys), self.max_judge_calls), unit="calls")
         for cand in candidates:
             key = cand.domain or cand.url
             if key not in done and memo is not None and key in memo:

@@ -61,7 +61,7 @@ def policy_field_docs() -> dict[str, str]:
 
     Example:
         >>> policy_field_docs()["weight"]
-        'share of authority in the fused score, in [0, 1]'
+        'share of the source signal in the fused score, in [0, 1]'
     """
     out: dict[str, str] = {}
     name = ""

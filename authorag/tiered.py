@@ -120,14 +120,19 @@ class TieredAuthority:
         if self.platforms is not None and candidate.domain is not None:
             hit = self.platforms.match(candidate.url, candidate.host, candidate.domain)
             if hit is not None and not hit.official:
-                return self._hosted(hit)
+                return self._hosted(hit, self._site_credibility(candidate))
         return None
 
-    def _hosted(self, hit: HostedMatch) -> AuthorityDetail:
+    def _site_credibility(self, candidate: Candidate) -> tuple[SourceValue, ...]:
+        found = getattr(self.inner, "host_credibility", None)
+        return () if found is None or candidate.host is None else found(candidate.host, candidate.domain)
+
+    def _hosted(self, hit: HostedMatch, credibility: tuple[SourceValue, ...] = ()) -> AuthorityDetail:
         owner = f", owner {hit.owner}" if hit.owner else ""
         note = f"user content ({hit.content_type}) on {hit.platform}{owner}: the platform's authority is not the page's"
         source = SourceValue(f"hosted.{hit.content_type}", self.hosted_authority, hit.platform)
-        return AuthorityDetail(self.hosted_authority, HOSTED_CONFIDENCE, "hosted", (source,),
+        cred = sum(s.value for s in credibility) / len(credibility) if credibility else None
+        return AuthorityDetail(self.hosted_authority, HOSTED_CONFIDENCE, "hosted", (source,), cred, credibility,
                                matched=hit.owner or hit.platform, note=note)
 
     def _front_cached(self, candidate: Candidate) -> AuthorityDetail | None:

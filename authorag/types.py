@@ -21,7 +21,7 @@ localhost), user content on a hosting platform, prior table, suffix rule, learne
 judge, the page's own evidence (``page``: a credibility estimate from the URL and text of a page
 no other tier knew, :mod:`authorag.evidence`), or none (unknown)."""
 
-FusionMode = Literal["linear", "rrf"]
+FusionMode = Literal["window", "prior", "linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
 Relevance = Literal["auto", "rank", "upstream", "none", "bm25", "dense"]
 """Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,
@@ -190,7 +190,8 @@ class Ranking:
         dropped: candidates removed by a filter or deny list, in input order.
         provenance: how the ranking was made, once per ranking: ``scorer`` (the composition's
             name), ``prior_stores`` (source name → an imported store's provenance: file, date,
-            SHA-256, rows, entries), ``relevance``, ``policy``.
+            SHA-256, rows, entries), ``relevance``, ``policy``; ``relevance_note`` when the
+            relevance could not be calibrated the usual way (all equal, one candidate, NaN...).
     """
 
     query: str

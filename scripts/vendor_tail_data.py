@@ -6,7 +6,16 @@ Reads the UT1 blacklists and CRED-1 from a data folder (default ``../shared/data
   registrable domains only, at most ``--cap`` per category (a seeded hash sample). Derived from
   UT1 (CC BY-SA 4.0, "UT1 blacklists, Université Toulouse Capitole"), so it stays CC BY-SA 4.0.
 * ``authorag/data/tail_cred1.csv.gz`` (domain, category, credibility_score): CRED-1 (CC BY 4.0,
-  "CRED-1 (Loth, Kappes, Pahl 2026)"), the columns the trainer reads.
+  "CRED-1 (Loth, Kappes, Pahl 2026)"), the columns the trainer reads; also the ``cred1``
+  (``cred1.csv.gz`` below is the prior table's copy, keyed by host).
+* ``authorag/data/cred1.csv.gz`` (host, category, credibility_score): CRED-1 as the ``cred1``
+  credibility source, keyed by the host as listed (``www.`` dropped), so that a flagged blog on
+  a hosting platform (``someone.wordpress.com``) says nothing about the platform itself.
+* ``authorag/data/ut1_fakenews.csv.gz`` (host): UT1's ``fakenews`` category as the
+  ``ut1_fakenews`` credibility source (CC BY-SA 4.0). A listed host is kept as it is when its
+  registrable domain is one the authority sources know (``finance.azcentral.com`` says nothing
+  about azcentral.com) or a hosting platform; otherwise the registrable domain is the key (the
+  list's throw-away hosts share one throw-away domain).
 
 A UT1 line that names a sub-domain (``ads.example.com``) says nothing about the registrable
 domain's other pages, so it is kept only in the categories whose hosts are throw-away names
@@ -86,7 +95,35 @@ def main() -> int:
         if parsed.kind == "domain" and parsed.domain is not None:
             cred.append([parsed.domain, r["category"], r["credibility_score"]])
     _write(OUT / "tail_cred1.csv.gz", ["domain", "category", "credibility_score"], sorted(cred))
+    hosts = {}
+    for r in cred_rows:
+        parsed = parse_host(r["domain"].strip().lower(), strict=False)
+        if parsed.kind == "domain" and parsed.host is not None:
+            host = parsed.host.removeprefix("www.") if parsed.host != parsed.domain else parsed.host
+            hosts[host] = [host, r["category"], r["credibility_score"]]
+    _write(OUT / "cred1.csv.gz", ["host", "category", "credibility_score"], sorted(hosts.values()))
+    fake = _fakenews_keys(data / "ut1_blacklists" / "fakenews.domains.gz")
+    _write(OUT / "ut1_fakenews.csv.gz", ["host"], [[k] for k in sorted(fake)])
     return 0
+
+
+def _fakenews_keys(path: Path) -> set[str]:
+    from authorag.priors.platforms import default_platforms
+    from authorag.priors.sources import load_source
+
+    known = {k for name in ("ccnews_pagerank", "majestic", "moz") for k in load_source(name)}
+    hosting = set(default_platforms().platforms)
+    out: set[str] = set()
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            parsed = parse_host(line.strip().lower().split("/")[0], strict=False)
+            if parsed.kind != "domain" or parsed.domain is None or parsed.host is None:
+                continue
+            host = parsed.host.removeprefix("www.") if parsed.host != parsed.domain else parsed.host
+            keep_host = parsed.domain in known or parsed.domain in hosting or any(
+                parsed.domain.endswith("." + p) for p in hosting)
+            out.add(host if keep_host else parsed.domain)
+    return out
 
 
 if __name__ == "__main__":

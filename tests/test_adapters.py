@@ -19,8 +19,8 @@ from authorag.types import Relevance
 
 URLS = ["https://someblog.blogspot.com/x", "https://www.nih.gov/y", "https://unknown-clinic-4821.net/z"]
 BREAKDOWN_KEYS = {"version", "authority", "confidence", "tier", "credibility", "matched", "sources",
-                  "credibility_sources", "raw", "note", "url", "host", "domain", "has_url", "signal",
-                  "relevance", "relevance_source", "relevance_norm", "fused"}
+                  "credibility_sources", "raw", "note", "trust", "trust_reason", "url", "host", "domain",
+                  "has_url", "signal", "relevance", "relevance_source", "relevance_norm", "fused", "relevance_note"}
 
 
 @pytest.mark.parametrize(("mode", "upstream", "expected"), [
@@ -37,7 +37,7 @@ def test_choose_relevance(mode: str, upstream: list[float | None], expected: obj
 
 
 def test_upstream_needs_every_score() -> None:
-    with pytest.raises(ConfigError, match=r"needs a score on every document; documents at positions \[1\]"):
+    with pytest.raises(ConfigError, match=r"needs a score on every document; document\(s\) 2 \(counting from 1\) have none"):
         adapters.choose_relevance("upstream", [0.3, None])
 
 
@@ -67,9 +67,9 @@ def test_policy_fields_come_from_the_dataclass() -> None:
 
 
 def test_policy_env_round_trip() -> None:
-    policy = RerankPolicy(weight=0.4, deny=("*.biz",), min_authority=0.1)
+    policy = RerankPolicy(weight=0.6, deny=("*.biz",), min_authority=0.1)
     env = adapters.policy_to_env(policy)
-    assert env == {"AUTHORAG_WEIGHT": "0.4", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
+    assert env == {"AUTHORAG_WEIGHT": "0.6", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
     assert adapters.make_policy(adapters.policy_from_env(env)) == policy
 
 
@@ -140,7 +140,8 @@ def test_one_breakdown_shape_on_every_surface(tmp_path: Path) -> None:
     }
     for surface, rows in shapes.items():
         assert [set(r) for r in rows] == [BREAKDOWN_KEYS] * 3, surface
-        assert [r["url"] for r in rows] == URLS, surface  # rank relevance 1, .5, 0 outweighs authority at 0.3
+        # rank relevance with texts that do not mention the query: all on topic, trust orders
+        assert [r["url"] for r in rows] == [URLS[1], URLS[0], URLS[2]], surface
         assert [r["relevance_source"] for r in rows] == ["rank"] * 3, surface
     fused = {s: [r["fused"] for r in rows] for s, rows in shapes.items()}
     assert fused["cli"] == pytest.approx(fused["server"]) and fused["langchain"] == pytest.approx(fused["haystack"])
@@ -178,9 +179,12 @@ def test_breakdown_shape_and_order_for_a_fixed_input() -> None:
     assert list(row.items()) == [
         ("version", 1), ("authority", 0.8), ("confidence", 0.9), ("tier", "table"), ("credibility", 0.5),
         ("matched", "nih.gov"), ("sources", {"moz": 0.95}), ("credibility_sources", {"wikipedia_perennial": 0.5}),
-        ("raw", {"moz": 95.0, "wikipedia_perennial": 0.0}), ("note", None), ("url", "https://www.nih.gov/y"),
+        ("raw", {"moz": 95.0, "wikipedia_perennial": 0.0}), ("note", None),
+        # trust of recognition 0.8 and credibility 0.5 by the default rule (no trust score on the candidate)
+        ("trust", pytest.approx(0.3 + 0.7 * (0.15 / 0.65) * (0.7 + 0.3 * 0.5 / 0.7))),
+        ("trust_reason", "mixed credibility"), ("url", "https://www.nih.gov/y"),
         ("host", "www.nih.gov"), ("domain", "nih.gov"), ("has_url", True), ("signal", 0.65), ("relevance", 0.75),
-        ("relevance_source", "rank"), ("relevance_norm", 1.0), ("fused", 0.895)]
+        ("relevance_source", "rank"), ("relevance_norm", 1.0), ("fused", 0.895), ("relevance_note", None)]
     # The per-detail base is cached, the row is not: changing one row leaves the next one whole.
     row["url"] = "changed"
     row["extra"] = 1
@@ -191,14 +195,18 @@ def test_breakdown_shape_and_order_for_a_fixed_input() -> None:
 
 
 def test_breakdowns_equal_breakdown_of_each_candidate() -> None:
-    reranker, mode = adapters.build_reranker(relevance="rank")
+    reranker, mode = adapters.build_reranker(relevance="none")
     cands, source = adapters.candidates([(u, "t", None) for u in URLS], mode)
     ranking = reranker.rerank("q", cands)
-    assert adapters.breakdowns(ranking, source) == [adapters.breakdown(c, source) for c in ranking.candidates]
+    note = ranking.provenance["relevance_note"]
+    assert note == "relevance equal for every candidate: trust orders"  # no relevance at all
+    assert adapters.breakdowns(ranking, source) == [adapters.breakdown(c, source, None, note)
+                                                    for c in ranking.candidates]
     suited, mode = adapters.build_reranker(relevance="rank", suitability=True)
     ranking = suited.rerank("is vitamin C good for colds", adapters.candidates([(u, "t", None) for u in URLS], mode)[0])
     rows = adapters.breakdowns(ranking, source)
-    assert rows == [adapters.breakdown(c, source, adapters.source_type_of(ranking, c)) for c in ranking.candidates]
+    assert rows == [adapters.breakdown(c, source, adapters.source_type_of(ranking, c),
+                                       ranking.provenance.get("relevance_note")) for c in ranking.candidates]
     assert all("suitability" in r for r in rows)
 
 
@@ -206,10 +214,11 @@ def test_candidates_rank_relevance_is_exact_and_read_only() -> None:
     first, source = adapters.candidates([(u, "t", None) for u in URLS], "rank")
     second, _ = adapters.candidates([(u, "t", 0.1) for u in URLS], "rank")
     assert source == "rank" and [c.id for c in first] == ["0", "1", "2"]
-    assert [dict(c.scores) for c in first] == [{"relevance": 1.0}, {"relevance": 2 / 3}, {"relevance": 1 / 3}]
+    assert [dict(c.scores) for c in first] == [{"relevance.rank": 1.0}, {"relevance.rank": 2 / 3},
+                                               {"relevance.rank": 1 / 3}]
     assert [dict(c.scores) for c in second] == [dict(c.scores) for c in first]
     with pytest.raises(TypeError):
-        first[0].scores["relevance"] = 0.0  # type: ignore[index]
+        first[0].scores["relevance.rank"] = 0.0  # type: ignore[index]
     upstream, source = adapters.candidates([(u, "t", s) for u, s in zip(URLS, (0.2, 0.9, 0.4))], "auto")
     assert source == "upstream" and [c.scores["relevance"] for c in upstream] == [0.2, 0.9, 0.4]
     assert [(c.host, c.domain) for c in first] == [("someblog.blogspot.com", "someblog.blogspot.com"),
@@ -228,7 +237,7 @@ def test_candidates_of_columns_equal_candidates_of_rows(mode: str) -> None:
         assert adapters.candidates_of(urls, texts, missing, mode) == adapters.candidates(
             list(zip(urls, texts, [*scores[:-1], None])), mode)
     assert rows[0][3].url == "" and rows[0][3].domain is None and rows[0][3].host is None
-    with pytest.raises(ConfigError, match=r"documents at positions \[0, 1\] have none"):
+    with pytest.raises(ConfigError, match=r"document\(s\) 1, 2 \(counting from 1\) have none"):
         adapters.candidates_of(URLS[:2], ["a", "b"], None, "upstream")
 
 
@@ -238,8 +247,8 @@ def test_rerank_owned_equals_rerank_and_fills_the_candidates_it_was_given() -> N
     copied = reranker.rerank("q", adapters.candidates([(u, "t", None) for u in urls], mode)[0], top_k=2)
     fresh, _ = adapters.candidates([(u, "t", None) for u in urls], mode)
     owned = reranker.rerank_owned("q", fresh, top_k=2)
-    assert owned == copied and [c.id for c in owned] == ["1", "2"]
-    assert [c.id for c in owned.dropped] == ["0", "3", "4"]
+    assert owned == copied and [c.id for c in owned] == ["1", "3"]  # nih.gov, cdc.gov: trust orders
+    assert [c.id for c in owned.dropped] == ["0", "2", "4"]
     assert all(any(c is f for f in fresh) for c in owned.candidates)  # no second object per document
     assert dict(owned.candidates[0].scores) == dict(copied.candidates[0].scores)
     assert list(owned.candidates[0].scores) == list(copied.candidates[0].scores)  # same keys, same order
@@ -297,7 +306,7 @@ def test_langchain_copies_leave_the_callers_documents_untouched() -> None:
         assert {k: v for k, v in new.metadata.items() if k not in ("relevance_score", "authority")} == old.metadata
         assert "metadata" in new.model_fields_set  # model_dump(exclude_unset=True) keeps the written metadata
         assert new.model_dump(exclude_unset=True)["metadata"]["authority"]["fused"] == new.metadata["relevance_score"]
-    assert [d.metadata.get("source") for d in out][:3] == URLS
+    assert [d.metadata.get("source") for d in out][:3] == [URLS[1], URLS[0], URLS[2]]
 
 
 def test_haystack_copies_share_nothing_writable_with_the_callers_documents() -> None:

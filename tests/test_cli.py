@@ -69,8 +69,14 @@ def test_demo_prior_only(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "demo", "--judge", "none", "--no-learned", "--relevance", "none")
     assert code == 0
     assert "relevance only     top 3: 1/3 credible" in out
-    assert "fusion             top 3: 3/3 credible" in out
-    assert "authority filter   top 3: 3/3 credible" in out
+    # no relevance scorer: query-term coverage alone is the window; trust orders the on-topic pages
+    assert "fusion             top 3: 2/3 credible" in out
+    assert "authority filter   top 3: 2/3 credible" in out
+    # what moved, in plain words, with the evidence; the policy in one line; the column legend
+    assert "- umn.edu rose from 5 to 2: on topic (relevance 0.82 of the best), trust 0.73 (credible: the " \
+           "institutional suffix .edu)" in out
+    assert "policy: window fusion: pages from 0.5 of the best relevance are on topic and come first" in out
+    assert "Columns: relevance = " in out and "0.30 = nothing known" in out
 
 
 def test_priors_info_json(capsys: pytest.CaptureFixture[str]) -> None:

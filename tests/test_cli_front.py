@@ -16,10 +16,14 @@ from authorag.progress import ProgressEvent, listen, report
 def test_piped_score_is_tsv_with_full_input(capsys: pytest.CaptureFixture[str]) -> None:
     url = "https://someone.blogspot.com/a-very-long-path/with/many/segments/index.html"
     assert main(["score", url, "nih.gov", "--no-learned"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split("\t") == ["input", "domain", "authority", "conf", "tier", "credibility", "sources"]
-    assert lines[1].split("\t")[:5] == [url, "someone.blogspot.com", "0.400", "0.50", "hosted"]
-    assert lines[2].split("\t")[:3] == ["nih.gov", "nih.gov", "0.979"]
+    out = capsys.readouterr()
+    lines = out.out.splitlines()
+    assert lines[0].split("\t") == ["input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources"]
+    # a user's page on a hosting platform: hosted tier; its trust comes from page evidence (URL only here)
+    assert lines[1].split("\t")[:7] == [url, "someone.blogspot.com", "0.386", "page evidence", "0.400", "0.39",
+                                        "hosted"]
+    assert lines[2].split("\t")[:7] == ["nih.gov", "nih.gov", "0.834", "credible", "0.979", "0.85", "table"]
+    assert "0.3 = nothing known; below 0.3 = known low credibility" in out.err  # the legend, once, off stdout
 
 
 def test_closed_pipe_ends_quietly() -> None:
@@ -41,14 +45,15 @@ def test_serve_banner(capsys: pytest.CaptureFixture[str]) -> None:
     assert "authorag serve: http://127.0.0.1:8000  (2 workers)" in err
     assert "docs      http://127.0.0.1:8000/docs" in err
     assert "scorer    reserved>hosted>prior" in err
-    assert "relevance rank; fusion linear, weight 0.3, credibility_weight 0.5" in err
+    assert ("relevance rank; fusion window (on topic from 0.5 of the best relevance), signal trust, weight 0.5, "
+            "unknown level 0.3") in err
 
 
 def test_help_shows_the_defaults_that_apply() -> None:
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))  # pyright: ignore[reportPrivateUsage]
     demo, rerank = sub.choices["demo"].format_help(), sub.choices["rerank"].format_help()
-    assert "share of authority in the fused score, in [0, 1] (default 0.5)" in " ".join(demo.split())
-    assert "share of authority in the fused score, in [0, 1] (default 0.3)" in " ".join(rerank.split())
+    assert "share of the source signal in the fused score, in [0, 1] (default 0.5)" in " ".join(demo.split())
+    assert "share of the source signal in the fused score, in [0, 1] (default 0.5)" in " ".join(rerank.split())
 
 
 def test_progress_events_reach_listeners_only_inside_the_block() -> None:

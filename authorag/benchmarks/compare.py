@@ -140,6 +140,12 @@ class CompareConfig:
         track_relevance: relevance of the rerank tracks and of the RAG track's rerank rows
             (``bm25``, ``rank``, ``dense``, ``upstream``; empty = no RAG rerank rows).
         split: ``dev``, ``test`` or ``all`` of the hand-written trust and no-harm sets.
+        imported: method name → a compare folder whose runs give that method's results instead
+            of running it here (same tracks, seed, split and relevance): a method as an earlier
+            commit of authorag computed it (``benchmarks/results/trust/reproduce.sh`` runs the
+            commit before trust fusion in a temporary worktree and imports its ``today``).
+        delta_against: the methods every other method gets a paired Δ column against (default:
+            the first method).
     """
 
     methods: tuple[str, ...] = DEFAULT_METHODS
@@ -151,6 +157,8 @@ class CompareConfig:
     options: Mapping[str, str] | None = None
     track_relevance: tuple[str, ...] = ("bm25", "rank", "dense")
     split: str = "all"
+    imported: Mapping[str, Path] | None = None
+    delta_against: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         known = {t.task for t in TRACKS}
@@ -168,6 +176,10 @@ class CompareConfig:
         track_relevances(self.track_relevance, None)
         if self.split not in SPLITS:
             raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
+        stray = sorted((set(self.imported or {}) | set(self.delta_against)) - set(self.methods))
+        if stray:
+            raise ConfigError(f"--import-method / --delta-against name {stray}, which --methods does not list; "
+                              "add them to --methods")
 
     def method_options(self) -> dict[str, str]:
         """Options for every method, with the reranker's credibility weight unless overridden."""
@@ -182,10 +194,31 @@ def _run_track(cfg: CompareConfig, track: Track, method: str,
     run_cfg = RunConfig(task=track.task, method=method, n_lists=cfg.n_lists, n_pairs=cfg.n_pairs, seed=cfg.seed,
                         options=cfg.method_options(), keep_units=True, track_relevance=cfg.track_relevance,
                         split=cfg.split)
-    result = run_condition(run_cfg)
+    source = (cfg.imported or {}).get(method)
+    result = run_condition(run_cfg) if source is None else _imported_result(run_cfg, source)
     write_result(result, runs_dir)
     metrics = result["metrics"]
     return headline_cells(track.kind, metrics), _row_cells(metrics.get("detail_rows", {})), metrics["units"]
+
+
+def _imported_result(run_cfg: Any, source: Path) -> dict[str, Any]:
+    """The result of ``run_cfg`` as the compare folder ``source`` holds it (checked to match).
+
+    Raises:
+        ConfigError: the folder has no such run, or it ran with another seed, split or relevance.
+    """
+    path = source / "runs" / run_cfg.run_id() / "result.json"
+    try:
+        result: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"imported method {run_cfg.method!r}: cannot read {path} ({exc}); run "
+                          "'authorag bench compare' with the same tracks there first") from exc
+    theirs, ours = result.get("config", {}), run_cfg.to_dict()
+    for key in ("seed", "split", "track_relevance", "n_lists", "n_pairs"):
+        if key in theirs and theirs[key] != ours[key]:
+            raise ConfigError(f"imported method {run_cfg.method!r}: {path} ran with {key}={theirs[key]!r}, "
+                              f"this comparison with {ours[key]!r}; run both with the same settings")
+    return {**result, "imported_from": str(source)}
 
 
 def delta_label(method: str, base: str) -> str:
@@ -195,20 +228,24 @@ def delta_label(method: str, base: str) -> str:
 
 def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
                 units: Mapping[tuple[str, str], Any]) -> list[str]:
-    """Add ``method − first method`` paired-bootstrap cells to every row; returns the column names."""
+    """Add ``method − base`` paired-bootstrap cells to every row for each base of
+    ``cfg.delta_against`` (default: the first method); returns the column names."""
     from authorag.benchmarks.paired import paired_delta
 
-    base, others = cfg.methods[0], cfg.methods[1:]
     kinds = {t.task: t.kind for t in TRACKS}
-    for key, cells in table.items():
-        task, _, row = key.partition(" | ")
-        for method in others:
-            if base not in cells or method not in cells:  # a method pinned to another relevance has no such row
-                cells[delta_label(method, base)] = {"value": None, "ci": None}
-                continue
-            cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
-                                                            units[(task, method)], seed=cfg.seed)
-    return [delta_label(m, base) for m in others]
+    columns: list[str] = []
+    for base in cfg.delta_against or cfg.methods[:1]:
+        others = [m for m in cfg.methods if m != base]
+        for key, cells in table.items():
+            task, _, row = key.partition(" | ")
+            for method in others:
+                if base not in cells or method not in cells:  # a method pinned to another relevance has no such row
+                    cells[delta_label(method, base)] = {"value": None, "ci": None}
+                    continue
+                cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
+                                                                units[(task, method)], seed=cfg.seed)
+        columns += [delta_label(m, base) for m in others]
+    return columns
 
 
 def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
@@ -267,7 +304,7 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
               "methods": list(cfg.methods), "tracks": list(cfg.tracks), "n_lists": cfg.n_lists,
               "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "delta_columns": deltas,
               "detail_table": detail, "track_relevance": list(cfg.track_relevance), "split": cfg.split,
-              "rerank_grid": grids}
+              "rerank_grid": grids, "imported": {k: str(v) for k, v in (cfg.imported or {}).items()}}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "compare.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
     from authorag.benchmarks.compare_report import render_compare

@@ -220,10 +220,14 @@ def merge(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def resume_study(cfg: StudyConfig, out: Path) -> dict[str, Any]:
-    """Run ``cfg.methods`` on the lists of ``out``.json that each method did not reach."""
+    """Run ``cfg.methods`` on the lists of ``out``.json that each method did not reach; ``prior``
+    (no model, seconds) is recomputed on all of them."""
     result = json.loads(out.with_suffix(".json").read_text("utf-8"))
     task = study_task()
     lists = sample_distinct_lists(task, result["n_lists"], result["seed"])
+    if "prior" in cfg.methods:  # no model: recomputed on the same lists, replacing the old row
+        result["prior_only"] = prior_row(task, lists)
+        write(result, out)
     factories = make_judges(_backend(result["model"], cfg.threads))
     for name in (m for m in cfg.methods if m != "prior"):
         done = result["judges"][name]

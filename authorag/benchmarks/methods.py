@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from authorag.benchmarks.tasks import BenchItem, ItemKind, normalize_key, read_rows
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import RerankPolicy, authority_signal
+from authorag.rerankers.authority import RerankPolicy, Signal, authority_signal
+from authorag.trust import DEFAULT_TRUST_RULE
 from authorag.types import AuthorityDetail, Candidate
 
 if TYPE_CHECKING:
@@ -140,20 +141,21 @@ class RandomMethod:
 class ScorerMethod:
     """Adapts any :class:`AuthorityScorer` (prior table, learned prior, hybrid, judge) pointwise.
 
-    The score is :func:`authority_signal` of the detail under ``policy`` (default: the
-    reranker's defaults with ``credibility_weight``; the same signal the reranker fuses), or None
-    when the source is unknown. Details are cached per item. The rerank tracks rerank with
-    ``scorer``, ``policy`` and ``relevance`` (a pinned relevance, or None for the track's own).
+    The score is the signal the reranker fuses under ``policy`` (default: ``signal`` with
+    ``credibility_weight``): :func:`authority_signal` for ``signal="blend"``, the trust value
+    (:mod:`authorag.trust`) for ``signal="trust"``; None when nothing is known about the source.
+    Details are cached per item. The rerank tracks rerank with ``scorer``, ``policy`` and
+    ``relevance`` (a pinned relevance, or None for the track's own).
     ``meter`` (a :class:`~authorag.judges.cost.CostMeter` on the LLM backend a scorer such as
     ``hybrid-judge`` uses) adds calls, tokens and cache hits to :meth:`info`.
     """
 
     def __init__(self, name: str, scorer: AuthorityScorer, *, credibility_weight: float = 0.0,
                  policy: RerankPolicy | None = None, relevance: str | None = None,
-                 extra_info: Mapping[str, Any] | None = None, meter: Any = None) -> None:
+                 extra_info: Mapping[str, Any] | None = None, meter: Any = None, signal: Signal = "blend") -> None:
         self.name = name
         self.scorer = scorer
-        self.policy = RerankPolicy(credibility_weight=credibility_weight) if policy is None else policy
+        self.policy = RerankPolicy(credibility_weight=credibility_weight, signal=signal) if policy is None else policy
         self.relevance = relevance
         self._details: dict[str, AuthorityDetail] = {}
         self._extra = dict(extra_info or {})
@@ -167,8 +169,13 @@ class ScorerMethod:
             for item, detail in zip(todo, self.scorer.score(cands)):
                 self._details[item.key] = detail
         out: list[float | None] = []
+        trust = self.policy.signal == "trust"
         for item in items:
             d = self._details[item.key]
+            if trust:
+                tv = DEFAULT_TRUST_RULE.of(d)
+                out.append(None if tv.reason == "unknown" else tv.value)
+                continue
             known = d.authority is not None or (self.policy.credibility_weight > 0 and d.credibility is not None)
             out.append(authority_signal(d, self.policy) if known else None)
         return out
@@ -255,7 +262,18 @@ def _float_option(ctx: MethodContext, name: str, default: float) -> float:
 
 
 def _excluded(ctx: MethodContext) -> tuple[str, ...]:
-    return () if ctx.label_source is None else (ctx.label_source,)
+    return excluded_sources(ctx)
+
+
+def excluded_sources(ctx: MethodContext) -> tuple[str, ...]:
+    """The prior sources a run leaves out: the task's label source and, for MBFC-derived task
+    families, every source built from MBFC or OpenSources labels (CRED-1)."""
+    from authorag.priors.sources import sources_derived_from
+
+    out = () if ctx.label_source is None else (ctx.label_source,)
+    if ctx.task_family in MBFC_DERIVED_FAMILIES:
+        out += tuple(s for s in sources_derived_from(MBFC_ORIGINS) if s not in out)
+    return out
 
 
 def _prior(ctx: MethodContext, default_cw: float = 0.0) -> BenchMethod:
@@ -268,6 +286,8 @@ def _prior(ctx: MethodContext, default_cw: float = 0.0) -> BenchMethod:
                         extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names)})
 
 
+MBFC_ORIGINS = ("mbfc", "opensources")
+"""Label origins of the MBFC-derived task families (Iffy.news, CRED-1 build on both)."""
 MBFC_DERIVED_FAMILIES = frozenset({"credauth"})
 """Task families whose labels derive from MBFC (MBFC itself, Baly et al. 2018): the learned prior
 is trained without the tail sources derived from MBFC (CRED-1) for them."""

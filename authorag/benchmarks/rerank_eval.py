@@ -62,9 +62,10 @@ class GridPoint:
         return f"{self.fusion}/{self.normalize}/w{self.weight:g}"
 
     def policy(self) -> RerankPolicy:
-        """The reranker policy of this point (everything else at the product defaults)."""
+        """The reranker policy of this point: the earlier signal (``blend``), everything else at the
+        product defaults."""
         norm = "none" if self.normalize in ("none", "rank") else "minmax"  # rrf ignores it
-        return RerankPolicy(mode="rerank", fusion=self.fusion, weight=self.weight, normalize=norm)
+        return RerankPolicy(mode="rerank", fusion=self.fusion, weight=self.weight, normalize=norm, signal="blend")
 
 
 def default_grid(weights: Sequence[float] = WEIGHTS) -> list[GridPoint]:
@@ -127,7 +128,8 @@ def _instance_scores(inst: RagInstance, reranker: AuthorityReranker, relevance: 
 
 
 def _overrides(policy: RerankPolicy) -> dict[str, Any]:
-    return {"mode": policy.mode, "fusion": policy.fusion, "weight": policy.weight, "normalize": policy.normalize}
+    return {"mode": policy.mode, "fusion": policy.fusion, "weight": policy.weight, "normalize": policy.normalize,
+            "signal": policy.signal}
 
 
 def run_rerank_grid(instances: Sequence[RagInstance], scorer: AuthorityScorer, relevance: DocScorer, *,

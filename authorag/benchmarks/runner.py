@@ -221,7 +221,9 @@ def _rerank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any],
     from authorag.benchmarks.trust_data import data_file, load_cases
 
     _check_kind(cfg.method, "document")
-    method = build_method(cfg.method, _context(cfg, "rerank", None, "document"))
+    # graded pools are TREC HM 2019 pages: the page tier is cross-fitted there as on the RAG track
+    family = "ragauth" if cfg.task == GRADED_TASK else "rerank"
+    method = build_method(cfg.method, _context(cfg, family, None, "document"))
     setup = rerank_setup(method)
     requested = cfg.track_relevance or DEFAULT_RELEVANCE
     if cfg.task == GRADED_TASK:

@@ -32,17 +32,21 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
+from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT, Signal
+from authorag.validation import check_choice
 
 
 def excluded_sources(ctx: MethodContext) -> tuple[str, ...]:
-    """The prior sources a run leaves out: the task's label source (leave-source-out)."""
-    return () if ctx.label_source is None else (ctx.label_source,)
+    """The prior sources a run leaves out: the task's label source and, for MBFC-derived task
+    families, every source built from MBFC or OpenSources labels (CRED-1): leave-source-out."""
+    from authorag.benchmarks.methods import excluded_sources as excluded
+
+    return excluded(ctx)
 
 
 def option_credibility_weight(ctx: MethodContext) -> float:
@@ -54,12 +58,19 @@ def option_credibility_weight(ctx: MethodContext) -> float:
         raise ConfigError(f"option credibility_weight must be a number, got {raw!r}") from None
 
 
+def _signal(ctx: MethodContext, default: Signal = "blend") -> Signal:
+    value = ctx.option("signal", default)
+    check_choice("option signal", value, get_args(Signal))
+    return value  # type: ignore[return-value]  # checked against the Literal just above
+
+
 def _table_const(ctx: MethodContext) -> BenchMethod:
     from authorag.priors import load_prior
 
     exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)
-    return ScorerMethod("table-const", table, credibility_weight=option_credibility_weight(ctx), extra_info={
+    return ScorerMethod("table-const", table, credibility_weight=option_credibility_weight(ctx), signal=_signal(ctx),
+                        extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "unknown": "constant DEFAULT_UNKNOWN_AUTHORITY"})
 
@@ -80,7 +91,8 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
     table = load_prior(exclude=exclude)
     learned = learned_scorer(ctx)
     scorer = HybridAuthority(table, learned, None, calibration=None, shrink_to=None)
-    return ScorerMethod("table-learned", scorer, credibility_weight=option_credibility_weight(ctx), extra_info={
+    return ScorerMethod("table-learned", scorer, credibility_weight=option_credibility_weight(ctx),
+                        signal=_signal(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
         "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
 

@@ -5,12 +5,16 @@ import argparse
 import json
 import stat
 import sys
+import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from authorag.errors import ConfigError
+
+if TYPE_CHECKING:
+    from authorag.progress import ProgressEvent
 
 Subparsers = argparse._SubParsersAction  # pyright: ignore[reportPrivateUsage]
 """The type of ``parser.add_subparsers()``; argparse exposes it under a private name only."""
@@ -103,16 +107,22 @@ def show_progress(totals: Mapping[str, int] | None = None) -> Generator[None, No
         TimeRemainingColumn,
     )
 
-    from authorag.progress import ProgressEvent, listen
+    from authorag.progress import listen
 
     expected = dict(totals or {})
+    if not sys.stderr.isatty():  # a file or a pipe: plain lines, written as the work happens
+        with listen(_line_reporter(expected)):
+            yield
+        return
     bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[unit]}"),
                     TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True),
                     transient=False)
     ids: dict[str, TaskID] = {}
 
     def on_event(e: ProgressEvent) -> None:
-        done, total, unit = e.done, e.total if e.total is not None else expected.get(e.task), e.unit
+        if e.total is not None:
+            expected[e.task] = e.total  # a later event without a total keeps the one announced
+        done, total, unit = e.done, expected.get(e.task), e.unit
         if unit == "bytes":
             done, total, unit = done >> 20, None if total is None else total >> 20, "MiB"
         if e.task not in ids:
@@ -163,3 +173,25 @@ def progress_bar(label: str, total: int | None, quiet: bool, *, unit: str = "ite
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
 
+
+def _line_reporter(expected: dict[str, int]) -> Callable[[ProgressEvent], None]:
+    """A progress listener for a non-terminal stderr: one line per tenth of a task (or per event
+    when its total is unknown, at most one a second), and one when it is complete."""
+    last: dict[str, tuple[int, float]] = {}
+
+    def on_event(e: ProgressEvent) -> None:
+        if e.total is not None:
+            expected[e.task] = e.total
+        total = expected.get(e.task)
+        done, unit = (e.done >> 20, "MiB") if e.unit == "bytes" else (e.done, e.unit)
+        shown_total = None if total is None else total >> 20 if e.unit == "bytes" else total
+        now = time.monotonic()
+        step, at = last.get(e.task, (-1, 0.0))
+        tenth = -1 if not total else e.done * 10 // total
+        if tenth == step and (total or now - at < 1.0) and e.done != total:
+            return
+        last[e.task] = (tenth, now)
+        sys.stderr.write(f"{e.task}: {done}/{'?' if shown_total is None else shown_total} {unit}\n")
+        sys.stderr.flush()
+
+    return on_event

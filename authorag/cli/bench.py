@@ -56,6 +56,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                      help="relevance scorers of the rerank-mode grid: bm25, dense, both comma-separated, or none")
     cmp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                      help="method option for every method, e.g. credibility_weight=0")
+    cmp.add_argument("--import-method", action="append", default=[], metavar="METHOD=DIR",
+                     help="read METHOD's results from the compare folder DIR instead of running it (e.g. the "
+                          "'today' column computed by an earlier commit)")
+    cmp.add_argument("--delta-against", default="", metavar="METHODS",
+                     help="comma-separated methods each other method gets a paired difference column against "
+                          "(default: the first method)")
     cmp.add_argument("--out", help="output folder (default: ~/.cache/authorag/bench/compare)")
     cmp.set_defaults(func=_compare)
     chk = bsub.add_parser("check", help="re-run manifest conditions; exit 1 on any mismatch")
@@ -111,14 +117,14 @@ def _add_track_options(p: argparse.ArgumentParser, relevance_default: str) -> No
                    help="half of the hand-written trust and no-harm sets (default all; tune on dev)")
 
 
-def _options(raw_options: list[str]) -> dict[str, str]:
+def _options(raw_options: list[str], flag: str = "--option") -> dict[str, str]:
     from authorag.errors import ConfigError
 
     options: dict[str, str] = {}
     for raw in raw_options:
         key, sep, value = str(raw).partition("=")
         if not sep or not key:
-            raise ConfigError(f"--option must look like KEY=VALUE, got {raw!r}")
+            raise ConfigError(f"{flag} must look like KEY=VALUE, got {raw!r}")
         options[key] = value
     return options
 
@@ -136,7 +142,9 @@ def _compare(args: argparse.Namespace) -> int:
     cfg = CompareConfig(methods=split_methods(args.methods), tracks=_csv(args.tracks) or DEFAULT_TRACKS,
                         n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                         rerank_relevance=_csv(args.rerank_relevance), options=_options(args.option),
-                        track_relevance=_csv(args.track_relevance), split=args.split)
+                        track_relevance=_csv(args.track_relevance), split=args.split,
+                        imported={k: Path(v) for k, v in _options(args.import_method, "--import-method").items()},
+                        delta_against=split_methods(args.delta_against) if args.delta_against else ())
     out = Path(args.out) if args.out else cache_dir() / "bench" / "compare"
     run_compare(cfg, out, log=lambda msg: print(msg, file=sys.stderr))
     print(json.dumps({"version": 1, "folder": str(out), "table": str(out / "compare.md")}, indent=2))

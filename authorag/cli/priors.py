@@ -50,6 +50,7 @@ def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _score(args: argparse.Namespace) -> int:
     from authorag.compose import load_scorer, settings_from_args
+    from authorag.trust import trust_fields
     from authorag.types import Candidate
 
     from_file = read_lines(args.input) if args.input else []
@@ -67,7 +68,7 @@ def _score(args: argparse.Namespace) -> int:
     from authorag.suitability.classifier import SourceTypeClassifier
 
     types = SourceTypeClassifier().classify_many(cands)
-    rows = [_row(c.url, c.domain, {**d.to_dict(), **t.to_dict()}, scorer.name)
+    rows = [_row(c.url, c.domain, {**d.to_dict(), **trust_fields(d), **t.to_dict()}, scorer.name)
             for c, d, t in zip(cands, details, types)]
     provenance = store_provenance(args.prior_file or ())
     if args.json:
@@ -87,14 +88,18 @@ def _row(url: str, domain: str | None, detail: dict[str, Any], scorer: str) -> d
     return {"version": JSON_VERSION, "input": url, "domain": domain, **detail, "scorer": scorer}
 
 
-_COLUMNS = ("input", "domain", "authority", "conf", "tier", "credibility", "sources")
+_COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources")
+LEGEND = ("trust 0-1 orders sources: 0.3 = nothing known; below 0.3 = known low credibility (it outweighs "
+          "fame); recognition = links and popularity (not trust); credibility = reporting reliability where "
+          "a source rates it; tier = which layer answered (reserved, hosted, table, rule, learned, judge, unknown)")
 
 
 def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
-    auth = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
-    cred = "" if r["credibility"] is None else f"{r['credibility']:.2f}"
+    rec = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
+    cred = "unknown" if r["credibility"] is None else f"{r['credibility']:.2f}"
     srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
-    return (r["input"], r["domain"] or "-", auth, f"{r['confidence']:.2f}", r["tier"], cred, srcs or (r["note"] or ""))
+    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", r["trust_reason"], rec, cred, r["tier"],
+            srcs or (r["note"] or ""))
 
 
 def _print_table(rows: list[dict[str, Any]]) -> None:
@@ -102,6 +107,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
     if not sys.stdout.isatty():
         for cells in (_COLUMNS, *map(_table_cells, rows)):
             sys.stdout.write("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cells) + "\n")
+        print(LEGEND, file=sys.stderr)
         return
     from rich.console import Console
     from rich.table import Table
@@ -111,6 +117,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         t.add_row(*_table_cells(r))
     Console().print(t)
+    Console().print(LEGEND, style="dim")
 
 
 def _info(args: argparse.Namespace) -> int:

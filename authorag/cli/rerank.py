@@ -13,9 +13,6 @@ from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.types import Relevance
 
-DEMO_WEIGHT = 0.5
-"""Share of authority in ``authorag demo`` (higher than the library default, to show the effect)."""
-
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``rerank`` and ``demo`` to the CLI."""
@@ -36,7 +33,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
     d = sub.add_parser("demo", help="rerank a bundled TREC health question and show before/after")
     _add_relevance(d, "bm25")
-    add_policy_options(d, weight=DEMO_WEIGHT)
+    add_policy_options(d)
     _add_suitability(d)
     add_scorer_options(d, judge_default="local")
     d.set_defaults(func=_demo)
@@ -107,7 +104,7 @@ def _rerank(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     from authorag.cli._util import show_progress
-    from authorag.rerankers.demo import run_demo
+    from authorag.rerankers.demo import compute_demo, print_demo
 
     say = sys.stderr.write
     say(f"authorag demo: 1/3 building the scorer ({'with' if args.judge != 'none' else 'without'} an LLM judge"
@@ -117,6 +114,9 @@ def _demo(args: argparse.Namespace) -> int:
         reranker = build_reranker(args)[0]
         say(f"authorag demo: 2/3 scoring 10 pages with {reranker.scorer.name}"
             + (" (judge calls show below)\n" if args.judge != "none" else "\n"))
-        code = run_demo(reranker, sys.stdout)
+        result = compute_demo(reranker)
+    sys.stderr.flush()
+    print_demo(reranker, result, sys.stdout)  # after the progress bars have stopped
+    sys.stdout.flush()
     say("authorag demo: 3/3 done\n")
-    return code
+    return 0

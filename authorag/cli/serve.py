@@ -158,10 +158,18 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
         f"  rerank    POST {base}/v2/rerank  (also /v1/rerank, /rerank; authority: POST {base}/v1/authority)",
         f"  docs      {base}/docs",
         f"  scorer    {composition_name(config.scorer)}",
-        (f"  relevance {config.relevance}; fusion {policy.fusion}, weight {policy.weight}, "
-         f"credibility_weight {policy.credibility_weight}, unknown_authority {policy.unknown_authority}"),
+        f"  relevance {config.relevance}; {_fusion_words(policy)}",
         (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
          f"per request; auth {'on' if config.api_key else 'off'}"),
         f"  suitability {suit}; judge deadline {config.judge_deadline_s} s, {config.judge_workers} calls in flight",
     ]
     print("\n".join(lines), file=sys.stderr, flush=True)
+
+
+def _fusion_words(policy: Any) -> str:
+    """The policy's fusion in one line, naming only the fields that mode reads."""
+    signal = (f"signal {policy.signal}" if policy.signal == "trust"
+              else f"signal blend (credibility_weight {policy.credibility_weight})")
+    head = (f"fusion window (on topic from {policy.on_topic:g} of the best relevance)" if policy.fusion == "window"
+            else f"fusion {policy.fusion}" + (f", normalize {policy.normalize}" if policy.fusion == "linear" else ""))
+    return f"{head}, {signal}, weight {policy.weight:g}, unknown level {policy.unknown_authority:g}"

@@ -44,6 +44,7 @@ from authorag.evidence.features import (
 from authorag.evidence.model import PageModel, load_page_model, page_trust
 from authorag.evidence.text import FAMILIES, STATUS_REASONS, SYMBOLS, TextStatus
 from authorag.suitability.classifier import SourceTypeClassifier
+from authorag.trust import PAGE_EVIDENCE_SOURCE
 from authorag.types import UNKNOWN_AUTHORITY, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 MAX_CONFIDENCE = 0.5
@@ -166,7 +167,7 @@ class PageEvidence:
         if estimate.credibility is None:
             return dataclasses.replace(base, note=note)
         url, stype, text = estimate.layers
-        sources = (SourceValue("page", estimate.trust, round(estimate.credibility, 4)),
+        sources = (SourceValue(PAGE_EVIDENCE_SOURCE, estimate.trust, round(estimate.credibility, 4)),
                    SourceValue("page.url", url.contribution, url.reason),
                    SourceValue("page.type", stype.contribution, stype.reason),
                    SourceValue("page.text", text.contribution, text.reason))

@@ -28,6 +28,7 @@ from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_UNKNOWN_AUTHORITY,
+    DEFAULT_ON_TOPIC,
     DEFAULT_WEIGHT,
     AuthorityReranker,
 )
@@ -45,10 +46,12 @@ class AuthorityRanker:
     """Rerank or filter Haystack documents by source authority fused with relevance.
 
     Args:
-        weight: share of authority in the fused score, in [0, 1].
+        weight: share of the source signal in the fused score, in [0, 1].
         top_k: default number of documents to return (None returns all).
-        fusion: ``"linear"`` or ``"rrf"``.
-        mode: ``"rerank"`` (fuse and sort) or ``"filter"`` (keep the top by authority).
+        fusion: ``"window"`` (default), ``"linear"`` or ``"rrf"``.
+        mode: ``"rerank"`` (fuse and sort) or ``"filter"`` (keep the top by the signal).
+        signal: ``"trust"`` (default) or ``"blend"``.
+        on_topic: for ``fusion="window"``, the share of the best relevance that is on topic.
         relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (incoming
             ``Document.score`` when every document has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over ``Document.content``.
@@ -76,8 +79,10 @@ class AuthorityRanker:
         *,
         weight: float = DEFAULT_WEIGHT,
         top_k: int | None = None,
-        fusion: str = "linear",
+        fusion: str = "window",
         mode: str = "rerank",
+        signal: str = "trust",
+        on_topic: float = DEFAULT_ON_TOPIC,
         relevance: str = "auto",
         url_meta_keys: list[str] | None = None,
         credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
@@ -97,6 +102,8 @@ class AuthorityRanker:
         self.top_k = adapters.check_top("top_k", top_k)
         self.fusion = fusion
         self.mode = mode
+        self.signal = signal
+        self.on_topic = on_topic
         self.relevance = relevance
         self.url_meta_keys = list(adapters.DEFAULT_URL_KEYS) if url_meta_keys is None else list(url_meta_keys)
         self.credibility_weight = credibility_weight

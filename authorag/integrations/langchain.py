@@ -39,9 +39,11 @@ from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_UNKNOWN_AUTHORITY,
+    DEFAULT_ON_TOPIC,
     DEFAULT_WEIGHT,
     AuthorityReranker,
     Normalize,
+    Signal,
 )
 from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.types import Candidate, FusionMode, Ranking, Relevance, RerankMode
@@ -66,8 +68,8 @@ class AuthorityCompressor(BaseDocumentCompressor):
         url_keys: metadata keys searched in order for the source URL.
         relevance_key: metadata key read as upstream relevance.
         top_n: keep at most this many documents (None keeps all).
-        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, rrf_k,
-            normalize, allow, deny, suitability_weight: the
+        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_authority,
+            min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
             YAML path, or a :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
@@ -89,8 +91,10 @@ class AuthorityCompressor(BaseDocumentCompressor):
     relevance_key: str = SCORE_KEY
     top_n: int | None = None
     weight: float = DEFAULT_WEIGHT
-    fusion: FusionMode = "linear"
+    fusion: FusionMode = "window"
     mode: RerankMode = "rerank"
+    signal: Signal = "trust"
+    on_topic: float = DEFAULT_ON_TOPIC
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     min_authority: float | None = None

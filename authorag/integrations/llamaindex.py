@@ -31,11 +31,13 @@ from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set,
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
+    DEFAULT_ON_TOPIC,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_UNKNOWN_AUTHORITY,
     DEFAULT_WEIGHT,
     AuthorityReranker,
     Normalize,
+    Signal,
 )
 from authorag.types import Candidate, FusionMode, Ranking, Relevance, RerankMode
 
@@ -58,8 +60,8 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
         url_keys: metadata keys searched in order for the source URL.
         top_n: keep at most this many nodes (None keeps all).
-        weight, fusion, mode, credibility_weight, unknown_authority, min_authority, rrf_k,
-            normalize, allow, deny, suitability_weight: the
+        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_authority,
+            min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, or a matrix
             YAML path.
@@ -79,7 +81,9 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     url_keys: tuple[str, ...] = adapters.DEFAULT_URL_KEYS
     top_n: int | None = None
     weight: float = DEFAULT_WEIGHT
-    fusion: FusionMode = "linear"
+    fusion: FusionMode = "window"
+    signal: Signal = "trust"
+    on_topic: float = DEFAULT_ON_TOPIC
     mode: RerankMode = "rerank"
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY

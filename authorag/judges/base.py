@@ -215,6 +215,8 @@ class JudgeBase:
         self.use_logprobs = use_logprobs and prompt_set == "authorag"
         self.max_tokens = max_tokens
         self.prompt_set: PromptSet = prompt_set
+        self.calls_made = 0
+        """Backend calls this judge has sent since it was made (what its progress reports count)."""
         self.name = f"judge.{self.method}"
 
     def prompt_name(self, name: str) -> str:
@@ -245,7 +247,8 @@ class JudgeBase:
         )
         completion = self.backend.complete(request)
         log.cost = log.cost.add(completion)
-        report(self.name, log.cost.calls, unit="calls")
+        self.calls_made += 1
+        report(self.name, self.calls_made, unit="calls")
         return completion
 
     def fail(self, log: RunLog, reason: str, exc: JudgeError) -> None:

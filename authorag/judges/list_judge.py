@@ -183,7 +183,8 @@ class ListJudge(JudgeBase):
         )
         completion = self.backend.complete(request)
         log.cost = log.cost.add(completion)
-        report(self.name, log.cost.calls, unit="calls")
+        self.calls_made += 1
+        report(self.name, self.calls_made, unit="calls")
         log.attempts += 1
         try:
             parsed = parse_permutation(completion.text, len(window))

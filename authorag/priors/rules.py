@@ -4,6 +4,11 @@ Registration under these suffixes is restricted to governments, universities, mi
 treaty organizations, so a hit says something real about who publishes. The rule set is data:
 pass your own ``rules=`` to :func:`authorag.priors.load_prior`, or ``rules=()`` to turn it off.
 Rule values carry low confidence (0.5) and ``tier="rule"``.
+
+The same restriction is credibility evidence: a publisher that had to prove it is a government
+body, a university or a treaty organisation is accountable for what it publishes. Every default
+rule therefore also carries a ``credibility`` value, applied on the credibility axis to every
+host under the suffix, whether or not a table knows its authority (source ``suffix_rule``).
 """
 from __future__ import annotations
 
@@ -15,7 +20,8 @@ from authorag.errors import ConfigError
 
 @dataclass(frozen=True, slots=True)
 class SuffixRule:
-    """Hosts ending in ``.suffix`` (or equal to it) get ``authority`` with ``confidence``.
+    """Hosts ending in ``.suffix`` (or equal to it) get ``authority`` with ``confidence``, and
+    ``credibility`` (when set) on the credibility axis.
 
     Example:
         >>> SuffixRule("gov", 0.85).matches("www.nih.gov")
@@ -26,12 +32,15 @@ class SuffixRule:
     authority: float
     confidence: float = 0.5
     label: str = ""
+    credibility: float | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.authority <= 1.0:
             raise ConfigError(f"rule {self.suffix!r}: authority must be in [0, 1], got {self.authority}")
         if not 0.0 <= self.confidence <= 1.0:
             raise ConfigError(f"rule {self.suffix!r}: confidence must be in [0, 1], got {self.confidence}")
+        if self.credibility is not None and not 0.0 <= self.credibility <= 1.0:
+            raise ConfigError(f"rule {self.suffix!r}: credibility must be in [0, 1], got {self.credibility}")
         if not self.suffix or self.suffix.startswith(".") or "*" in self.suffix:
             raise ConfigError(f"rule suffix must look like 'gov' or 'ac.uk', got {self.suffix!r}")
 
@@ -40,22 +49,24 @@ class SuffixRule:
         return host == self.suffix or host.endswith("." + self.suffix)
 
 
-def _many(suffixes: Iterable[str], authority: float, label: str) -> list[SuffixRule]:
-    return [SuffixRule(s, authority, 0.5, label) for s in suffixes]
+def _many(suffixes: Iterable[str], authority: float, label: str, credibility: float) -> list[SuffixRule]:
+    return [SuffixRule(s, authority, 0.5, label, credibility) for s in suffixes]
 
 
 _CC_GOV = ("gov.uk", "gov.au", "gov.in", "gov.za", "gov.sg", "gov.br", "gc.ca", "canada.ca", "gouv.fr",
            "gob.mx", "gob.es", "go.jp", "go.kr", "gov.cn", "govt.nz", "gv.at", "admin.ch", "bund.de",
-           "gov.ie", "gov.it", "europa.eu")
+           "gov.ie", "gov.it", "europa.eu", "gov.scot", "gov.wales")
+_PUBLIC_HEALTH = ("nhs.uk",)
 _CC_ACADEMIC = ("ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn", "edu.sg",
                 "edu.br", "edu.mx", "ac.at", "ac.il")
 
 DEFAULT_RULES: tuple[SuffixRule, ...] = tuple(
-    _many(("gov", "mil"), 0.85, "US government / military")
-    + _many(_CC_GOV, 0.8, "national government")
-    + _many(("edu",), 0.8, "accredited US higher education")
-    + _many(_CC_ACADEMIC, 0.75, "academic network")
-    + _many(("int",), 0.8, "treaty organization")
+    _many(("gov", "mil"), 0.85, "US government / military", 0.85)
+    + _many(_CC_GOV, 0.8, "national government", 0.8)
+    + _many(_PUBLIC_HEALTH, 0.8, "national health service", 0.85)
+    + _many(("edu",), 0.8, "accredited US higher education", 0.75)
+    + _many(_CC_ACADEMIC, 0.75, "academic network", 0.75)
+    + _many(("int",), 0.8, "treaty organization", 0.8)
 )
 """The documented default rule set (``authorag priors info`` prints it)."""
 

@@ -16,7 +16,8 @@ source                        axis         value
                                            so its last entry still sits above most of the web
 ``moz``                       authority    Moz Domain Authority / 100 (the top 500: 0.92–1.0)
 ``wikipedia_perennial``       credibility  Wikipedia perennial sources status: reliable 0.9,
-                                           no consensus 0.5, unreliable 0.15, blacklisted 0.0
+                                           no consensus 0.5, unreliable 0.35, deprecated or
+                                           blacklisted 0.0
 ``averitec_misinfo`` (opt-in) credibility  listed misinformation domain: 0.05
 ``grinberg2019`` (opt-in)     credibility  black 0.0, red 0.1, orange 0.2, yellow 0.35,
                                            satire 0.3, green 0.8
@@ -28,7 +29,7 @@ import csv
 import gzip
 import io
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -56,6 +57,8 @@ class SourceSpec:
         optin: off by default (non-commercial or unclear licence).
         licence: the licence as stated by the origin.
         description: one line for ``authorag priors info``.
+        reader: turns the file's rows into ``(key, value on 0–1, raw value)``.
+        derived_from: label origins the source is built from (``mbfc``, ``opensources``...).
     """
 
     name: str
@@ -66,6 +69,7 @@ class SourceSpec:
     licence: str
     description: str
     reader: Callable[[Iterator[dict[str, str]]], Iterator[tuple[str, float, float | str]]]
+    derived_from: frozenset[str] = frozenset()
 
 
 def _read_ccnews(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
@@ -91,12 +95,32 @@ def _read_moz(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, floa
         yield r["domain"], da / 100.0, da
 
 
-_PERENNIAL = {1: 0.9, 0: 0.5, -1: 0.15, -2: 0.0}
+_PERENNIAL = {1: 0.9, 0: 0.5, -1: 0.35, -2: 0.0}
+"""Perennial status → credibility. "Generally unreliable" (-1) spans tabloids, databases and
+user-generated sites as well as misinformation, so alone it is 0.35: the trust rule's low
+threshold (:data:`authorag.trust.TrustRule.low`), where a source gets no trust from its fame but
+does not sink below the unknown level; deprecated (-2) is 0.0, and a second low-credibility
+source (CRED-1, UT1) pulls an unreliable one below the threshold."""
+
+
+PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org", "biorxiv.org", "medrxiv.org",
+                                                    "ssrn.com", "osf.io"})
+"""Domains whose perennial "unreliable" status reflects Wikipedia's citation policy (no
+self-citation; preprints are cited through the published paper), not what they report."""
+
+
+def _policy_only(domain: str) -> bool:
+    from authorag.priors.platforms import default_platforms
+
+    bare = domain.strip().lower().removeprefix("www.")
+    return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().platforms
 
 
 def _read_perennial(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
     for r in rows:
         status = int(r["status"])
+        if status == -1 and _policy_only(r["domain"]):
+            continue
         yield r["domain"], _PERENNIAL[status], float(status)
 
 
@@ -114,6 +138,19 @@ def _read_grinberg(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float,
             yield r["domain"], _GRINBERG[r["color"]], r["color"]
 
 
+def _read_cred1(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        yield r["host"], float(r["credibility_score"]), r["category"]
+
+
+UT1_FAKENEWS_VALUE = 0.1
+
+
+def _read_ut1_fakenews(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
+    for r in rows:
+        yield r["host"], UT1_FAKENEWS_VALUE, "fakenews"
+
+
 SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
     SourceSpec("ccnews_pagerank", "ccnews_pagerank.csv.gz", "authority", 0.6, False, "Apache-2.0",
                "PageRank of the CC-News news-domain link graph (Burdisso et al. 2024)", _read_ccnews),
@@ -127,7 +164,24 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
                "CC BY-NC 4.0", "AVeriTeC misinformation domain list (opt-in)", _read_averitec),
     SourceSpec("grinberg2019", "grinberg2019_fake_news.csv.gz", "credibility", 0.6, True,
                "none stated", "Grinberg et al. 2019 fake-news domain tiers (opt-in)", _read_grinberg),
+    SourceSpec("cred1", "cred1.csv.gz", "credibility", 0.7, False, "CC BY 4.0",
+               "CRED-1 (Loth, Kappes, Pahl 2026): composite credibility of 2,674 mostly low-credibility domains",
+               _read_cred1, frozenset({"cred1", "mbfc", "opensources"})),
+    SourceSpec("ut1_fakenews", "ut1_fakenews.csv.gz", "credibility", 0.4, False, "CC BY-SA 4.0",
+               "UT1 blacklists, Université Toulouse Capitole: the fakenews category", _read_ut1_fakenews,
+               frozenset({"ut1"})),
 )})
+
+
+def sources_derived_from(origins: Iterable[str]) -> tuple[str, ...]:
+    """Names of the registered sources built from any of ``origins`` (leave-source-out).
+
+    Example:
+        >>> sources_derived_from(["mbfc"])
+        ('cred1',)
+    """
+    wanted = set(origins)
+    return tuple(n for n, s in SOURCES.items() if s.derived_from & wanted)
 
 
 def source_spec(name: str) -> SourceSpec:

@@ -17,6 +17,10 @@ from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, Source
 
 log = logging.getLogger(__name__)
 
+RULE_CREDIBILITY_CONFIDENCE = 0.5
+RULE_CREDIBILITY = "suffix_rule"
+"""Name of the credibility value a suffix rule gives (``.gov``, ``.int``, ``nhs.uk``...)."""
+
 
 LOOKUP_CACHE_ENTRIES = 50_000
 """Hosts whose lookup a :class:`PriorTable` keeps (about 20 MB); when full it starts over."""
@@ -95,7 +99,8 @@ class PriorTable:
         self.extra: tuple[ExtraSource, ...] = tuple(extra)
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
         self._tables.update({e.name: e.values for e in self.extra})
-        self._weight = {s.name: s.confidence for s in self.specs} | {e.name: e.confidence for e in self.extra}
+        self._weight = ({s.name: s.confidence for s in self.specs} | {e.name: e.confidence for e in self.extra}
+                        | {RULE_CREDIBILITY: RULE_CREDIBILITY_CONFIDENCE})
         self._axis: dict[str, Axis] = {s.name: s.axis for s in self.specs}
         self._axis.update({e.name: e.axis for e in self.extra})
         self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
@@ -166,13 +171,17 @@ class PriorTable:
                     found.append(sv)
                     matched = k if matched is None or len(k) > len(matched) else matched
                     break
+        if not found and host is not None and host == domain and not host.startswith("www."):
+            found, matched = self._www_fallback(host)  # a bare public suffix: nhs.uk is www.nhs.uk
+        rule = match_rule(host, self.rules)
         auth_sv = tuple(v for v in found if self._axis[v.name] == "authority")
         cred_sv = tuple(v for v in found if self._axis[v.name] == "credibility")
+        if rule is not None and rule.credibility is not None:
+            cred_sv += (SourceValue(RULE_CREDIBILITY, rule.credibility, f".{rule.suffix}"),)
         authority, a_conf = _combine(auth_sv, self._weight)
         credibility, _ = _combine(cred_sv, self._weight)
         if authority is not None:
             return AuthorityDetail(authority, a_conf, "table", auth_sv, credibility, cred_sv, matched)
-        rule = match_rule(host, self.rules)
         if rule is not None:
             sv = SourceValue("rule", rule.authority, f".{rule.suffix}")
             note = f"suffix rule .{rule.suffix} ({rule.label})" if rule.label else f"suffix rule .{rule.suffix}"
@@ -182,6 +191,33 @@ class PriorTable:
             return AuthorityDetail(None, 0.0, "unknown", (), credibility, cred_sv, matched,
                                    "credibility known, authority unknown")
         return UNKNOWN_AUTHORITY
+
+    def host_credibility(self, host: str | None, domain: str | None) -> tuple[SourceValue, ...]:
+        """Credibility values listed for ``host`` itself or a parent below ``domain`` (never for
+        ``domain``): what a source says about one site on a hosting platform
+        (``someone.wordpress.com``), for the ``hosted`` tier, which never reads the platform's.
+
+        Example:
+            >>> [s.name for s in load_prior().host_credibility("70news.wordpress.com", "wordpress.com")]
+            ['cred1']
+        """
+        out: list[SourceValue] = []
+        for name, table in self._tables.items():
+            if self._axis[name] != "credibility":
+                continue
+            for k in host_keys(host, domain):
+                if k == domain:
+                    break
+                sv = table.get(k)
+                if sv is not None:
+                    out.append(sv)
+                    break
+        return tuple(out)
+
+    def _www_fallback(self, host: str) -> tuple[list[SourceValue], str | None]:
+        www = "www." + host
+        found = [sv for t in self._tables.values() if (sv := t.get(www)) is not None]
+        return found, www if found else None
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate (``AuthorityScorer`` protocol)."""
@@ -214,7 +250,7 @@ def load_prior(
 
     Example:
         >>> load_prior(exclude=["majestic"]).source_names
-        ('ccnews_pagerank', 'moz', 'wikipedia_perennial')
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews')
     """
     excluded = set(exclude)
     wanted = set(optin)

@@ -22,4 +22,15 @@ class RelevanceScorer(Protocol):
         ...
 
 
-__all__ = ["RelevanceScorer"]
+@runtime_checkable
+class OnTopicScorer(Protocol):
+    """A relevance scorer that can also say how on-topic each candidate is, on 0–1, in a way
+    repetition cannot inflate (BM25's query-term coverage). Optional: the reranker's relevance
+    window uses it when present, else the relevance scores themselves."""
+
+    def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
+        """One on-topic share per candidate, in order."""
+        ...
+
+
+__all__ = ["OnTopicScorer", "RelevanceScorer"]

@@ -240,6 +240,18 @@ class BM25Relevance:
         scores = np.asarray(model.get_scores(terms), dtype=np.float64)
         return [float(s) for s in scores]
 
+    def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
+        """Query-term coverage of each candidate's text (:func:`~authorag.relevance.coverage.coverage`):
+        how on-topic it is, which repetition cannot inflate (the reranker's relevance window)."""
+        from authorag.relevance.coverage import coverage
+
+        return coverage(query, [c.text for c in candidates])
+
+    mixes_on_topic = True
+    """The window mixes coverage with the BM25 scores themselves (each relative to the best
+    candidate that is not keyword-stuffed): coverage alone ties too often, BM25 alone rewards
+    repetition."""
+
     def __repr__(self) -> str:
         return (f"BM25Relevance(k1={self.k1}, b={self.b}, epsilon={self.epsilon}, idf={self.idf!r}, "
                 f"stopwords={len(self.stopwords)} words)")

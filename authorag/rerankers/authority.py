@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 import numpy as np
-from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
+from authorag.relevance.base import OnTopicScorer
 from authorag.rerankers.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
-from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
+from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
 from authorag.types import (
     UNKNOWN_AUTHORITY,
@@ -24,14 +24,24 @@ from authorag.types import (
     FusionMode,
     Ranking,
     RerankMode,
+    SourceValue,
     fill_scores,
 )
+from authorag.trust import TRUST_SCORE, trust_rule_for
 from authorag.validation import check_choice, check_positive_int, check_unit
 
 Normalize = Literal["minmax", "none"]
+Signal = Literal["trust", "blend"]
+"""The source value fused with relevance: ``trust`` (:mod:`authorag.trust`: known low credibility
+dominates recognition) or ``blend`` (the earlier signal: recognition averaged with credibility
+where known, ``credibility_weight`` sharing; kept as an option)."""
 
-DEFAULT_WEIGHT = 0.3
-"""Default share of authority in the fused score."""
+DEFAULT_WEIGHT = 0.5
+"""Default share of the source signal in the fused score (for ``fusion="window"``, within the
+on-topic and the off-topic group). The earlier linear default was 0.3."""
+
+DEFAULT_ON_TOPIC = 0.5
+"""Default share of the best candidate's relevance a candidate needs to be on topic."""
 
 DEFAULT_CREDIBILITY_WEIGHT = 0.5
 """Default share of credibility in the authority signal where credibility is known.
@@ -48,6 +58,14 @@ DEFAULT_UNKNOWN_AUTHORITY = UNKNOWN_LEVEL
 DEFAULT_SUITABILITY_WEIGHT = 0.5
 """Share of suitability in the source signal when a suitability scorer is given (docs/suitability.md)."""
 
+ON_TOPIC_SCORE = "relevance.on_topic"
+"""Score key of a relevance scorer's on-topic share (BM25: query-term coverage), when it has one."""
+
+RANK_SCORE = "relevance.rank"
+"""Score key of relevance taken from the incoming order (``(n - i) / n``), which the adapters write
+for the ``rank`` relevance mode. It says nothing about topic, so the relevance window then reads
+the candidates' text (query-term coverage) when they have any."""
+
 RELEVANCE_SCORE = "relevance"
 """Score key read as upstream relevance when no relevance scorer is configured."""
 
@@ -60,12 +78,22 @@ class RerankPolicy:
         mode: ``"rerank"`` fuses and sorts; ``"filter"`` keeps candidates by authority alone
             (top-k by authority, as the paper's authority filter, and/or ``min_authority``),
             then orders the kept ones by fused score.
-        fusion: ``"linear"`` (min-max normalized relevance) or ``"rrf"`` (weighted reciprocal ranks).
-        weight: share of authority in the fused score, in [0, 1].
-        credibility_weight: share of credibility in the authority signal where credibility is
-            known, in [0, 1]; 0 uses recognition authority only.
-        unknown_authority: value used for fusion when a source is unknown (flagged in the
-            breakdown), in [0, 1].
+        fusion: ``"window"`` (relevance relative to the best candidate decides who is on topic;
+            the signal orders within the on-topic and the off-topic group, and no off-topic
+            candidate ends above an on-topic one: :mod:`authorag.rerankers.calibration`),
+            ``"prior"`` (the same calibrated relevance times the signal as a document prior:
+            ``relevance^(1 - weight) · signal^weight``),
+            ``"linear"`` (a weighted sum with min-max normalized relevance; two candidates
+            become 1 and 0) or ``"rrf"`` (weighted reciprocal ranks).
+        weight: share of the source signal in the fused score, in [0, 1].
+        signal: the source value fused: ``"trust"`` (:mod:`authorag.trust`) or ``"blend"``
+            (recognition averaged with credibility where known; the earlier signal).
+        on_topic: for ``fusion="window"``, the share of the best candidate's relevance (in
+            [0, 1]) a candidate needs to count as on topic.
+        credibility_weight: for ``signal="blend"``, the share of credibility in the signal
+            where credibility is known, in [0, 1]; 0 uses recognition only.
+        unknown_authority: the level of a source nothing is known about (the trust rule's
+            unknown level; the blend's value for unknown sources), in [0, 1].
         top_k: keep at most this many (None keeps all).
         min_authority: drop candidates whose authority signal is below this (unknown ones are
             dropped too), None disables.
@@ -73,15 +101,18 @@ class RerankPolicy:
         normalize: how relevance is scaled before linear fusion: ``"minmax"`` over the
             candidates (any scale; note that two candidates become 1 and 0), or ``"none"``
             for scores already calibrated to [0, 1] (e.g. a Cohere-style relevance_score).
-        allow: domain patterns always kept, with authority set to 1 (``*.gov``, ``who.int``).
+        allow: domain patterns always kept, with recognition and credibility set to 1 (so trust
+            1: ``*.gov``, ``who.int``).
         deny: domain patterns always dropped.
         suitability_weight: share of suitability in the source signal, in [0, 1]; used only when
             the reranker has a suitability scorer (1 = suitability alone).
     """
 
     mode: RerankMode = "rerank"
-    fusion: FusionMode = "linear"
+    fusion: FusionMode = "window"
     weight: float = DEFAULT_WEIGHT
+    signal: Signal = "trust"
+    on_topic: float = DEFAULT_ON_TOPIC
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
     top_k: int | None = None
@@ -96,7 +127,8 @@ class RerankPolicy:
         check_choice("mode", self.mode, get_args(RerankMode))
         check_choice("fusion", self.fusion, get_args(FusionMode))
         check_choice("normalize", self.normalize, get_args(Normalize))
-        for name in ("weight", "credibility_weight", "unknown_authority", "suitability_weight"):
+        check_choice("signal", self.signal, get_args(Signal))
+        for name in ("weight", "credibility_weight", "unknown_authority", "suitability_weight", "on_topic"):
             check_unit(name, getattr(self, name))
         check_unit("min_authority", self.min_authority, optional=True)
         check_positive_int("top_k", self.top_k, optional=True)
@@ -187,10 +219,12 @@ class AuthorityReranker:
         dropped = [c for c in candidates if deny.matches_candidate(c)] if deny else []
         if not kept:
             return Ranking(query, (), tuple(dropped), self._provenance(policy))
-        scored, suit = self._score(query, kept, policy, allow, owned)
+        scored, suit, note = self._score(query, kept, policy, allow, owned)
         ranking = self._order(query, scored, dropped, policy)
-        return ranking if suit is None else dataclasses.replace(
-            ranking, provenance={**ranking.provenance, "suitability": suit})
+        if suit is None and note is None:
+            return ranking
+        extra = {k: v for k, v in (("suitability", suit), ("relevance_note", note)) if v is not None}
+        return dataclasses.replace(ranking, provenance={**ranking.provenance, **extra})
 
     async def arerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
         """Async twin of :meth:`rerank` (runs in a worker thread; scorers may block on I/O)."""
@@ -201,12 +235,15 @@ class AuthorityReranker:
         return await asyncio.to_thread(self.rerank_owned, query, candidates, **overrides)
 
     def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy,
-               allow: DomainList, owned: bool = False) -> tuple[list[Candidate], dict[str, Any] | None]:
+               allow: DomainList, owned: bool = False
+               ) -> tuple[list[Candidate], dict[str, Any] | None, str | None]:
         details = self.scorer.score(cands)
         if len(details) != len(cands):
             raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
         details = [_resolve_detail(d, bool(allow) and allow.matches_candidate(c)) for c, d in zip(cands, details)]
-        signals = [authority_signal(d, policy) for d in details]
+        rule = trust_rule_for(policy.unknown_authority)
+        trusts = [rule.value(d) for d in details]
+        signals = trusts if policy.signal == "trust" else [authority_signal(d, policy) for d in details]
         suit: dict[str, Any] | None = None
         extra: list[dict[str, float]] | None = None
         if self.suitability is not None:
@@ -216,25 +253,42 @@ class AuthorityReranker:
         if self.relevance is not None:
             rel = [float(r) for r in self.relevance.score(query, cands)]
         else:
-            rel = [c.scores.get(RELEVANCE_SCORE, 0.5) for c in cands]
-        rel_arr = np.asarray(rel, dtype=np.float64)
-        auth_arr = np.asarray(signals, dtype=np.float64)
-        rel_norm = minmax(rel_arr) if policy.normalize == "minmax" else _checked_unit(rel_arr)
-        if policy.fusion == "linear":
-            fused = linear_fusion(rel_norm, auth_arr, policy.weight)
-        else:
-            fused = rrf_fusion(rel_arr, auth_arr, policy.weight, policy.rrf_k)
+            rel = [_input_relevance(c) for c in cands]
+        window = self._window_text(query, cands) if policy.fusion in ("window", "prior") else None
+        on_topic = None if window is None else window.coverage
+        fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
+                      np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window)
+        rel_norm, fused = fusion.relevance, fusion.fused
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.
-        stage = [_stage_scores(d, s, rel_name, r, n, f)
-                 for d, s, r, n, f in zip(details, signals, rel, rel_norm.tolist(), fused.tolist())]
+        stage = [_stage_scores(d, t, s, rel_name, r, n, f)
+                 for d, t, s, r, n, f in zip(details, trusts, signals, rel, rel_norm.tolist(), fused.tolist())]
+        if on_topic is not None:
+            for st, ot in zip(stage, on_topic):
+                st[ON_TOPIC_SCORE] = float(ot)
         if extra is not None:  # the suitability scores go into the same copy
             stage = [{**st, **e} for st, e in zip(stage, extra)]
         if not owned:
-            return [c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit
+            return [c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit, fusion.note
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
-        return scored, suit
+        return scored, suit, fusion.note
+
+    def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
+        """What the window reads from the candidates' text: query-term coverage, mixed with the
+        relevance unless a scorer without coverage (dense) gives it (BM25, upstream scores and the
+        incoming order all reward repetition or say little about topic alone), and which candidates
+        are keyword-stuffed (never the reference the others are measured against)."""
+        if not query or not any(c.text for c in cands):
+            return None
+        from authorag.relevance.coverage import coverage_and_stuffing
+
+        cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
+        upstream = self.relevance is None
+        lexical = isinstance(self.relevance, OnTopicScorer)
+        ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
+        return WindowText(cov if lexical or upstream else None, np.asarray(stuffed, dtype=np.bool_),
+                          mix=lexical or upstream, ordinal=ordinal)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:
@@ -265,12 +319,13 @@ class AuthorityReranker:
                 "policy": dict(self._policy_view) if policy is self.policy else policy.to_dict()}
 
 
-def _checked_unit(values: NDArray[np.float64]) -> NDArray[np.float64]:
-    bad = values[(values < 0.0) | (values > 1.0) | np.isnan(values)]
-    if bad.size:
-        raise ConfigError(f"normalize='none' needs relevance scores in [0, 1], got {float(bad[0])}; "
-                          "use normalize='minmax' for scores on another scale")
-    return values
+def _input_relevance(c: Candidate) -> float:
+    """The relevance a candidate came with: its upstream score, else its incoming-order score, else 0.5."""
+    scores = c.scores
+    value = scores.get(RELEVANCE_SCORE)
+    if value is None:
+        value = scores.get(RANK_SCORE, 0.5)
+    return value
 
 
 def _authority_known(c: Candidate) -> bool:
@@ -280,19 +335,22 @@ def _authority_known(c: Candidate) -> bool:
 def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityDetail:
     d = UNKNOWN_AUTHORITY if detail is None else detail
     if allowed:
-        d = dataclasses.replace(d, authority=1.0, confidence=1.0,
+        # the caller vouches for the source: full recognition and credibility, so full trust
+        d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0,
+                                credibility_sources=(SourceValue("allow_list", 1.0, "allow-listed"),),
                                 note="allow-listed" if d.note is None else f"{d.note}; allow-listed")
     return d
 
 
-def _stage_scores(d: AuthorityDetail, signal: float, rel_name: str | None, rel: float, norm: float,
-                  fused: float) -> dict[str, float]:
+def _stage_scores(d: AuthorityDetail, trust: float, signal: float, rel_name: str | None, rel: float,
+                  norm: float, fused: float) -> dict[str, float]:
     # Every value a plain float (a scorer may give an int): stored as Candidate.with_scores stores it.
     scores: dict[str, float] = {}
     if d.authority is not None:
         scores["authority"] = d.authority if type(d.authority) is float else float(d.authority)
     if d.credibility is not None:
         scores["credibility"] = d.credibility if type(d.credibility) is float else float(d.credibility)
+    scores[TRUST_SCORE] = trust if type(trust) is float else float(trust)
     scores["authority.signal"] = signal if type(signal) is float else float(signal)
     if rel_name is not None:
         scores[rel_name] = rel

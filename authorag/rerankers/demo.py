@@ -2,22 +2,54 @@
 
 Shows three orders with the per-signal breakdown and the NIST credibility label of each page:
 relevance only (authority weight 0), the configured fusion, and the paper's authority filter
-(keep the top 5 by authority, then order them by the fused score).
+(keep the top 5 by authority, then order them by the fused score). Then it says in plain words
+which pages moved and why, and what the columns mean.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from importlib import resources
 from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
 
-from authorag.rerankers.authority import AuthorityReranker
-from authorag.types import Candidate, Ranking
+from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.trust import TRUST_SCORE, TrustRule, trust_rule_for
+from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
 
 EXAMPLE = "trec_hm2019_topic6.jsonl"
 FILTER_K = 5
+
+SOURCE_WORDS = {
+    "cred1": "the CRED-1 list",
+    "ut1_fakenews": "UT1's fake-news list",
+    "wikipedia_perennial": "Wikipedia's perennial sources list",
+    "allow_list": "your allow list",
+}
+"""Plain words for the credibility sources a reason names."""
+
+LEGEND = (
+    "Columns: relevance = BM25 (or the configured relevance) relative to the best page that is not "
+    "keyword-stuffed, 1.00 = best; "
+    f"trust = how far the source can be trusted, 0-1 ({UNKNOWN_LEVEL:.2f} = nothing known, below = evidence "
+    "against it, above = evidence for it; the evidence is named under What changed); tier = who answered "
+    "(table: the shipped domain table, page: evidence from the page's URL and text, judge: the LLM judge, "
+    "hosted: a user's page on a hosting platform, unknown: nobody); fused = the score of the order "
+    "(on-topic pages from 0.50 up); NIST cred. and stance = the TREC assessors' labels, which the "
+    "reranker never sees."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DemoResult:
+    """The three orders of the bundled example, computed (printing is :func:`print_demo`)."""
+
+    header: dict[str, Any]
+    before: Ranking
+    after: Ranking
+    filtered: Ranking
 
 
 def load_example(name: str = EXAMPLE) -> tuple[dict[str, Any], list[Candidate]]:
@@ -31,16 +63,59 @@ def load_example(name: str = EXAMPLE) -> tuple[dict[str, Any], list[Candidate]]:
     return header, cands
 
 
-def _table(title: str, ranking: Ranking) -> Table:
-    t = Table(title=title)
-    for col in ("#", "domain", "NIST cred.", "stance", "relevance", "authority", "tier", "fused"):
+def compute_demo(reranker: AuthorityReranker) -> DemoResult:
+    """Rank the bundled example three ways (the scoring, and any judge calls, happen here)."""
+    header, cands = load_example()
+    before = reranker.rerank(header["query"], cands, weight=0.0, mode="rerank", top_k=None)
+    after = reranker.rerank(header["query"], cands)
+    filtered = reranker.rerank(header["query"], cands, mode="filter", top_k=FILTER_K)
+    return DemoResult(header, before, after, filtered)
+
+
+def why(c: Candidate, rule: TrustRule) -> str:
+    """The trust reason of a ranked candidate in plain words (``credible: an institutional ...``)."""
+    auth = c.authority
+    if auth is None:
+        return "unknown"
+    reason = rule.of(auth).reason
+    if reason == "page evidence":
+        note = auth.note or ""
+        at = note.find("strongest layer ")
+        return f"page evidence, strongest: {note[at + 16:]}" if at >= 0 else reason
+    names = [_source_words(s.name, c.domain or "") for s in auth.credibility_sources if not s.name.startswith("page")]
+    if names and reason in ("credible", "mixed credibility", "low credibility"):
+        return f"{reason}: {', '.join(dict.fromkeys(names))}"
+    return reason
+
+
+def _source_words(name: str, domain: str) -> str:
+    if name == "suffix_rule":
+        labels = domain.split(".")
+        return f"the institutional suffix .{'.'.join(labels[1:] if len(labels) > 2 else labels[-1:])}"
+    return SOURCE_WORDS.get(name, name)
+
+
+def _trust(c: Candidate) -> float:
+    return float(c.scores.get(TRUST_SCORE, UNKNOWN_LEVEL))
+
+
+def _table(title: str, ranking: Ranking, before: Ranking | None = None) -> Table:
+    t = Table(title=title, title_justify="left")
+    cols = ["#", "domain", "NIST cred.", "stance", "relevance", "trust", "tier", "fused"]
+    if before is not None:
+        cols.append("moved")
+    for col in cols:
         t.add_column(col)
+    was = {} if before is None else {c.id: i for i, c in enumerate(before.candidates, start=1)}
     for i, c in enumerate(ranking.candidates, start=1):
         auth = c.authority
-        t.add_row(str(i), c.domain or c.url, "credible" if c.metadata["nist_credibility"] else "not credible",
-                  str(c.metadata["stance"]), f"{c.scores['relevance.norm']:.2f}",
-                  "unknown" if auth is None or auth.authority is None else f"{auth.authority:.2f}",
-                  "-" if auth is None else auth.tier, f"{c.scores['fused']:.3f}")
+        row = [str(i), c.domain or c.url, "credible" if c.metadata["nist_credibility"] else "not credible",
+               str(c.metadata["stance"]), f"{c.scores['relevance.norm']:.2f}", f"{_trust(c):.2f}",
+               "-" if auth is None else auth.tier, f"{c.scores['fused']:.3f}"]
+        if before is not None:
+            delta = was[c.id] - i
+            row.append("=" if delta == 0 else f"up {delta}" if delta > 0 else f"down {-delta}")
+        t.add_row(*row)
     return t
 
 
@@ -51,22 +126,59 @@ def _summary(ranking: Ranking, gold: str, k: int = 3) -> str:
     return f"top {k}: {credible}/{k} credible, {agree}/{k} agree with the correct answer ({gold})"
 
 
-def run_demo(reranker: AuthorityReranker, out: IO[str]) -> int:
-    """Print before/after tables for the bundled example; returns 0."""
-    header, cands = load_example()
-    before = reranker.rerank(header["query"], cands, weight=0.0, mode="rerank", top_k=None)
-    after = reranker.rerank(header["query"], cands)
-    filtered = reranker.rerank(header["query"], cands, mode="filter", top_k=FILTER_K)
+def describe_policy(policy: RerankPolicy) -> str:
+    """The policy in one line of plain words."""
+    if policy.fusion == "window":
+        text = (f"window fusion: pages from {policy.on_topic:g} of the best relevance are on topic and come "
+                f"first; each group is ordered by {1 - policy.weight:g} x relevance + {policy.weight:g} x "
+                f"{'trust' if policy.signal == 'trust' else 'the blended source signal'}")
+    else:
+        text = f"{policy.fusion} fusion, source weight {policy.weight:g}, signal {policy.signal}"
+    extras = [f"{k}={v}" for k, v in (("allow", policy.allow), ("deny", policy.deny)) if v]
+    return text + (f" ({', '.join(extras)})" if extras else "")
+
+
+def moves(result: DemoResult, policy: RerankPolicy, k: int = 3) -> list[str]:
+    """Plain-words lines for the pages that entered or left the top ``k``, or moved 3 places or more."""
+    rule = trust_rule_for(policy.unknown_authority)
+    was = {c.id: i for i, c in enumerate(result.before.candidates, start=1)}
+    lines: list[str] = []
+    for i, c in enumerate(result.after.candidates, start=1):
+        old = was[c.id]
+        if not ((i <= k) != (old <= k) or abs(old - i) >= 3):
+            continue
+        on = c.scores["fused"] >= 0.5
+        verb = "rose" if i < old else "fell"
+        topic = f"{'on' if on else 'off'} topic (relevance {c.scores['relevance.norm']:.2f} of the best)"
+        lines.append(f"{c.domain} {verb} from {old} to {i}: {topic}, trust {_trust(c):.2f} ({why(c, rule)})")
+    return lines
+
+
+def print_demo(reranker: AuthorityReranker, result: DemoResult, out: IO[str]) -> None:
+    """Print the three orders, what moved and why, the summary and the column legend."""
+    header, p = result.header, reranker.policy
     console = Console(file=out, width=120)
+    relevance = "upstream scores" if reranker.relevance is None else reranker.relevance.name
     console.print(f"[bold]query:[/bold] {header['query']}  (correct answer: {header['gold_answer']})")
-    console.print(f"scorer: {reranker.scorer.name}; relevance: "
-                  f"{'upstream' if reranker.relevance is None else reranker.relevance.name}; "
-                  f"policy: {reranker.policy.to_dict()}")
-    p = reranker.policy
-    console.print(_table("before: relevance only", before))
-    console.print(_table(f"after: {p.fusion} fusion, authority weight {p.weight}", after))
-    console.print(_table(f"after: authority filter (top {FILTER_K} by authority, then fused order)", filtered))
-    console.print("relevance only     " + _summary(before, header["gold_answer"]))
-    console.print("fusion             " + _summary(after, header["gold_answer"]))
-    console.print("authority filter   " + _summary(filtered, header["gold_answer"]))
+    console.print(f"scorer: {reranker.scorer.name}; relevance: {relevance}")
+    console.print(f"policy: {describe_policy(p)}")
+    console.print()
+    console.print(_table("before: relevance only (what the retriever gave)", result.before))
+    console.print(_table("after: relevance and trust (authorag's default)", result.after, result.before))
+    console.print(_table(f"after: authority filter (the {FILTER_K} most trusted, then the fused order)",
+                         result.filtered, result.before))
+    console.print("[bold]What changed[/bold] (relevance only -> relevance and trust):")
+    for line in moves(result, p) or ["no page entered or left the top 3"]:
+        console.print(f"- {line}", soft_wrap=True)
+    console.print()
+    console.print("relevance only     " + _summary(result.before, header["gold_answer"]))
+    console.print("fusion             " + _summary(result.after, header["gold_answer"]))
+    console.print("authority filter   " + _summary(result.filtered, header["gold_answer"]))
+    console.print()
+    console.print(LEGEND, soft_wrap=True)
+
+
+def run_demo(reranker: AuthorityReranker, out: IO[str]) -> int:
+    """Compute and print the demo (see :func:`print_demo`); returns 0."""
+    print_demo(reranker, compute_demo(reranker), out)
     return 0

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from authorag.errors import ConfigError
+from authorag.rerankers.calibration import calibrate, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -50,3 +54,87 @@ def rrf_fusion(relevance: Array, authority: Array, weight: float, k: float = 60.
     order and weight 1 the authority order.
     """
     return (1.0 - weight) / (k + ranks_desc(relevance)) + weight / (k + ranks_desc(authority))
+
+
+@dataclass(frozen=True, slots=True)
+class Fusion:
+    """What :func:`fuse` gives: the relevance fused (``relevance.norm``), the fused scores, and a
+    note on how relevance was calibrated (None when nothing unusual happened)."""
+
+    relevance: Array
+    fused: Array
+    note: str | None
+
+
+COVERAGE_SHARE = 0.7
+"""Share of query-term coverage in the window's relevance when it is mixed with BM25 or the
+incoming order (the rest is that relevance, each relative to its best candidate)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WindowText:
+    """What the window fusion reads from the candidates' text.
+
+    Attributes:
+        coverage: query-term coverage per candidate, or None when relevance alone decides the
+            window (a dense scorer).
+        stuffed: keyword-stuffed candidates (never the relevance reference).
+        mix: the window's relevance is coverage and relevance (BM25, upstream scores or the
+            incoming order) mixed by :data:`COVERAGE_SHARE`, each relative to its best candidate,
+            then relative to the best candidate that is not stuffed (relevance alone when every
+            candidate has the same coverage, unless the relevance is ``ordinal``); else coverage
+            alone.
+        ordinal: the relevance is the incoming order (no scores), which says too little about
+            topic to decide the window alone.
+    """
+
+    coverage: Sequence[float] | None
+    stuffed: NDArray[np.bool_]
+    mix: bool
+    ordinal: bool = False
+
+
+def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, str | None]:
+    """The relevance the window fusion uses: calibrated relevance, coverage, or their mean."""
+    stuffed = None if text is None else text.stuffed
+    if text is None or text.coverage is None:
+        return calibrate(relevance, stuffed)
+    cov = np.asarray(text.coverage, dtype=np.float64)
+    if not text.mix:
+        return calibrate(cov, stuffed)
+    if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
+        return calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
+    rel, note = calibrate(relevance)
+    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
+    return mixed, why if note is None else note if why is None else f"{note}; {why}"
+
+
+def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
+         relevance: Array, signal: Array, text: WindowText | None = None) -> Fusion:
+    """Fuse relevance with the source signal by the policy's ``fusion`` mode.
+
+    ``text``: what the window fusion reads from the candidates' text (:class:`WindowText`).
+
+    Raises:
+        ConfigError: ``normalize="none"`` with relevance outside [0, 1].
+    """
+    if fusion == "window":
+        cal, note = window_relevance(relevance, text)
+        return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
+    if fusion == "prior":
+        cal, note = window_relevance(relevance, text)
+        return Fusion(cal, prior_fusion(cal, signal, weight), note)
+    if fusion == "linear":
+        norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
+        return Fusion(norm, linear_fusion(norm, signal, weight), None)
+    norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
+    return Fusion(norm, rrf_fusion(relevance, signal, weight, rrf_k), None)
+
+
+def checked_unit(values: Array) -> Array:
+    """``values`` unchanged when all lie in [0, 1]; else the ``normalize='none'`` error."""
+    bad = values[(values < 0.0) | (values > 1.0) | np.isnan(values)]
+    if bad.size:
+        raise ConfigError(f"normalize='none' needs relevance scores in [0, 1], got {float(bad[0])}; "
+                          "use normalize='minmax' for scores on another scale")
+    return values

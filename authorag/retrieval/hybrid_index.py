@@ -60,7 +60,7 @@ class HybridRetriever:
         >>> corpus = [Candidate.create("https://www.nih.gov/c", text="Cranberry and urinary tract infection", id="nih"),
         ...           Candidate.create("https://cures.example.com/c", text="Cranberry cures urinary infections", id="blog"),
         ...           Candidate.create("https://cars.example.com/t", text="How to change a tyre", id="cars")]
-        >>> hybrid = HybridRetriever.from_corpus(corpus, load_prior(), weight=0.3)
+        >>> hybrid = HybridRetriever.from_corpus(corpus, load_prior(), weight=0.5)
         >>> hybrid.rank("cranberries urinary tract infection", top_k=2).ids
         ['nih', 'blog']
     """

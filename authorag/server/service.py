@@ -42,8 +42,8 @@ class RerankService:
         >>> svc.warm_up()
         >>> body = svc.rerank(RerankRequest(query="q", documents=["url: https://someblog.blogspot.com/x",
         ...                                                       "url: https://www.nih.gov/y"]), "v2")
-        >>> [r["index"] for r in body["results"]]
-        [0, 1]
+        >>> [r["index"] for r in body["results"]]  # nih.gov's trust outweighs the incoming order
+        [1, 0]
     """
 
     def __init__(self, config: ServerConfig, scorer: AuthorityScorer | None = None,

@@ -53,7 +53,7 @@ def test_cross_fit_scores_each_page_with_a_model_that_never_saw_its_topics() -> 
 
 def test_honest_scorer_swaps_the_page_tier_only_on_tracks_built_from_the_labelled_pages() -> None:
     scorer = load_scorer(ScorerSettings(page_evidence=True))
-    plain = load_scorer(ScorerSettings())
+    plain = load_scorer(ScorerSettings(page_evidence=False))
     assert honest_scorer(scorer, "credauth") is scorer
     assert honest_scorer(plain, "ragauth") is plain
     swapped = honest_scorer(scorer, "ragauth")

@@ -212,8 +212,9 @@ def test_graded_pools_and_metrics() -> None:
         assert 1 <= len(own) <= OWN_CAP and pool.gains.count(0.0) == OFFTOPIC_PER_POOL
         assert all(d.meta["topic_id"] == pool.topic_id for d, g in zip(pool.documents, pool.gains) if g > 0)
         assert all(d.meta["topic_id"] != pool.topic_id for d, g in zip(pool.documents, pool.gains) if g == 0)
-    # authority only with every page unknown: the fused scores tie and the input order stands
-    out = graded_metrics(pools[:3], Reranking(_setup({}, weight=1.0)), ["bm25"])
+    # authority only (linear fusion, weight 1) with every page unknown: the fused scores tie and the
+    # input order stands
+    out = graded_metrics(pools[:3], Reranking(_setup({}, weight=1.0, fusion="linear")), ["bm25"])
     want = [ndcg(list(p.gains), k) for p in pools[:3] for k in NDCG_KS]
     assert out["units"]["rows"]["nDCG@5 (bm25)"]["values"] == want[0::2]
     assert out["n_topics"] == 1

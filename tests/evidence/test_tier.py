@@ -111,17 +111,21 @@ def test_tiered_fills_only_what_no_table_knows() -> None:
 def test_composition_setting_env_and_flag() -> None:
     assert composition_name(ScorerSettings(page_evidence=True)) == "reserved>hosted>prior>page"
     assert load_scorer(ScorerSettings(page_evidence=True)).name == "reserved>hosted>prior>page"
-    assert ScorerSettings.from_env({"AUTHORAG_PAGE_EVIDENCE": "true"}).page_evidence is True
+    assert ScorerSettings().page_evidence is True  # on by default
+    assert ScorerSettings.from_env({"AUTHORAG_PAGE_EVIDENCE": "false"}).page_evidence is False
+    assert composition_name(ScorerSettings(page_evidence=False)) == "reserved>hosted>prior"
     import argparse
 
     from authorag.compose import add_scorer_options
 
     parser = argparse.ArgumentParser()
     add_scorer_options(parser)
-    assert settings_from_args(parser.parse_args(["--page-evidence"]), environ={}).page_evidence is True
-    assert settings_from_args(parser.parse_args([]), environ={}).page_evidence is False
-    default = load_scorer(ScorerSettings())
-    assert [d.tier for d in default.score([Candidate.create("https://zq-clinic-notes.org/t", STUDY)])] == ["unknown"]
+    assert settings_from_args(parser.parse_args(["--no-page-evidence"]), environ={}).page_evidence is False
+    assert settings_from_args(parser.parse_args([]), environ={}).page_evidence is True
+    off = load_scorer(ScorerSettings(page_evidence=False))
+    assert [d.tier for d in off.score([Candidate.create("https://zq-clinic-notes.org/t", STUDY)])] == ["unknown"]
+    assert [d.tier for d in load_scorer(ScorerSettings()).score(
+        [Candidate.create("https://zq-clinic-notes.org/t", STUDY)])] == ["page"]
 
 
 def test_model_json_round_trip_and_errors(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ from haystack.utils import Secret
 
 from authorag.integrations.haystack import AuthorityRanker
 from authorag.priors import load_prior
+from authorag.relevance.coverage import coverage
+from authorag.rerankers.fusion import COVERAGE_SHARE
 
 QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
 BLOG, NIH, MAYO, BIZ = (
@@ -47,12 +49,18 @@ def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     assert _urls(bm25) == [BLOG, BIZ, MAYO, NIH]  # relevance alone
     out = _pipeline(store, AuthorityRanker(weight=0.5, top_k=3)).run(
         {"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})["ranker"]["documents"]
-    assert _urls(out) == [MAYO, BLOG, NIH]
+    # the window's relevance mixes query-term coverage (0.7) with the incoming BM25 scores (0.3),
+    # each relative to its best, then relative to the best page that is not keyword-stuffed: the
+    # NIH paraphrase (BM25 a quarter of Mayo's) is off topic; trust orders the on-topic three
+    assert _urls(out) == [MAYO, BIZ, BLOG]
     s = {d.meta["url"]: d.score for d in bm25}
-    lo, hi = min(s.values()), max(s.values())
-    mayo_norm = (s[MAYO] - lo) / (hi - lo)
-    assert out[0].score == pytest.approx(0.5 * mayo_norm + 0.5 * load_prior().lookup(MAYO).authority)
-    assert out[1].score == pytest.approx(0.5 * 1.0 + 0.5 * 0.4)  # a user's blog on blogspot: hosted tier, 0.4
+    cov = dict(zip(s, coverage(QUERY, [d.content or "" for d in bm25]), strict=True))
+    mix = {u: COVERAGE_SHARE * cov[u] / max(cov.values()) + (1 - COVERAGE_SHARE) * s[u] / s[BLOG] for u in s}
+    mayo = out[0].meta["authority"]
+    assert mayo["relevance_norm"] == pytest.approx(mix[MAYO] / max(mix[u] for u in s if u != BLOG))
+    assert mayo["relevance_note"] == "1 keyword-stuffed candidate(s) not used as the relevance reference"
+    assert out[0].score == pytest.approx(0.5 + 0.5 * (0.5 * mayo["relevance_norm"] + 0.5 * mayo["trust"]))
+    assert out[2].meta["authority"]["tier"] == "hosted"  # a user's blog on blogspot
     assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept
     assert out[0].meta["authority"]["relevance_source"] == "upstream"
 
@@ -68,7 +76,7 @@ def test_pipeline_yaml_round_trip(store: InMemoryDocumentStore) -> None:
     data = {"retriever": {"query": QUERY}, "ranker": {"query": QUERY}}
     first = pipe.run(data)["ranker"]["documents"]
     again = loaded.run(data)["ranker"]["documents"]
-    assert _urls(again) == _urls(first) == [MAYO, BLOG, NIH]
+    assert _urls(again) == _urls(first) == [MAYO, BLOG, NIH]  # the deny list drops the .biz page
     assert [d.score for d in again] == pytest.approx([d.score for d in first])
     restored = loaded.get_component("ranker")
     assert isinstance(restored, AuthorityRanker)
@@ -86,7 +94,7 @@ def test_loading_needs_the_allowlist(store: InMemoryDocumentStore) -> None:
 async def test_pipeline_run_async(store: InMemoryDocumentStore) -> None:
     pipe = _pipeline(store, AuthorityRanker(weight=0.5, top_k=2))
     out = await pipe.run_async({"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})
-    assert _urls(out["ranker"]["documents"]) == [MAYO, BLOG]
+    assert _urls(out["ranker"]["documents"]) == [MAYO, BIZ]
 
 
 def _docs() -> list[Document]:
@@ -100,15 +108,17 @@ def test_never_mutates_input_and_keeps_meta() -> None:
     before = copy.deepcopy(docs)
     out = AuthorityRanker(weight=0.9).run(query="q", documents=docs)["documents"]
     assert docs == before
-    assert [d.meta["k"] for d in out] == [2, 1, 3]
-    assert [d.id for d in out] == [docs[1].id, docs[0].id, docs[2].id]
-    assert out[2].meta["authority"]["has_url"] is False
+    # NIH's score is a ninth of the best: off topic, below the others whatever its trust
+    assert [d.meta["k"] for d in out] == [1, 3, 2]
+    assert [d.id for d in out] == [docs[0].id, docs[2].id, docs[1].id]
+    assert out[1].meta["authority"]["has_url"] is False
 
 
 def test_rank_relevance_without_scores() -> None:
     docs = [Document(content="a", meta={"url": BLOG}), Document(content="b", meta={"url": NIH})]
     out = AuthorityRanker(weight=0.3).run(query="q", documents=docs)["documents"]
-    assert _urls(out) == [BLOG, NIH]  # 0.7 + 0.09 vs 0.3 * 0.979
+    # texts that do not mention the query, and an order without scores: both on topic, trust orders
+    assert _urls(out) == [NIH, BLOG]
     assert out[0].meta["authority"]["relevance_source"] == "rank"
 
 

@@ -17,7 +17,7 @@ def prior():  # type: ignore[no-untyped-def]
 
 
 def test_default_sources_exclude_optin(prior) -> None:  # type: ignore[no-untyped-def]
-    assert prior.source_names == ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial")
+    assert prior.source_names == ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial", "cred1", "ut1_fakenews")
 
 
 def test_known_domain_beats_random_blogspot_subsite(prior) -> None:  # type: ignore[no-untyped-def]
@@ -38,8 +38,31 @@ def test_subdomain_with_own_reputation_matches_first(prior) -> None:  # type: ig
 def test_two_axes_kept_separate(prior) -> None:  # type: ignore[no-untyped-def]
     d = prior.lookup("infowars.com")
     assert d.authority is not None and d.authority > 0.8  # widely linked
-    assert d.credibility == 0.0  # Wikipedia perennial: blacklisted
-    assert [s.name for s in d.credibility_sources] == ["wikipedia_perennial"]
+    # Wikipedia perennial: blacklisted (0.0); CRED-1: conspiracy (0.073); equal source weights
+    assert d.credibility == pytest.approx((0.0 + 0.073) / 2)
+    assert [(s.name, s.value, s.raw) for s in d.credibility_sources] == [
+        ("wikipedia_perennial", 0.0, -2.0), ("cred1", 0.073, "conspiracy")]
+
+
+def test_credibility_evidence_of_the_new_sources(prior) -> None:  # type: ignore[no-untyped-def]
+    # UT1 fakenews lists this host; the registrable domain is a known news site, so only the host is keyed
+    assert [s.name for s in prior.lookup("https://finance.azcentral.com/x").credibility_sources] == ["ut1_fakenews"]
+    assert prior.lookup("https://www.azcentral.com/story").credibility is None
+    # an institutional suffix is credibility evidence even where a table knows the domain
+    nih = prior.lookup("https://www.nih.gov/x")
+    assert [(s.name, s.value, s.raw) for s in nih.credibility_sources] == [("suffix_rule", 0.85, ".gov")]
+    # perennial "generally unreliable" because of Wikipedia's citation policy only: no evidence
+    assert prior.lookup("https://en.wikipedia.org/wiki/X").credibility is None
+    assert prior.lookup("https://arxiv.org/abs/1").credibility is None
+    # a bare public suffix that is a site (nhs.uk) finds the site's www. entry
+    nhs = prior.lookup("nhs.uk")
+    assert nhs.tier == "table" and nhs.matched == "www.nhs.uk" and nhs.credibility == 0.85
+
+
+def test_host_credibility_reads_below_the_domain_only(prior) -> None:  # type: ignore[no-untyped-def]
+    assert [(s.name, s.value) for s in prior.host_credibility("70news.wordpress.com", "wordpress.com")] == [
+        ("cred1", 0.045)]
+    assert prior.host_credibility("wordpress.com", "wordpress.com") == ()
 
 
 def test_leave_source_out_really_excludes(prior) -> None:  # type: ignore[no-untyped-def]

@@ -21,7 +21,7 @@ MAYO = "https://www.mayoclinic.org/cranberry"
 # v2 style: YAML strings carry the source URL; the third has none; the fourth has a bare URL line.
 YAML_DOCS = [
     f"title: Cranberry cure\nurl: {BLOG}\ntext: Cranberry juice prevents urinary tract infections, every time.",
-    f"title: Cranberry review\nurl: {NIH}\ntext: Trials of cranberry products show a modest reduction of infections.",
+    f"title: Cranberry review\nurl: {NIH}\ntext: Trials of cranberry products show a modest reduction of urinary tract infections in women who get them often.",
     "Sourdough bread needs a lively starter and a long slow rise.",
     f"{MAYO}\nCranberry juice and urinary tract infections: the evidence is mixed.",
 ]
@@ -39,13 +39,12 @@ def expected(texts: list[str], urls: list[str], top_n: int | None = None,
 
 def test_expected_order_is_authority_aware() -> None:
     # Hand check of the oracle: by BM25 alone the blog that repeats the query words beats the NIH
-    # review; fused with authority at weight 0.7 the review comes first. (At 0.5 the blogspot blog,
-    # hosted user content at 0.4, still wins: min-max puts its BM25 at 1 and the review's near 0.4.)
+    # review; with the default policy all three cranberry pages are on topic and trust puts the
+    # review and Mayo above the blog; the sourdough page stays last.
     relevance_only = [i for i, _ in expected(YAML_DOCS, SOURCES, weight=0.0)]
-    fused = [i for i, _ in expected(YAML_DOCS, SOURCES, weight=0.7)]
-    assert relevance_only.index(0) < relevance_only.index(1)
-    assert fused.index(1) < fused.index(0)
-    assert fused[-1] == 2  # off-topic, no source
+    fused = [i for i, _ in expected(YAML_DOCS, SOURCES)]
+    assert relevance_only == [0, 3, 1, 2]
+    assert fused == [3, 1, 0, 2]
 
 
 def test_cohere_client_v2(server_url: str) -> None:

@@ -28,7 +28,7 @@ BLOG = "https://cranberrycure.blogspot.com/post"
 NIH = "https://www.nih.gov/news/cranberry-uti"
 MAYO = "https://www.mayoclinic.org/cranberry"
 CURE = "Cranberry juice prevents urinary tract infections, every time."
-REVIEW = "Trials of cranberry products show a modest reduction of infections."
+REVIEW = "Trials of cranberry products show a modest reduction of urinary tract infections in women who get them often."
 BREAD = "Sourdough bread needs a lively starter and a long slow rise."
 MIXED = "Cranberry juice and urinary tract infections: the evidence is mixed."
 
@@ -124,11 +124,11 @@ def test_rerank_dicts_are_sent_as_yaml(server_url: str) -> None:
     plain = direct(server_url, [yaml.dump({"text": d["text"]}, sort_keys=False) for d in dicts])
     assert text_only == pairs(plain)
     assert not any(r["authority"]["has_url"] for r in plain)
-    # Hand check: with the URLs Mayo overtakes the blog and the NIH review's score rises.
+    # Hand check: with the URLs Mayo and the NIH review overtake the blog, and the review's score rises.
     assert [r["index"] for r in text_only] == [0, 3, 1, 2]
-    assert [r["index"] for r in every] == [3, 0, 1, 2]
+    assert [r["index"] for r in every] == [3, 1, 0, 2]
     nih = {r["index"]: r["relevance_score"] for r in every}[1]
-    assert nih > {r["index"]: r["relevance_score"] for r in text_only}[1] + 0.2
+    assert nih > {r["index"]: r["relevance_score"] for r in text_only}[1] + 0.1
 
 
 def test_wire_request_is_v2_strings(server_url: str) -> None:

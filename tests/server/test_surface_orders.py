@@ -240,7 +240,6 @@ def _docs_cohere_example() -> str:
     return block
 
 
-@pytest.mark.xfail(strict=True, reason="trust fusion not landed yet")
 def test_docs_cranberry_example_prints_nih_first(serve: Any, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("cohere")
     from authorag.server.app import create_app

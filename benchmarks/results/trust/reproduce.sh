@@ -1,25 +1,38 @@
 #!/bin/bash
-# Trust and no-harm tracks: relevance alone, the reranker as shipped before trust fusion
-# (today), the current default and two of today's knobs, seed 0, relevance bm25, rank, dense and
-# upstream (MiniLM cosine as each document's 0-1 score).
+# Trust and no-harm tracks: relevance alone, the reranker as it shipped before trust fusion
+# ("today", computed by that commit's own code), the current default and the alternatives the
+# design was chosen over; seed 0; relevance bm25, rank, dense and upstream (MiniLM cosine handed
+# over as each document's 0-1 score).
 #   dev/:  the dev half of the hand-written sets, plus graded-trec2019 (nDCG) and
 #          ragauth-trec2019-resampled (authority filter and the fused top-k), which have no halves;
-#   test/: the test half of the hand-written sets (the held-out check: do not tune on it).
-# Runs go to the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/trust;
-# only compare.md and compare.json are copied here. A few CPU minutes on 2 cores (MiniLM embeds
-# every page once). Other methods: METHODS=relevance-only,today,default:fusion=rrf bash ...
+#   test/: the test half of the hand-written sets (the held-out check: never tuned on).
+# "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
+# is imported (`bench compare --import-method`), so it is the old code's own answer, prior
+# sources and policy included. Runs go to the user results folder
+# ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/trust; only compare.md and compare.json
+# are copied here. About 20 CPU minutes on 2 cores.
 #   bash benchmarks/results/trust/reproduce.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-METHODS=${METHODS:-relevance-only,today,default,default:weight=0.7,default:fusion=rrf,weight=0.5}
+BEFORE=${BEFORE:-6149c2b}
+ALTERNATIVES="default:fusion=linear,default:fusion=prior,default:fusion=rrf,default:weight=0.3,default:weight=0.7"
+ALTERNATIVES="$ALTERNATIVES,default:on_topic=0.3,default:on_topic=0.7,default:signal=blend,default:page_evidence=false"
+METHODS=${METHODS:-relevance-only,today,default,$ALTERNATIVES}
 USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust
 COMMITTED=benchmarks/results/trust
+PY=${PY:-$PWD/.venv/bin/python}
+OLD=$(mktemp -d)
+trap 'git worktree remove --force "$OLD/tree" >/dev/null 2>&1 || true; rm -rf "$OLD"' EXIT
+git worktree add --detach "$OLD/tree" "$BEFORE" >/dev/null
 for split in dev test; do
   tracks=trust-pairs,no-harm-pairs,no-harm-lists
   if [ "$split" = dev ]; then tracks=$tracks,graded-trec2019,ragauth-trec2019-resampled; fi
-  rm -rf "${USER_OUT:?}/$split"
-  PYTHONPATH=$PWD .venv/bin/python -m authorag bench compare --methods "$METHODS" --tracks "$tracks" \
-    --split "$split" --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0 --out "$USER_OUT/$split"
+  common=(--tracks "$tracks" --split "$split" --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0)
+  rm -rf "${USER_OUT:?}/before/$split" "${USER_OUT:?}/$split"
+  (cd "$OLD/tree" && PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods today "${common[@]}" \
+    --out "$USER_OUT/before/$split")
+  PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$METHODS" "${common[@]}" \
+    --import-method "today=$USER_OUT/before/$split" --delta-against relevance-only,today --out "$USER_OUT/$split"
   mkdir -p "$COMMITTED/$split"
   cp "$USER_OUT/$split/compare.md" "$USER_OUT/$split/compare.json" "$COMMITTED/$split/"
 done

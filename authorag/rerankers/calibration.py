@@ -1,0 +1,100 @@
+"""Relevance on a scale that survives two or three candidates, and the window fusion built on it.
+
+Min-max scaling turns any relevance gap between two candidates into 1 versus 0, so no
+authority weight below one half can overturn it, and with many candidates the spread is noise.
+:func:`calibrate` puts relevance relative to the best candidate instead: a candidate scoring
+80 % of the best gets 0.8, whatever the number of candidates. The rules (the note says which
+one applied, so the breakdown can show it):
+
+* scores all ``>= 0`` (BM25, clipped cosine, a Cohere-style ``relevance_score``, the incoming
+  order's ``(n - i) / n``): ``score / best``;
+* some score ``< 0`` (logits): min-max over the candidates, said in the note;
+* all equal, a single candidate, or a best of 0: every candidate gets 1 (nothing to tell them
+  apart), said in the note; NaN counts as no relevance (0), said in the note.
+
+:func:`window_fusion` then lets trust decide among the on-topic candidates and never lifts an
+off-topic one: a candidate is *on topic* when its calibrated relevance is at least
+``window`` (a share of the best). Every on-topic candidate ends above every off-topic one; within
+each group the fused score is ``(1 - weight) · relevance + weight · trust``.
+
+Example:
+    >>> import numpy as np
+    >>> q, note = calibrate(np.array([7.5, 3.0, 0.0]))
+    >>> q.tolist(), note
+    ([1.0, 0.4, 0.0], None)
+    >>> window_fusion(np.array([1.0, 0.6, 0.2]), np.array([0.05, 0.9, 0.9]), 0.7, 0.5).round(3).tolist()
+    [0.668, 0.905, 0.375]
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+Array = NDArray[np.float64]
+
+
+def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
+    """Relevance relative to the best candidate (see the module doc), and a note when a rule
+    other than ``score / best`` applied.
+
+    ``stuffed`` marks keyword-stuffed candidates (:func:`~authorag.relevance.coverage.keyword_stuffed`):
+    the best is then taken over the others, and a stuffed candidate's value is capped at 1, so one
+    page that repeats the query cannot push every careful page off topic.
+    """
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        return arr, None
+    note: str | None = None
+    bad = np.isnan(arr) | np.isinf(arr)
+    if bad.any():
+        arr = np.where(bad, 0.0, arr)
+        note = f"{int(bad.sum())} relevance score(s) not a finite number, read as 0"
+    lo, hi = float(arr.min()), float(arr.max())
+    if arr.size == 1 or hi - lo <= 1e-12 or hi <= 0.0:
+        why = "one candidate" if arr.size == 1 else "relevance equal for every candidate" if hi - lo <= 1e-12 \
+            else "no candidate has relevance above 0"
+        return np.ones_like(arr), _join(note, f"{why}: trust orders")
+    if lo < 0.0:
+        return (arr - lo) / (hi - lo), _join(note, "scores below 0: min-max scaled")
+    if stuffed is not None and stuffed.any() and not stuffed.all():
+        best = float(arr[~stuffed].max())
+        if best > 0.0:
+            n = int(stuffed.sum())
+            return (np.minimum(arr / best, 1.0),
+                    _join(note, f"{n} keyword-stuffed candidate(s) not used as the relevance reference"))
+    return arr / hi, note
+
+
+def _join(a: str | None, b: str) -> str:
+    return b if a is None else f"{a}; {b}"
+
+
+def window_fusion(relevance: Array, trust: Array, weight: float, window: float) -> Array:
+    """Fused scores on 0–1: on-topic candidates (``relevance >= window``) on [0.5, 1], the rest on
+    [0, 0.5); inside each, ``(1 - weight) · relevance + weight · trust`` (off-topic relevance
+    is first stretched to the whole [0, 1) range, so both groups mix the same way)."""
+    on = relevance >= window
+    stretched = np.where(on, relevance, relevance / window if window > 0 else 0.0)
+    mixed = (1.0 - weight) * stretched + weight * trust
+    return np.where(on, 0.5 + 0.5 * mixed, 0.5 * np.minimum(mixed, np.nextafter(1.0, 0.0)))
+
+
+PRIOR_FLOOR = 1e-3
+"""Smallest relevance or signal the multiplicative fusion takes the logarithm of."""
+
+
+def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
+    """``relevance^(1 - weight) · trust^weight``: trust as a document prior, the way IR combines a
+    query likelihood with a prior (log relevance + log prior). Both are floored at
+    :data:`PRIOR_FLOOR`, so a zero never wipes out the other.
+
+    Example:
+        >>> prior_fusion(np.array([1.0, 0.25]), np.array([0.1, 0.9]), 0.5).round(3).tolist()
+        [0.316, 0.474]
+    """
+    rel = np.maximum(relevance, PRIOR_FLOOR)
+    sig = np.maximum(trust, PRIOR_FLOOR)
+    return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
+
+
+__all__ = ["PRIOR_FLOOR", "calibrate", "prior_fusion", "window_fusion"]

@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from authorag.relevance.coverage import MAX_QUERY_TERMS, coverage, light_stem, query_stems
+from authorag.rerankers.calibration import calibrate, window_fusion
+
+
+def arr(*v: float) -> np.ndarray:
+    return np.asarray(v, dtype=np.float64)
+
+
+@pytest.mark.parametrize(("values", "want", "note"), [
+    ((7.5, 3.0, 0.0), [1.0, 0.4, 0.0], None),
+    ((0.9, 0.45), [1.0, 0.5], None),  # two candidates stay 1 and 0.5, not 1 and 0
+    ((2.0,), [1.0], "one candidate: trust orders"),
+    ((0.4, 0.4, 0.4), [1.0, 1.0, 1.0], "relevance equal for every candidate: trust orders"),
+    ((0.0, 0.0), [1.0, 1.0], "relevance equal for every candidate: trust orders"),
+    ((-1.0, 1.0, 0.0), [0.0, 1.0, 0.5], "scores below 0: min-max scaled"),
+    ((float("nan"), 2.0), [0.0, 1.0], "1 relevance score(s) not a finite number, read as 0"),
+    ((float("nan"), float("inf")), [1.0, 1.0],
+     "2 relevance score(s) not a finite number, read as 0; relevance equal for every candidate: trust orders"),
+])
+def test_calibrate(values: tuple[float, ...], want: list[float], note: str | None) -> None:
+    got, why = calibrate(arr(*values))
+    assert got.tolist() == pytest.approx(want)
+    assert why == note
+
+
+def test_calibrate_empty() -> None:
+    got, why = calibrate(arr())
+    assert got.size == 0 and why is None
+
+
+def test_window_fusion_hand_worked() -> None:
+    fused = window_fusion(arr(1.0, 0.6, 0.2), arr(0.05, 0.9, 0.9), 0.7, 0.5)
+    # on topic: 0.5 + 0.5 * (0.3 * rel + 0.7 * trust); off topic: 0.5 * (0.3 * rel / 0.5 + 0.7 * trust)
+    assert fused.tolist() == pytest.approx([0.5 + 0.5 * (0.3 + 0.035), 0.5 + 0.5 * (0.18 + 0.63),
+                                            0.5 * (0.3 * 0.4 + 0.63)])
+
+
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=30),
+       st.floats(0, 1), st.floats(0.01, 1))
+def test_no_off_topic_candidate_ends_above_an_on_topic_one(rows: list[tuple[float, float]], weight: float,
+                                                          window: float) -> None:
+    rel, trust = arr(*(r for r, _ in rows)), arr(*(t for _, t in rows))
+    fused = window_fusion(rel, trust, weight, window)
+    on = rel >= window
+    if on.any() and (~on).any():
+        assert fused[on].min() > fused[~on].max()
+    assert ((fused >= 0) & (fused <= 1)).all()
+
+
+def test_light_stem_and_query_stems() -> None:
+    assert [light_stem(w) for w in ("cranberries", "infections", "boxes", "prevented", "cures", "bus", "glass")] == [
+        "cranberry", "infection", "box", "prevent", "cure", "bus", "glass"]
+    assert query_stems("Does the MMR vaccine cause autism? autism!") == ("mmr", "vaccine", "cause", "autism")
+    assert len(query_stems(" ".join(f"w{i}" for i in range(200)))) == MAX_QUERY_TERMS
+
+
+def test_coverage_counts_each_query_word_once() -> None:
+    q = "does cranberry juice prevent urinary tract infections"
+    stuffed = "cranberry juice prevents urinary tract infections " * 20
+    paraphrase = "Trials of cranberry products show fewer urinary tract infections."
+    assert coverage(q, [stuffed, paraphrase, "Flu shots.", ""]) == pytest.approx([1.0, 4 / 6, 0.0, 0.0])
+    assert coverage("the and of", ["the and of"]) == [0.0]  # no content word in the query
