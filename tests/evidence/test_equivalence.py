@@ -81,7 +81,7 @@ def _same_details(cands: Sequence[Candidate], page: object, base: object) -> Non
 
 @pytest.fixture(scope="module")
 def scorers() -> tuple[object, object]:
-    return load_scorer(ScorerSettings(page_evidence=True)), load_scorer(ScorerSettings())
+    return load_scorer(ScorerSettings(page_evidence=True)), load_scorer(ScorerSettings(page_evidence=False))
 
 
 @pytest.mark.parametrize("length", LENGTHS)
