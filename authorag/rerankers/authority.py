@@ -40,7 +40,7 @@ DEFAULT_WEIGHT = 0.5
 """Default share of the source signal in the fused score (for ``fusion="window"``, within the
 on-topic and the off-topic group). The earlier linear default was 0.3."""
 
-DEFAULT_ON_TOPIC = 0.5
+DEFAULT_ON_TOPIC = 0.55
 """Default share of the best candidate's relevance a candidate needs to be on topic."""
 
 DEFAULT_CREDIBILITY_WEIGHT = 0.5

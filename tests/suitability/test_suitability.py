@@ -132,7 +132,7 @@ def test_missing_matrix_file() -> None:
 
 def test_reranker_hook_orders_and_breakdown() -> None:
     cands = [Candidate.create("https://www.quora.com/Does-vitamin-C-cure-colds", id="forum", scores={"relevance": 0.95}),
-             Candidate.create("https://www.nih.gov/health/vitamin-c", id="gov", scores={"relevance": 0.5})]
+             Candidate.create("https://www.nih.gov/health/vitamin-c", id="gov", scores={"relevance": 0.6})]
     plain = AuthorityReranker(load_prior(), weight=0.5, normalize="none")
     suit = AuthorityReranker(load_prior(), weight=0.5, normalize="none", suitability=MatrixSuitability())
     q = "Can vitamin C cure the common cold?"

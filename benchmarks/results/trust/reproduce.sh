@@ -5,18 +5,20 @@
 # over as each document's 0-1 score).
 #   dev/:  the dev half of the hand-written sets, plus graded-trec2019 (nDCG) and
 #          ragauth-trec2019-resampled (authority filter and the fused top-k), which have no halves;
-#   test/: the test half of the hand-written sets (the held-out check: never tuned on).
+#   test/: the test half of the hand-written sets (the held-out check: never tuned on);
+#   grid/: dev only, source-signal weight x on-topic share around the default (how it was chosen).
 # "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
 # is imported (`bench compare --import-method`), so it is the old code's own answer, prior
 # sources and policy included. Runs go to the user results folder
 # ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/trust; only compare.md and compare.json
-# are copied here. About 20 CPU minutes on 2 cores.
+# are copied here. About 40 CPU minutes on 2 cores.
 #   bash benchmarks/results/trust/reproduce.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BEFORE=${BEFORE:-6149c2b}
 ALTERNATIVES="default:fusion=linear,default:fusion=prior,default:fusion=rrf,default:weight=0.3,default:weight=0.7"
-ALTERNATIVES="$ALTERNATIVES,default:on_topic=0.3,default:on_topic=0.7,default:signal=blend,default:page_evidence=false"
+ALTERNATIVES="$ALTERNATIVES,default:on_topic=0.5,default:on_topic=0.7,default:weight=0.4,on_topic=0.6"
+ALTERNATIVES="$ALTERNATIVES,default:signal=blend,default:page_evidence=false"
 METHODS=${METHODS:-relevance-only,today,default,$ALTERNATIVES}
 USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust
 COMMITTED=benchmarks/results/trust
@@ -36,3 +38,11 @@ for split in dev test; do
   mkdir -p "$COMMITTED/$split"
   cp "$USER_OUT/$split/compare.md" "$USER_OUT/$split/compare.json" "$COMMITTED/$split/"
 done
+GRID=relevance-only
+for w in 0.2 0.3 0.4 0.5; do for o in 0.5 0.55 0.6 0.7; do GRID="$GRID,default:weight=$w,on_topic=$o"; done; done
+rm -rf "${USER_OUT:?}/grid"
+PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$GRID" \
+  --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled --split dev \
+  --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0 --out "$USER_OUT/grid"
+mkdir -p "$COMMITTED/grid"
+cp "$USER_OUT/grid/compare.md" "$USER_OUT/grid/compare.json" "$COMMITTED/grid/"
