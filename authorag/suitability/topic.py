@@ -2,7 +2,7 @@
 
 Layers: ``keywords`` (word lists; decide when one topic has the most hits), then ``prototypes``
 (cosine similarity of the query to a few example questions per topic, with the MiniLM encoder of
-:mod:`authorag.rerankers.dense`; only when an encoder is given), then an optional LLM. With no
+:mod:`authorag.relevance.dense`; only when an encoder is given), then an optional LLM. With no
 evidence the topic is ``other``.
 
 Example:
@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.suitability.taxonomy import DEFAULT_YMYL, TOPICS, Topic, TopicResult
 
 _W = r"(?:s|es|ing|ed)?\b"
@@ -94,7 +94,7 @@ class TopicClassifier:
     """Keywords, then MiniLM prototypes (with ``encoder``), then an optional LLM.
 
     Args:
-        encoder: a :class:`~authorag.rerankers.dense.DenseEncoder` for the prototype layer
+        encoder: a :class:`~authorag.relevance.dense.DenseEncoder` for the prototype layer
             (None: keywords only, no ``embeddings`` extra needed).
         ymyl: topics flagged YMYL (the matrix file's ``ymyl`` list is passed here by the scorer).
         min_similarity: prototype cosine below which the prototype layer abstains, in [0, 1].
