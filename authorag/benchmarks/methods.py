@@ -293,14 +293,6 @@ MBFC_DERIVED_FAMILIES = frozenset({"credauth"})
 is trained without the tail sources derived from MBFC (CRED-1) for them."""
 
 
-def learned_without(source: str) -> Any:
-    """The learned prior (shipped training data: head + tail) retrained without ``source``
-    (cached under the authorag cache dir, see :func:`~authorag.priors.learned_train.learned_prior_for`)."""
-    from authorag.priors.learned_train import learned_prior_for
-
-    return learned_prior_for(exclude=(source,))
-
-
 def learned_for(ctx: MethodContext) -> Any:
     """The learned prior for a run, leave-source-out: without the task's label source, and
     without CRED-1 (MBFC-derived) for MBFC-derived task families."""
