@@ -358,12 +358,12 @@ def _prior_file(spec: str) -> Any:
     """A ``NAME=PATH`` prior as a table source: a gzip CSV (``*.gz`` or gzip bytes) is read as a
     PageRank prior file; anything else as a prior store, whose reader says what is wrong with it."""
     from authorag.priors.pagerank import is_prior_csv
-    from authorag.priors.store import is_store, store_source
+    from authorag.priors.store import is_store
     from authorag.priors.table import ExtraSource
 
     name, path = split_prior_file(spec)
     csv = not is_store(path) and (is_prior_csv(path) or path.endswith(".gz"))
-    return ExtraSource.from_pagerank_file(path, name) if csv else store_source(path, name)
+    return ExtraSource.from_pagerank_file(path, name) if csv else ExtraSource.from_store(path, name)
 
 
 __all__ = ["ScorerSettings", "add_scorer_options", "composition_name", "load_scorer",

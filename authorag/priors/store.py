@@ -381,17 +381,3 @@ def _json(path: Path, blob: bytes) -> object:
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise bad_store(path, f"the header is not valid JSON ({str(exc)[:80] or type(exc).__name__})") from None
 
-
-def store_source(path: str | Path, name: str | None = None, confidence: float | None = None) -> Any:
-    """A store as an :class:`~authorag.priors.table.ExtraSource` for :func:`load_prior`.
-
-    Example:
-        >>> from authorag.priors import load_prior
-        >>> table = load_prior(extra=[store_source("tranco.store", "tranco")])  # doctest: +SKIP
-    """
-    from authorag.priors.table import ExtraSource
-
-    store = PriorStore(path, name=name)
-    conf = store.confidence if confidence is None else confidence
-    axis = "credibility" if store.axis == "credibility" else "authority"
-    return ExtraSource(store.name, store, axis, conf)
