@@ -1,9 +1,11 @@
 """The benchmark registries: every method name -> its :class:`MethodSpec`, every task name -> its builder.
 
 Built-in methods live in :mod:`authorag.benchmarks.methods`, the track methods in
-:mod:`authorag.benchmarks.track_methods`, the LLM-judge methods in
+:mod:`authorag.benchmarks.track_methods`, the compositions in
+:mod:`authorag.benchmarks.rerank_methods`, the LLM-judge methods in
 :mod:`authorag.benchmarks.judge_methods`; this module joins them, so none imports another
-backwards (track and judge methods build on methods, never the reverse). Likewise the ranking
+backwards (track, composition and judge methods build on methods, compositions on track
+methods, never the reverse). Likewise the ranking
 tasks of :mod:`authorag.benchmarks.tasks` and the comparison tracks of
 :mod:`authorag.benchmarks.track_tasks` are joined here (:func:`load_task`, :func:`task_names`).
 
@@ -30,7 +32,7 @@ from authorag.benchmarks.methods import (
     MethodSpec,
     split_variant,
 )
-from authorag.benchmarks.rerank_methods import COMPOSITIONS
+from authorag.benchmarks.rerank_methods import COMPOSITIONS, composition_specs
 from authorag.benchmarks.tasks import TASK_BUILDERS, RankTask
 from authorag.benchmarks.track_methods import track_specs
 from authorag.benchmarks.track_tasks import hosted_task, tail_task
@@ -38,7 +40,7 @@ from authorag.errors import ConfigError
 
 
 def _registry() -> dict[str, MethodSpec]:
-    return {s.name: s for s in (*BASE_SPECS, *track_specs(), *judge_specs())}
+    return {s.name: s for s in (*BASE_SPECS, *track_specs(), *composition_specs(), *judge_specs())}
 
 
 def method_specs() -> Mapping[str, MethodSpec]:
