@@ -38,7 +38,8 @@ from authorag.priors import (
 )
 from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
-from authorag.rerankers.base import RelevanceScorer, Reranker
+from authorag.relevance.base import RelevanceScorer
+from authorag.rerankers.base import Reranker
 from authorag.tiered import TieredAuthority
 from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue, candidates_from
 

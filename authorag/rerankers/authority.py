@@ -12,7 +12,7 @@ import numpy as np
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import OnTopicScorer
-from authorag.rerankers.base import RelevanceScorer
+from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
