@@ -14,7 +14,6 @@ Example:
 """
 from __future__ import annotations
 
-from authorag.audit import audit
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.domains import ParsedHost, parse_host, registrable_domain
 from authorag.errors import (
@@ -72,7 +71,6 @@ __all__ = [
     "SourceValue",
     "TieredAuthority",
     "__version__",
-    "audit",
     "build_hybrid",
     "candidates_from",
     "load_backend",
