@@ -76,3 +76,17 @@ def test_import_is_light() -> None:
             "'sentence_transformers', 'langchain_core', 'haystack') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_importing_any_module_raises_no_deprecation_warning() -> None:
+    """Every module imports with DeprecationWarning as an error (a shim or a deprecated call
+    at import time would warn every user)."""
+    import subprocess
+
+    code = ("import importlib, pkgutil, authorag\n"
+            "for m in pkgutil.walk_packages(authorag.__path__, 'authorag.'):\n"
+            "    if not m.name.endswith('__main__'):\n"
+            "        importlib.import_module(m.name)\n")
+    run = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
