@@ -47,7 +47,10 @@ _DEFAULT = "default"
 
 
 class HybridAuthority:
-    """The product's default authority scorer (AuthorityScorer).
+    """The prior table, then the learned prior, then an LLM judge, as one AuthorityScorer.
+
+    Opt-in: the default composition (:func:`authorag.compose.load_scorer`) uses it only with
+    ``learned=True`` or a ``judge``.
 
     Args:
         table: the prior table (or any AuthorityScorer) asked first.
@@ -245,7 +248,7 @@ def build_hybrid(
     hybrid_kw: dict[str, Any] | None = None,
     **backend_kw: Any,
 ) -> HybridAuthority:
-    """The default hybrid scorer: shipped prior + learned prior + optional judge.
+    """A hybrid scorer from the shipped parts: prior table + learned prior + optional judge.
 
     Args:
         judge: None (no judge), ``"local"`` (embedded model) or ``"openai"`` (``base_url``, ``model``).

@@ -1,7 +1,10 @@
 """The core types that flow through every stage: :class:`Candidate` and :class:`Ranking`.
 
-Stages never mutate a candidate: they return a new one with their own named score added
-(:meth:`Candidate.with_score`). A score name is written once; writing it again raises.
+Stages never mutate a candidate they were given: they return a new one with their own named
+score added (:meth:`Candidate.with_score`). The one exception is :func:`fill_scores`, for a
+candidate its caller has just built and shares with no one (the adapters'
+:meth:`~authorag.rerankers.authority.AuthorityReranker.rerank_owned`), which writes the same
+scores into it in place. A score name is written once; writing it again raises.
 """
 from __future__ import annotations
 
