@@ -24,6 +24,7 @@ import numpy as np
 from authorag.errors import ConfigError
 from authorag.relevance.dense import DenseEncoder
 from authorag.suitability.taxonomy import DEFAULT_YMYL, TOPICS, Topic, TopicResult
+from authorag.validation import check_unit
 
 _W = r"(?:s|es|ing|ed)?\b"
 KEYWORDS: Mapping[Topic, str] = {
@@ -106,8 +107,7 @@ class TopicClassifier:
 
     def __init__(self, *, encoder: DenseEncoder | None = None, ymyl: frozenset[Topic] = DEFAULT_YMYL,
                  min_similarity: float = 0.3, llm: TopicLLM | None = None) -> None:
-        if not 0.0 <= min_similarity <= 1.0:
-            raise ConfigError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
+        check_unit("min_similarity", min_similarity)
         bad = sorted(set(ymyl) - set(TOPICS))
         if bad:
             raise ConfigError(f"unknown YMYL topic(s) {bad}; allowed: {', '.join(TOPICS)}")
