@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.priors.import_job import ImportResult, import_lists
 
 log = logging.getLogger(__name__)
 
@@ -253,10 +254,8 @@ def default_folder(out: str | Path) -> Path:
     return Path(out).with_name(Path(out).name + ".download")
 
 
-def import_download(entry: RankList, got: Download, out: str | Path, **import_kw: Any) -> Any:
+def import_download(entry: RankList, got: Download, out: str | Path, **import_kw: Any) -> ImportResult:
     """Import a finished download into the store ``out``, its download record in the provenance."""
-    from authorag.priors.import_job import import_lists
-
     log.info("downloaded %s (%d bytes, sha256 %s)", got.path, got.provenance["bytes"], got.provenance["sha256"])
     return import_lists(entry.format, [got.path], out, name=entry.name, options={"date": got.provenance["date"]},
                         extra_provenance={"fetched": got.provenance}, **import_kw)
