@@ -35,9 +35,9 @@ from authorag.priors import (
     load_learned_prior,
     load_prior,
 )
+from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
-from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.base import Reranker
 from authorag.tiered import TieredAuthority
 from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue, candidates_from

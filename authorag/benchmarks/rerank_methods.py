@@ -28,7 +28,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod, split_variant
+from authorag.benchmarks.methods import (
+    BenchMethod,
+    MethodContext,
+    MethodSpec,
+    ScorerMethod,
+    split_variant,
+)
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import RerankPolicy

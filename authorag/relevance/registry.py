@@ -20,6 +20,7 @@ from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.dense import DenseRelevance
 from authorag.types import Relevance
 
+
 @dataclass(frozen=True, slots=True)
 class RelevanceEntry:
     """One registered relevance signal.
