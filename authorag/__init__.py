@@ -14,7 +14,6 @@ Example:
 """
 from __future__ import annotations
 
-from authorag.audit import audit
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.domains import ParsedHost, parse_host, registrable_domain
 from authorag.errors import (
@@ -36,9 +35,10 @@ from authorag.priors import (
     load_learned_prior,
     load_prior,
 )
+from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
-from authorag.rerankers.base import RelevanceScorer, Reranker
+from authorag.rerankers.base import Reranker
 from authorag.tiered import TieredAuthority
 from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue, candidates_from
 
@@ -71,7 +71,6 @@ __all__ = [
     "SourceValue",
     "TieredAuthority",
     "__version__",
-    "audit",
     "build_hybrid",
     "candidates_from",
     "load_backend",

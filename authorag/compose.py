@@ -16,6 +16,7 @@ The default composition (chosen by measurement, docs/priors.md "Choosing the def
 The learned prior (``learned=True``) and an LLM judge (``judge="local"|"openai"``) are opt-in.
 
 Example:
+    >>> from authorag.types import candidates_from
     >>> scorer = load_scorer(ScorerSettings())
     >>> scorer.name
     'reserved>hosted>prior>page'
@@ -37,7 +38,6 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.settings import check_fields, check_setting, field_kinds, read_toml
 from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
-from authorag.types import candidates_from
 from authorag.validation import check_positive_int, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
@@ -358,13 +358,13 @@ def _prior_file(spec: str) -> Any:
     """A ``NAME=PATH`` prior as a table source: a gzip CSV (``*.gz`` or gzip bytes) is read as a
     PageRank prior file; anything else as a prior store, whose reader says what is wrong with it."""
     from authorag.priors.pagerank import is_prior_csv
-    from authorag.priors.store import is_store, store_source
+    from authorag.priors.store import is_store
     from authorag.priors.table import ExtraSource
 
     name, path = split_prior_file(spec)
     csv = not is_store(path) and (is_prior_csv(path) or path.endswith(".gz"))
-    return ExtraSource.from_pagerank_file(path, name) if csv else store_source(path, name)
+    return ExtraSource.from_pagerank_file(path, name) if csv else ExtraSource.from_store(path, name)
 
 
-__all__ = ["ScorerSettings", "add_scorer_options", "candidates_from", "composition_name", "load_scorer",
+__all__ = ["ScorerSettings", "add_scorer_options", "composition_name", "load_scorer",
            "read_config_file", "settings_from_args", "split_prior_file"]

@@ -12,6 +12,7 @@ Example:
     >>> from authorag.priors.table import load_prior
     >>> from authorag.judges.point_judge import PointJudge
     >>> from authorag.testing import FakeBackend
+    >>> from authorag.types import candidates_from
     >>> hybrid = HybridAuthority(load_prior(), judge=PointJudge(FakeBackend(["6"]), use_logprobs=False),
     ...                          calibration=None)
     >>> [d.tier for d in hybrid.score(candidates_from(["https://www.bbc.co.uk/news", "zq-unknown-site.biz"]))]
@@ -37,7 +38,6 @@ from authorag.types import (
     AuthorityDetail,
     Candidate,
     SourceValue,
-    candidates_from,
 )
 from authorag.validation import check_unit
 
@@ -47,7 +47,10 @@ _DEFAULT = "default"
 
 
 class HybridAuthority:
-    """The product's default authority scorer (AuthorityScorer).
+    """The prior table, then the learned prior, then an LLM judge, as one AuthorityScorer.
+
+    Opt-in: the default composition (:func:`authorag.compose.load_scorer`) uses it only with
+    ``learned=True`` or a ``judge``.
 
     Args:
         table: the prior table (or any AuthorityScorer) asked first.
@@ -245,7 +248,7 @@ def build_hybrid(
     hybrid_kw: dict[str, Any] | None = None,
     **backend_kw: Any,
 ) -> HybridAuthority:
-    """The default hybrid scorer: shipped prior + learned prior + optional judge.
+    """A hybrid scorer from the shipped parts: prior table + learned prior + optional judge.
 
     Args:
         judge: None (no judge), ``"local"`` (embedded model) or ``"openai"`` (``base_url``, ``model``).
@@ -259,6 +262,7 @@ def build_hybrid(
         backend_kw: backend arguments; ``model`` means the GGUF path/name for ``local``.
 
     Example:
+        >>> from authorag.types import candidates_from
         >>> build_hybrid(None, learned=False).score(candidates_from(["nih.gov"]))[0].tier
         'table'
     """
@@ -293,4 +297,4 @@ def _make_judge(judge: str, method: str, cache: Any, backend_kw: dict[str, Any])
     return load_judge(method, backend, on_failure="skip")
 
 
-__all__ = ["HybridAuthority", "build_hybrid", "candidates_from"]
+__all__ = ["HybridAuthority", "build_hybrid"]

@@ -10,6 +10,7 @@ for sub-domains a table does not list itself (``subdomains``).
 
 Example:
     >>> from authorag.priors.table import load_prior
+    >>> from authorag.types import candidates_from
     >>> scorer = TieredAuthority(load_prior())
     >>> [d.tier for d in scorer.score(candidates_from(
     ...     ["https://www.nih.gov/", "https://johndoe.wordpress.com/x", "https://site77.example.com/"]))]
@@ -28,7 +29,7 @@ from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platfo
 from authorag.priors.special import maybe_special, special_host
 from authorag.suitability.classifier import split_url
 from authorag.suitability.cues import path_votes, strongest
-from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue, candidates_from
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 from authorag.validation import check_choice, check_unit
 
 SubdomainRule = Literal["inherit", "discount"]
@@ -197,4 +198,4 @@ NO_URL = AuthorityDetail(None, 0.0, "unknown", note="no URL")
 """The detail of a candidate without a URL (no evidence; fused with the unknown level)."""
 
 
-__all__ = ["DEFAULT_HOSTED_AUTHORITY", "NO_URL", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority", "candidates_from"]
+__all__ = ["DEFAULT_HOSTED_AUTHORITY", "NO_URL", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority"]

@@ -1,7 +1,10 @@
 """The core types that flow through every stage: :class:`Candidate` and :class:`Ranking`.
 
-Stages never mutate a candidate: they return a new one with their own named score added
-(:meth:`Candidate.with_score`). A score name is written once; writing it again raises.
+Stages never mutate a candidate they were given: they return a new one with their own named
+score added (:meth:`Candidate.with_score`). The one exception is :func:`fill_scores`, for a
+candidate its caller has just built and shares with no one (the adapters'
+:meth:`~authorag.rerankers.authority.AuthorityReranker.rerank_owned`), which writes the same
+scores into it in place. A score name is written once; writing it again raises.
 """
 from __future__ import annotations
 
@@ -225,8 +228,8 @@ def new_candidate(id: str, url: str, host: str | None, domain: str | None, text:
     """A :class:`Candidate` from every field, positionally, at half the cost of ``Candidate(...)``.
 
     For the per-candidate hot paths (each reranking stage, each adapter call): a frozen
-    dataclass's ``__init__`` goes through ``object.__setattr__`` once per field (~0.9 µs for the
-    eight fields); the slots' own setters do the same writes in ~0.45 µs. The result is the
+    dataclass's ``__init__`` goes through ``object.__setattr__`` once per field; the slots' own
+    setters do the same writes in about half the time (scripts/bench_foundation.py). The result is the
     same frozen candidate; ``metadata`` and ``scores`` must already be read-only mappings.
 
     Example:

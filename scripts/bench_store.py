@@ -53,8 +53,7 @@ def rss():
             out[k] = int(v.split()[0]) / 1024
     return out
 from authorag.priors.store import PriorStore
-from authorag.priors import load_prior
-from authorag.priors.store import store_source
+from authorag.priors import ExtraSource, load_prior
 store_path, sample_path = sys.argv[1], sys.argv[2]
 present = open(sample_path).read().split()
 absent = [k + "x" for k in present]
@@ -70,7 +69,7 @@ false_hits = sum(get(k) is not None for k in absent)
 absent_us = (time.perf_counter() - t) / len(absent) * 1e6
 absent_cpu_us = (time.process_time() - c) / len(absent) * 1e6
 after = rss()
-table = load_prior(extra=[store_source(store_path, "synthetic")], rules=())
+table = load_prior(extra=[ExtraSource.from_store(store_path, "synthetic")], rules=())
 hosts = [("www." + k, k) for k in present[:20000]]
 t = time.perf_counter()
 for h, d in hosts:

@@ -36,7 +36,7 @@ MBFC_DERIVED = ("credauth-mbfc", "credauth-baly")
 def news_diagnostic() -> dict[str, float]:
     """How much the tail-aware tier knows about the news domains the table does not know
     (CC-News left out everywhere): their share and Spearman ρ of learned value vs level."""
-    from authorag.benchmarks.tasks import load_task
+    from authorag.benchmarks.registry import load_task
     from authorag.compose import ScorerSettings, load_scorer
     from authorag.types import candidates_from
 

@@ -32,3 +32,42 @@ def test_the_pattern_catches_the_usual_spellings() -> None:
     hits = [s for s in ("issue 11", "issue-16 target", "Issue 12's", "issues 13", "issue #4", "issue_9")
             if ISSUE.search(s)]
     assert len(hits) == 6 and not ISSUE.search("tissue 3") and not ISSUE.search("an issue of 2 kinds")
+
+
+# A measured figure: a correlation value (ρ 0.52), a duration (40 µs, 12 ms), a speed-up (10x
+# faster), a latency percentile with a value (p99 30) or an accuracy/AUC value (accuracy 0.58).
+FIGURE = re.compile(r"(?:[ρτ]\s*(?:=\s*)?[−-]?\d?\.\d|\d(?:\.\d+)?\s*(?:µs|μs|ms|ns)\b"
+                    r"|\d(?:\.\d+)?\s*[x×]\s*(?:faster|slower)|~\d+(?:\.\d+)?x\b|\bp(?:50|90|95|99)\s*[=:]?\s*~?\d"
+                    r"|accuracy\s+(?:of\s+)?[01]?\.\d\d|\bAUC\s+[01]?\.\d\d)")
+
+
+def _docstrings_and_comments(source: str) -> list[tuple[int, str]]:
+    import ast
+    import io
+    import tokenize
+
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            out += [(node.lineno + i, line) for i, line in enumerate(node.value.value.splitlines())]
+    out += [(t.start[0], t.string) for t in tokenize.generate_tokens(io.StringIO(source).readline)
+            if t.type == tokenize.COMMENT]
+    return out
+
+
+def test_figure_pattern() -> None:
+    hits = ["LE ρ 0.519 vs 0.497", "costs ~50 µs", "12-40 ms here", "about 10x faster", "p99 30", "accuracy 0.58"]
+    misses = ["Spearman ρ per list", "ρ / τ", "Python's default is 5 milliseconds", "p99 spikes", "10 levels",
+              "3 items at level 9"]
+    assert [bool(FIGURE.search(s)) for s in hits + misses] == [True] * len(hits) + [False] * len(misses)
+
+
+def test_no_benchmark_figures_in_code_text() -> None:
+    """Numbers that a measurement produced live in result files and the docs that quote them;
+    a docstring or comment names the file or the script instead."""
+    found = []
+    for path in sorted((ROOT / "authorag").rglob("*.py")):
+        for line_no, text in _docstrings_and_comments(path.read_text(encoding="utf-8")):
+            if FIGURE.search(text):
+                found.append(f"{path.relative_to(ROOT)}:{line_no}: {text.strip()[:120]}")
+    assert not found, "point to the result file or the bench script instead of the figure:\n" + "\n".join(found)

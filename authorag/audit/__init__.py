@@ -6,14 +6,15 @@ citations with offsets) and returns an :class:`AuditReport` with the citation an
 matrices, per-source authority and credibility, the DeepTRACE / credibility metrics, CiteTrace
 checks per citation and, on request, SourceBench rubric scores.
 
-Once ``authorag`` is imported, the attribute ``authorag.audit`` is the function (the public
-``authorag.audit(...)``) and shadows this subpackage's name: import its parts with
-``from authorag.audit.metrics import compute_metrics`` or ``from authorag.audit import metrics``,
-not ``import authorag.audit.metrics as m``.
+``authorag.audit`` is this subpackage; the function is ``authorag.audit.audit``
+(``from authorag.audit import audit``), and its parts import as usual
+(``import authorag.audit.metrics``).
 
 Modules: ``model`` (input), ``markers`` / ``structured`` (citation parsing), ``matrices``, ``metrics``,
 ``stats``, ``sources`` (credibility), ``llm`` (judge steps), ``rubrics``, ``suitability``
-(hook), ``report``, ``pipeline``, ``batch`` (JSONL, aggregates, plot), ``cli``.
+(hook), ``lexical`` (the support rule without an LLM), ``report``, ``pipeline``, ``batch``
+(JSONL, aggregates, plot), ``charts``, ``page`` (the HTML page); the command is
+:mod:`authorag.cli.audit`.
 
 Example:
     >>> from authorag.audit import audit

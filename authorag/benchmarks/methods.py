@@ -118,7 +118,7 @@ class RandomMethod:
     an independent draw and the expected ρ is 0 on every task. A fixed score per item is not a
     null on tasks whose top levels hold a handful of items (entityauth-basketball-fine has 3
     items at level 9 and 9 at level 8): every list reuses them, their one draw biases every list
-    the same way, and the CI over lists does not see it (ρ 0.13 with CI excluding 0 at seed 0).
+    the same way, and the CI over lists does not see it (at seed 0 its ρ had a CI excluding 0).
     """
 
     name = "random"
@@ -291,14 +291,6 @@ MBFC_ORIGINS = ("mbfc", "opensources")
 MBFC_DERIVED_FAMILIES = frozenset({"credauth"})
 """Task families whose labels derive from MBFC (MBFC itself, Baly et al. 2018): the learned prior
 is trained without the tail sources derived from MBFC (CRED-1) for them."""
-
-
-def learned_without(source: str) -> Any:
-    """The learned prior (shipped training data: head + tail) retrained without ``source``
-    (cached under the authorag cache dir, see :func:`~authorag.priors.learned_train.learned_prior_for`)."""
-    from authorag.priors.learned_train import learned_prior_for
-
-    return learned_prior_for(exclude=(source,))
 
 
 def learned_for(ctx: MethodContext) -> Any:

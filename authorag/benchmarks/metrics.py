@@ -145,6 +145,16 @@ def percentile_interval(ordered: Sequence[float], level: float = 0.95) -> tuple[
     return ordered[math.floor((1.0 - level) / 2.0 * (m - 1))], ordered[math.ceil((1.0 + level) / 2.0 * (m - 1))]
 
 
+def _resampler(function: str, unit: str, n: int, level: float, seed: int) -> random.Random:
+    """The seeded generator of a bootstrap, once its input is checked: at least one ``unit``
+    and a ``level`` in (0, 1)."""
+    if n == 0:
+        raise ConfigError(f"{function} needs at least one {unit}, got 0")
+    if not 0.0 < level < 1.0:
+        raise ConfigError(f"level must be in (0, 1), got {level}")
+    return random.Random(seed)
+
+
 def bootstrap_ci(values: Sequence[float], *, n_boot: int = 1000, seed: int = 0,
                  level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap CI of the mean of ``values`` (resampling with replacement, seeded).
@@ -153,11 +163,7 @@ def bootstrap_ci(values: Sequence[float], *, n_boot: int = 1000, seed: int = 0,
         >>> bootstrap_ci([0.5, 0.5, 0.5])
         (0.5, 0.5)
     """
-    if not values:
-        raise ConfigError("bootstrap_ci needs at least one value, got 0")
-    if not 0.0 < level < 1.0:
-        raise ConfigError(f"level must be in (0, 1), got {level}")
-    rng = random.Random(seed)
+    rng = _resampler("bootstrap_ci", "value", len(values), level, seed)
     n = len(values)
     means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(n_boot))
     return percentile_interval(means, level)
@@ -251,11 +257,7 @@ def cluster_bootstrap_ci(clusters: Sequence[T], statistic: Callable[[list[T]], f
         >>> cluster_bootstrap_ci([[1.0, 1.0], [0.0]], lambda cs: mean([v for c in cs for v in c]), n_boot=200)
         (0.0, 1.0)
     """
-    if not clusters:
-        raise ConfigError("cluster_bootstrap_ci needs at least one cluster, got 0")
-    if not 0.0 < level < 1.0:
-        raise ConfigError(f"level must be in (0, 1), got {level}")
-    rng = random.Random(seed)
+    rng = _resampler("cluster_bootstrap_ci", "cluster", len(clusters), level, seed)
     n = len(clusters)
     stats: list[float] = []
     for _ in range(2 * n_boot):

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.benchmarks.page_evidence import CrossFitPageEvidence, FoldModels, LabelledPages
-from authorag.benchmarks.page_evidence_eval import (
+from authorag.benchmarks.page_evidence_rows import (
     cell,
     auc,
     blend_signal,

@@ -10,7 +10,7 @@ Unknown scores (None) are filled with ``UNKNOWN_FILL`` (= ``DEFAULT_UNKNOWN_AUTH
 reranker's default for unknown sources), so a method is charged for what it does not know; coverage is reported beside.
 
 Example:
-    >>> from authorag.benchmarks.tasks import load_task
+    >>> from authorag.benchmarks.registry import load_task
     >>> lists = sample_lists(load_task("credauth-baly"), n_lists=2, seed=0)
     >>> [sorted(i.level for i in lst) for lst in lists]
     [[0, 1, 2], [0, 1, 2]]
@@ -64,7 +64,7 @@ def sample_distinct_lists(task: RankTask, n_lists: int, seed: int) -> list[list[
     k-th item of every level. A judge then scores every item once (the judge study's rule).
 
     Example:
-        >>> from authorag.benchmarks.tasks import load_task
+        >>> from authorag.benchmarks.registry import load_task
         >>> lists = sample_distinct_lists(load_task("credauth-baly"), n_lists=3, seed=0)
         >>> len({i.key for lst in lists for i in lst}), [sorted(i.level for i in lst) for lst in lists][0]
         (9, [0, 1, 2])

@@ -1,19 +1,27 @@
-"""The benchmark method registry: every method name -> its :class:`MethodSpec`.
+"""The benchmark registries: every method name -> its :class:`MethodSpec`, every task name -> its builder.
 
 Built-in methods live in :mod:`authorag.benchmarks.methods`, the track methods in
-:mod:`authorag.benchmarks.track_methods`, the LLM-judge methods in
+:mod:`authorag.benchmarks.track_methods`, the compositions in
+:mod:`authorag.benchmarks.rerank_methods`, the LLM-judge methods in
 :mod:`authorag.benchmarks.judge_methods`; this module joins them, so none imports another
-backwards (track and judge methods build on methods, never the reverse).
+backwards (track, composition and judge methods build on methods, compositions on track
+methods, never the reverse). Likewise the ranking
+tasks of :mod:`authorag.benchmarks.tasks` and the comparison tracks of
+:mod:`authorag.benchmarks.track_tasks` are joined here (:func:`load_task`, :func:`task_names`).
 
 Example:
     >>> from authorag.benchmarks.methods import MethodContext
     >>> build_method("oracle", MethodContext(task_family="domainauth", label_source=None)).name
     'oracle'
+    >>> task = load_task("domainauth-news-fine")
+    >>> task.n_levels, task.label_source
+    (10, 'ccnews_pagerank')
 """
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
 from types import MappingProxyType
 
 from authorag.benchmarks.judge_methods import judge_specs
@@ -24,13 +32,15 @@ from authorag.benchmarks.methods import (
     MethodSpec,
     split_variant,
 )
-from authorag.benchmarks.rerank_methods import COMPOSITIONS
+from authorag.benchmarks.rerank_methods import COMPOSITIONS, composition_specs
+from authorag.benchmarks.tasks import TASK_BUILDERS, RankTask
 from authorag.benchmarks.track_methods import track_specs
+from authorag.benchmarks.track_tasks import hosted_task, tail_task
 from authorag.errors import ConfigError
 
 
 def _registry() -> dict[str, MethodSpec]:
-    return {s.name: s for s in (*BASE_SPECS, *track_specs(), *judge_specs())}
+    return {s.name: s for s in (*BASE_SPECS, *track_specs(), *composition_specs(), *judge_specs())}
 
 
 def method_specs() -> Mapping[str, MethodSpec]:
@@ -60,4 +70,27 @@ def build_method(name: str, ctx: MethodContext) -> BenchMethod:
     return spec.factory(ctx)
 
 
-__all__ = ["build_method", "method_specs"]
+_TASKS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
+    **TASK_BUILDERS, "tail-trec2019": tail_task, "hosted-urls": hosted_task})
+
+RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
+RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists", "graded-trec2019")
+"""Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.rerank_tracks`)."""
+
+
+def task_names() -> list[str]:
+    """Every task name: ranking tasks then RAG tasks."""
+    return [*_TASKS, *RAG_TASKS]
+
+
+@cache
+def load_task(name: str) -> RankTask:
+    """Build (and cache) the ranking task ``name``; raises ConfigError listing the known names."""
+    builder = _TASKS.get(name)
+    if builder is None:
+        raise ConfigError(f"unknown ranking task {name!r}; known tasks: {', '.join(_TASKS)}"
+                          + (" (RAG tasks are loaded with load_rag_task)" if name in RAG_TASKS else ""))
+    return builder()
+
+
+__all__ = ["RAG_TASKS", "RERANK_TASKS", "build_method", "load_task", "method_specs", "task_names"]

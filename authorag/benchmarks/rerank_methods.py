@@ -28,7 +28,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from authorag.benchmarks.methods import BenchMethod, MethodContext, ScorerMethod, split_variant
+from authorag.benchmarks.methods import (
+    BenchMethod,
+    MethodContext,
+    MethodSpec,
+    ScorerMethod,
+    split_variant,
+)
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import RerankPolicy
@@ -164,6 +170,24 @@ def composition_method(name: str, ctx: MethodContext) -> BenchMethod:
         "excluded_sources": list(exclude), "composition": getattr(scorer, "name", "?"),
         "settings": split_variant(name)[1], "policy": policy.to_dict(), "relevance": spec.relevance,
         "pinned_out_sources": list(today_exclusions()) if spec.base == "today" else []})
+
+
+def _composition(base: str, ctx: MethodContext) -> BenchMethod:
+    """A composition method: ``base`` plus the variant the registry put in ``ctx.options["compose"]``."""
+    variant = ctx.option("compose", "")
+    return composition_method(base + (f":{variant}" if variant else ""), ctx)
+
+
+def composition_specs() -> tuple[MethodSpec, ...]:
+    """Registry entries of this module: the compositions, which take settings after a colon."""
+    return (
+        MethodSpec("default", lambda ctx: _composition("default", ctx), ("domain", "document"), False,
+                   "the default composition authorag.compose.load_scorer with RerankPolicy() (leave-source-out)"),
+        MethodSpec("today", lambda ctx: _composition("today", ctx), ("domain", "document"), False,
+                   "the reranker as shipped before trust fusion: its policy and prior sources"),
+        MethodSpec("relevance-only", lambda ctx: _composition("relevance-only", ctx), ("domain", "document"), False,
+                   "the default composition with authority weight 0 (relevance alone)"),
+    )
 
 
 @dataclass(frozen=True, slots=True)

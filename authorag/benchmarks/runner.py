@@ -27,8 +27,14 @@ from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
 from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
 from authorag.benchmarks.rag_tasks import load_rag_task
-from authorag.benchmarks.registry import build_method, method_specs
-from authorag.benchmarks.tasks import RAG_TASKS, RERANK_TASKS, data_checksums, load_task
+from authorag.benchmarks.registry import (
+    RAG_TASKS,
+    RERANK_TASKS,
+    build_method,
+    load_task,
+    method_specs,
+)
+from authorag.benchmarks.tasks import data_checksums
 from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.track_tasks import HOSTED_FAMILY, TAIL_FAMILY
 from authorag.errors import ConfigError

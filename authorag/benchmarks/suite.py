@@ -108,7 +108,7 @@ def _chars_to_tokens(messages: Sequence[Mapping[str, str]]) -> int:
 def _rank_shape(cond: Condition) -> CallShape:
     from authorag.benchmarks.judge_methods import to_judge_item
     from authorag.benchmarks.protocols import sample_lists, sample_pairs
-    from authorag.benchmarks.tasks import load_task
+    from authorag.benchmarks.registry import load_task
     from authorag.judges.pair_judge import pair_plan
     from authorag.judges.prompt_sets import template_name
     from authorag.judges.prompts import render

@@ -8,8 +8,10 @@ Families (see docs/benchmarks.md for the exact label rules):
 * ``entityauth-{basketball,movies,songs}-{fine,coarse}``: Wikidata sitelinks, log bins.
 * ``tail-trec2019``, ``hosted-urls``: comparison tracks of ``authorag bench compare`` (:mod:`authorag.benchmarks.track_tasks`).
 
+:func:`authorag.benchmarks.registry.load_task` builds any task by name.
+
 Example:
-    >>> task = load_task("domainauth-news-fine")
+    >>> task = TASK_BUILDERS["domainauth-news-fine"]()
     >>> task.n_levels, task.label_source
     (10, 'ccnews_pagerank')
 """
@@ -23,7 +25,6 @@ import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal
@@ -31,7 +32,6 @@ from typing import Any, Literal
 import numpy as np
 
 from authorag.domains import parse_host
-from authorag.errors import ConfigError
 
 ItemKind = Literal["domain", "entity", "document"]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -265,13 +265,7 @@ def _entities(domain: str, coarse: bool) -> RankTask:
                     f"Ni et al. 2025 {domain}, Wikidata sitelinks in 10 log bins (cap {ENTITY_CAP_PER_LEVEL}/level)")
 
 
-def _track(name: str) -> RankTask:
-    from authorag.benchmarks import track_tasks  # imports this module: load on first use
-
-    return track_tasks.tail_task() if name == "tail" else track_tasks.hosted_task()
-
-
-_BUILDERS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
+TASK_BUILDERS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
     "domainauth-web-fine": lambda: _web(False),
     "domainauth-web-coarse": lambda: _web(True),
     "domainauth-news-fine": lambda: _news(False),
@@ -280,28 +274,8 @@ _BUILDERS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
     "credauth-baly": _baly,
     **{f"entityauth-{d}-{g}": (lambda d=d, g=g: _entities(d, g == "coarse"))
        for d in ("basketball", "movies", "songs") for g in ("fine", "coarse")},
-    "tail-trec2019": lambda: _track("tail"),
-    "hosted-urls": lambda: _track("hosted"),
 })
-
-RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
-RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists", "graded-trec2019")
-"""Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.rerank_tracks`)."""
-
-
-def task_names() -> list[str]:
-    """Every task name: ranking tasks then RAG tasks."""
-    return [*_BUILDERS, *RAG_TASKS]
-
-
-@cache
-def load_task(name: str) -> RankTask:
-    """Build (and cache) the ranking task ``name``; raises ConfigError listing the known names."""
-    builder = _BUILDERS.get(name)
-    if builder is None:
-        raise ConfigError(f"unknown ranking task {name!r}; known tasks: {', '.join(_BUILDERS)}"
-                          + (" (RAG tasks are loaded with load_rag_task)" if name in RAG_TASKS else ""))
-    return builder()
+"""The ranking tasks defined here, name -> builder (:mod:`authorag.benchmarks.registry` joins every task)."""
 
 
 def data_checksums(files: Sequence[str]) -> dict[str, str]:

@@ -142,14 +142,6 @@ def default_scorer(exclude_sources: Sequence[str], settings: Mapping[str, object
     return load_scorer(ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)
 
 
-def _composition(base: str, ctx: MethodContext) -> BenchMethod:
-    """A composition method: ``base`` plus the variant the registry put in ``ctx.options["compose"]``."""
-    from authorag.benchmarks.rerank_methods import composition_method
-
-    variant = ctx.option("compose", "")
-    return composition_method(base + (f":{variant}" if variant else ""), ctx)
-
-
 def track_specs() -> tuple[MethodSpec, ...]:
     """Registry entries of this module."""
     return (
@@ -157,12 +149,6 @@ def track_specs() -> tuple[MethodSpec, ...]:
                    "prior table, unknown sources at the reranker's constant (what the reranker fuses)"),
         MethodSpec("table-learned", _table_learned, ("domain", "document"), False,
                    "prior table → learned prior, no shrinkage (both leave-source-out)"),
-        MethodSpec("default", lambda ctx: _composition("default", ctx), ("domain", "document"), False,
-                   "the default composition authorag.compose.load_scorer with RerankPolicy() (leave-source-out)"),
-        MethodSpec("today", lambda ctx: _composition("today", ctx), ("domain", "document"), False,
-                   "the reranker as shipped before trust fusion: its policy and prior sources"),
-        MethodSpec("relevance-only", lambda ctx: _composition("relevance-only", ctx), ("domain", "document"), False,
-                   "the default composition with authority weight 0 (relevance alone)"),
     )
 
 

@@ -72,3 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def entry() -> None:
     """Console-script entry point."""
     raise SystemExit(main())
+
+
+__all__ = ["COMMAND_MODULES", "build_parser", "entry", "main"]

@@ -164,7 +164,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
 def _build_task_summaries() -> list[dict[str, Any]]:
     from authorag.benchmarks.graded_tracks import graded_pools
     from authorag.benchmarks.rag_tasks import load_rag_task
-    from authorag.benchmarks.tasks import RAG_TASKS, load_task, task_names
+    from authorag.benchmarks.registry import RAG_TASKS, load_task, task_names
     from authorag.benchmarks.trust_data import load_cases
 
     tasks: list[dict[str, Any]] = []

@@ -344,7 +344,6 @@ __all__ = [
     "JudgeOutput",
     "JudgeRun",
     "RunLog",
-    "check_choice",
     "public_reason",
     "to_detail",
 ]

@@ -7,7 +7,6 @@ Example:
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -115,8 +114,3 @@ def as_items(
             )
     return out
 
-
-def truncate(text: str, budget: int) -> str:
-    """Deprecated name of :func:`shorten` (removed in 0.3)."""
-    warnings.warn("authorag.judges.items.truncate is now shorten()", DeprecationWarning, stacklevel=2)
-    return shorten(text, budget)

@@ -21,13 +21,14 @@ from typing import Any, get_args
 
 from authorag.errors import ConfigError, JudgeError, JudgeResponseError
 from authorag.judges.backends.base import ChatRequest, LLMBackend
-from authorag.judges.base import ItemScore, JudgeBase, JudgeOutput, JudgeRun, RunLog, check_choice
+from authorag.judges.base import ItemScore, JudgeBase, JudgeOutput, JudgeRun, RunLog
 from authorag.judges.items import JudgeItem
 from authorag.judges.parsing import clean, parse_permutation, parse_scores
 from authorag.judges.prompts import prompt_id, render
 from authorag.judges.scoring import expected_scores, list_grammar, normalize
 from authorag.progress import report
 from authorag.types import Candidate
+from authorag.validation import check_choice
 
 logger = logging.getLogger(__name__)
 

@@ -28,7 +28,7 @@ from typing import Any, Literal, get_args
 
 from authorag.errors import ConfigError, JudgeError, JudgeResponseError
 from authorag.judges.backends.base import LLMBackend
-from authorag.judges.base import ItemScore, JudgeBase, JudgeOutput, JudgeRun, RunLog, check_choice
+from authorag.judges.base import ItemScore, JudgeBase, JudgeOutput, JudgeRun, RunLog
 from authorag.judges.items import JudgeItem
 from authorag.judges.list_judge import rank_scores
 from authorag.judges.parsing import parse_choice, parse_scores
@@ -42,6 +42,7 @@ from authorag.judges.scoring import (
     preference,
 )
 from authorag.types import Candidate
+from authorag.validation import check_choice
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 These are the paper's RAG baselines. :class:`RelevanceJudge` scores how relevant each document
 is to the question. :class:`UtilityJudge` first writes a short pseudo-answer from the documents,
 then scores how useful each document is for a correct answer. Both implement
-:class:`~authorag.rerankers.base.RelevanceScorer` (scores 0–1; NaN where ``on_failure="skip"``
+:class:`~authorag.relevance.base.RelevanceScorer` (scores 0–1; NaN where ``on_failure="skip"``
 left a document unscored — the reranker must treat it as unknown, never as a low score).
 
 Example:

@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.priors.import_job import ImportResult, import_lists
 
 log = logging.getLogger(__name__)
 
@@ -248,41 +249,13 @@ def _renamed(path: Path, entry: RankList) -> Path:
     return dest
 
 
-def fetch_list(name: str, out: str | Path, *, url: str | None = None, sha256: str | None = None,
-               folder: str | Path | None = None, progress: Progress | None = None,
-               import_progress: Callable[[int], None] | None = None, **import_kw: Any) -> Any:
-    """Download the list ``name`` and import it into the store ``out``; returns the ImportResult.
-
-    The store's provenance gets ``fetched`` (URL, SHA-256 and size of the download, fetch time,
-    the list's date from ``Last-Modified`` or else the fetch date, the terms) and the import's
-    own record (file, date, rows, checksum of the extracted list).
-
-    Args:
-        name: a key of :data:`LISTS`.
-        out: the store to write.
-        url: another address of the same list (a mirror, a dated copy, a file:// path).
-        sha256: the expected SHA-256 of the download.
-        folder: where the download is kept (default: ``<out>.download/``).
-        import_kw: passed to :func:`~authorag.priors.import_job.import_lists` (``memory``, ``skip_bad``...).
-
-    Raises:
-        ConfigError: unknown name, missing token, bad input rows.
-        PriorUnavailable: the download failed or its checksum differs.
-    """
-    entry = rank_list(name)
-    got = download(entry, folder or default_folder(out), url=url, sha256=sha256, progress=progress)
-    return import_download(entry, got, out, progress=import_progress, **import_kw)
-
-
 def default_folder(out: str | Path) -> Path:
     """Where downloads for the store ``out`` are kept: ``<out>.download/``."""
     return Path(out).with_name(Path(out).name + ".download")
 
 
-def import_download(entry: RankList, got: Download, out: str | Path, **import_kw: Any) -> Any:
+def import_download(entry: RankList, got: Download, out: str | Path, **import_kw: Any) -> ImportResult:
     """Import a finished download into the store ``out``, its download record in the provenance."""
-    from authorag.priors.import_job import import_lists
-
     log.info("downloaded %s (%d bytes, sha256 %s)", got.path, got.provenance["bytes"], got.provenance["sha256"])
     return import_lists(entry.format, [got.path], out, name=entry.name, options={"date": got.provenance["date"]},
                         extra_provenance={"fetched": got.provenance}, **import_kw)

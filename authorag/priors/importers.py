@@ -166,8 +166,8 @@ def fast_key(raw: str) -> str | None:
     """``normalize_key`` for list entries, with a fast path for plain lower-case host names.
 
     A plain ASCII host under a known top-level label that does not start with ``www.`` is
-    already a table key (``normalize_key`` parses it through the public suffix list at ~40 µs;
-    this check costs ~1 µs). Everything else goes through ``normalize_key``.
+    already a table key (``normalize_key`` parses it through the public suffix list, far slower
+    than this check). Everything else goes through ``normalize_key``.
 
     Example:
         >>> fast_key("Example.com"), fast_key("www.nih.gov"), fast_key("foo.notatld")

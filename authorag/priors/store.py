@@ -47,6 +47,7 @@ from numpy.typing import ArrayLike, NDArray
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.priors.store_check import MAX_HEADER_BYTES, bad_store, check_arrays, check_header
 from authorag.types import SourceValue
+from authorag.validation import check_unit
 
 MAGIC = b"AUTHORAG-STORE\x00\x01"
 _MAGIC_NAME = MAGIC[:-2]  # the format version follows
@@ -166,8 +167,7 @@ def check_inputs(keys: Sequence[str], vals: NDArray[np.float64], axis: str, conf
         raise ConfigError(f"store keys must be non-empty and contain no newline, got {bad!r}")
     if axis not in ("authority", "credibility"):
         raise ConfigError(f"axis must be 'authority' or 'credibility', got {axis!r}")
-    if not 0.0 <= confidence <= 1.0:
-        raise ConfigError(f"confidence must be in [0, 1], got {confidence}")
+    check_unit("confidence", confidence)
 
 
 def _sorted_unique(keys: Sequence[str], vals: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.uint64], bytes]:
@@ -381,17 +381,3 @@ def _json(path: Path, blob: bytes) -> object:
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise bad_store(path, f"the header is not valid JSON ({str(exc)[:80] or type(exc).__name__})") from None
 
-
-def store_source(path: str | Path, name: str | None = None, confidence: float | None = None) -> Any:
-    """A store as an :class:`~authorag.priors.table.ExtraSource` for :func:`load_prior`.
-
-    Example:
-        >>> from authorag.priors import load_prior
-        >>> table = load_prior(extra=[store_source("tranco.store", "tranco")])  # doctest: +SKIP
-    """
-    from authorag.priors.table import ExtraSource
-
-    store = PriorStore(path, name=name)
-    conf = store.confidence if confidence is None else confidence
-    axis = "credibility" if store.axis == "credibility" else "authority"
-    return ExtraSource(store.name, store, axis, conf)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
+from authorag.priors.store import PriorStore
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,20 @@ class ExtraSource:
         from authorag.priors.pagerank import load_pagerank_prior
 
         return cls(name, load_pagerank_prior(path, name), "authority", confidence)
+
+    @classmethod
+    def from_store(cls, path: str | Path, name: str | None = None, confidence: float | None = None) -> ExtraSource:
+        """Open a prior store (``authorag priors import``) as a source, memory-mapped.
+
+        The store's own name, axis and confidence apply unless ``name`` or ``confidence`` is given.
+
+        Example:
+            >>> table = load_prior(extra=[ExtraSource.from_store("tranco.store", "tranco")])  # doctest: +SKIP
+        """
+        store = PriorStore(path, name=name)
+        conf = store.confidence if confidence is None else confidence
+        axis: Axis = "credibility" if store.axis == "credibility" else "authority"
+        return cls(store.name, store, axis, conf)
 
 
 def _combine(values: Sequence[SourceValue], weights: Mapping[str, float]) -> tuple[float | None, float]:
@@ -124,8 +140,6 @@ class PriorTable:
     def prior_stores(self) -> dict[str, dict[str, Any]]:
         """Source name → provenance of each extra source that is a prior store
         (``authorag priors import``): its header provenance plus ``entries``."""
-        from authorag.priors.store import PriorStore
-
         return {e.name: {**e.values.provenance, "entries": len(e.values)}
                 for e in self.extra if isinstance(e.values, PriorStore)}
 

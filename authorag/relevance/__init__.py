@@ -10,9 +10,10 @@ Example:
 from __future__ import annotations
 
 from authorag.relevance.base import RelevanceScorer
-from authorag.relevance.bm25 import ENGLISH_STOPWORDS, BM25Relevance, tokenize
+from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.dense import DenseEncoder, DenseRelevance
 from authorag.relevance.registry import RELEVANCE_REGISTRY, RelevanceEntry, load_relevance
+from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 __all__ = [
     "ENGLISH_STOPWORDS",

@@ -1,16 +1,7 @@
 """BM25 relevance (``relevance.bm25``) over the candidates of one query, with ``rank-bm25``.
 
-Tokenization (:func:`tokenize`) is deliberately simple and documented so that scores can be
-reproduced anywhere:
-
-1. the text is case-folded (``str.casefold``: Unicode lowercase, ``"Straße"`` -> ``"strasse"``);
-2. it is split into maximal runs of Unicode letters and digits (regex ``[^\\W_]+``), so
-   punctuation, whitespace and underscores separate tokens and accents are kept
-   (``"Café-au-lait"`` -> ``["café", "au", "lait"]``);
-3. optionally, tokens found in a stopword set (e.g. :data:`ENGLISH_STOPWORDS`) are dropped.
-
-There is no stemming. Scripts written without spaces (Chinese, Japanese) become one token per
-run; bring your own tokenizer for them.
+Text is split into words by :func:`authorag.relevance.tokens.tokenize` (documented there, so that
+scores can be reproduced anywhere).
 
 IDF statistics come from the candidate set itself (the reranking setting), not from a corpus:
 use :class:`authorag.retrieval.BM25Retriever` for corpus-level statistics.
@@ -19,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Literal, get_args
@@ -29,6 +19,8 @@ from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi
 
 from authorag.errors import ConfigError
+from authorag.relevance.coverage import coverage
+from authorag.relevance.tokens import stopword_set, tokenize
 from authorag.types import Candidate
 
 logger = logging.getLogger(__name__)
@@ -42,51 +34,6 @@ query terms usually occur in most of them; Okapi IDF then flattens those terms t
 floor (and is exactly 0 for a term in one of two candidates), so :class:`BM25Relevance`
 defaults to ``lucene``. Corpus retrieval (:class:`~authorag.retrieval.BM25Retriever`)
 defaults to ``okapi``."""
-
-_TOKEN = re.compile(r"[^\W_]+")
-_ASCII_SEPARATORS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
-
-_ENGLISH_STOPWORDS_TEXT = """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how i if in into is it
-    its itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves"""
-
-ENGLISH_STOPWORDS: frozenset[str] = frozenset(_ENGLISH_STOPWORDS_TEXT.split())
-"""A small English function-word list (no content words such as "cure" or "vaccine")."""
-
-
-def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
-    """Case-fold ``text``, split it into Unicode letter/digit runs and drop ``stopwords``.
-
-    Example:
-        >>> tokenize("Do cranberries prevent UTIs?", ENGLISH_STOPWORDS)
-        ['cranberries', 'prevent', 'utis']
-    """
-    folded = text.casefold()
-    if folded.isascii():
-        # Same tokens as the regex (for ASCII, [^\W_] is exactly [a-z0-9] after casefold), ~4x faster.
-        tokens = folded.encode("ascii").translate(_ASCII_SEPARATORS).decode("ascii").split()
-    else:
-        tokens = _TOKEN.findall(folded)
-    if not stopwords:
-        return tokens
-    return [t for t in tokens if t not in stopwords]
-
-
-def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
-    """Validate and case-fold a stopword collection (None means no stopwords)."""
-    if stopwords is None:
-        return frozenset()
-    if isinstance(stopwords, str):
-        raise ConfigError(
-            f"stopwords must be a collection of words (e.g. ENGLISH_STOPWORDS), got the string "
-            f"{stopwords[:40]!r}; wrap a single word in a set: {{{stopwords[:20]!r}}}"
-        )
-    return frozenset(w.casefold() for w in stopwords)
-
 
 def check_bm25_params(k1: float, b: float, epsilon: float, idf: str) -> None:
     """Raise :class:`ConfigError` unless ``k1 > 0``, ``0 <= b <= 1``, ``epsilon >= 0`` and ``idf`` is known."""
@@ -243,8 +190,6 @@ class BM25Relevance:
     def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         """Query-term coverage of each candidate's text (:func:`~authorag.relevance.coverage.coverage`):
         how on-topic it is, which repetition cannot inflate (the reranker's relevance window)."""
-        from authorag.relevance.coverage import coverage
-
         return coverage(query, [c.text for c in candidates])
 
     mixes_on_topic = True

@@ -6,8 +6,8 @@ not: each distinct content word of the query counts once, present or absent. The
 it to tell on-topic candidates from off-topic ones (:mod:`authorag.rerankers.calibration`), and
 leaves the order among on-topic candidates to trust.
 
-Words are the BM25 tokens (:func:`~authorag.relevance.bm25.tokenize`), without
-:data:`~authorag.relevance.bm25.ENGLISH_STOPWORDS`, reduced by :func:`light_stem` so that
+Words are the BM25 tokens (:func:`~authorag.relevance.tokens.tokenize`), without
+:data:`~authorag.relevance.tokens.ENGLISH_STOPWORDS`, reduced by :func:`light_stem` so that
 ``cranberries`` matches ``cranberry`` and ``infections`` matches ``infection``. The stemmer is
 English-only; other languages match on exact tokens.
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from authorag.relevance.bm25 import ENGLISH_STOPWORDS, tokenize
+from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 MAX_QUERY_TERMS = 64
 """Distinct query words coverage looks at (the first ones); longer queries are cut there."""

@@ -20,9 +20,6 @@ from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.dense import DenseRelevance
 from authorag.types import Relevance
 
-RelevanceName = Relevance
-"""Deprecated alias of :data:`authorag.types.Relevance` (the one relevance vocabulary)."""
-
 
 @dataclass(frozen=True, slots=True)
 class RelevanceEntry:

@@ -12,7 +12,7 @@ import numpy as np
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import OnTopicScorer
-from authorag.rerankers.base import RelevanceScorer
+from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
@@ -46,11 +46,11 @@ DEFAULT_ON_TOPIC = 0.55
 DEFAULT_CREDIBILITY_WEIGHT = 0.5
 """Default share of credibility in the authority signal where credibility is known.
 
-Chosen from measurement (docs/priors.md, "Default blend"): on CredAuth-MBFC the prior's
-credibility beats its authority (LE ρ 0.519 vs 0.497), on CredAuth-Baly they tie (0.510 vs
-0.517), and RAGAuth-open cannot tell the settings apart (0, 0.5 and 1 give the same accuracy:
-few of its pages have a credibility entry). 0.5 uses credibility where it exists without
-discarding recognition; only ~600 domains carry a credibility value."""
+Chosen from measurement (the ``prior`` and ``prior-cred`` rows of benchmarks/results/report.md,
+made by benchmarks/results/reproduce.sh): on CredAuth-MBFC the prior's credibility beats its
+authority, on CredAuth-Baly they tie, and RAGAuth-open cannot tell the settings apart (few of its
+pages have a credibility entry). 0.5 uses credibility where it exists without discarding
+recognition."""
 
 DEFAULT_UNKNOWN_AUTHORITY = UNKNOWN_LEVEL
 """Default authority signal for sources no tier knows (below the median of known domains)."""
@@ -146,7 +146,7 @@ class RerankPolicy:
             >>> RerankPolicy(weight=0.5).to_dict()["weight"]
             0.5
         """
-        # Every field is a scalar or a tuple of strings: no deep copy needed (asdict costs ~50 µs).
+        # Every field is a scalar or a tuple of strings: no deep copy needed (asdict would make one).
         return {f.name: getattr(self, f.name) for f in _POLICY_FIELDS}
 
 

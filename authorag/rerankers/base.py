@@ -1,10 +1,9 @@
-"""Protocols for reranking stages (:class:`RelevanceScorer` lives in :mod:`authorag.relevance.base`)."""
+"""The protocol of reranking stages (relevance scorers have theirs in :mod:`authorag.relevance.base`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from authorag.relevance.base import RelevanceScorer
 from authorag.types import Candidate, Ranking
 
 
@@ -17,4 +16,4 @@ class Reranker(Protocol):
         ...
 
 
-__all__ = ["RelevanceScorer", "Reranker"]
+__all__ = ["Reranker"]

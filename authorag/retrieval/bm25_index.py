@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from authorag.relevance.bm25 import IdfMode, build_okapi, check_bm25_params, stopword_set, tokenize
+from authorag.relevance.bm25 import IdfMode, build_okapi, check_bm25_params
+from authorag.relevance.tokens import stopword_set, tokenize
 from authorag.retrieval._corpus import Corpus, check_top_k
 from authorag.types import Candidate
 

@@ -98,7 +98,7 @@ def _require_json(request: Request) -> None:
 
 
 class FastJSONResponse(Response):
-    """JSON via orjson (about 10x faster than the standard library on rerank responses)."""
+    """JSON via orjson (faster than the standard library on rerank responses, scripts/bench_server.py)."""
 
     media_type = "application/json"
 
@@ -303,14 +303,14 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
     async def lifespan(_: FastAPI) -> AsyncGenerator[None]:
         await asyncio.to_thread(service.warm_up)
         # The loaded prior, suffix list and model are long-lived: move them out of the cyclic
-        # collector's reach, or every full collection walks them (12-40 ms here: p99 spikes).
+        # collector's reach, or every full collection walks them (tail-latency spikes, docs/server.md#performance).
         # A request's objects die by reference counting, so young collections find nothing
         # to free; a higher first threshold skips them (~2 % CPU) and cycles still get freed.
         gc.collect()
         gc.freeze()
         gc.set_threshold(10_000, 10, 10)
         # A large request runs on a worker thread; the event loop then waits for the GIL up to
-        # the switch interval at each hand-over (5 ms by default), several times per /healthz.
+        # the switch interval at each hand-over (Python's default is 5 milliseconds), several times per /healthz.
         sys.setswitchinterval(0.001)
         yield
         service.close()

@@ -42,27 +42,6 @@ _HEADER = re.compile(rf"[\r\n]*([ \t]*){_NOT_TEXT}{_KEY}(?:\n(?:\1[ \t]+\S[^\n]*
 _URL_LINE = re.compile(rf"^([ \t]*)({'|'.join(DEFAULT_URL_KEYS)})[ \t]*:[ \t]([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
-class ParsedDocument(NamedTuple):
-    """One request document, read (a named tuple: one is built per document per request).
-
-    Attributes:
-        text: the text scored for relevance (after the budget).
-        url: the source URL, ``""`` when none was found.
-        source: the document as the request sent it (a string or an object).
-        truncated: True when the text budget cut the text.
-    """
-
-    text: str
-    url: str
-    source: str | dict[str, Any]
-    truncated: bool
-
-    @property
-    def echo(self) -> dict[str, Any]:
-        """What ``return_documents`` sends back: ``{"text": ...}`` for a string, else the object."""
-        return echo(self.source)
-
-
 class DocumentColumns(NamedTuple):
     """Every document of a request, read: one list per field (no object per document).
 
@@ -190,21 +169,3 @@ def read_documents(
                 out.truncated.append(i)
     return out
 
-
-def parse_documents(
-    documents: Sequence[str | dict[str, Any]],
-    urls: Sequence[str | None] | None,
-    *,
-    rank_fields: Sequence[str] | None,
-    max_chars: int,
-    max_tokens: int | None,
-) -> list[ParsedDocument]:
-    """:func:`read_documents` as one :class:`ParsedDocument` per document.
-
-    Raises:
-        ConfigError: ``urls`` is not aligned with ``documents``, or an object has no text.
-    """
-    cols = read_documents(documents, urls, rank_fields=rank_fields, max_chars=max_chars, max_tokens=max_tokens)
-    cut = set(cols.truncated)
-    return [ParsedDocument(text, url, doc, i in cut)
-            for i, (text, url, doc) in enumerate(zip(cols.texts, cols.urls, documents))]

@@ -22,7 +22,7 @@ from authorag.errors import AuthoragError, LimitExceeded
 from authorag.judges.base import public_reason
 from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
-from authorag.relevance.bm25 import tokenize
+from authorag.relevance.tokens import tokenize
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents

@@ -50,6 +50,7 @@ from authorag.suitability.platform import (
 )
 from authorag.suitability.taxonomy import SourceType, SourceTypeResult, unknown_source
 from authorag.types import Candidate
+from authorag.validation import check_positive_int, check_unit
 
 RuleLayer = Literal["suffix", "list", "platform", "path", "text"]
 RULE_LAYERS: tuple[RuleLayer, ...] = get_args(RuleLayer)
@@ -128,10 +129,8 @@ class SourceTypeClassifier:
         bad = [name for name in layers if name not in RULE_LAYERS]
         if bad:
             raise ConfigError(f"unknown source-type layer(s) {bad}; allowed: {', '.join(RULE_LAYERS)}")
-        if not 0.0 <= llm_below <= 1.0:
-            raise ConfigError(f"llm_below must be in [0, 1], got {llm_below!r}")
-        if isinstance(text_chars, bool) or not isinstance(text_chars, int) or text_chars < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise ConfigError(f"text_chars must be a positive integer, got {text_chars!r}")
+        check_unit("llm_below", llm_below)
+        check_positive_int("text_chars", text_chars)
         self.layers = frozenset(layers)
         self.known = load_known_sources() if known is None and "list" in self.layers else known
         self.platforms = default_platform_matcher() if platforms is None else platforms

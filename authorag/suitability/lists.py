@@ -73,7 +73,7 @@ def _read(name: str) -> str:
 
 @cache
 def load_known_sources() -> KnownSources:
-    """The shipped lists (read once per process, ~50 ms)."""
+    """The shipped lists (read once per process)."""
     curated: dict[str, SourceType] = {}
     for n, row in enumerate(csv.DictReader(io.StringIO(_read(CURATED_FILE))), start=2):
         curated[row["host"]] = _check_type(row["source_type"], f"{CURATED_FILE}:{n}")

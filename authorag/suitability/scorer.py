@@ -79,7 +79,7 @@ def load_suitability(matrix_path: str | Path | None = None, *, prototypes: bool 
     matrix = load_matrix(matrix_path)
     encoder = None
     if prototypes:
-        from authorag.rerankers.dense import DenseEncoder
+        from authorag.relevance.dense import DenseEncoder
 
         encoder = DenseEncoder()
     source_llm = topic_llm = None

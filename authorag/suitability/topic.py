@@ -2,7 +2,7 @@
 
 Layers: ``keywords`` (word lists; decide when one topic has the most hits), then ``prototypes``
 (cosine similarity of the query to a few example questions per topic, with the MiniLM encoder of
-:mod:`authorag.rerankers.dense`; only when an encoder is given), then an optional LLM. With no
+:mod:`authorag.relevance.dense`; only when an encoder is given), then an optional LLM. With no
 evidence the topic is ``other``.
 
 Example:
@@ -22,8 +22,9 @@ from typing import Protocol
 import numpy as np
 
 from authorag.errors import ConfigError
-from authorag.rerankers.dense import DenseEncoder
+from authorag.relevance.dense import DenseEncoder
 from authorag.suitability.taxonomy import DEFAULT_YMYL, TOPICS, Topic, TopicResult
+from authorag.validation import check_unit
 
 _W = r"(?:s|es|ing|ed)?\b"
 KEYWORDS: Mapping[Topic, str] = {
@@ -94,7 +95,7 @@ class TopicClassifier:
     """Keywords, then MiniLM prototypes (with ``encoder``), then an optional LLM.
 
     Args:
-        encoder: a :class:`~authorag.rerankers.dense.DenseEncoder` for the prototype layer
+        encoder: a :class:`~authorag.relevance.dense.DenseEncoder` for the prototype layer
             (None: keywords only, no ``embeddings`` extra needed).
         ymyl: topics flagged YMYL (the matrix file's ``ymyl`` list is passed here by the scorer).
         min_similarity: prototype cosine below which the prototype layer abstains, in [0, 1].
@@ -106,8 +107,7 @@ class TopicClassifier:
 
     def __init__(self, *, encoder: DenseEncoder | None = None, ymyl: frozenset[Topic] = DEFAULT_YMYL,
                  min_similarity: float = 0.3, llm: TopicLLM | None = None) -> None:
-        if not 0.0 <= min_similarity <= 1.0:
-            raise ConfigError(f"min_similarity must be in [0, 1], got {min_similarity!r}")
+        check_unit("min_similarity", min_similarity)
         bad = sorted(set(ymyl) - set(TOPICS))
         if bad:
             raise ConfigError(f"unknown YMYL topic(s) {bad}; allowed: {', '.join(TOPICS)}")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from authorag.benchmarks.methods import MethodContext
-from authorag.benchmarks.registry import build_method, method_specs
+from authorag.benchmarks.registry import RAG_TASKS, build_method, method_specs, task_names
 from authorag.benchmarks.runner import RunConfig, run_condition
-from authorag.benchmarks.tasks import RAG_TASKS, BenchItem, task_names
+from authorag.benchmarks.tasks import BenchItem
 from authorag.cli import main
 from authorag.judges.backends.base import ChatRequest
 from authorag.judges.registry import load_judge

@@ -11,7 +11,7 @@ from authorag.benchmarks.judge_study import UNKNOWN_BELOW, make_judges, run_judg
 from authorag.benchmarks.judge_study_report import markdown
 from authorag.benchmarks.metrics import bootstrap_ci
 from authorag.benchmarks.protocols import sample_distinct_lists
-from authorag.benchmarks.tasks import load_task
+from authorag.benchmarks.registry import load_task
 from authorag.cli import main
 from authorag.errors import ConfigError
 from authorag.testing import FakeBackend, judge_script

@@ -11,7 +11,8 @@ from authorag.benchmarks.page_evidence import (
     labelled_pages,
     model_meta,
 )
-from authorag.benchmarks.page_evidence_eval import auc, expected_calibration_error, within_topic_auc
+from authorag.benchmarks.page_evidence_eval import expected_calibration_error
+from authorag.benchmarks.page_evidence_rows import auc, within_topic_auc
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.evidence import PageEvidence, load_page_model
 from authorag.evidence.train import FitConfig, fit_page_model

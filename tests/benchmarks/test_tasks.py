@@ -11,12 +11,12 @@ import pytest
 from authorag.benchmarks import protocols, rag_tasks, tasks
 from authorag.benchmarks.protocols import easy_threshold, sample_lists, sample_pairs
 from authorag.benchmarks.rag_tasks import QUESTION_REWRITES, draw_instances, load_rag_task
+from authorag.benchmarks.registry import load_task
 from authorag.benchmarks.tasks import (
     BenchItem,
     RankTask,
     baly_host,
     decile_levels,
-    load_task,
     log_bin_levels,
     normalize_key,
     pagerank_levels,

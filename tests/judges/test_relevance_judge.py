@@ -7,7 +7,7 @@ import pytest
 
 from authorag.errors import ConfigError
 from authorag.judges.relevance_judge import RelevanceJudge, UtilityJudge
-from authorag.rerankers.base import RelevanceScorer
+from authorag.relevance.base import RelevanceScorer
 from authorag.testing import FakeBackend
 from authorag.types import Candidate
 

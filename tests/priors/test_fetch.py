@@ -19,8 +19,16 @@ import pytest
 
 from authorag.cli import main
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors.fetch import LISTS, fetch_list
+from authorag.priors.fetch import LISTS, default_folder, download, import_download, rank_list
 from authorag.priors.store import PriorStore
+
+
+def _fetch(name: str, out: str | Path, *, url: str | None = None, sha256: str | None = None,
+           folder: str | Path | None = None) -> Any:
+    """What ``authorag priors fetch`` runs: the download, then its import into the store ``out``."""
+    entry = rank_list(name)
+    return import_download(entry, download(entry, folder or default_folder(out), url=url, sha256=sha256), out)
+
 
 MAJESTIC = ("GlobalRank,TldRank,Domain,TLD\n1,1,google.com,com\n2,1,nih.gov,gov\n")
 
@@ -83,7 +91,7 @@ def test_fetch_plain_file_with_expected_checksum(served: tuple[str, Path], tmp_p
     base, root = served
     (root / "mirror.csv").write_text(MAJESTIC)
     digest = hashlib.sha256(MAJESTIC.encode()).hexdigest()
-    result = fetch_list("majestic", tmp_path / "m.store", url=f"{base}/mirror.csv", sha256=digest.upper())
+    result = _fetch("majestic", tmp_path / "m.store", url=f"{base}/mirror.csv", sha256=digest.upper())
     assert result.entries == 2 and PriorStore(result.out)["nih.gov"].raw == 2
     assert result.provenance["fetched"]["sha256"] == digest
     assert result.provenance["files"][0]["file"] == "majestic_million.csv"
@@ -95,7 +103,7 @@ def test_checksum_mismatch_stops_before_importing(served: tuple[str, Path], tmp_
     digest = hashlib.sha256(MAJESTIC.encode()).hexdigest()
     with pytest.raises(PriorUnavailable, match=rf"has SHA-256 {digest}, expected 0{{64}}; the list changed or the "
                                                r"transfer was corrupted \(drop --sha256 to accept it\)"):
-        fetch_list("majestic", tmp_path / "m.store", url=f"{base}/mirror.csv", sha256="0" * 64)
+        _fetch("majestic", tmp_path / "m.store", url=f"{base}/mirror.csv", sha256="0" * 64)
     assert not (tmp_path / "m.store").exists()
     assert list((tmp_path / "m.store.download").iterdir()) == []
 
@@ -104,7 +112,7 @@ def test_http_error_names_the_url(served: tuple[str, Path], tmp_path: Path, caps
     base, _ = served
     with pytest.raises(PriorUnavailable, match=rf"cannot download {base}/gone.csv: HTTP Error 404: File not found; "
                                                r"check the address \(--url\)"):
-        fetch_list("tranco", tmp_path / "t.store", url=f"{base}/gone.csv")
+        _fetch("tranco", tmp_path / "t.store", url=f"{base}/gone.csv")
     assert list((tmp_path / "t.store.download").iterdir()) == []  # no .part left behind
     assert main(["priors", "fetch", "tranco", "--url", f"{base}/gone.csv", "--out", str(tmp_path / "t.store"),
                  "--quiet"]) != 0
@@ -117,9 +125,9 @@ def test_token_list_needs_its_variable_and_sends_it(served: tuple[str, Path], tm
     (root / "radar.csv").write_text("domain\ngoogle.com\nnih.gov\n")
     monkeypatch.delenv("CLOUDFLARE_API_TOKEN", raising=False)
     with pytest.raises(ConfigError, match=r"the cloudflare list needs an API token: set CLOUDFLARE_API_TOKEN"):
-        fetch_list("cloudflare", tmp_path / "c.store", url=f"{base}/radar.csv")
+        _fetch("cloudflare", tmp_path / "c.store", url=f"{base}/radar.csv")
     monkeypatch.setenv("CLOUDFLARE_API_TOKEN", "t0k")
-    result = fetch_list("cloudflare", tmp_path / "c.store", url=f"{base}/radar.csv")
+    result = _fetch("cloudflare", tmp_path / "c.store", url=f"{base}/radar.csv")
     assert _Handler.seen == ["Bearer t0k"]
     assert result.entries == 2
     assert PriorStore(result.out)["nih.gov"].raw == 1_000_000  # the bucket, read from the registry's file name
@@ -129,7 +137,7 @@ def test_registry_names_known_lists() -> None:
     assert sorted(LISTS) == ["cloudflare", "majestic", "openpagerank", "tranco", "umbrella"]
     assert all(r.url.startswith("https://") and r.format == r.name for r in LISTS.values())
     with pytest.raises(ConfigError, match=r"unknown list 'alexa'; known: cloudflare, majestic, openpagerank"):
-        fetch_list("alexa", "x.store")
+        _fetch("alexa", "x.store")
 
 
 class _Redirect(http.server.BaseHTTPRequestHandler):
@@ -168,7 +176,7 @@ def test_token_is_not_forwarded_to_another_origin(served: tuple[str, Path], redi
     (root / "radar.csv").write_text("domain\ngoogle.com\nnih.gov\n")
     monkeypatch.setenv("CLOUDFLARE_API_TOKEN", "s3cret")
     _Redirect.target = f"{base}/radar.csv"
-    result = fetch_list("cloudflare", tmp_path / "c.store", url=f"{redirector}/radar.csv")
+    result = _fetch("cloudflare", tmp_path / "c.store", url=f"{redirector}/radar.csv")
     assert result.entries == 2
     assert _Redirect.seen == ["Bearer s3cret"]  # the origin the token was meant for
     assert _Handler.seen == [None]  # the other origin never sees it
@@ -181,7 +189,7 @@ def test_token_follows_a_redirect_on_the_same_origin(served: tuple[str, Path], t
     (root / "moved").mkdir()  # SimpleHTTPRequestHandler answers /moved with a 301 to /moved/
     (root / "moved" / "index.html").write_text("domain\nnih.gov\n")
     monkeypatch.setenv("CLOUDFLARE_API_TOKEN", "s3cret")
-    fetch_list("cloudflare", tmp_path / "c.store", url=f"{base}/moved")
+    _fetch("cloudflare", tmp_path / "c.store", url=f"{base}/moved")
     assert _Handler.seen == ["Bearer s3cret", "Bearer s3cret"]
 
 
@@ -237,7 +245,7 @@ def test_odd_headers_do_not_break_a_download(odd: str, tmp_path: Path, headers: 
 def test_a_short_body_is_a_failed_download(odd: str, tmp_path: Path) -> None:
     _Odd.headers_out, _Odd.body = {"Content-Length": "1000", "Connection": "close"}, GOOD
     with pytest.raises(PriorUnavailable, match=r"cannot download .*top-1m.csv: the connection closed before the announced end \(Content-Length\)"):
-        fetch_list("tranco", tmp_path / "t.store", url=f"{odd}/top-1m.csv")
+        _fetch("tranco", tmp_path / "t.store", url=f"{odd}/top-1m.csv")
     assert not (tmp_path / "t.store").exists()
 
 
@@ -246,7 +254,7 @@ def test_url_path_never_names_a_file_outside_the_folder(odd: str, tmp_path: Path
     """Was: ``--url http://host/..`` saved the download as ``..`` (a traceback, or the parent folder)."""
     _Odd.headers_out, _Odd.body = {"Content-Length": str(len(GOOD))}, GOOD
     folder = tmp_path / "dl"
-    result = fetch_list("tranco", tmp_path / "t.store", url=f"{odd}/lists{tail}", folder=folder)
+    result = _fetch("tranco", tmp_path / "t.store", url=f"{odd}/lists{tail}", folder=folder)
     assert result.entries == 2
     assert sorted(p.name for p in folder.iterdir()) == ["top-1m.csv"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dl", "t.store"]
@@ -273,5 +281,5 @@ def test_a_damaged_zip_is_a_clear_error(odd: str, tmp_path: Path) -> None:
     data[60:90] = b"\xff" * 30  # inside the compressed member
     _Odd.headers_out, _Odd.body = {"Content-Length": str(len(data))}, bytes(data)
     with pytest.raises(PriorUnavailable, match=r"is a damaged zip archive .*; fetch it again"):
-        fetch_list("tranco", tmp_path / "t.store", url=f"{odd}/top-1m.csv.zip")
+        _fetch("tranco", tmp_path / "t.store", url=f"{odd}/top-1m.csv.zip")
     assert not (tmp_path / "t.store").exists()

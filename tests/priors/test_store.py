@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors import load_prior
-from authorag.priors.store import PriorStore, is_store, store_source, write_store
+from authorag.priors import ExtraSource, load_prior
+from authorag.priors.store import PriorStore, is_store, write_store
 from authorag.types import SourceValue
 
 
@@ -45,7 +45,7 @@ def test_get_many_matches_get_and_marks_absent_keys_nan(tmp_path: Path) -> None:
 def test_store_is_a_prior_table_source_with_leave_source_out(tmp_path: Path) -> None:
     path = write_store(tmp_path / "t.store", ["nih.gov", "tiny-unknown-site.org"], [0.8, 0.3], raw=[5, 900_000],
                        name="tranco", confidence=0.7)
-    table = load_prior(extra=[store_source(path)])
+    table = load_prior(extra=[ExtraSource.from_store(path)])
     detail = table.lookup("https://www.tiny-unknown-site.org/x")
     assert (detail.tier, detail.authority, detail.confidence) == ("table", pytest.approx(0.3), pytest.approx(0.7))
     assert detail.sources == (SourceValue("tranco", pytest.approx(0.3), 900_000),)  # type: ignore[arg-type]
@@ -84,7 +84,7 @@ def test_two_stores_combine_by_confidence_and_leave_one_out(tmp_path: Path) -> N
     a = write_store(tmp_path / "a.store", ["tiny-unknown-site.org"], [0.2], name="a", confidence=0.6)
     b = write_store(tmp_path / "b.store", ["tiny-unknown-site.org", "sub.tiny-unknown-site.org"], [0.8, 0.5],
                     name="b", confidence=0.3)
-    table = load_prior(extra=[store_source(a), store_source(b)])
+    table = load_prior(extra=[ExtraSource.from_store(a), ExtraSource.from_store(b)])
     both = table.lookup("https://tiny-unknown-site.org/")
     assert both.authority == pytest.approx((0.2 * 0.6 + 0.8 * 0.3) / 0.9, abs=1e-6)
     assert both.confidence == pytest.approx(1 - 0.4 * 0.7)

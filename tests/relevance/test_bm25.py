@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.relevance.bm25 import ENGLISH_STOPWORDS, BM25Relevance, tokenize
+from authorag.relevance.base import RelevanceScorer
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.base import RelevanceScorer
 from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
 
 

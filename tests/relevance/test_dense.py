@@ -8,9 +8,9 @@ import pytest
 
 from authorag.errors import ConfigError, MissingDependencyError
 from authorag.relevance import dense as dense_module
+from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.dense import DenseEncoder, DenseRelevance, default_model_path
 from authorag.relevance.registry import load_relevance
-from authorag.rerankers.base import RelevanceScorer
 from authorag.types import Candidate
 
 TEXTS = {

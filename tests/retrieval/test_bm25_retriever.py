@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.relevance.bm25 import ENGLISH_STOPWORDS, BM25Relevance
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.tokens import ENGLISH_STOPWORDS
 from authorag.retrieval import BM25Retriever, Retriever
 from authorag.types import Candidate
 

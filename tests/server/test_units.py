@@ -1,12 +1,14 @@
 """Server pieces without HTTP: document reading, config parsing, metrics text, doc examples."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.server.config import ServerConfig
-from authorag.server.documents import parse_documents, truncate, url_in_text
+from authorag.server.documents import echo, read_documents, truncate, url_in_text
 from authorag.server.metrics import Metrics
 
 
@@ -25,19 +27,19 @@ def test_url_in_text(text: str, url: str) -> None:
 
 
 def test_url_priority_and_echo() -> None:
-    docs = parse_documents(
-        ["url: https://a.org/x\ntext", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"],
-        [None, "https://c.org", ""], rank_fields=None, max_chars=100, max_tokens=None)
-    assert [d.url for d in docs] == ["https://a.org/x", "https://c.org", ""]
-    assert docs[1].echo == {"text": "t", "source": "https://b.org", "extra": 1}
-    assert docs[2].echo == {"text": "plain"}
+    documents: list[str | dict[str, Any]] = [
+        "url: https://a.org/x\ntext", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"]
+    cols = read_documents(documents, [None, "https://c.org", ""], rank_fields=None, max_chars=100, max_tokens=None)
+    assert cols.urls == ["https://a.org/x", "https://c.org", ""]
+    assert echo(documents[1]) == {"text": "t", "source": "https://b.org", "extra": 1}
+    assert echo(documents[2]) == {"text": "plain"}
 
 
 def test_rank_fields_build_the_text() -> None:
-    [doc] = parse_documents([{"title": "Flu", "body": "shots", "url": "https://cdc.gov"}], None,
-                            rank_fields=["title", "body"], max_chars=100, max_tokens=None)
-    assert doc.text == "title: Flu\nbody: shots"
-    assert doc.url == "https://cdc.gov"
+    cols = read_documents([{"title": "Flu", "body": "shots", "url": "https://cdc.gov"}], None,
+                          rank_fields=["title", "body"], max_chars=100, max_tokens=None)
+    assert cols.texts == ["title: Flu\nbody: shots"]
+    assert cols.urls == ["https://cdc.gov"]
 
 
 @pytest.mark.parametrize("text,chars,tokens,out", [

@@ -136,7 +136,7 @@ def format_items(items: Sequence[JudgeItem], idents: Sequence[str] | None = None
                      for it, ident in zip(items, idents, strict=True))
 
 
-def definition_for(items: Sequence[JudgeItem], paper: bool = False) -> tuple[str, str, str]:
+def _definition_for(items: Sequence[JudgeItem], paper: bool = False) -> tuple[str, str, str]:
     """(definition text, plural subject, singular subject) for a group of items of one kind;
     ``paper`` picks the paper protocol's source definition."""
     kinds = {(it.kind == "entity", it.entity_type) for it in items}
@@ -171,7 +171,7 @@ def render(
     """
     version = version_for(name, items) if version is None else version
     system, user = _split(load_text(name, version), name)
-    definition, subject, subject_one = definition_for(items, paper=name.startswith("paper_"))
+    definition, subject, subject_one = _definition_for(items, paper=name.startswith("paper_"))
     hardened = version != PROMPT_VERSION
     block = format_items(items, idents, untrusted=hardened)
     if hardened:
