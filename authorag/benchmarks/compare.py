@@ -23,7 +23,7 @@ same units (:mod:`authorag.benchmarks.paired`): the rule "at least as good as ta
 within the CI" reads directly off these columns when ``table-const`` comes first.
 
 Every method runs leave-source-out with the reranker's default policy: unknown sources at
-``DEFAULT_UNKNOWN_AUTHORITY`` and ``credibility_weight = DEFAULT_CREDIBILITY_WEIGHT`` unless
+``UNKNOWN_LEVEL`` and ``credibility_weight = DEFAULT_CREDIBILITY_WEIGHT`` unless
 ``--option credibility_weight=...`` says otherwise (the same value for every method).
 
 Example:

@@ -6,8 +6,8 @@
 * PE: easy pairs |Δ| > 5 and hard pairs |Δ| = 1 on the 10-level scale (tasks without 10 levels:
   easy |Δ| > 5/9·(L − 1), hard |Δ| = 1); accuracy with predicted ties counted ½.
 
-Unknown scores (None) are filled with ``UNKNOWN_FILL`` (= ``DEFAULT_UNKNOWN_AUTHORITY``, the
-reranker's default for unknown sources), so a method is charged for what it does not know; coverage is reported beside.
+Unknown scores (None) are filled with :data:`~authorag.types.UNKNOWN_LEVEL` (the reranker's
+default for unknown sources), so a method is charged for what it does not know; coverage is reported beside.
 
 Example:
     >>> from authorag.benchmarks.registry import load_task
@@ -32,11 +32,8 @@ from authorag.benchmarks.metrics import (
 )
 from authorag.benchmarks.tasks import BenchItem, RankTask
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import DEFAULT_UNKNOWN_AUTHORITY
+from authorag.types import UNKNOWN_LEVEL
 
-UNKNOWN_FILL = DEFAULT_UNKNOWN_AUTHORITY
-"""What every protocol (and the RAG authority filter) puts in for an unknown (None) score: the
-reranker's own default for unknown sources, so a benchmark measures what the reranker fuses."""
 Difficulty = Literal["easy", "hard"]
 Scorer = Callable[[Sequence[BenchItem]], list[float | None]]
 
@@ -105,7 +102,7 @@ def sample_pairs(task: RankTask, n_pairs: int, difficulty: Difficulty, seed: int
     return [(rng.choice(groups[a]), rng.choice(groups[b])) for a, b in (rng.choice(valid) for _ in range(n_pairs))]
 
 
-def _filled(scores: Sequence[float | None], unknown: float = UNKNOWN_FILL) -> list[float]:
+def _filled(scores: Sequence[float | None], unknown: float = UNKNOWN_LEVEL) -> list[float]:
     return [unknown if s is None else s for s in scores]
 
 
@@ -131,7 +128,7 @@ class ListResult:
 
 
 def run_lists(task: RankTask, lists: Sequence[Sequence[BenchItem]], scorer: Scorer,
-              progress: Callable[[], None] = lambda: None, *, unknown: float = UNKNOWN_FILL) -> ListResult:
+              progress: Callable[[], None] = lambda: None, *, unknown: float = UNKNOWN_LEVEL) -> ListResult:
     """Score each list and correlate predicted scores with gold levels (None scores -> ``unknown``)."""
     res = ListResult([], [], 0, 0, [[0] * task.n_levels for _ in range(task.n_levels)])
     for lst in lists:

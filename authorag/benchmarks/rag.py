@@ -34,12 +34,11 @@ from authorag.benchmarks.metrics import (
     mean,
     stance_majority_score,
 )
-from authorag.benchmarks.protocols import UNKNOWN_FILL
 from authorag.benchmarks.rag_tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
 from authorag.errors import ConfigError
 from authorag.judges.backends.base import ChatRequest, LLMBackend
-from authorag.types import Candidate
+from authorag.types import UNKNOWN_LEVEL, Candidate
 
 FILTERS = ("none", "relevance", "utility", "authority")
 TOP_KS = (1, 3, 5)
@@ -111,7 +110,7 @@ def filter_orders(instance: RagInstance, authority: Sequence[float | None],
         "none": [1.0] * len(instance.documents),
         "relevance": list(relevance),
         "utility": list(utility),
-        "authority": [UNKNOWN_FILL if a is None else a for a in authority],
+        "authority": [UNKNOWN_LEVEL if a is None else a for a in authority],
     }
 
 

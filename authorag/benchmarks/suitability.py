@@ -30,7 +30,7 @@ from authorag.benchmarks.tasks import BenchItem
 from authorag.suitability.classifier import RULE_LAYERS, RuleLayer, SourceTypeClassifier, split_url
 from authorag.suitability.lists import load_known_sources
 from authorag.suitability.scorer import MatrixSuitability
-from authorag.types import Candidate
+from authorag.types import UNKNOWN_LEVEL, Candidate
 
 SOURCE_TYPE_FILE = "source_types_v1.csv"
 QUESTIONS_FILE = "suitability_questions_v1.csv"
@@ -172,7 +172,7 @@ def rag_filters(prior_scores: Callable[[Sequence[BenchItem]], list[float | None]
                 variants: dict[str, MatrixSuitability] | None = None) -> dict[str, Scorer]:
     """Filter name -> per-document score (higher kept first)."""
     def authority(inst: RagInstance) -> list[float]:
-        return [0.3 if a is None else a for a in prior_scores(inst.documents)]
+        return [UNKNOWN_LEVEL if a is None else a for a in prior_scores(inst.documents)]
 
     def suitability_of(s: MatrixSuitability) -> Scorer:
         return lambda inst: list(s.score(inst.question, [Candidate.create(d.url, d.text) for d in inst.documents]).values)

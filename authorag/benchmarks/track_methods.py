@@ -3,8 +3,8 @@
 All of them score with the reranker's own policy defaults, so a benchmark measures what
 :class:`~authorag.rerankers.authority.AuthorityReranker` fuses:
 
-* an unknown source is ``None`` here and every protocol fills it with ``UNKNOWN_FILL`` =
-  ``DEFAULT_UNKNOWN_AUTHORITY`` (0.3), the value the reranker uses;
+* an unknown source is ``None`` here and every protocol fills it with
+  :data:`~authorag.types.UNKNOWN_LEVEL` (0.3), the value the reranker uses;
 * the signal is :func:`~authorag.rerankers.authority.authority_signal` with the reranker's
   ``DEFAULT_CREDIBILITY_WEIGHT`` (override with ``--option credibility_weight=...``).
 
@@ -72,7 +72,7 @@ def _table_const(ctx: MethodContext) -> BenchMethod:
     return ScorerMethod("table-const", table, credibility_weight=option_credibility_weight(ctx), signal=_signal(ctx),
                         extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
-        "unknown": "constant DEFAULT_UNKNOWN_AUTHORITY"})
+        "unknown": "constant UNKNOWN_LEVEL"})
 
 
 def learned_scorer(ctx: MethodContext) -> Any:

@@ -9,8 +9,8 @@
   ip) with a bootstrap CI over groups (a platform moves as a unit; a label held by one group,
   reserved or ip, resamples that group's URLs), per group with a bootstrap CI over its URLs.
 
-Unknown scores (None) are filled with ``UNKNOWN_FILL`` (the reranker's
-``DEFAULT_UNKNOWN_AUTHORITY``), the same rule as every other protocol; coverage is reported.
+Unknown scores (None) are filled with :data:`~authorag.types.UNKNOWN_LEVEL` (the reranker's
+value for unknown sources), the same rule as every other protocol; coverage is reported.
 
 Example:
     >>> from authorag.benchmarks.tasks import BenchItem, RankTask
@@ -25,8 +25,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from authorag.benchmarks.metrics import cluster_bootstrap_ci, pair_counts
-from authorag.benchmarks.protocols import UNKNOWN_FILL, Scorer, run_lists, sample_lists
+from authorag.benchmarks.protocols import Scorer, run_lists, sample_lists
 from authorag.benchmarks.tasks import BenchItem, RankTask
+from authorag.types import UNKNOWN_LEVEL
 
 PairCredit = tuple[float, int]
 
@@ -39,7 +40,7 @@ def _score_each(items: Sequence[BenchItem], score: Scorer,
     for item in items:
         value = score([item])[0]
         known += value is not None
-        filled.append(UNKNOWN_FILL if value is None else value)
+        filled.append(UNKNOWN_LEVEL if value is None else value)
         progress()
     return filled, known
 

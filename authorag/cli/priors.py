@@ -8,6 +8,7 @@ from typing import Any
 
 from authorag.cli._util import JSON_VERSION, Subparsers, read_lines
 from authorag.compose import add_scorer_options
+from authorag.types import UNKNOWN_LEVEL
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -89,7 +90,7 @@ def _row(url: str, domain: str | None, detail: dict[str, Any], scorer: str) -> d
 
 
 _COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources")
-LEGEND = ("trust 0-1 orders sources: 0.3 = nothing known; below 0.3 = known low credibility (it outweighs "
+LEGEND = (f"trust 0-1 orders sources: {UNKNOWN_LEVEL:g} = nothing known; below {UNKNOWN_LEVEL:g} = known low credibility (it outweighs "
           "fame); recognition = links and popularity (not trust); credibility = reporting reliability where "
           "a source rates it; tier = which layer answered (reserved, hosted, table, rule, learned, judge, unknown)")
 

@@ -27,12 +27,11 @@ from authorag import adapters
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_SUITABILITY_WEIGHT,
-    DEFAULT_UNKNOWN_AUTHORITY,
     DEFAULT_ON_TOPIC,
     DEFAULT_WEIGHT,
     AuthorityReranker,
 )
-from authorag.types import Candidate, Ranking
+from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
 
 META_KEY = "authority"
 """``Document.meta`` key that receives the per-document explanation."""
@@ -86,7 +85,7 @@ class AuthorityRanker:
         relevance: str = "auto",
         url_meta_keys: list[str] | None = None,
         credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
-        unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY,
+        unknown_authority: float = UNKNOWN_LEVEL,
         min_authority: float | None = None,
         rrf_k: float = 60.0,
         normalize: str = "minmax",

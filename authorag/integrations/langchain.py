@@ -38,7 +38,6 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_SUITABILITY_WEIGHT,
-    DEFAULT_UNKNOWN_AUTHORITY,
     DEFAULT_ON_TOPIC,
     DEFAULT_WEIGHT,
     AuthorityReranker,
@@ -46,7 +45,7 @@ from authorag.rerankers.authority import (
     Signal,
 )
 from authorag.rerankers.suitability import SuitabilityScorer
-from authorag.types import Candidate, FusionMode, Ranking, Relevance, RerankMode
+from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
 _POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 
@@ -96,7 +95,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
+    unknown_authority: float = UNKNOWN_LEVEL
     min_authority: float | None = None
     rrf_k: float = 60.0
     normalize: Normalize = "minmax"

@@ -33,13 +33,12 @@ from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
     DEFAULT_SUITABILITY_WEIGHT,
-    DEFAULT_UNKNOWN_AUTHORITY,
     DEFAULT_WEIGHT,
     AuthorityReranker,
     Normalize,
     Signal,
 )
-from authorag.types import Candidate, FusionMode, Ranking, Relevance, RerankMode
+from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
 META_KEY = "authority"
 """``node.metadata`` key that receives the per-node explanation."""
@@ -86,7 +85,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     on_topic: float = DEFAULT_ON_TOPIC
     mode: RerankMode = "rerank"
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
+    unknown_authority: float = UNKNOWN_LEVEL
     min_authority: float | None = None
     rrf_k: float = 60.0
     normalize: Normalize = "minmax"

@@ -43,6 +43,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.types import UNKNOWN_LEVEL
 
 TAIL_SOURCES: Mapping[str, str] = MappingProxyType({"ut1": "tail_ut1.csv.gz", "cred1": "tail_cred1.csv.gz"})
 """Tail source name → vendored file under ``authorag/data``."""
@@ -51,11 +52,10 @@ DERIVED_FROM: Mapping[str, frozenset[str]] = MappingProxyType({
     "ut1": frozenset({"ut1"}), "cred1": frozenset({"cred1", "mbfc", "opensources"})})
 """Label origins each tail source derives from (leave-source-out drops a source on a match)."""
 LOW_TARGET = 0.05
-NEUTRAL_TARGET = 0.3
 UT1_TARGETS: Mapping[str, float] = MappingProxyType({
     **{c: LOW_TARGET for c in ("fakenews", "shortener", "gambling", "dating", "publicite", "download",
                                "sect", "astrology")},
-    "press": NEUTRAL_TARGET, "blog": NEUTRAL_TARGET})
+    "press": UNKNOWN_LEVEL, "blog": UNKNOWN_LEVEL})
 
 
 def validate_tail(sources: Sequence[str]) -> tuple[str, ...]:

@@ -52,9 +52,6 @@ authority, on CredAuth-Baly they tie, and RAGAuth-open cannot tell the settings 
 pages have a credibility entry). 0.5 uses credibility where it exists without discarding
 recognition."""
 
-DEFAULT_UNKNOWN_AUTHORITY = UNKNOWN_LEVEL
-"""Default authority signal for sources no tier knows (below the median of known domains)."""
-
 DEFAULT_SUITABILITY_WEIGHT = 0.5
 """Share of suitability in the source signal when a suitability scorer is given (docs/suitability.md)."""
 
@@ -114,7 +111,7 @@ class RerankPolicy:
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = DEFAULT_UNKNOWN_AUTHORITY
+    unknown_authority: float = UNKNOWN_LEVEL
     top_k: int | None = None
     min_authority: float | None = None
     rrf_k: float = 60.0

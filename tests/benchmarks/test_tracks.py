@@ -15,7 +15,7 @@ from authorag.benchmarks.metrics import (
     mean,
     pair_counts,
 )
-from authorag.benchmarks.protocols import UNKNOWN_FILL
+from authorag.benchmarks.protocols import _filled  # pyright: ignore[reportPrivateUsage]
 from authorag.benchmarks.rag import topic_clustered_ci
 from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
 from authorag.benchmarks.registry import build_method, load_task
@@ -24,8 +24,8 @@ from authorag.benchmarks.tasks import BenchItem, RankTask
 from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.track_tasks import hosted_items, tail_items
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import DEFAULT_UNKNOWN_AUTHORITY
-from authorag.types import AuthorityDetail, Candidate
+from authorag.rerankers.authority import RerankPolicy
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate
 
 
 class DictScorer:
@@ -72,7 +72,8 @@ def test_cluster_bootstrap_is_seeded_and_constant_on_constant_data() -> None:
 
 
 def test_unknown_fill_is_the_rerankers_default() -> None:
-    assert UNKNOWN_FILL == DEFAULT_UNKNOWN_AUTHORITY
+    assert _filled([None, 0.5]) == [UNKNOWN_LEVEL, 0.5]
+    assert RerankPolicy().unknown_authority == UNKNOWN_LEVEL
 
 
 # ----------------------------------------------------------------------------- tail track
