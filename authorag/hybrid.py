@@ -33,7 +33,7 @@ from authorag.judges.deadline import Skipped, guard_for
 from authorag.priors.base import AuthorityScorer, prior_stores_of
 from authorag.progress import report
 from authorag.types import (
-    UNKNOWN_AUTHORITY,
+    UNKNOWN_DETAIL,
     UNKNOWN_LEVEL,
     AuthorityDetail,
     Candidate,
@@ -156,7 +156,7 @@ class HybridAuthority:
         :mod:`authorag.judges.deadline`): a call still running then is abandoned.
         """
         if self.judge is None:
-            return [dataclasses.replace(UNKNOWN_AUTHORITY, note="no judge configured")] * len(candidates)
+            return [dataclasses.replace(UNKNOWN_DETAIL, note="no judge configured")] * len(candidates)
         start, calls = time.monotonic(), 0
         done: dict[str, AuthorityDetail] = {}
         out: list[AuthorityDetail] = []
@@ -173,7 +173,7 @@ class HybridAuthority:
             if key not in done:
                 reason = self._over_budget(calls, time.monotonic() - start)
                 if reason is not None:
-                    out.append(dataclasses.replace(UNKNOWN_AUTHORITY, note=reason))
+                    out.append(dataclasses.replace(UNKNOWN_DETAIL, note=reason))
                     continue
                 detail, used = self._judge_one(cand, start + self.max_seconds)
                 calls += used
@@ -209,10 +209,10 @@ class HybridAuthority:
             got = guard_for(judge).call(key, run, timeout_s=deadline - time.monotonic(), failed=lambda r: r[2])
         except JudgeError as exc:  # a judge whose on_failure is "raise"
             logger.warning("%s failed on %s: %s", judge.name, key, exc)
-            return dataclasses.replace(UNKNOWN_AUTHORITY, note=f"{judge.name} failed: {public_reason(str(exc))}; "
+            return dataclasses.replace(UNKNOWN_DETAIL, note=f"{judge.name} failed: {public_reason(str(exc))}; "
                                                                "details in the log"), 1
         if isinstance(got, Skipped):
-            return dataclasses.replace(UNKNOWN_AUTHORITY, note=got.note), 0
+            return dataclasses.replace(UNKNOWN_DETAIL, note=got.note), 0
         detail, used, _ = got
         return self._calibrate(detail), used
 

@@ -105,7 +105,9 @@ UNKNOWN_LEVEL = 0.3
 ``unknown_authority``, the level the learned prior is calibrated around, the level the hybrid
 scorer shrinks uncertain judges towards. Below the median of known domains."""
 
-UNKNOWN_AUTHORITY = AuthorityDetail(authority=None, confidence=0.0, tier="unknown")
+UNKNOWN_DETAIL = AuthorityDetail(authority=None, confidence=0.0, tier="unknown")
+"""The :class:`AuthorityDetail` of a source no tier knows (no value, confidence 0, tier
+``unknown``); the reranker fuses :data:`UNKNOWN_LEVEL` for it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +292,7 @@ def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: Au
 
     Example:
         >>> c = new_candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov", "", _EMPTY, _EMPTY, None)
-        >>> fill_scores(c, {"fused": 1}, UNKNOWN_AUTHORITY) is c, c.scores["fused"]
+        >>> fill_scores(c, {"fused": 1}, UNKNOWN_DETAIL) is c, c.scores["fused"]
         (True, 1.0)
     """
     _SET_SCORES(candidate, _merged_scores(candidate, values, floats))

@@ -45,7 +45,7 @@ from authorag.evidence.model import PageModel, load_page_model, page_trust
 from authorag.evidence.text import FAMILIES, STATUS_REASONS, SYMBOLS, TextStatus
 from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.trust import PAGE_EVIDENCE_SOURCE
-from authorag.types import UNKNOWN_AUTHORITY, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 MAX_CONFIDENCE = 0.5
 """A page's own evidence never claims more confidence than a suffix rule."""
@@ -158,7 +158,7 @@ class PageEvidence:
             out.append(_one(ev, status, words[i], logit, prob, part, text_reason, base_rate))
         return out
 
-    def detail(self, estimate: PageEstimate, base: AuthorityDetail = UNKNOWN_AUTHORITY) -> AuthorityDetail:
+    def detail(self, estimate: PageEstimate, base: AuthorityDetail = UNKNOWN_DETAIL) -> AuthorityDetail:
         """``base`` with the page's credibility added (tier ``page`` when ``base`` is unknown).
 
         A thin estimate returns ``base`` with the reason added to its note.
@@ -178,7 +178,7 @@ class PageEvidence:
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """``AuthorityScorer`` protocol: the page tier alone (every candidate treated as unknown)."""
-        return self._filled(candidates, [UNKNOWN_AUTHORITY] * len(candidates), None)
+        return self._filled(candidates, [UNKNOWN_DETAIL] * len(candidates), None)
 
     def fill(self, candidates: Sequence[Candidate], details: Sequence[AuthorityDetail]) -> list[AuthorityDetail]:
         """``details`` with page credibility added where their tier is in :data:`FILLS_TIERS` and no

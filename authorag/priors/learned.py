@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.priors.features import DENSE_NAMES, PAD, DomainFeatures, featurize
-from authorag.types import UNKNOWN_AUTHORITY, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +244,7 @@ class LearnedPrior:
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate; candidates without a readable name domain stay unknown."""
-        out: list[AuthorityDetail] = [UNKNOWN_AUTHORITY] * len(candidates)
+        out: list[AuthorityDetail] = [UNKNOWN_DETAIL] * len(candidates)
         todo = [i for i, c in enumerate(candidates) if c.domain is not None and not _not_a_name(c.domain)]
         if not todo:
             return out
@@ -263,7 +263,7 @@ class LearnedPrior:
         out: list[AuthorityDetail] = []
         for c in candidates:
             if c.domain is None or _not_a_name(c.domain):
-                out.append(UNKNOWN_AUTHORITY)
+                out.append(UNKNOWN_DETAIL)
                 continue
             try:
                 out.append(self._detail(c.domain, self.predict([c.domain]), 0))

@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from authorag.domains import host_keys, parse_host
 from authorag.errors import AuthoragError, ConfigError, PriorUnavailable
 from authorag.priors.graph import DomainGraph
-from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_DETAIL, AuthorityDetail, Candidate, SourceValue
 from authorag.validation import check_choice, check_positive_int
 
 log = logging.getLogger(__name__)
@@ -254,7 +254,7 @@ class PageRankPrior:
                 value = float(self.scores[i])
                 sv = SourceValue(self.name, value, float(self.pagerank[i]))
                 return AuthorityDetail(value, _confidence(int(self.in_degree[i])), "table", (sv,), matched=key)
-        return UNKNOWN_AUTHORITY
+        return UNKNOWN_DETAIL
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate (``AuthorityScorer`` protocol)."""

@@ -15,7 +15,7 @@ from authorag.errors import ConfigError
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
 from authorag.priors.store import PriorStore
-from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_DETAIL, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +204,7 @@ class PriorTable:
         if credibility is not None:
             return AuthorityDetail(None, 0.0, "unknown", (), credibility, cred_sv, matched,
                                    "credibility known, authority unknown")
-        return UNKNOWN_AUTHORITY
+        return UNKNOWN_DETAIL
 
     def host_credibility(self, host: str | None, domain: str | None) -> tuple[SourceValue, ...]:
         """Credibility values listed for ``host`` itself or a parent below ``domain`` (never for

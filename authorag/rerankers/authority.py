@@ -17,7 +17,7 @@ from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
 from authorag.types import (
-    UNKNOWN_AUTHORITY,
+    UNKNOWN_DETAIL,
     UNKNOWN_LEVEL,
     AuthorityDetail,
     Candidate,
@@ -330,7 +330,7 @@ def _authority_known(c: Candidate) -> bool:
 
 
 def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityDetail:
-    d = UNKNOWN_AUTHORITY if detail is None else detail
+    d = UNKNOWN_DETAIL if detail is None else detail
     if allowed:
         # the caller vouches for the source: full recognition and credibility, so full trust
         d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0,

@@ -38,7 +38,7 @@ from authorag.evidence.url import CUE_REASONS, HOSTED_CUE, MAX_URL_CHARS, SHOP_P
 from authorag.priors.platforms import default_platforms
 from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
 from authorag.suitability.taxonomy import SOURCE_TYPES, SourceTypeResult, unknown_source
-from authorag.types import UNKNOWN_AUTHORITY, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 # ---- words.py ---------------------------------------------------------------------------------
 _SEP = 32
@@ -323,7 +323,7 @@ def estimate(model: PageModel, candidates: Sequence[Candidate], classifier: Sour
             for i in range(len(candidates))]
 
 
-def detail(estimate: PageEstimate, base: AuthorityDetail = UNKNOWN_AUTHORITY) -> AuthorityDetail:
+def detail(estimate: PageEstimate, base: AuthorityDetail = UNKNOWN_DETAIL) -> AuthorityDetail:
     note = f"{base.note}; {estimate.reason}" if base.note else estimate.reason
     if estimate.credibility is None:
         return dataclasses.replace(base, note=note)

@@ -202,9 +202,9 @@ class _EmptyTable:
     name = "prior"
 
     def score(self, candidates):  # an AuthorityScorer that knows nothing
-        from authorag.types import UNKNOWN_AUTHORITY
+        from authorag.types import UNKNOWN_DETAIL
 
-        return [UNKNOWN_AUTHORITY for _ in candidates]
+        return [UNKNOWN_DETAIL for _ in candidates]
 
 
 @pytest.mark.parametrize("content", [b"this is not a database, just text\n" * 10, b"\x00" * 4096,

@@ -11,7 +11,7 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
+from authorag.types import UNKNOWN_DETAIL, AuthorityDetail, Candidate
 
 
 def _cands(*texts: str) -> list[Candidate]:
@@ -141,7 +141,7 @@ def test_is_a_relevance_scorer_and_feeds_the_reranker() -> None:
         name = "none"
 
         def score(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
-            return [UNKNOWN_AUTHORITY] * len(candidates)
+            return [UNKNOWN_DETAIL] * len(candidates)
 
     rel = BM25Relevance()
     assert isinstance(rel, RelevanceScorer)

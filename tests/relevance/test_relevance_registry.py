@@ -7,14 +7,14 @@ from authorag.errors import ConfigError
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.registry import RELEVANCE_REGISTRY, load_relevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
+from authorag.types import UNKNOWN_DETAIL, AuthorityDetail, Candidate
 
 
 class NoAuthority:
     name = "none"
 
     def score(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
-        return [UNKNOWN_AUTHORITY] * len(candidates)
+        return [UNKNOWN_DETAIL] * len(candidates)
 
 
 def test_bm25_with_options() -> None:

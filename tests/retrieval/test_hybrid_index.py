@@ -8,7 +8,7 @@ import pytest
 from authorag.errors import ConfigError
 from authorag.relevance.dense import DenseEncoder
 from authorag.retrieval import BM25Retriever, DenseRetriever, HybridRetriever
-from authorag.types import UNKNOWN_AUTHORITY, AuthorityDetail, Candidate
+from authorag.types import UNKNOWN_DETAIL, AuthorityDetail, Candidate
 
 UTI = "cranberries urinary tract infection"
 
@@ -25,7 +25,7 @@ class TableAuthority:
         out: list[AuthorityDetail] = []
         for c in candidates:
             value = self.table.get(c.domain or "")
-            out.append(UNKNOWN_AUTHORITY if value is None else
+            out.append(UNKNOWN_DETAIL if value is None else
                        AuthorityDetail(authority=value, confidence=1.0, tier="table", matched=c.domain))
         return out
 
