@@ -60,12 +60,13 @@ class HybridAuthority:
         max_judge_calls: judge calls allowed per :meth:`score` call (cache hits are free).
         max_seconds: wall-time budget for judging per :meth:`score` call.
         calibration: ``"default"`` (the shipped fit), a :class:`Calibration`, or None (identity).
-        shrink_to: values from the learned and judge tiers are shrunk towards this level by their
-            confidence, ``v' = s + c·(v − s)``. Domains the table does not know are, on
+        unknown_level: values from the learned and judge tiers are shrunk towards this level by
+            their confidence, ``v' = u + c·(v − u)``. Domains the table does not know are, on
             average, less authoritative than those it knows (the tables cover the head of the
             web), and the learned/judge tiers are fitted on table domains only; without shrinkage
             an unknown domain lands inside the table's range and "not in any table" (itself
-            evidence) is lost. 0.3 is the reranker's ``unknown_authority``. None disables it.
+            evidence) is lost. Default :data:`~authorag.types.UNKNOWN_LEVEL`, the reranker's
+            ``unknown_level``. None disables shrinkage.
             A tier already calibrated for unknown domains (a tail-aware learned prior, whose
             ``scale`` is ``"unknown"``; a judge calibration fitted with ``scale="unknown"``) is
             not shrunk again: its value already moves away from 0.3 only as far as its evidence.
@@ -86,17 +87,17 @@ class HybridAuthority:
         max_judge_calls: int = 20,
         max_seconds: float = 30.0,
         calibration: Calibration | Literal["default"] | None = _DEFAULT,
-        shrink_to: float | None = UNKNOWN_LEVEL,
+        unknown_level: float | None = UNKNOWN_LEVEL,
     ) -> None:
         check_unit("min_confidence", min_confidence)
-        check_unit("shrink_to", shrink_to, optional=True)
+        check_unit("unknown_level", unknown_level, optional=True)
         if max_judge_calls < 0 or max_seconds < 0:
             raise ConfigError(f"budgets must be >= 0, got max_judge_calls={max_judge_calls}, max_seconds={max_seconds}")
         self.table = table
         self.learned = learned
         self.judge = judge
         self.min_confidence = min_confidence
-        self.shrink_to = shrink_to
+        self.unknown_level = unknown_level
         self.max_judge_calls = max_judge_calls
         self.max_seconds = max_seconds
         # Calibrated judge verdicts per domain, in front of the judge's own (SQLite) cache: a
@@ -140,13 +141,13 @@ class HybridAuthority:
         return [self._shrink(d) for d in out]
 
     def _shrink(self, detail: AuthorityDetail) -> AuthorityDetail:
-        if self.shrink_to is None or detail.authority is None or detail.tier not in ("learned", "judge"):
+        if self.unknown_level is None or detail.authority is None or detail.tier not in ("learned", "judge"):
             return detail
         scale = getattr(self.learned, "scale", "table") if detail.tier == "learned" else self.calibration.scale
         if scale == "unknown":
             return detail
-        value = self.shrink_to + detail.confidence * (detail.authority - self.shrink_to)
-        note = f"shrunk towards {self.shrink_to:g} by confidence {detail.confidence:.2f}: {detail.authority:.3f} -> {value:.3f}"
+        value = self.unknown_level + detail.confidence * (detail.authority - self.unknown_level)
+        note = f"shrunk towards {self.unknown_level:g} by confidence {detail.confidence:.2f}: {detail.authority:.3f} -> {value:.3f}"
         return dataclasses.replace(detail, authority=value, note="; ".join(n for n in (detail.note, note) if n))
 
     def _judge(self, candidates: list[Candidate]) -> list[AuthorityDetail]:

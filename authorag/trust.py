@@ -76,20 +76,20 @@ class TrustRule:
     """The documented trust rule (see the module docstring); validated on construction.
 
     Attributes:
-        unknown: the level of a source nothing is known about.
+        unknown_level: the level of a source nothing is known about.
         low: credibility below this is known low credibility (it dominates recognition).
-        low_ceiling: the share of ``unknown`` that known low credibility can reach at most
+        low_ceiling: the share of ``unknown_level`` that known low credibility can reach at most
             (below 1, so a known-bad source always ends below every unknown one).
         credible_share: how much of the credible range credibility alone earns; the rest comes
             from recognition.
-        recognition_share: the share of its distance from ``unknown`` a source with
+        recognition_share: the share of its distance from ``unknown_level`` a source with
             recognition but no credibility evidence keeps.
 
     Raises:
         ConfigError: a value outside [0, 1], or ``low_ceiling`` not below 1.
     """
 
-    unknown: float = UNKNOWN_LEVEL
+    unknown_level: float = UNKNOWN_LEVEL
     low: float = 0.35
     low_ceiling: float = 0.9
     credible_share: float = 0.7
@@ -98,7 +98,7 @@ class TrustRule:
                                                                   compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        for name in ("unknown", "low", "low_ceiling", "credible_share", "recognition_share"):
+        for name in ("unknown_level", "low", "low_ceiling", "credible_share", "recognition_share"):
             check_unit(name, getattr(self, name))
         if self.low_ceiling >= 1.0 or self.low >= 1.0:
             from authorag.errors import ConfigError
@@ -122,7 +122,7 @@ class TrustRule:
         return self.of(detail).value
 
     def _compute(self, detail: AuthorityDetail) -> TrustValue:
-        u, r, c = self.unknown, detail.authority, detail.credibility
+        u, r, c = self.unknown_level, detail.authority, detail.credibility
         for s in detail.credibility_sources:
             if s.name == PAGE_EVIDENCE_SOURCE:  # the page tier fills only what nothing else rates
                 return TrustValue(min(1.0, max(0.0, s.value + u - UNKNOWN_LEVEL)), "page evidence")
@@ -143,13 +143,13 @@ DEFAULT_TRUST_RULE = TrustRule()
 """The rule every surface uses unless a policy changes the unknown level."""
 
 
-def trust_rule_for(unknown: float) -> TrustRule:
-    """The default rule with ``unknown`` as its unknown level (one shared rule per level)."""
-    if unknown == DEFAULT_TRUST_RULE.unknown:
+def trust_rule_for(unknown_level: float) -> TrustRule:
+    """The default rule with ``unknown_level`` as its unknown level (one shared rule per level)."""
+    if unknown_level == DEFAULT_TRUST_RULE.unknown_level:
         return DEFAULT_TRUST_RULE
-    rule = _RULES.get(unknown)
+    rule = _RULES.get(unknown_level)
     if rule is None:
-        rule = _RULES[unknown] = TrustRule(unknown=unknown)
+        rule = _RULES[unknown_level] = TrustRule(unknown_level=unknown_level)
     return rule
 
 

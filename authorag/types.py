@@ -102,7 +102,7 @@ class AuthorityDetail:
 
 UNKNOWN_LEVEL = 0.3
 """The authority value that stands for "no tier knows this source": the reranker's default
-``unknown_authority``, the level the learned prior is calibrated around, the level the hybrid
+``unknown_level``, the level the learned prior is calibrated around, the level the hybrid
 scorer shrinks uncertain judges towards. Below the median of known domains."""
 
 UNKNOWN_DETAIL = AuthorityDetail(authority=None, confidence=0.0, tier="unknown")

@@ -270,7 +270,7 @@ class _IntScorer:
 
 @pytest.mark.parametrize("suitability", [False, True])
 def test_rerank_owned_stores_plain_floats_like_rerank(suitability: bool) -> None:
-    reranker, mode = adapters.build_reranker(_IntScorer(), "rank", {"unknown_authority": 0}, suitability)  # type: ignore[arg-type]
+    reranker, mode = adapters.build_reranker(_IntScorer(), "rank", {"unknown_level": 0}, suitability)  # type: ignore[arg-type]
     copied = reranker.rerank("colds", adapters.candidates([(u, "t", None) for u in URLS], mode)[0])
     owned = reranker.rerank_owned("colds", adapters.candidates([(u, "t", None) for u in URLS], mode)[0])
     assert owned == copied

@@ -116,12 +116,12 @@ def test_judge_failure_falls_back_with_reason() -> None:
 
 def test_shrinkage_off_keeps_tier_values_and_is_validated() -> None:
     learned = FixedLearned({"fresh-news-site.com": (0.4, 0.8)})
-    hybrid = HybridAuthority(PRIOR, learned, None, calibration=None, shrink_to=None)
+    hybrid = HybridAuthority(PRIOR, learned, None, calibration=None, unknown_level=None)
     assert hybrid.score(candidates_from(["fresh-news-site.com"]))[0].authority == pytest.approx(0.4)
     table_hit = HybridAuthority(PRIOR, learned).score(candidates_from(["https://www.bbc.co.uk/news"]))[0]
     assert table_hit.authority == PRIOR.lookup("bbc.co.uk").authority  # table values are never shrunk
-    with pytest.raises(ConfigError, match=r"shrink_to must be in \[0, 1\] or None, got 1.5"):
-        HybridAuthority(PRIOR, shrink_to=1.5)
+    with pytest.raises(ConfigError, match=r"unknown_level must be in \[0, 1\] or None, got 1.5"):
+        HybridAuthority(PRIOR, unknown_level=1.5)
 
 
 def test_no_judge_and_errors() -> None:

@@ -95,7 +95,7 @@ def summarize(rhos: Sequence[float], taus: Sequence[float]) -> dict[str, Any]:
 def prior_row(task: RankTask, lists: Lists) -> dict[str, Any]:
     """The bench method ``prior`` (leave-source-out) on the study lists, plus covered-only ρ."""
     method = build_method("prior", MethodContext(task_family=task.family, label_source=task.label_source))
-    res = run_lists(task, lists, method.score, unknown=UNKNOWN_BELOW)
+    res = run_lists(task, lists, method.score, unknown_level=UNKNOWN_BELOW)
     known_rho: list[float] = []
     known_tau: list[float] = []
     for items in lists:
@@ -138,7 +138,7 @@ def run_judge(name: str, judge: JudgeBase, task: RankTask, lists: Lists, deadlin
         if time.perf_counter() > deadline:
             log.warning("%s: time budget reached after %d lists", name, k)
             break
-        res = run_lists(task, [items], score, unknown=UNKNOWN_BELOW)
+        res = run_lists(task, [items], score, unknown_level=UNKNOWN_BELOW)
         rhos += res.spearman
         taus += res.kendall
         log.info("%s list %d: rho=%.3f t=%.0fs", name, k, rhos[-1], time.perf_counter() - start)

@@ -102,8 +102,8 @@ def sample_pairs(task: RankTask, n_pairs: int, difficulty: Difficulty, seed: int
     return [(rng.choice(groups[a]), rng.choice(groups[b])) for a, b in (rng.choice(valid) for _ in range(n_pairs))]
 
 
-def _filled(scores: Sequence[float | None], unknown: float = UNKNOWN_LEVEL) -> list[float]:
-    return [unknown if s is None else s for s in scores]
+def _filled(scores: Sequence[float | None], unknown_level: float = UNKNOWN_LEVEL) -> list[float]:
+    return [unknown_level if s is None else s for s in scores]
 
 
 @dataclass
@@ -128,12 +128,12 @@ class ListResult:
 
 
 def run_lists(task: RankTask, lists: Sequence[Sequence[BenchItem]], scorer: Scorer,
-              progress: Callable[[], None] = lambda: None, *, unknown: float = UNKNOWN_LEVEL) -> ListResult:
-    """Score each list and correlate predicted scores with gold levels (None scores -> ``unknown``)."""
+              progress: Callable[[], None] = lambda: None, *, unknown_level: float = UNKNOWN_LEVEL) -> ListResult:
+    """Score each list and correlate predicted scores with gold levels (None scores -> ``unknown_level``)."""
     res = ListResult([], [], 0, 0, [[0] * task.n_levels for _ in range(task.n_levels)])
     for lst in lists:
         raw = scorer(lst)
-        pred = _filled(raw, unknown)
+        pred = _filled(raw, unknown_level)
         gold = [float(i.level) for i in lst]
         res.spearman.append(spearman(gold, pred))
         res.kendall.append(kendall_tau_b(gold, pred))

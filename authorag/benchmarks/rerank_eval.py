@@ -19,7 +19,7 @@ Normalisations (how the relevance the reranker sees is made):
 RRF uses ranks only, so its rows carry normalisation ``-``. The authority scorer is a
 parameter: any :class:`~authorag.priors.base.AuthorityScorer` (see
 :func:`~authorag.benchmarks.track_methods.method_scorer`); unknown sources get the policy's
-``unknown_authority`` (:data:`~authorag.types.UNKNOWN_LEVEL`), as in the product.
+``unknown_level`` (:data:`~authorag.types.UNKNOWN_LEVEL`), as in the product.
 
 Example:
     >>> rank_relevance([3.0, 9.0, 3.0, 1.0], "rank")

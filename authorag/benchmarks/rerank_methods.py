@@ -45,7 +45,7 @@ RELEVANCE_CHOICES = ("bm25", "rank", "dense", "upstream")
 """Relevance of the rerank tracks: BM25 over the texts, the input order, MiniLM cosine as the
 reranker's dense scorer, and MiniLM cosine handed over as each document's upstream score."""
 TODAY_POLICY: Mapping[str, Any] = {"signal": "blend", "fusion": "linear", "normalize": "minmax", "weight": 0.3,
-                                   "credibility_weight": 0.5, "unknown_authority": 0.3}
+                                   "credibility_weight": 0.5, "unknown_level": 0.3}
 """The policy the reranker shipped with before trust fusion (``signal`` is used once the field exists)."""
 TODAY_SOURCES = ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial")
 """The default prior sources of that release."""

@@ -90,11 +90,11 @@ def _table_learned(ctx: MethodContext) -> BenchMethod:
     exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)
     learned = learned_scorer(ctx)
-    scorer = HybridAuthority(table, learned, None, calibration=None, shrink_to=None)
+    scorer = HybridAuthority(table, learned, None, calibration=None, unknown_level=None)
     return ScorerMethod("table-learned", scorer, credibility_weight=option_credibility_weight(ctx),
                         signal=_signal(ctx), extra_info={
         "excluded_sources": list(exclude), "active_sources": list(table.source_names),
-        "learned_sources": list(learned.meta.get("sources", [])), "shrink_to": None})
+        "learned_sources": list(learned.meta.get("sources", [])), "unknown_level": None})
 
 
 def parse_settings(variant: str, settings_type: Any, label: str = "default") -> dict[str, object]:

@@ -172,4 +172,4 @@ def _fusion_words(policy: Any) -> str:
               else f"signal blend (credibility_weight {policy.credibility_weight})")
     head = (f"fusion window (on topic from {policy.on_topic:g} of the best relevance)" if policy.fusion == "window"
             else f"fusion {policy.fusion}" + (f", normalize {policy.normalize}" if policy.fusion == "linear" else ""))
-    return f"{head}, {signal}, weight {policy.weight:g}, unknown level {policy.unknown_authority:g}"
+    return f"{head}, {signal}, weight {policy.weight:g}, unknown level {policy.unknown_level:g}"

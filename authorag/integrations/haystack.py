@@ -55,7 +55,7 @@ class AuthorityRanker:
             ``Document.score`` when every document has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over ``Document.content``.
         url_meta_keys: meta keys searched in order for the source URL.
-        credibility_weight, unknown_authority, min_authority, rrf_k, normalize, allow, deny: see
+        credibility_weight, unknown_level, min_authority, rrf_k, normalize, allow, deny: see
             :class:`~authorag.rerankers.authority.RerankPolicy`.
         exclude_sources, optin_sources: prior sources to leave out / add (``load_prior``).
         judge_api_key: API key for an LLM judge backend, as a ``Secret`` (serialized by
@@ -85,7 +85,7 @@ class AuthorityRanker:
         relevance: str = "auto",
         url_meta_keys: list[str] | None = None,
         credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
-        unknown_authority: float = UNKNOWN_LEVEL,
+        unknown_level: float = UNKNOWN_LEVEL,
         min_authority: float | None = None,
         rrf_k: float = 60.0,
         normalize: str = "minmax",
@@ -106,7 +106,7 @@ class AuthorityRanker:
         self.relevance = relevance
         self.url_meta_keys = list(adapters.DEFAULT_URL_KEYS) if url_meta_keys is None else list(url_meta_keys)
         self.credibility_weight = credibility_weight
-        self.unknown_authority = unknown_authority
+        self.unknown_level = unknown_level
         self.min_authority = min_authority
         self.rrf_k = rrf_k
         self.normalize = normalize

@@ -67,7 +67,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         url_keys: metadata keys searched in order for the source URL.
         relevance_key: metadata key read as upstream relevance.
         top_n: keep at most this many documents (None keeps all).
-        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_authority,
+        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
@@ -95,7 +95,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = UNKNOWN_LEVEL
+    unknown_level: float = UNKNOWN_LEVEL
     min_authority: float | None = None
     rrf_k: float = 60.0
     normalize: Normalize = "minmax"

@@ -59,7 +59,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
         url_keys: metadata keys searched in order for the source URL.
         top_n: keep at most this many nodes (None keeps all).
-        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_authority,
+        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, or a matrix
@@ -85,7 +85,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     on_topic: float = DEFAULT_ON_TOPIC
     mode: RerankMode = "rerank"
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = UNKNOWN_LEVEL
+    unknown_level: float = UNKNOWN_LEVEL
     min_authority: float | None = None
     rrf_k: float = 60.0
     normalize: Normalize = "minmax"

@@ -4,7 +4,7 @@
 ``localhost``: these are documentation names, test names, local networks and raw addresses. No
 registry assigns them to a publisher, so a table value for them (``example.com`` sits in the
 web-head tables because of its traffic) says nothing about the page. They get their own tier,
-``reserved``, with no authority value (the reranker fuses its ``unknown_authority`` for them)
+``reserved``, with no authority value (the reranker fuses its ``unknown_level`` for them)
 and a note naming the rule.
 
 Example:

@@ -89,7 +89,7 @@ class RerankPolicy:
             [0, 1]) a candidate needs to count as on topic.
         credibility_weight: for ``signal="blend"``, the share of credibility in the signal
             where credibility is known, in [0, 1]; 0 uses recognition only.
-        unknown_authority: the level of a source nothing is known about (the trust rule's
+        unknown_level: the level of a source nothing is known about (the trust rule's
             unknown level; the blend's value for unknown sources), in [0, 1].
         top_k: keep at most this many (None keeps all).
         min_authority: drop candidates whose authority signal is below this (unknown ones are
@@ -111,7 +111,7 @@ class RerankPolicy:
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_authority: float = UNKNOWN_LEVEL
+    unknown_level: float = UNKNOWN_LEVEL
     top_k: int | None = None
     min_authority: float | None = None
     rrf_k: float = 60.0
@@ -125,7 +125,7 @@ class RerankPolicy:
         check_choice("fusion", self.fusion, get_args(FusionMode))
         check_choice("normalize", self.normalize, get_args(Normalize))
         check_choice("signal", self.signal, get_args(Signal))
-        for name in ("weight", "credibility_weight", "unknown_authority", "suitability_weight", "on_topic"):
+        for name in ("weight", "credibility_weight", "unknown_level", "suitability_weight", "on_topic"):
             check_unit(name, getattr(self, name))
         check_unit("min_authority", self.min_authority, optional=True)
         check_positive_int("top_k", self.top_k, optional=True)
@@ -155,7 +155,7 @@ class AuthorityReranker:
 
     Scores written on each output candidate: ``authority`` (0–1, when known),
     ``credibility`` (when known), ``authority.signal`` (the blend used in fusion, with
-    ``unknown_authority`` for unknown sources), the relevance scorer's own name (if one is
+    ``unknown_level`` for unknown sources), the relevance scorer's own name (if one is
     configured), ``relevance.norm`` and ``fused``. Upstream relevance is read from
     ``scores["relevance"]``; without any relevance every candidate gets 0.5.
 
@@ -238,7 +238,7 @@ class AuthorityReranker:
         if len(details) != len(cands):
             raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
         details = [_resolve_detail(d, bool(allow) and allow.matches_candidate(c)) for c, d in zip(cands, details)]
-        rule = trust_rule_for(policy.unknown_authority)
+        rule = trust_rule_for(policy.unknown_level)
         trusts = [rule.value(d) for d in details]
         signals = trusts if policy.signal == "trust" else [authority_signal(d, policy) for d in details]
         suit: dict[str, Any] | None = None
@@ -358,7 +358,7 @@ def _stage_scores(d: AuthorityDetail, trust: float, signal: float, rel_name: str
 
 def authority_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:
     """The value fused with relevance: authority blended with credibility where known."""
-    base = policy.unknown_authority if detail.authority is None else detail.authority
+    base = policy.unknown_level if detail.authority is None else detail.authority
     if detail.credibility is None or policy.credibility_weight == 0.0:
         return base
     return (1.0 - policy.credibility_weight) * base + policy.credibility_weight * detail.credibility

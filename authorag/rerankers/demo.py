@@ -140,7 +140,7 @@ def describe_policy(policy: RerankPolicy) -> str:
 
 def moves(result: DemoResult, policy: RerankPolicy, k: int = 3) -> list[str]:
     """Plain-words lines for the pages that entered or left the top ``k``, or moved 3 places or more."""
-    rule = trust_rule_for(policy.unknown_authority)
+    rule = trust_rule_for(policy.unknown_level)
     was = {c.id: i for i, c in enumerate(result.before.candidates, start=1)}
     lines: list[str] = []
     for i, c in enumerate(result.after.candidates, start=1):

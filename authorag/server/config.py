@@ -23,7 +23,7 @@ limits, defaults and the error each gives.
 
 The rerank policy is read from ``AUTHORAG_<FIELD>`` for every
 :class:`~authorag.rerankers.authority.RerankPolicy` field, with its defaults (``AUTHORAG_WEIGHT``
-0.3, ``AUTHORAG_FUSION`` linear, ``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5, ``AUTHORAG_UNKNOWN_AUTHORITY``
+0.3, ``AUTHORAG_FUSION`` linear, ``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5, ``AUTHORAG_UNKNOWN_LEVEL``
 0.3, ``AUTHORAG_MIN_AUTHORITY``, ``AUTHORAG_ALLOW``/``AUTHORAG_DENY`` as comma lists,
 ``AUTHORAG_SUITABILITY_WEIGHT`` 0.5 (used with ``AUTHORAG_SUITABILITY``), ...).
 

@@ -103,7 +103,7 @@ def test_today_is_the_policy_and_sources_shipped_before_trust_fusion() -> None:
     fields = {f.name for f in dataclasses.fields(RerankPolicy)}
     assert base_policy("today") == {k: v for k, v in TODAY_POLICY.items() if k in fields}
     policy = build_method("today", CTX).policy  # type: ignore[attr-defined]
-    assert (policy.fusion, policy.normalize, policy.weight, policy.credibility_weight, policy.unknown_authority) == \
+    assert (policy.fusion, policy.normalize, policy.weight, policy.credibility_weight, policy.unknown_level) == \
         ("linear", "minmax", 0.3, 0.5, 0.3)
     info = build_method("today", CTX).info()
     assert info["pinned_out_sources"] == list(today_exclusions())

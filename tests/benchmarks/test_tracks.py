@@ -73,7 +73,7 @@ def test_cluster_bootstrap_is_seeded_and_constant_on_constant_data() -> None:
 
 def test_unknown_fill_is_the_rerankers_default() -> None:
     assert _filled([None, 0.5]) == [UNKNOWN_LEVEL, 0.5]
-    assert RerankPolicy().unknown_authority == UNKNOWN_LEVEL
+    assert RerankPolicy().unknown_level == UNKNOWN_LEVEL
 
 
 # ----------------------------------------------------------------------------- tail track
