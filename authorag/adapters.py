@@ -40,9 +40,18 @@ from authorag.policy_options import (
 )
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import RANK_SCORE, RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.suitability import SuitabilityScorer
-from authorag.trust import TRUST_SCORE, trust_fields
+from authorag.scores import (
+    AUTHORITY_SIGNAL_SCORE,
+    FUSED_SCORE,
+    RANK_SCORE,
+    RELEVANCE_NORM_SCORE,
+    RELEVANCE_SCORE,
+    SUITABILITY_SCORE,
+    TRUST_SCORE,
+)
+from authorag.trust import trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int
 
@@ -295,11 +304,11 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         row["domain"] = c.domain
         row["has_url"] = bool(url)
         row["trust"] = get(TRUST_SCORE, row.get("trust"))
-        row["signal"] = get("authority.signal")
+        row["signal"] = get(AUTHORITY_SIGNAL_SCORE)
         row["relevance"] = get(source, get(RELEVANCE_SCORE, get(RANK_SCORE)))
         row["relevance_source"] = source
-        row["relevance_norm"] = get("relevance.norm")
-        row["fused"] = get("fused")
+        row["relevance_norm"] = get(RELEVANCE_NORM_SCORE)
+        row["fused"] = get(FUSED_SCORE)
         row["relevance_note"] = None
         append(row)
     return out
@@ -328,7 +337,7 @@ def breakdown(candidate: Candidate, relevance_source: str,
     out = _rows((candidate,), relevance_source)[0]
     out["relevance_note"] = relevance_note
     if source_type is not None:
-        out.update(source_type, suitability=candidate.scores.get("suitability"))
+        out.update(source_type, suitability=candidate.scores.get(SUITABILITY_SCORE))
     return out
 
 
@@ -349,7 +358,7 @@ def breakdowns(ranking: Ranking, relevance_source: str) -> list[dict[str, Any]]:
         for c, row in zip(ranking.candidates, rows):
             source_type = source_type_of(ranking, c)
             if source_type is not None:
-                row.update(source_type, suitability=c.scores.get("suitability"))
+                row.update(source_type, suitability=c.scores.get(SUITABILITY_SCORE))
     return rows
 
 

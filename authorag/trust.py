@@ -40,9 +40,6 @@ from dataclasses import dataclass, field
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail
 from authorag.validation import check_unit
 
-TRUST_SCORE = "trust"
-"""Score key of the trust value on every candidate the reranker writes."""
-
 TrustReason = str
 """One of :data:`TRUST_REASONS`: which branch of the rule produced a trust value."""
 
@@ -166,5 +163,5 @@ def trust_fields(detail: AuthorityDetail, rule: TrustRule = DEFAULT_TRUST_RULE) 
     tv = rule.of(detail)
     return {"trust": tv.value, "trust_reason": tv.reason}
 
-__all__ = ["DEFAULT_TRUST_RULE", "PAGE_EVIDENCE_SOURCE", "TRUST_REASONS", "TRUST_SCORE", "TrustRule", "TrustValue", "trust_fields",
+__all__ = ["DEFAULT_TRUST_RULE", "PAGE_EVIDENCE_SOURCE", "TRUST_REASONS", "TrustRule", "TrustValue", "trust_fields",
            "trust_rule_for"]

@@ -11,6 +11,7 @@ from authorag.adapters import add_policy_options, url_from_metadata
 from authorag.cli._util import JSON_VERSION, Subparsers, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
+from authorag.scores import FUSED_SCORE
 from authorag.types import Relevance
 
 
@@ -91,7 +92,7 @@ def _rerank(args: argparse.Namespace) -> int:
     items, rows = _read(args.input)
     cands, source = candidates(items, mode)
     ranking = reranker.rerank(args.query, cands)
-    results = [{**rows[int(c.id)], "rank": rank, "score": c.scores["fused"], "authority": explanation}
+    results = [{**rows[int(c.id)], "rank": rank, "score": c.scores[FUSED_SCORE], "authority": explanation}
                for rank, (c, explanation) in enumerate(zip(ranking.candidates, breakdowns(ranking, source)), start=1)]
     if not args.json:
         write_jsonl(results)

@@ -26,11 +26,12 @@ from haystack.utils import Secret, deserialize_secrets_inplace
 from authorag import adapters
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
-    DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
+    DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_WEIGHT,
     AuthorityReranker,
 )
+from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
 
 META_KEY = "authority"
@@ -154,7 +155,7 @@ class AuthorityRanker:
             meta = doc.meta.copy()  # one shallow copy; the caller's dict is never written
             meta[META_KEY] = explanation
             fields = doc.__dict__.copy()
-            fields["score"] = c.scores["fused"]
+            fields["score"] = c.scores[FUSED_SCORE]
             fields["meta"] = meta
             new = new_doc(type(doc))
             set_attr(new, "__dict__", fields)

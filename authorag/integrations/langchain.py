@@ -37,14 +37,15 @@ from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
-    DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
+    DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_WEIGHT,
     AuthorityReranker,
     Normalize,
     Signal,
 )
 from authorag.rerankers.suitability import SuitabilityScorer
+from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
 _POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
@@ -142,7 +143,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             doc = documents[int(cand.id)]
             metadata = doc.metadata.copy()  # one shallow copy; the caller's dict is never written
-            metadata[SCORE_KEY] = cand.scores["fused"]
+            metadata[SCORE_KEY] = cand.scores[FUSED_SCORE]
             metadata["authority"] = explanation
             fields = doc.__dict__.copy()
             fields["metadata"] = metadata

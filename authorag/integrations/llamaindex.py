@@ -38,6 +38,7 @@ from authorag.rerankers.authority import (
     Normalize,
     Signal,
 )
+from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
 META_KEY = "authority"
@@ -173,7 +174,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             sextra(copy, None if extra is None else dict(extra))
             sprivate(copy, None if private is None else dict(private))
             scored = new(scored_cls)
-            sdict(scored, {"node": copy, "score": cand.scores["fused"]})
+            sdict(scored, {"node": copy, "score": cand.scores[FUSED_SCORE]})
             sfields(scored, {"node", "score"})
             sextra(scored, None)
             sprivate(scored, None)

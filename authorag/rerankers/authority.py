@@ -11,11 +11,22 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
-from authorag.relevance.base import OnTopicScorer
-from authorag.relevance.base import RelevanceScorer
+from authorag.relevance.base import OnTopicScorer, RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
+from authorag.scores import (
+    AUTHORITY_SCORE,
+    AUTHORITY_SIGNAL_SCORE,
+    CREDIBILITY_SCORE,
+    FUSED_SCORE,
+    ON_TOPIC_SCORE,
+    RANK_SCORE,
+    RELEVANCE_NORM_SCORE,
+    RELEVANCE_SCORE,
+    TRUST_SCORE,
+)
+from authorag.trust import trust_rule_for
 from authorag.types import (
     UNKNOWN_DETAIL,
     UNKNOWN_LEVEL,
@@ -27,7 +38,6 @@ from authorag.types import (
     SourceValue,
     fill_scores,
 )
-from authorag.trust import TRUST_SCORE, trust_rule_for
 from authorag.validation import check_choice, check_positive_int, check_unit
 
 Normalize = Literal["minmax", "none"]
@@ -54,17 +64,6 @@ recognition."""
 
 DEFAULT_SUITABILITY_WEIGHT = 0.5
 """Share of suitability in the source signal when a suitability scorer is given (docs/suitability.md)."""
-
-ON_TOPIC_SCORE = "relevance.on_topic"
-"""Score key of a relevance scorer's on-topic share (BM25: query-term coverage), when it has one."""
-
-RANK_SCORE = "relevance.rank"
-"""Score key of relevance taken from the incoming order (``(n - i) / n``), which the adapters write
-for the ``rank`` relevance mode. It says nothing about topic, so the relevance window then reads
-the candidates' text (query-term coverage) when they have any."""
-
-RELEVANCE_SCORE = "relevance"
-"""Score key read as upstream relevance when no relevance scorer is configured."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,16 +291,16 @@ class AuthorityReranker:
         keep = scored
         if policy.min_authority is not None:
             floor = policy.min_authority
-            keep = [c for c in keep if _authority_known(c) and c.scores["authority.signal"] >= floor]
+            keep = [c for c in keep if _authority_known(c) and c.scores[AUTHORITY_SIGNAL_SCORE] >= floor]
         if policy.mode == "filter" and policy.top_k is not None:
-            by_auth = sorted(keep, key=lambda c: -c.scores["authority.signal"])
+            by_auth = sorted(keep, key=lambda c: -c.scores[AUTHORITY_SIGNAL_SCORE])
             keep = by_auth[: policy.top_k]
         if keep is scored:  # no filter ran
             removed: list[Candidate] = []
         else:
             keep_ids = {id(c) for c in keep}
             removed = [c for c in scored if id(c) not in keep_ids]
-        ordered = sorted(keep, key=lambda c: -c.scores["fused"])
+        ordered = sorted(keep, key=lambda c: -c.scores[FUSED_SCORE])
         if policy.top_k is not None:
             removed += ordered[policy.top_k:]
             ordered = ordered[: policy.top_k]
@@ -344,15 +343,15 @@ def _stage_scores(d: AuthorityDetail, trust: float, signal: float, rel_name: str
     # Every value a plain float (a scorer may give an int): stored as Candidate.with_scores stores it.
     scores: dict[str, float] = {}
     if d.authority is not None:
-        scores["authority"] = d.authority if type(d.authority) is float else float(d.authority)
+        scores[AUTHORITY_SCORE] = d.authority if type(d.authority) is float else float(d.authority)
     if d.credibility is not None:
-        scores["credibility"] = d.credibility if type(d.credibility) is float else float(d.credibility)
+        scores[CREDIBILITY_SCORE] = d.credibility if type(d.credibility) is float else float(d.credibility)
     scores[TRUST_SCORE] = trust if type(trust) is float else float(trust)
-    scores["authority.signal"] = signal if type(signal) is float else float(signal)
+    scores[AUTHORITY_SIGNAL_SCORE] = signal if type(signal) is float else float(signal)
     if rel_name is not None:
         scores[rel_name] = rel
-    scores["relevance.norm"] = norm
-    scores["fused"] = fused
+    scores[RELEVANCE_NORM_SCORE] = norm
+    scores[FUSED_SCORE] = fused
     return scores
 
 

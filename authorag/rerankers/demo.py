@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
-from authorag.trust import TRUST_SCORE, TrustRule, trust_rule_for
+from authorag.scores import FUSED_SCORE, TRUST_SCORE
+from authorag.trust import TrustRule, trust_rule_for
 from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
 
 EXAMPLE = "trec_hm2019_topic6.jsonl"
@@ -147,7 +148,7 @@ def moves(result: DemoResult, policy: RerankPolicy, k: int = 3) -> list[str]:
         old = was[c.id]
         if not ((i <= k) != (old <= k) or abs(old - i) >= 3):
             continue
-        on = c.scores["fused"] >= 0.5
+        on = c.scores[FUSED_SCORE] >= 0.5
         verb = "rose" if i < old else "fell"
         topic = f"{'on' if on else 'off'} topic (relevance {c.scores['relevance.norm']:.2f} of the best)"
         lines.append(f"{c.domain} {verb} from {old} to {i}: {topic}, trust {_trust(c):.2f} ({why(c, rule)})")

@@ -18,10 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from authorag.errors import ConfigError
+from authorag.scores import SOURCE_TYPE_CONFIDENCE_SCORE, SUITABILITY_SCORE
 from authorag.types import Candidate
-
-SUITABILITY_SCORE = "suitability"
-SOURCE_TYPE_CONFIDENCE_SCORE = "source_type.confidence"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,5 +77,5 @@ def blend_suitability(scorer: SuitabilityScorer, query: str, candidates: Sequenc
     return blended, extra, provenance
 
 
-__all__ = ["SOURCE_TYPE_CONFIDENCE_SCORE", "SUITABILITY_SCORE", "SuitabilityScorer", "SuitabilityScores",
+__all__ = ["SuitabilityScorer", "SuitabilityScores",
            "blend_suitability"]

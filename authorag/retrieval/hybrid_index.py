@@ -25,12 +25,13 @@ import numpy as np
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.dense import DenseEncoder
-from authorag.rerankers.authority import RELEVANCE_SCORE, AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
 from authorag.retrieval.base import Retriever
 from authorag.retrieval.bm25_index import BM25Retriever
 from authorag.retrieval.dense_index import DenseRetriever
 from authorag.retrieval.faiss_index import IndexOptions
+from authorag.scores import RELEVANCE_SCORE
 from authorag.types import Candidate, Ranking
 from authorag.validation import check_choice, check_positive_int, check_unit
 

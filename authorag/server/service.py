@@ -24,6 +24,7 @@ from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.tokens import tokenize
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.scores import FUSED_SCORE
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
 from authorag.server.metrics import Metrics
@@ -212,7 +213,7 @@ class RerankService:
         skipped: list[int] = []
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             index = int(cand.id)
-            item: dict[str, Any] = {"index": index, "relevance_score": cand.scores["fused"]}
+            item: dict[str, Any] = {"index": index, "relevance_score": cand.scores[FUSED_SCORE]}
             if echoed:
                 item["document"] = echo(request.documents[index])
             item["authority"] = explanation
