@@ -323,7 +323,7 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
                                            ("api_key", settings.judge_api_key)) if v is not None}
     judge = None if settings.judge == "none" else settings.judge
     hybrid_kw: dict[str, Any] = {"min_confidence": settings.min_confidence, "max_judge_calls": settings.max_judge_calls,
-                 "max_seconds": settings.judge_seconds}
+                 "judge_seconds": settings.judge_seconds}
     if settings.judge_calibration:
         from authorag.judges.calibration import Calibration
 

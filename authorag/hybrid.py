@@ -2,7 +2,7 @@
 
 A table hit with enough confidence is used as is. Otherwise the learned prior (any
 AuthorityScorer of tier ``learned``) is asked. If that is still below ``min_confidence``, a judge
-is configured and the request's budget (``max_judge_calls``, ``max_seconds``) allows, the judge
+is configured and the request's budget (``max_judge_calls``, ``judge_seconds``) allows, the judge
 scores the domain and its score is calibrated onto the prior scale
 (:class:`~authorag.judges.calibration.Calibration`). Every detail says which tier produced it;
 when the judge is not used, the best lower-confidence value (table, then learned) is returned,
@@ -58,7 +58,7 @@ class HybridAuthority:
         judge: an optional AuthorityScorer (usually a PointJudge) for what is still uncertain.
         min_confidence: a tier's value is accepted at or above this confidence.
         max_judge_calls: judge calls allowed per :meth:`score` call (cache hits are free).
-        max_seconds: wall-time budget for judging per :meth:`score` call.
+        judge_seconds: wall-time budget for judging per :meth:`score` call.
         calibration: ``"default"`` (the shipped fit), a :class:`Calibration`, or None (identity).
         unknown_level: values from the learned and judge tiers are shrunk towards this level by
             their confidence, ``v' = u + c·(v − u)``. Domains the table does not know are, on
@@ -85,21 +85,21 @@ class HybridAuthority:
         *,
         min_confidence: float = 0.5,
         max_judge_calls: int = 20,
-        max_seconds: float = 30.0,
+        judge_seconds: float = 30.0,
         calibration: Calibration | Literal["default"] | None = _DEFAULT,
         unknown_level: float | None = UNKNOWN_LEVEL,
     ) -> None:
         check_unit("min_confidence", min_confidence)
         check_unit("unknown_level", unknown_level, optional=True)
-        if max_judge_calls < 0 or max_seconds < 0:
-            raise ConfigError(f"budgets must be >= 0, got max_judge_calls={max_judge_calls}, max_seconds={max_seconds}")
+        if max_judge_calls < 0 or judge_seconds < 0:
+            raise ConfigError(f"budgets must be >= 0, got max_judge_calls={max_judge_calls}, judge_seconds={judge_seconds}")
         self.table = table
         self.learned = learned
         self.judge = judge
         self.min_confidence = min_confidence
         self.unknown_level = unknown_level
         self.max_judge_calls = max_judge_calls
-        self.max_seconds = max_seconds
+        self.judge_seconds = judge_seconds
         # Calibrated judge verdicts per domain, in front of the judge's own (SQLite) cache: a
         # service sees the same unknown domains in request after request, and rebuilding the
         # prompt, hashing it and reading SQLite cost more than the rest of the request.
@@ -153,7 +153,7 @@ class HybridAuthority:
     def _judge(self, candidates: list[Candidate]) -> list[AuthorityDetail]:
         """Judge candidates one domain at a time within the budget; unjudged → unknown + note.
 
-        ``max_seconds`` is a deadline enforced while a call is in flight (see
+        ``judge_seconds`` is a deadline enforced while a call is in flight (see
         :mod:`authorag.judges.deadline`): a call still running then is abandoned.
         """
         if self.judge is None:
@@ -176,7 +176,7 @@ class HybridAuthority:
                 if reason is not None:
                     out.append(dataclasses.replace(UNKNOWN_DETAIL, note=reason))
                     continue
-                detail, used = self._judge_one(cand, start + self.max_seconds)
+                detail, used = self._judge_one(cand, start + self.judge_seconds)
                 calls += used
                 done[key] = detail
                 if memo is not None and detail.known:
@@ -189,8 +189,8 @@ class HybridAuthority:
     def _over_budget(self, calls: int, elapsed: float) -> str | None:
         if calls >= self.max_judge_calls:
             return f"judge budget exhausted (max_judge_calls={self.max_judge_calls})"
-        if elapsed >= self.max_seconds:
-            return Skipped("deadline", f"max_seconds={self.max_seconds:g}").note
+        if elapsed >= self.judge_seconds:
+            return Skipped("deadline", f"judge_seconds={self.judge_seconds:g}").note
         return None
 
     def _judge_one(self, cand: Candidate, deadline: float) -> tuple[AuthorityDetail, int]:

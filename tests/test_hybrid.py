@@ -90,7 +90,7 @@ def test_failed_judgements_are_not_remembered() -> None:
 
 def test_time_budget_zero_judges_nothing_and_keeps_low_confidence_table_value() -> None:
     pj, fake = judge()
-    hybrid = HybridAuthority(PRIOR, None, pj, min_confidence=0.99, max_seconds=0.0, calibration=None)
+    hybrid = HybridAuthority(PRIOR, None, pj, min_confidence=0.99, judge_seconds=0.0, calibration=None)
     details = hybrid.score(candidates_from(["example.com", "zq-unknown.biz"]))
     assert fake.requests == []
     assert details[0].tier == "table" and details[0].confidence < 0.99  # best available, flagged

@@ -326,7 +326,7 @@ def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
         meter = CostMeter()  # the hybrid calls its judge internally: count at the backend
         judge = load_judge("point", MeteredBackend(make_backend(ctx), meter), on_failure="skip",
                            prompt_set=ctx.protocol)
-    scorer = HybridAuthority(table, learned.scorer, judge, max_judge_calls=10**9, max_seconds=1e9)
+    scorer = HybridAuthority(table, learned.scorer, judge, max_judge_calls=10**9, judge_seconds=1e9)
     name = "hybrid" if judge is None else "hybrid-judge"
     return ScorerMethod(name, scorer, credibility_weight=_float_option(ctx, "credibility_weight", 0.0), meter=meter,
                         extra_info={"excluded_sources": list(exclude), "active_sources": list(table.source_names),

@@ -94,7 +94,7 @@ class RerankService:
         judge = getattr(hybrid, "judge", None)
         if judge is None:
             return None
-        state = {"deadline_s": getattr(hybrid, "max_seconds", None), **guard_for(judge).state()}
+        state = {"deadline_s": getattr(hybrid, "judge_seconds", None), **guard_for(judge).state()}
         if not full and state.get("last_error") is not None:
             state["last_error"] = public_reason(state["last_error"])
         return state
@@ -105,8 +105,8 @@ class RerankService:
         judge = getattr(hybrid, "judge", None)
         if judge is None:
             return
-        if hasattr(hybrid, "max_seconds"):
-            hybrid.max_seconds = self.config.judge_deadline_s  # type: ignore[union-attr]
+        if hasattr(hybrid, "judge_seconds"):
+            hybrid.judge_seconds = self.config.judge_deadline_s  # type: ignore[union-attr]
         guard_for(judge, workers=self.config.judge_workers)
 
     @property

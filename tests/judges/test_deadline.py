@@ -26,11 +26,11 @@ def _hybrid(base_url: str, *, deadline: float = 0.5, timeout: float = 30.0, **gu
     backend = OpenAIBackend(base_url, model="m", timeout=timeout, max_retries=3, backoff_s=0.05)
     judge = PointJudge(backend, use_logprobs=False, on_failure="skip")
     guard_for(judge, **guard)  # type: ignore[arg-type]
-    return HybridAuthority(PRIOR, None, judge, max_seconds=deadline, calibration=None)
+    return HybridAuthority(PRIOR, None, judge, judge_seconds=deadline, calibration=None)
 
 
 def test_hung_endpoint_answers_by_the_deadline() -> None:
-    """Was: max_seconds was checked only between calls; one hung call took timeout x tries."""
+    """Was: judge_seconds was checked only between calls; one hung call took timeout x tries."""
     with serve_faulty_openai("hang") as server:
         hybrid = _hybrid(server.base_url, deadline=0.5, timeout=3.0)
         start = time.monotonic()

@@ -77,7 +77,7 @@ def test_hung_judge_never_stalls_table_only_requests(judged: tuple[str, Any], fa
     url, service = judged
     _fresh_guard(service, failure_threshold=1000)
     faulty.mode = "hang"
-    service._scorer.inner.max_seconds = 4.0  # a request waiting on the judge holds its thread this long
+    service._scorer.inner.judge_seconds = 4.0  # a request waiting on the judge holds its thread this long
     try:
         with ThreadPoolExecutor(10) as pool:
             hung = [pool.submit(_rerank, url, [f"zq-hang-{i}.biz"]) for i in range(10)]
@@ -88,7 +88,7 @@ def test_hung_judge_never_stalls_table_only_requests(judged: tuple[str, Any], fa
             answers = [f.result() for f in hung]
     finally:
         faulty.mode = "ok"
-        service._scorer.inner.max_seconds = 1.0
+        service._scorer.inner.judge_seconds = 1.0
     assert table_only.status_code == 200 and table_s < 2.0, table_s  # no wait for any judge deadline
     assert all(a.status_code == 200 for a in answers)
     flags = {a.json()["results"][0]["authority"]["judge_skipped"] for a in answers}
