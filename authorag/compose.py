@@ -7,11 +7,13 @@ same :class:`ScorerSettings`, read the same way: defaults < a TOML file (``AUTHO
 
 The default composition (chosen by measurement, docs/priors.md "Choosing the default"):
 
-    tier 0  reserved names and IPs (no value) · user content on hosting platforms (``hosted``)
-    tier 1  the shipped prior table (suffix rules for .gov/.edu/...), recognition and credibility
-    page    pages no table knows: a credibility estimate from their URL and text
-            (:mod:`authorag.evidence`; thin evidence stays unknown)
-    unknown everything else: the unknown level
+    reserved  reserved names and IPs (no value)
+    hosted    user content on hosting platforms
+    table     the shipped prior table, recognition and credibility
+    rule      suffix rules for .gov/.edu/... where the table has no entry
+    page      pages no table knows: a credibility estimate from their URL and text
+              (:mod:`authorag.evidence`; thin evidence stays unknown)
+    unknown   everything else: the unknown level
 
 The learned prior (``learned=True``) and an LLM judge (``judge="local"|"openai"``) are opt-in.
 
@@ -63,7 +65,7 @@ class ScorerSettings:
         source_type_adjust: scale the authority of shop/product and forum pages (URL path cues)
             on a domain valued above the unknown level towards it, with the reason in the note
             (opt-in: benchmarks/results/default/).
-        learned: add the learned prior (tier 2) for domains the table does not know.
+        learned: add the learned prior (tier ``learned``) for domains the table does not know.
         learned_tail: tail sources the learned prior trains on (``ut1``, ``cred1``; empty: the
             head-only model of earlier releases). The prior sources in ``exclude_sources`` are
             left out of its training too (retrained once and cached when they differ from the

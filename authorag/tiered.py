@@ -1,4 +1,4 @@
-"""TieredAuthority: tier 0 (reserved names, hosted user content) in front of the table and beyond.
+"""TieredAuthority: the ``reserved`` and ``hosted`` tiers in front of the table and beyond.
 
 Domain tables credit a page with its registrable domain's authority. Two kinds of page break
 that: special-use names and addresses (``site77.example.com`` would inherit ``example.com``'s
@@ -52,7 +52,7 @@ authority is not the domain's: a vendor's product page or a forum thread on a we
 _MISS = object()
 _MEMO_SIZE = 50_000
 _MEMO_KEY_CHARS = 512
-"""Tier-0 answers are remembered per URL (at most 50k URLs of at most 512 characters: ~40 MB)."""
+"""``reserved``/``hosted`` answers are remembered per URL (at most 50k URLs of at most 512 characters: ~40 MB)."""
 
 
 class TieredAuthority:
@@ -108,7 +108,7 @@ class TieredAuthority:
         return ">".join([*parts, getattr(self.inner, "name", "inner"), *(["page"] if self.page is not None else [])])
 
     def front(self, candidate: Candidate) -> AuthorityDetail | None:
-        """The tier-0 answer for one candidate, or None when the inner scorer should answer.
+        """The ``reserved`` or ``hosted`` answer for one candidate, or None when the inner scorer should answer.
 
         A candidate without a URL gets :data:`NO_URL`: no tier is asked about nothing.
         """

@@ -1,4 +1,4 @@
-"""Tier 0a: special-use names that never take a table value (RFC 2606, RFC 6761, RFC 6762, IPs).
+"""The ``reserved`` tier: special-use names that never take a table value (RFC 2606, RFC 6761, RFC 6762, IPs).
 
 ``example.com``, ``site77.example.com``, ``clinic.test``, ``printer.local``, ``10.0.0.1``,
 ``localhost``: these are documentation names, test names, local networks and raw addresses. No

@@ -1,4 +1,4 @@
-"""PriorTable: the multi-source domain prior (tier 1) with rule fallback, leave-source-out."""
+"""PriorTable: the multi-source domain prior (tiers ``table`` and ``rule``) with rule fallback, leave-source-out."""
 from __future__ import annotations
 
 import logging
