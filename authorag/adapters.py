@@ -51,7 +51,7 @@ from authorag.scores import (
     SUITABILITY_SCORE,
     TRUST_SCORE,
 )
-from authorag.trust import trust_fields
+from authorag.trust import DEFAULT_TRUST_RULE, TrustRule, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int
 
@@ -314,6 +314,23 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
     return out
 
 
+def source_authority(raw: str, candidate: Candidate, detail: AuthorityDetail, source_type: Mapping[str, Any],
+                     rule: TrustRule = DEFAULT_TRUST_RULE) -> dict[str, Any]:
+    """The authority of one URL or domain, in the one JSON shape every surface writes.
+
+    Keys: ``input`` (as given), ``host``, ``domain``; the
+    :meth:`~authorag.types.AuthorityDetail.to_dict` fields (``authority``, ``confidence``,
+    ``tier``, ``credibility``, ``matched``, ``sources``, ``credibility_sources``, ``raw``,
+    ``note``); ``trust`` and ``trust_reason`` (``rule``, :mod:`authorag.trust`); the source-type
+    fields (``source_type``, ``source_type_confidence``, ...). ``authorag score --json`` adds
+    ``version``, ``scorer`` and ``provenance``; the server's ``/v1/authority`` item and the MCP
+    ``score_sources`` result add ``error``. :func:`breakdown` carries the same detail and trust
+    fields for a ranked candidate (with ``url`` where this has ``input``).
+    """
+    return {"input": raw, "host": candidate.host, "domain": candidate.domain, **detail.to_dict(),
+            **trust_fields(detail, rule), **source_type}
+
+
 def breakdown(candidate: Candidate, relevance_source: str,
               source_type: Mapping[str, Any] | None = None, relevance_note: str | None = None) -> dict[str, Any]:
     """The per-candidate explanation written next to the fused score (one stable JSON shape).
@@ -370,4 +387,4 @@ def check_top(name: str, value: int | None) -> int | None:
 __all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "POLICY_FIELDS", "add_policy_options", "as_float",
            "breakdown", "breakdowns", "build_reranker", "candidates", "candidates_of", "check_top", "choose_relevance", "make_policy",
            "policy_field_docs", "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance",
-           "resolve_relevance", "resolve_suitability", "source_type_of", "upstream_scores", "url_from_metadata"]
+           "resolve_relevance", "resolve_suitability", "source_authority", "source_type_of", "upstream_scores", "url_from_metadata"]

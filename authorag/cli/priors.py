@@ -51,7 +51,7 @@ def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _score(args: argparse.Namespace) -> int:
     from authorag.compose import load_scorer, settings_from_args
-    from authorag.trust import trust_fields
+    from authorag.adapters import source_authority
     from authorag.types import Candidate
 
     from_file = read_lines(args.input) if args.input else []
@@ -69,7 +69,7 @@ def _score(args: argparse.Namespace) -> int:
     from authorag.suitability.classifier import SourceTypeClassifier
 
     types = SourceTypeClassifier().classify_many(cands)
-    rows = [_row(c.url, c.domain, {**d.to_dict(), **trust_fields(d), **t.to_dict()}, scorer.name)
+    rows: list[dict[str, Any]] = [{"version": JSON_VERSION, **source_authority(c.url, c, d, t.to_dict()), "scorer": scorer.name}
             for c, d, t in zip(cands, details, types)]
     provenance = store_provenance(args.prior_file or ())
     if args.json:
@@ -83,10 +83,6 @@ def _score(args: argparse.Namespace) -> int:
         for source, line in provenance.items():
             print(f"{source}: {line}")
     return 0
-
-
-def _row(url: str, domain: str | None, detail: dict[str, Any], scorer: str) -> dict[str, Any]:
-    return {"version": JSON_VERSION, "input": url, "domain": domain, **detail, "scorer": scorer}
 
 
 _COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources")

@@ -95,7 +95,10 @@ class AuthorityItem(BaseModel):
     matched: str | None
     sources: dict[str, float]
     credibility_sources: dict[str, float]
+    raw: dict[str, float | str | None]
     note: str | None
+    trust: float
+    trust_reason: str
     error: str | None = None
 
 

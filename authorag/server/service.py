@@ -30,6 +30,7 @@ from authorag.server.documents import DocumentColumns, echo, read_documents
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier
+from authorag.trust import trust_rule_for
 from authorag.types import Candidate, Ranking
 
 log = logging.getLogger(__name__)
@@ -253,7 +254,9 @@ class RerankService:
         cands = [Candidate.create(u.strip(), id=str(i)) for i, u in enumerate(request.urls)]
         details = self._scorer.score(cands)
         types = self._types.classify_many(cands)
-        results = [_authority_item(u, c, {**d.to_dict(), **t.to_dict()})
+        rule = trust_rule_for(self.config.policy.unknown_level)
+        results = [{**adapters.source_authority(u, c, d, t.to_dict(), rule),
+                    "error": None if c.domain else "no readable host or domain in this input"}
                    for u, c, d, t in zip(request.urls, cands, details, types)]
         return {"version": API_VERSION, "results": results,
                 "meta": {"scorer": self._scorer.name, "count": len(results)}}
@@ -288,12 +291,6 @@ def _token_estimate(query: str, texts: Sequence[str]) -> int:
         4
     """
     return max(1, (len(query) + sum(map(len, texts))) // 4)
-
-
-def _authority_item(raw: str, cand: Candidate, detail: dict[str, Any]) -> dict[str, Any]:
-    detail.pop("raw", None)
-    error = None if cand.domain else "no readable host or domain in this input"
-    return {"input": raw, "host": cand.host, "domain": cand.domain, **detail, "error": error}
 
 
 def _changed_fields(base: RerankPolicy, policy: RerankPolicy) -> dict[str, Any]:

@@ -138,3 +138,17 @@ def test_openapi_lists_every_route(server_url: str) -> None:
         assert path in paths
     schema = paths["/v1/rerank"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert schema["$ref"].endswith("/RerankRequest")
+
+
+def test_authority_item_is_the_score_json_row(server_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was: the /v1/authority item had no trust, trust_reason or raw and the CLI row no host."""
+    from authorag.cli import main
+
+    urls = ["nih.gov", "https://someblog.blogspot.com/x", "not a url"]
+    items = httpx.post(f"{server_url}/v1/authority", json={"urls": urls}, headers=AUTH).json()["results"]
+    assert main(["score", "--json", *urls]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [{k: v for k, v in i.items() if k != "error"} for i in items] == \
+        [{k: v for k, v in r.items() if k not in ("version", "scorer")} for r in rows]
+    assert [(i["trust_reason"], "host" in r) for i, r in zip(items, rows)] == \
+        [("credible", True), ("page evidence", True), ("unknown", True)]
