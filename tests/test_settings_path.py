@@ -1,5 +1,6 @@
 """One settings path: a field is read from the TOML file, the environment and its flag with no
-further code; the file's [scorer], [reranker] and [server] tables are all read."""
+further code; the file's [scorer], [reranker] and [server] tables are all read; the
+environment is read in authorag/settings only."""
 from __future__ import annotations
 
 import argparse
@@ -136,3 +137,21 @@ def test_rerank_reads_the_policy_from_the_file(tmp_path: Path, capsys: pytest.Ca
     assert main([*argv, "--weight", "0.7"]) == 0
     policy = json.loads(capsys.readouterr().out)["provenance"]["policy"]
     assert (policy["weight"], policy["fusion"]) == (0.7, "rrf")
+
+
+_READS = re.compile(r"\bos\.environ\b|\bgetenv\b|\bputenv\b|from os import .*environ")
+_ALLOWED = ("authorag/settings/", "authorag/testing.py", "authorag/spark/", "authorag/cli/spark.py")
+
+
+def test_the_environment_is_read_in_the_settings_module_only() -> None:
+    """Was: four modules read AUTHORAG_CACHE_DIR, AUTHORAG_RESULTS, OPENAI_API_KEY and list tokens
+    themselves, and three settings readers each read AUTHORAG_* variables."""
+    found = []
+    for path in sorted((ROOT / "authorag").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(_ALLOWED):
+            continue
+        found += [f"{rel}:{n}" for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                  if _READS.search(line)]
+    assert found == []
+    assert _READS.search("x = os.environ.get('A')") and _READS.search("os.getenv('A')")
