@@ -93,6 +93,10 @@ def test_reranker_and_server_tables_are_read(tmp_path: Path) -> None:
     cfg = ServerConfig.from_env({**env, "AUTHORAG_WEIGHT": "0.6", "AUTHORAG_MAX_DOCUMENTS": "6"}, max_documents=7)
     assert (cfg.policy.weight, cfg.max_documents) == (0.6, 7)
     assert ServerConfig.from_env(cfg.to_env()) == cfg  # what the workers read
+    # A worker reads the same file again under the exported variables: a flag that set a field back
+    # to its default (weight 0.5 over the file's 0.8) must still win there.
+    flagged = ServerConfig.from_env(env, weight=0.5)
+    assert flagged.policy.weight == 0.5 and ServerConfig.from_env({**env, **flagged.to_env()}) == flagged
 
 
 @pytest.mark.parametrize(("text", "message"), [
