@@ -159,3 +159,12 @@ def test_the_environment_is_read_in_the_settings_module_only() -> None:
                   if _READS.search(line)]
     assert found == []
     assert _READS.search("x = os.environ.get('A')") and _READS.search("os.getenv('A')")
+
+
+def test_serve_sets_the_worker_variables_only_once_its_checks_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: the variables were exported before the port check, so a failed start left them behind."""
+    import os
+
+    monkeypatch.setattr(os, "environ", {})
+    assert main(["serve", "--port", "70000", "--weight", "0.4"]) != 0
+    assert os.environ == {}
