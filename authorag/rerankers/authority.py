@@ -16,6 +16,7 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
+from authorag.settings import flag
 from authorag.types import (
     UNKNOWN_AUTHORITY,
     UNKNOWN_LEVEL,
@@ -119,8 +120,8 @@ class RerankPolicy:
     min_authority: float | None = None
     rrf_k: float = 60.0
     normalize: Normalize = "minmax"
-    allow: tuple[str, ...] = field(default=())
-    deny: tuple[str, ...] = field(default=())
+    allow: tuple[str, ...] = field(default=(), metadata=flag(metavar="PATTERN"))
+    deny: tuple[str, ...] = field(default=(), metadata=flag(metavar="PATTERN"))
     suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
 
     def __post_init__(self) -> None:
