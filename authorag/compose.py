@@ -29,23 +29,34 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer
-from authorag.settings import check_fields, check_setting, field_kinds, read_toml
+from authorag.settings import (
+    CONFIG_ENV,
+    NO_FLAG,
+    add_flags,
+    build,
+    check_fields,
+    config_table,
+    env_values,
+    flag,
+    flag_values,
+    process_environ,
+    read_settings,
+)
 from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.validation import check_positive_int, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
-ENV_PREFIX = "AUTHORAG_"
-CONFIG_ENV = "AUTHORAG_CONFIG"
 _SECRETS = ("judge_api_key",)
+_JUDGE_FLAGS = ("judge", "judge_base_url", "judge_model", "judge_cache")
+"""The flags a command whose own ``--judge`` means something else leaves out (``audit``)."""
 DEFAULT_LEARNED_TAIL: tuple[str, ...] = ("ut1", "cred1")
 """Tail sources of the shipped learned prior (:data:`authorag.priors.tail_data.DEFAULT_TAIL`)."""
 
@@ -89,24 +100,39 @@ class ScorerSettings:
         judge_seconds: wall-time budget for judging per scoring call.
     """
 
-    exclude_sources: tuple[str, ...] = ()
-    optin_sources: tuple[str, ...] = ()
-    prior_files: tuple[str, ...] = ()
-    reserved: bool = True
-    hosted: bool = True
-    hosted_authority: float = DEFAULT_HOSTED_AUTHORITY
-    subdomains: Literal["inherit", "discount"] = "inherit"
-    source_type_adjust: bool = False
-    learned: bool = False
-    learned_tail: tuple[str, ...] = DEFAULT_LEARNED_TAIL
-    page_evidence: bool = True
-    judge: JudgeKind = "none"
+    exclude_sources: tuple[str, ...] = field(default=(), metadata=flag(
+        "--exclude", metavar="SOURCE", help="leave a prior source out"))
+    optin_sources: tuple[str, ...] = field(default=(), metadata=flag(
+        "--optin", metavar="SOURCE", help="add an opt-in source (averitec_misinfo, grinberg2019)"))
+    prior_files: tuple[str, ...] = field(default=(), metadata=flag(
+        "--prior-file", metavar="NAME=PATH",
+        help="add a PageRank prior built with 'authorag priors build' as an authority source"))
+    reserved: bool = field(default=True, metadata=flag(
+        help="reserved tier for example.*, *.test, IPs, localhost (default on)"))
+    hosted: bool = field(default=True, metadata=flag(
+        help="hosted tier for user pages on platforms like wordpress.com (default on)"))
+    hosted_authority: float = field(default=DEFAULT_HOSTED_AUTHORITY, metadata=flag(
+        help="value of a hosted user page [0, 1] (default {default})"))
+    subdomains: Literal["inherit", "discount"] = field(default="inherit", metadata=flag(
+        help="hosts the table does not list: take the domain's value or a discounted one"))
+    source_type_adjust: bool = field(default=False, metadata=flag(
+        help="scale shop/product and forum pages on high-authority domains towards the unknown level (opt-in)"))
+    learned: bool = field(default=False, metadata=flag(
+        help="add the learned-prior tier for domains the table does not know (opt-in)"))
+    learned_tail: tuple[str, ...] = field(default=DEFAULT_LEARNED_TAIL, metadata=flag(metavar="SOURCE"))
+    page_evidence: bool = field(default=True, metadata=flag(
+        help="credibility from the URL and text of pages no table knows (default on; --no-page-evidence turns it off)"))
+    judge: JudgeKind = field(default="none", metadata=flag(help="judge unknown/low-confidence domains with an LLM"))
     judge_method: str = "point"
-    judge_model: str | None = None
-    judge_base_url: str | None = None
-    judge_api_key: str | None = field(default=None, repr=False)
+    judge_model: str | None = field(default=None, metadata=flag(
+        "--judge-model", "--model", help="model name (openai) or GGUF path (local)"))
+    judge_base_url: str | None = field(default=None, metadata=flag(
+        "--judge-base-url", "--base-url", help="OpenAI-compatible endpoint for --judge openai"))
+    judge_api_key: str | None = field(default=None, repr=False, metadata=NO_FLAG)  # a secret: not in `ps`
     judge_calibration: str | None = None
-    judge_cache: str | None = None
+    judge_cache: str | None = field(default=None, metadata=flag(
+        "--cache", metavar="PATH_OR_URL",
+        help="judge cache: a SQLite file (default: the user cache) or redis://host:port/db"))
     judge_cache_max_entries: int | None = None
     min_confidence: float = 0.5
     max_judge_calls: int = 20
@@ -141,62 +167,28 @@ class ScorerSettings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ScorerSettings:
-        """Defaults < ``AUTHORAG_CONFIG`` file < ``AUTHORAG_*`` variables < ``overrides`` (None skipped).
+        """Defaults < ``[scorer]`` of the ``AUTHORAG_CONFIG`` file < ``AUTHORAG_*`` variables <
+        ``overrides`` (None skipped): :func:`authorag.settings.read_settings`.
 
         Raises:
             ConfigError: a value that cannot be parsed, naming the variable or file key.
         """
-        env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        path = env.get(CONFIG_ENV)
-        if path:
-            values.update(read_config_file(path))
-        for name, kind in field_kinds(cls).items():
-            raw = env.get(ENV_PREFIX + name.upper())
-            if raw is not None and raw != "":
-                values[name] = check_setting(ENV_PREFIX + name.upper(), raw, kind, text=True)
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        try:
-            return cls(**values)
-        except ConfigError as exc:
-            if not path:
-                raise
-            raise ConfigError(f"{exc} (settings from config file {path}, AUTHORAG_* variables and flags)") from exc
+        return build(cls, read_settings(cls, "scorer", environ, overrides), environ)
 
     def to_env(self) -> dict[str, str]:
         """``AUTHORAG_*`` variables that reproduce these settings (for worker processes)."""
-        out: dict[str, str] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is None:
-                continue
-            text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
-            out[ENV_PREFIX + f.name.upper()] = text
-        return out
+        return env_values(self)
 
 
 def read_config_file(path: str | Path) -> dict[str, Any]:
-    """Scorer settings from a TOML file: top-level keys or a ``[scorer]`` table, each checked
-    against its field's type (:func:`authorag.settings.check_setting`).
+    """Scorer settings from a TOML file: a ``[scorer]`` table, or top-level keys in a file
+    without tables, each checked against its field's type (:func:`authorag.settings.config_table`).
 
     Raises:
         ConfigError: the file cannot be read or parsed (see :func:`authorag.settings.read_toml`),
-            or has an unknown key, a table where a setting belongs, or a value of the wrong type.
+            or has an unknown key or table, or a value of the wrong type.
     """
-    p = Path(path)
-    data = read_toml(p, fix="; set AUTHORAG_CONFIG (or --config) to a TOML file")
-    where = f"config file {p}"
-    table: Any = data.get("scorer", data)
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: 'scorer' must be a table ([scorer]), got {type(table).__name__}")
-    if table is not data and set(data) - {"scorer"}:
-        raise ConfigError(f"{where}: {sorted(set(data) - {'scorer'})} outside the [scorer] table; move the "
-                          "settings into [scorer] (other tables are not read)")
-    kinds = field_kinds(ScorerSettings)
-    unknown = sorted(set(cast(dict[str, Any], table)) - set(kinds))
-    if unknown:
-        raise ConfigError(f"{where}: unknown scorer setting(s) {unknown}; known: {', '.join(sorted(kinds))}")
-    return {k: check_setting(f"{where}: {k}", v, kinds[k]) for k, v in cast(dict[str, Any], table).items()}
+    return config_table(path, "scorer", ScorerSettings)
 
 
 def load_scorer(settings: ScorerSettings | None = None, **overrides: Any) -> AuthorityScorer:
@@ -258,7 +250,8 @@ def composition_name(settings: ScorerSettings) -> str:
 
 def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind | None = None,
                        judge_flags: bool = True) -> None:
-    """The scorer flags shared by ``score``, ``rerank``, ``demo``, ``serve`` and ``audit`` (one definition).
+    """The scorer flags shared by ``score``, ``rerank``, ``demo``, ``serve`` and ``audit``: one per
+    :class:`ScorerSettings` field (:func:`authorag.settings.add_flags`), plus ``--config``.
 
     Unset flags fall back to the environment and the config file (see the module doc).
     ``judge_flags=False`` leaves out ``--judge``, ``--judge-base-url``, ``--judge-model`` and
@@ -267,33 +260,9 @@ def add_scorer_options(p: argparse.ArgumentParser, *, judge_default: JudgeKind |
     Pass the same value to :func:`settings_from_args`.
     """
     g = p.add_argument_group("authority scorer (defaults: AUTHORAG_* variables, then the config file)")
-    g.add_argument("--config", metavar="FILE", help="TOML file of scorer settings (else $AUTHORAG_CONFIG)")
-    g.add_argument("--exclude", action="append", metavar="SOURCE", help="leave a prior source out")
-    g.add_argument("--optin", action="append", metavar="SOURCE",
-                   help="add an opt-in source (averitec_misinfo, grinberg2019)")
-    g.add_argument("--prior-file", action="append", metavar="NAME=PATH",
-                   help="add a PageRank prior built with 'authorag priors build' as an authority source")
-    g.add_argument("--learned", action=argparse.BooleanOptionalAction, default=None,
-                   help="add the learned-prior tier for domains the table does not know (opt-in)")
-    g.add_argument("--page-evidence", action=argparse.BooleanOptionalAction, default=None,
-                   help="credibility from the URL and text of pages no table knows (default on; --no-page-evidence turns it off)")
-    if judge_flags:
-        g.add_argument("--judge", choices=list(get_args(JudgeKind)), default=judge_default,
-                       help="judge unknown/low-confidence domains with an LLM")
-        g.add_argument("--judge-base-url", "--base-url", dest="judge_base_url",
-                       help="OpenAI-compatible endpoint for --judge openai")
-        g.add_argument("--judge-model", "--model", dest="judge_model", help="model name (openai) or GGUF path (local)")
-        g.add_argument("--cache", dest="judge_cache", metavar="PATH_OR_URL",
-                       help="judge cache: a SQLite file (default: the user cache) or redis://host:port/db")
-    g.add_argument("--hosted", action=argparse.BooleanOptionalAction, default=None,
-                   help="hosted tier for user pages on platforms like wordpress.com (default on)")
-    g.add_argument("--reserved", action=argparse.BooleanOptionalAction, default=None,
-                   help="reserved tier for example.*, *.test, IPs, localhost (default on)")
-    g.add_argument("--hosted-authority", type=float, help="value of a hosted user page [0, 1] (default 0.4)")
-    g.add_argument("--subdomains", choices=["inherit", "discount"],
-                   help="hosts the table does not list: take the domain's value or a discounted one")
-    g.add_argument("--source-type-adjust", action=argparse.BooleanOptionalAction, default=None,
-                   help="scale shop/product and forum pages on high-authority domains towards the unknown level (opt-in)")
+    g.add_argument("--config", metavar="FILE", help="TOML file of settings: [scorer], [reranker], [server] (else $AUTHORAG_CONFIG)")
+    add_flags(g, ScorerSettings, exclude=() if judge_flags else _JUDGE_FLAGS,
+              defaults={"judge": judge_default} if judge_flags else None)
 
 
 def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | None = None, *,
@@ -302,20 +271,15 @@ def settings_from_args(args: argparse.Namespace, environ: Mapping[str, str] | No
 
     ``judge_flags`` must match the value given to :func:`add_scorer_options`.
     """
-    env = dict(os.environ if environ is None else environ)
-    if getattr(args, "config", None):
-        env[CONFIG_ENV] = args.config
-    judge: dict[str, Any] = {"judge": args.judge, "judge_base_url": args.judge_base_url,
-                             "judge_model": args.judge_model, "judge_cache": getattr(args, "judge_cache", None)
-                             } if judge_flags else {}
-    return ScorerSettings.from_env(
-        env, exclude_sources=tuple(args.exclude) if args.exclude else None,
-        optin_sources=tuple(args.optin) if args.optin else None,
-        prior_files=tuple(args.prior_file) if args.prior_file else None,
-        learned=args.learned, **judge,
-        hosted=args.hosted, reserved=args.reserved, hosted_authority=args.hosted_authority,
-        subdomains=args.subdomains, source_type_adjust=getattr(args, "source_type_adjust", None),
-        page_evidence=getattr(args, "page_evidence", None))
+    return ScorerSettings.from_env(args_environ(args, environ),
+                                   **flag_values(args, ScorerSettings, exclude=() if judge_flags else _JUDGE_FLAGS))
+
+
+def args_environ(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> Mapping[str, str]:
+    """``environ`` (default: the process environment) with ``--config`` in ``AUTHORAG_CONFIG`` when given."""
+    env = process_environ(environ)
+    config = getattr(args, "config", None)
+    return {**env, CONFIG_ENV: config} if config else env
 
 
 def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer:
@@ -368,5 +332,5 @@ def _prior_file(spec: str) -> Any:
     return ExtraSource.from_pagerank_file(path, name) if csv else ExtraSource.from_store(path, name)
 
 
-__all__ = ["ScorerSettings", "add_scorer_options", "composition_name", "load_scorer",
+__all__ = ["ScorerSettings", "add_scorer_options", "args_environ", "composition_name", "load_scorer",
            "read_config_file", "settings_from_args", "split_prior_file"]

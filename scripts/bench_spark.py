@@ -10,7 +10,7 @@ slope, which leaves out local mode's fixed cost) and the average cost of the lar
 upper bound). Results: OUT/spark.json.
 
 Run it under the CPU lock:
-    flock /work/notes/cpu.lock .venv/bin/python scripts/bench_spark.py --edges 1e6 1e7 --urls 1e5 1e6 --out /tmp/bench_spark
+    .venv/bin/python scripts/bench_spark.py --edges 1e6 1e7 --urls 1e5 1e6 --out /tmp/bench_spark
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ random lookups of stored keys and 100k of absent keys, and read the RSS growth t
 file size; for opening and lookups (independent of size) by the largest measured value. Results go to ``OUT/store.json`` (the committed copy: docs/results/scale).
 
 Run it under the CPU lock; 30 M takes ~5 minutes and ~6 GB of memory during the import:
-    flock /work/notes/cpu.lock .venv/bin/python scripts/bench_store.py --sizes 1e6 1e7 3e7 --memory none 256M --out /tmp/bench_store
+    .venv/bin/python scripts/bench_store.py --sizes 1e6 1e7 3e7 --memory none 256M --out /tmp/bench_store
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ Two judges: PointJudge with page text (authority) and RelevanceJudge (an off-top
 asks to be rated relevant, on-topic pages that ask to be rated irrelevant).
 
 Usage (local model from ``bash scripts/setup.sh --model``; 54 short calls, a few minutes on 2 CPUs):
-    flock /work/notes/cpu.lock .venv/bin/python scripts/measure_injection.py --out docs/results/injection
+    .venv/bin/python scripts/measure_injection.py --out docs/results/injection
     .venv/bin/python scripts/measure_injection.py --model smollm2-135m --threads 1 --out docs/results/injection/smollm2-135m
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@ error), latency percentiles, and RSS after warm-up vs at the end. The issue's ta
 RSS flat after warm-up (the byte-bounded caches fill and then stay at their budget).
 
 Usage:
-    flock /work/notes/cpu.lock .venv/bin/python scripts/soak_server.py --seconds 600 --out /tmp/soak
+    .venv/bin/python scripts/soak_server.py --seconds 600 --out /tmp/soak
 """
 from __future__ import annotations
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import os
 import platform
 import time
 from collections.abc import Callable, Mapping
@@ -46,17 +45,6 @@ FULL_COVERAGE_METHODS = frozenset({"prior", "prior-cred", "learned", "hybrid", "
 Progress = Callable[[str, int], Callable[[], None]]
 """``progress(label, total)`` returns an ``advance()`` callback (the CLI draws a rich bar)."""
 PROTOCOLS = ("authorag", "paper")
-
-
-def default_results_dir() -> Path:
-    """Where ``bench run`` writes by default: ``$AUTHORAG_RESULTS``, else
-    ``$XDG_DATA_HOME/authorag/bench`` (``~/.local/share/authorag/bench``). Never the repo's
-    committed ``benchmarks/results``: that changes only through its reproduce script."""
-    env = os.environ.get("AUTHORAG_RESULTS")
-    if env:
-        return Path(env).expanduser()
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data) / "authorag" / "bench"
 
 
 @dataclass(frozen=True, slots=True)

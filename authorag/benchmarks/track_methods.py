@@ -109,17 +109,10 @@ def parse_settings(variant: str, settings_type: Any, label: str = "default") -> 
         >>> parse_settings("learned=true,hosted_authority=0.2", S)
         {'learned': True, 'hosted_authority': 0.2}
     """
-    from authorag.settings import check_setting, field_kinds
+    from authorag.settings import read_variant
 
-    kinds = field_kinds(settings_type)
-    out: dict[str, object] = {}
-    for part in (p for p in variant.split(",") if p):
-        key, sep, raw = part.partition("=")
-        if not sep or key not in kinds or key == "exclude_sources":
-            raise ConfigError(f"{label}:{variant}: {part!r} is not NAME=VALUE for a ScorerSettings field "
-                              f"(exclude_sources is set by the task); fields: {', '.join(sorted(kinds))}")
-        out[key] = check_setting(f"{label}:{variant}: setting {key}", raw, kinds[key], text=True, sep="+")
-    return out
+    return read_variant(variant, settings_type, where=f"{label}:{variant}", what="ScorerSettings field",
+                        exclude=("exclude_sources",), note=" (exclude_sources is set by the task)")
 
 
 def default_scorer(exclude_sources: Sequence[str], settings: Mapping[str, object] | None = None,

@@ -135,7 +135,7 @@ def _csv(raw: str) -> tuple[str, ...]:
 
 def _compare(args: argparse.Namespace) -> int:
     from authorag.benchmarks.compare import DEFAULT_TRACKS, CompareConfig, run_compare
-    from authorag.judges.backends.models import cache_dir
+    from authorag.settings import cache_dir
 
     from authorag.benchmarks.rerank_methods import split_methods
 
@@ -190,7 +190,7 @@ def _task_summaries() -> list[dict[str, Any]]:
     import hashlib
     from importlib import resources
 
-    from authorag.judges.backends.models import cache_dir
+    from authorag.settings import cache_dir
 
     digest = hashlib.sha256()
     for mod in ("tasks.py", "rag_tasks.py", "trust_data.py", "graded_tracks.py"):
@@ -247,14 +247,14 @@ def _progress_factory(quiet: bool) -> tuple[Any, Callable[[str, int], Callable[[
 
 def _run(args: argparse.Namespace) -> int:
     from authorag.benchmarks.runner import (
-        default_results_dir,
         result_folder,
         run_condition,
         write_result,
     )
+    from authorag.settings import results_dir
 
     cfg = config_from_args(args)
-    out = default_results_dir() if args.out is None else Path(args.out)
+    out = results_dir() if args.out is None else Path(args.out)
     result_folder(out, cfg.run_id(), overwrite=args.overwrite)  # fail before the run, not after it
     bar, make = _progress_factory(args.quiet)
     with bar:
@@ -281,9 +281,9 @@ def _headline(metrics: Mapping[str, Any]) -> dict[str, Any]:
 
 def _report(args: argparse.Namespace) -> int:
     from authorag.benchmarks.report import write_report
-    from authorag.benchmarks.runner import default_results_dir
+    from authorag.settings import results_dir
 
-    results = default_results_dir() if args.results is None else Path(args.results)
+    results = results_dir() if args.results is None else Path(args.results)
     path = write_report(results, results if args.out is None else Path(args.out))
     print(path)
     return 0

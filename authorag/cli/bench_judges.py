@@ -48,10 +48,10 @@ def _command(args: argparse.Namespace) -> str:
 def _judges(args: argparse.Namespace) -> int:
     from authorag.benchmarks import judge_study as js
     from authorag.benchmarks.judge_study_report import markdown
-    from authorag.benchmarks.runner import default_results_dir
+    from authorag.settings import results_dir
     from authorag.cli._util import show_progress
 
-    out = Path(args.out) if args.out else default_results_dir() / "judges_domainauth_web"
+    out = Path(args.out) if args.out else results_dir() / "judges_domainauth_web"
     if args.report:
         out.with_suffix(".md").write_text(markdown(json.loads(out.with_suffix(".json").read_text("utf-8"))),
                                           encoding="utf-8")

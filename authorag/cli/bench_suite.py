@@ -74,10 +74,10 @@ def _speeds(args: argparse.Namespace) -> tuple[float, float]:
 def _suite(args: argparse.Namespace) -> int:
     from authorag.benchmarks import suite as st
     from authorag.benchmarks.paper_report import write_paper_report
-    from authorag.benchmarks.runner import default_results_dir
+    from authorag.settings import results_dir
 
     default = f"suite-{args.name}" + ("" if args.protocol == "paper" else f"-{args.protocol}-prompts")
-    out = Path(args.out) if args.out else default_results_dir() / default
+    out = Path(args.out) if args.out else results_dir() / default
     if args.report_only:
         print(write_paper_report(out))
         return 0

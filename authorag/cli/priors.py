@@ -63,7 +63,8 @@ def _score(args: argparse.Namespace) -> int:
         print(f"authorag score: {message}", file=sys.stderr)
         return 2
     cands = [Candidate.create(u, id=str(i)) for i, u in enumerate(inputs)]
-    scorer = load_scorer(settings_from_args(args))
+    settings = settings_from_args(args)
+    scorer = load_scorer(settings)
     details = scorer.score(cands)
     from authorag.cli.priors_store import store_provenance
     from authorag.suitability.classifier import SourceTypeClassifier
@@ -71,7 +72,7 @@ def _score(args: argparse.Namespace) -> int:
     types = SourceTypeClassifier().classify_many(cands)
     rows: list[dict[str, Any]] = [{"version": JSON_VERSION, **source_authority(c.url, c, d, t.to_dict()), "scorer": scorer.name}
             for c, d, t in zip(cands, details, types)]
-    provenance = store_provenance(args.prior_file or ())
+    provenance = store_provenance(settings.prior_files)
     if args.json:
         for r in rows:  # provenance of each imported store that contributed to the row
             used = {k: provenance[k] for k in r["raw"] if k in provenance}

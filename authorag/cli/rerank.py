@@ -57,11 +57,14 @@ def _add_suitability(p: argparse.ArgumentParser) -> None:
 
 
 def build_reranker(args: argparse.Namespace) -> tuple[Any, str]:
-    """An AuthorityReranker and its relevance mode, configured from parsed CLI options."""
+    """An AuthorityReranker and its relevance mode, configured from parsed CLI options over the
+    ``AUTHORAG_*`` variables and the config file (the policy from its ``[reranker]`` table)."""
     from authorag import adapters
-    from authorag.compose import load_scorer, settings_from_args
+    from authorag.compose import args_environ, load_scorer, settings_from_args
+    from authorag.rerankers.authority import RerankPolicy
+    from authorag.settings import flag_values
 
-    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in adapters.policy_fields(args).items()}
+    fields = adapters.policy_from_env(args_environ(args), **flag_values(args, RerankPolicy))
     suitability: bool | str = args.suitability_matrix or bool(args.suitability)
     return adapters.build_reranker(load_scorer(settings_from_args(args)), args.relevance, fields, suitability)
 

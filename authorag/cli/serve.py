@@ -9,13 +9,14 @@ Example:
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
-from authorag.adapters import POLICY_FIELDS, add_policy_options, policy_fields
+from authorag.adapters import add_policy_options
 from authorag.cli._util import Subparsers
-from authorag.compose import add_scorer_options, composition_name, settings_from_args
-from authorag.server.config import LIMITS, SERVER_RELEVANCE, ServerConfig
+from authorag.compose import ScorerSettings, add_scorer_options, args_environ, composition_name
+from authorag.rerankers.authority import RerankPolicy
+from authorag.server.config import ServerConfig
+from authorag.settings import add_flags, export_env, flag_values
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -34,41 +35,22 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def add_server_options(p: argparse.ArgumentParser) -> None:
-    """The :class:`~authorag.server.config.ServerConfig` flags, shared by ``serve`` and ``mcp``."""
-    p.add_argument("--relevance", choices=SERVER_RELEVANCE,
-                   help="relevance over the request's documents (default bm25)")
-    p.add_argument("--judge-deadline", type=float, metavar="SECONDS",
-                   help="judge time per request, enforced while a call is in flight (default 10); past it the "
-                        "request answers with the other tiers and flags the candidates")
-    p.add_argument("--judge-workers", type=int, help="judge calls in flight at once (default 4); more are skipped")
-    p.add_argument("--api-key", help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)")
-    limits = p.add_argument_group("request limits (docs/server.md, Limits)")
-    for limit in LIMITS:
-        kind = float if limit.field.endswith("_s") else int
-        default = ServerConfig.__dataclass_fields__[limit.field].default
-        limits.add_argument(limit.flag, dest=limit.field, type=kind, metavar="SECONDS" if kind is float else "N",
-                            help=f"{limit.meaning} (default {default}; beyond it: {limit.error})")
+    """The :class:`~authorag.server.config.ServerConfig` flags, shared by ``serve`` and ``mcp``: one
+    per field (:func:`authorag.settings.add_flags`), then the policy's and the scorer's."""
+    add_flags(p, ServerConfig)
     add_policy_options(p, exclude=("top_k",))
     add_scorer_options(p)
-    p.add_argument("--suitability", action="store_true", default=None,
-                   help="fuse source-type x query-topic suitability (docs/suitability.md); off by default")
-    p.add_argument("--suitability-matrix", metavar="YAML", help="your own suitability matrix file")
 
 
 def server_config(args: argparse.Namespace) -> ServerConfig:
-    """The settings the :func:`add_server_options` flags give, over the ``AUTHORAG_*`` variables.
+    """The settings the :func:`add_server_options` flags give, over the ``AUTHORAG_*`` variables
+    and the config file (``--config`` or ``AUTHORAG_CONFIG``).
 
     Raises:
         ConfigError: a flag or variable out of range (``max_documents must be a positive integer``).
     """
-    policy: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
-                              for k, v in policy_fields(args, POLICY_FIELDS).items()}
-    return ServerConfig.from_env(
-        None, relevance=args.relevance, scorer=settings_from_args(args), api_key=args.api_key,
-        suitability=args.suitability, suitability_matrix=args.suitability_matrix,
-        judge_deadline_s=args.judge_deadline, judge_workers=args.judge_workers,
-        **{limit.field: getattr(args, limit.field) for limit in LIMITS}, **policy,
-    )
+    return ServerConfig.from_env(args_environ(args), **flag_values(args, ServerConfig),
+                                 **flag_values(args, RerankPolicy), **flag_values(args, ScorerSettings))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -80,7 +62,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     uvicorn = require("uvicorn", extra="server", feature="authorag serve")
     config = server_config(args)
-    os.environ.update(config.to_env())
     check_positive_int("--workers", args.workers)
     check_port_free(args.host, args.port)
     _check_files(config)
@@ -89,6 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
     uvicorn_kw: dict[str, Any] = {"log_level": args.log_level, "access_log": False, "http": protocol_path(),
                                   "h11_max_incomplete_event_size": config.max_header_bytes,
                                   "timeout_graceful_shutdown": int(config.request_deadline_s) + 1}
+    export_env(config.to_env())  # the workers read these; set once every check has passed
     reuse = args.reuse_port if args.reuse_port is not None else reuse_port_supported()
     if args.workers > 1 and reuse:
         if not reuse_port_supported():

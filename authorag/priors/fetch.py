@@ -35,6 +35,7 @@ from typing import Any
 
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.priors.import_job import ImportResult, import_lists
+from authorag.settings import env_text
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +168,7 @@ _OPENER = urllib.request.build_opener(_CredentialSafeRedirects)
 def _request(entry: RankList, address: str) -> urllib.request.Request:
     headers = {"User-Agent": "authorag-priors-fetch"}
     if entry.token_env is not None:
-        token = os.environ.get(entry.token_env)
+        token = env_text(entry.token_env)
         if not token:
             raise ConfigError(f"the {entry.name} list needs an API token: set {entry.token_env} "
                               f"({entry.terms})")

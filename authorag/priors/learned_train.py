@@ -360,7 +360,7 @@ def learned_prior_for(exclude: Iterable[str] = (), tail: Sequence[str] | None = 
         >>> learned_prior_for().meta["tail_sources"]
         ['ut1', 'cred1']
     """
-    from authorag.judges.backends.models import cache_dir
+    from authorag.settings import cache_dir
     from authorag.priors.learned import LearnedPrior, load_learned_prior, load_model, save_model
     from authorag.priors.tail_data import DEFAULT_TAIL
 

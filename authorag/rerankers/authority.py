@@ -26,6 +26,7 @@ from authorag.scores import (
     RELEVANCE_SCORE,
     TRUST_SCORE,
 )
+from authorag.settings import flag
 from authorag.trust import trust_rule_for
 from authorag.types import (
     UNKNOWN_DETAIL,
@@ -115,8 +116,8 @@ class RerankPolicy:
     min_authority: float | None = None
     rrf_k: float = 60.0
     normalize: Normalize = "minmax"
-    allow: tuple[str, ...] = field(default=())
-    deny: tuple[str, ...] = field(default=())
+    allow: tuple[str, ...] = field(default=(), metadata=flag(metavar="PATTERN"))
+    deny: tuple[str, ...] = field(default=(), metadata=flag(metavar="PATTERN"))
     suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
 
     def __post_init__(self) -> None:

@@ -1,7 +1,9 @@
-"""Server settings: one frozen dataclass, read from ``AUTHORAG_*`` environment variables.
+"""Server settings: one frozen dataclass, read by :mod:`authorag.settings` like every setting.
 
-``authorag serve`` flags override the environment; the CLI passes the result to the worker
-processes through the same variables, so one code path configures every worker.
+Defaults < the ``[server]`` table of the settings file (``AUTHORAG_CONFIG`` or ``--config``) <
+``AUTHORAG_*`` environment variables < ``authorag serve`` flags (one per field, generated). The CLI
+passes the result to the worker processes through the same variables, so one code path
+configures every worker.
 
 ==============================  =========================  ==========================================
 variable                        default                    meaning
@@ -40,19 +42,20 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
 from authorag._urlhost import redact_credentials
-from authorag.adapters import POLICY_FIELDS, make_policy, policy_from_env, policy_to_env
+from authorag.adapters import POLICY_FIELDS, policy_from_env
 from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
-from authorag.settings import check_setting, field_kinds
+from authorag.settings import build, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 
 ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense"]
 """The :data:`~authorag.types.Relevance` modes but ``upstream``: request documents carry no upstream score."""
 SERVER_RELEVANCE: tuple[str, ...] = get_args(ServerRelevance)
 """Relevance modes the server accepts."""
-ENV_PREFIX = "AUTHORAG_"
+SERVER_TABLE = "server"
+"""The settings file's table of server settings (``[server]``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,15 @@ LIMITS: tuple[Limit, ...] = (
           "422 too_many_sources"),
 )
 """Every request limit of the server (``docs/server.md`` "Limits" lists the same, with defaults)."""
+_LIMIT_GROUP = "request limits (docs/server.md, Limits)"
+
+
+def _limit(name: str, default: Any) -> Any:
+    """A limit field: its default and the flag :data:`LIMITS` gives it."""
+    limit = next(x for x in LIMITS if x.field == name)
+    return field(default=default, metadata=flag(
+        limit.flag, metavar="SECONDS" if isinstance(default, float) else "N", group=_LIMIT_GROUP,
+        help=f"{limit.meaning} (default {{default}}; beyond it: {limit.error})"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,31 +114,42 @@ class ServerConfig:
         0.5
     """
 
-    relevance: ServerRelevance = "bm25"
+    relevance: ServerRelevance = field(default="bm25", metadata=flag(
+        help="relevance over the request's documents (default {default})"))
     policy: RerankPolicy = field(default_factory=RerankPolicy)
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
-    judge_deadline_s: float = 10.0
-    judge_workers: int = 4
-    request_threads: int = 64
-    cpu_threads: int = 2
-    api_key: str | None = field(default=None, repr=False)
-    max_documents: int = 1000
-    max_urls: int = 1000
-    max_body_bytes: int = 5 * 1024 * 1024
-    max_doc_chars: int = 20_000
-    max_header_bytes: int = 32 * 1024
-    max_query_chars: int = 10_000
-    max_query_terms: int = 512
-    max_rank_fields: int = 32
-    max_answer_chars: int = 100_000
-    max_statements: int = 500
-    max_citations: int = 5_000
-    max_sources: int = 200
-    request_deadline_s: float = 20.0
-    read_timeout_s: float = 10.0
-    model_name: str = "authorag-authority"
-    suitability: bool = False
-    suitability_matrix: str | None = None
+    judge_deadline_s: float = field(default=10.0, metadata=flag(
+        "--judge-deadline", metavar="SECONDS",
+        help="judge time per request, enforced while a call is in flight (default 10); past it the "
+             "request answers with the other tiers and flags the candidates"))
+    judge_workers: int = field(default=4, metadata=flag(
+        help="judge calls in flight at once (default 4); more are skipped"))
+    request_threads: int = field(default=64, metadata=flag(
+        metavar="N", help="threads for requests that may call a judge (default {default})"))
+    cpu_threads: int = field(default=2, metadata=flag(
+        metavar="N", help="threads for large requests without a judge (default {default})"))
+    api_key: str | None = field(default=None, repr=False, metadata=flag(
+        help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)"))
+    max_documents: int = _limit("max_documents", 1000)
+    max_urls: int = _limit("max_urls", 1000)
+    max_body_bytes: int = _limit("max_body_bytes", 5 * 1024 * 1024)
+    max_doc_chars: int = _limit("max_doc_chars", 20_000)
+    max_header_bytes: int = _limit("max_header_bytes", 32 * 1024)
+    max_query_chars: int = _limit("max_query_chars", 10_000)
+    max_query_terms: int = _limit("max_query_terms", 512)
+    max_rank_fields: int = _limit("max_rank_fields", 32)
+    max_answer_chars: int = _limit("max_answer_chars", 100_000)
+    max_statements: int = _limit("max_statements", 500)
+    max_citations: int = _limit("max_citations", 5_000)
+    max_sources: int = _limit("max_sources", 200)
+    request_deadline_s: float = _limit("request_deadline_s", 20.0)
+    read_timeout_s: float = _limit("read_timeout_s", 10.0)
+    model_name: str = field(default="authorag-authority", metadata=flag(
+        help="model name echoed in responses (default {default})"))
+    suitability: bool = field(default=False, metadata=flag(
+        help="fuse source-type x query-topic suitability (docs/suitability.md); off by default"))
+    suitability_matrix: str | None = field(default=None, metadata=flag(
+        metavar="YAML", help="your own suitability matrix file"))
 
     def __post_init__(self) -> None:
         check_choice("relevance", self.relevance, SERVER_RELEVANCE)
@@ -148,41 +171,30 @@ class ServerConfig:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ServerConfig:
-        """Read ``AUTHORAG_*`` variables (default: ``os.environ``); ``overrides`` win when not None.
+        """Defaults < the ``AUTHORAG_CONFIG`` file (``[server]``, ``[reranker]``, ``[scorer]``) <
+        ``AUTHORAG_*`` variables (default: the process environment) < ``overrides`` (None skipped):
+        :func:`authorag.settings.read_settings` for each of the three.
 
         ``overrides`` may name server fields, :class:`RerankPolicy` fields (``weight=0.4``) or
-        :class:`ScorerSettings` fields (``judge=...``).
+        :class:`ScorerSettings` fields (``judge=...``), or give ``policy``/``scorer`` whole.
 
         Raises:
             ConfigError: a value that cannot be parsed (``AUTHORAG_WEIGHT must be a number, got 'x'``).
         """
-        env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for name, kind in field_kinds(cls).items():
-            raw = env.get(ENV_PREFIX + name.upper())
-            if name not in ("scorer", "policy") and raw is not None and raw != "":
-                values[name] = check_setting(ENV_PREFIX + name.upper(), raw, kind, text=True)
         scorer_names = set(ScorerSettings.field_names())
         scorer_kw = {k: v for k, v in overrides.items() if k in scorer_names}
         policy_kw = {k: v for k, v in overrides.items() if k in POLICY_FIELDS}
-        values.update({k: v for k, v in overrides.items()
-                       if v is not None and k not in scorer_names and k not in POLICY_FIELDS})
-        if not isinstance(values.get("policy"), RerankPolicy):
-            values["policy"] = make_policy({**policy_from_env(env), **{k: v for k, v in policy_kw.items() if v is not None}})
-        if not isinstance(values.get("scorer"), ScorerSettings):
-            values["scorer"] = ScorerSettings.from_env(env, **scorer_kw)
-        return cls(**values)
+        nested = {k: overrides.pop(k) for k in ("policy", "scorer") if k in overrides}
+        own = {k: v for k, v in overrides.items() if k not in scorer_names and k not in POLICY_FIELDS}
+        values = read_settings(cls, SERVER_TABLE, environ, own)
+        values["policy"] = nested.get("policy") or build(RerankPolicy, policy_from_env(environ, **policy_kw), environ)
+        values["scorer"] = nested.get("scorer") or ScorerSettings.from_env(environ, **scorer_kw)
+        return build(cls, values, environ)
 
     def to_env(self) -> dict[str, str]:
-        """The ``AUTHORAG_*`` variables that reproduce this config (for worker processes)."""
-        out: dict[str, str] = {**self.scorer.to_env(), **policy_to_env(self.policy)}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is None or f.name in ("scorer", "policy"):
-                continue
-            text = ",".join(value) if isinstance(value, tuple) else str(value).lower() if isinstance(value, bool) else str(value)
-            out[ENV_PREFIX + f.name.upper()] = text
-        return out
+        """The ``AUTHORAG_*`` variables that reproduce this config (for worker processes): every field,
+        so a worker that reads the same config file again ends with the same values."""
+        return {**self.scorer.to_env(), **env_values(self.policy), **env_values(self)}
 
     def public(self, *, paths: bool = False) -> dict[str, Any]:
         """A JSON view without secrets (for logs and ``/readyz``).

@@ -193,14 +193,13 @@ class AuthorityMcpServer:
     def run_http(self, host: str, port: int, path: str = DEFAULT_PATH, log_level: str = "warning") -> None:
         """Serve the streamable HTTP endpoint with uvicorn until interrupted, with the HTTP
         protocol of ``authorag serve`` (JSON 400s; request headers within the read timeout)."""
-        import os
-
         import uvicorn
 
         from authorag.server.protocol import protocol_path
+        from authorag.settings import env_name, export_env
 
         cfg = self.service.config
-        os.environ["AUTHORAG_READ_TIMEOUT_S"] = str(cfg.read_timeout_s)  # where the protocol reads it
+        export_env({env_name("read_timeout_s"): str(cfg.read_timeout_s)})  # where the protocol reads it
         self.start_warm_up()
         uvicorn.run(self.http_app(path, host), host=host, port=port, log_level=log_level, access_log=False,
                     http=protocol_path(), h11_max_incomplete_event_size=cfg.max_header_bytes,

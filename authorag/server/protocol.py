@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 from http import HTTPStatus
 from typing import Any
 
@@ -44,9 +43,10 @@ def error_response(status: int, code: str, message: str) -> bytes:
 def read_timeout_s() -> float:
     """The ``read_timeout_s`` setting of this process (``AUTHORAG_READ_TIMEOUT_S``)."""
     from authorag.server.config import ServerConfig
+    from authorag.settings import env_name, env_text
 
-    raw = os.environ.get("AUTHORAG_READ_TIMEOUT_S")
-    return ServerConfig.from_env({"AUTHORAG_READ_TIMEOUT_S": raw} if raw else {}).read_timeout_s
+    raw = env_text(env_name("read_timeout_s"))
+    return ServerConfig.from_env({env_name("read_timeout_s"): raw} if raw else {}).read_timeout_s
 
 
 class _JSONErrors(asyncio.Protocol):

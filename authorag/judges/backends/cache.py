@@ -32,7 +32,7 @@ from authorag.judges.backends.base import (
     LLMBackend,
     TokenLogprob,
 )
-from authorag.judges.backends.models import cache_dir
+from authorag.settings import cache_dir
 from authorag.validation import check_positive_int
 
 logger = logging.getLogger(__name__)

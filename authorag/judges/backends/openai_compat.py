@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Iterable
@@ -42,6 +41,7 @@ from authorag.judges.backends._chat import (
 )
 from authorag.judges.backends._concurrency import PerLoop
 from authorag.judges.backends.base import FEATURES, ChatRequest, Completion, Feature
+from authorag.settings import openai_api_key
 
 logger = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ class OpenAIBackend:
         self._unsupported: dict[Feature, float] = dict.fromkeys(_features(disable), float("inf"))
         self._lock = threading.Lock()
         self._threads = threading.BoundedSemaphore(concurrency)
-        key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "no-key")
+        key = api_key if api_key is not None else openai_api_key()
         client_args: dict[str, Any] = {
             "base_url": base_url, "api_key": key, "timeout": timeout, "max_retries": 0,
         }

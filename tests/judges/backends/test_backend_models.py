@@ -16,11 +16,11 @@ from authorag.judges.backends.models import (
     MODELS,
     ModelSpec,
     assemble_parts,
-    cache_dir,
     installed_parts,
     model_path,
     resolve_model,
 )
+from authorag.settings import cache_dir
 
 
 def _parts(tmp_path: Path, chunks: Sequence[bytes]) -> list[Path]:
