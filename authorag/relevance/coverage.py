@@ -25,6 +25,7 @@ Example:
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
@@ -112,14 +113,24 @@ def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float]
     heads = {s[:3] for s in stems}  # only tokens that can stem to a query word are stemmed
     cov: list[float] = []
     stuffed: list[bool] = []
+    seen: dict[str, str | None] = {}  # token -> the query word it stems to, or None (tokens repeat across a pool)
     for text in texts:
         tokens = tokenize(text)
-        hits = [st for t in tokens if t[:3] in heads and (st := light_stem(t)) in wanted]
-        cov.append(len(set(hits)) / len(stems))
-        n, k = len(tokens), len(hits)
+        counts = Counter(tokens)  # each distinct word is looked at once
+        found: set[str] = set()
+        k = 0
+        for t, c in counts.items():
+            st = seen.get(t, "")
+            if st == "":
+                st = seen[t] = stem if t[:3] in heads and (stem := light_stem(t)) in wanted else None
+            if st is not None:
+                found.add(st)
+                k += c
+        cov.append(len(found) / len(stems))
+        n = len(tokens)
         dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
         # a short text must also repeat the query's words: an honest snippet names them once
-        stuffed.append(dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * len(set(hits))))
+        stuffed.append(dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * len(found)))
     return cov, stuffed
 
 
