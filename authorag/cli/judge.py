@@ -47,14 +47,25 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def _read_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = [(u, "") for u in args.inputs]
     if args.input:
+        from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
+        from authorag.errors import ConfigError
+
         with open(args.input, encoding="utf-8") as fh:
-            for line in fh:
+            for number, line in enumerate(fh, start=1):
                 line = line.strip()
                 if not line:
                     continue
                 if line.startswith("{"):
-                    obj = json.loads(line)
-                    rows.append((str(obj["url"]), str(obj.get("text", ""))))
+                    try:
+                        obj = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise ConfigError(f"{args.input}:{number}: not valid JSON ({exc.msg})") from None
+                    url = url_from_metadata(obj, DEFAULT_URL_KEYS) if isinstance(obj, dict) else ""
+                    if not url:
+                        raise ConfigError(f"{args.input}:{number}: no URL; give it under one of "
+                                          f"{', '.join(DEFAULT_URL_KEYS)} (or write the URL alone on the line)")
+                    text = obj.get("text", "")
+                    rows.append((url, text if isinstance(text, str) else ""))
                 else:
                     rows.append((line, ""))
     return rows
