@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from _dict_scorer import DictScorer
 
 from authorag.adapters import build_reranker, candidates_of
 from authorag.benchmarks.compare import CompareConfig, run_compare
@@ -47,22 +48,8 @@ from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError
 from authorag.policy_options import make_policy
 from authorag.rerankers.authority import RerankPolicy
-from authorag.types import AuthorityDetail, Candidate
 
 CTX = MethodContext(task_family="rerank", label_source=None, item_kind="document")
-
-
-class DictScorer:
-    """AuthorityScorer over a fixed host → authority map; other hosts are unknown."""
-
-    name = "dict"
-
-    def __init__(self, values: Mapping[str, float]) -> None:
-        self.values = values
-
-    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
-        return [AuthorityDetail(self.values[c.host], 1.0, "table") if c.host in self.values
-                else AuthorityDetail(None, 0.0, "unknown") for c in candidates]
 
 
 def _setup(values: Mapping[str, float], **policy: object) -> RerankSetup:

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from _dict_scorer import DictScorer
 
 from authorag.benchmarks.compare import CompareConfig, headline_cells, run_compare
 from authorag.benchmarks.methods import MethodContext
@@ -25,20 +26,7 @@ from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.track_tasks import hosted_items, tail_items
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
-from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate
-
-
-class DictScorer:
-    """AuthorityScorer over a fixed host → authority map; other hosts are unknown."""
-
-    name = "dict"
-
-    def __init__(self, values: Mapping[str, float]) -> None:
-        self.values = values
-
-    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
-        return [AuthorityDetail(self.values[c.host], 1.0, "table") if c.host in self.values
-                else AuthorityDetail(None, 0.0, "unknown") for c in candidates]
+from authorag.types import UNKNOWN_LEVEL
 
 
 def _scorer(values: Mapping[str, float | None]):  # type: ignore[no-untyped-def]
