@@ -120,11 +120,7 @@ def show_progress(totals: Mapping[str, int] | None = None) -> Generator[None, No
     ids: dict[str, TaskID] = {}
 
     def on_event(e: ProgressEvent) -> None:
-        if e.total is not None:
-            expected[e.task] = e.total  # a later event without a total keeps the one announced
-        done, total, unit = e.done, expected.get(e.task), e.unit
-        if unit == "bytes":
-            done, total, unit = done >> 20, None if total is None else total >> 20, "MiB"
+        _, done, total, unit = _shown(e, expected)
         if e.task not in ids:
             if not ids:
                 bars.start()  # on the first event: a command that reports nothing draws nothing
@@ -174,17 +170,24 @@ def progress_bar(label: str, total: int | None, quiet: bool, *, unit: str = "ite
         yield lambda done: bar.update(task, completed=done)
 
 
+def _shown(e: ProgressEvent, expected: dict[str, int]) -> tuple[int | None, int, int | None, str]:
+    """The task's total (a later event without one keeps the one announced, recorded in
+    ``expected``), and done, total and unit as shown (bytes in MiB)."""
+    if e.total is not None:
+        expected[e.task] = e.total
+    total = expected.get(e.task)
+    if e.unit == "bytes":
+        return total, e.done >> 20, None if total is None else total >> 20, "MiB"
+    return total, e.done, total, e.unit
+
+
 def _line_reporter(expected: dict[str, int]) -> Callable[[ProgressEvent], None]:
     """A progress listener for a non-terminal stderr: one line per tenth of a task (or per event
     when its total is unknown, at most one a second), and one when it is complete."""
     last: dict[str, tuple[int, float]] = {}
 
     def on_event(e: ProgressEvent) -> None:
-        if e.total is not None:
-            expected[e.task] = e.total
-        total = expected.get(e.task)
-        done, unit = (e.done >> 20, "MiB") if e.unit == "bytes" else (e.done, e.unit)
-        shown_total = None if total is None else total >> 20 if e.unit == "bytes" else total
+        total, done, shown_total, unit = _shown(e, expected)
         now = time.monotonic()
         step, at = last.get(e.task, (-1, 0.0))
         tenth = -1 if not total else e.done * 10 // total
