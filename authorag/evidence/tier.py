@@ -122,7 +122,7 @@ class PageEvidence:
         self.memo_size = memo_size
         self._memo_for: tuple[PageModel, SourceTypeClassifier | None] = (self.model, classifier)
         self._reader = UrlReader(classifier, memo_size)
-        self._details: dict[str, _Remembered] = {}
+        self._details: dict[tuple[str, int, int], _Remembered] = {}
         # The details are remembered only for this class's own estimate (a subclass may estimate otherwise).
         self._remember = memo_size > 0 and type(self).estimate is PageEvidence.estimate
 
@@ -190,11 +190,14 @@ class PageEvidence:
         """The details of :meth:`fill` (``hosted_known``: a base of tier ``hosted`` says the page is
         hosted) or of :meth:`score` (None: the URL layer asks the platform index).
 
-        The detail of a candidate without text depends only on its URL, host, domain and base detail
-        (a tier hands out the same detail object for the same source), so it is remembered per URL;
-        only from batches of two or more, and a lone miss is estimated beside another candidate:
-        numpy adds the layer sums of a one-row batch in another order (pairwise, not column by
-        column), which can move the last bit of a value.
+        The detail of a candidate depends only on its URL, text, host, domain and base detail (a
+        tier hands out the same detail object for the same source), so it is remembered per URL and
+        text: the key holds the text's length and ``hash`` (Python's string hash is keyed per
+        process, so two texts cannot be made to collide on purpose), never the text itself, so the
+        memo's memory stays bounded by its size whatever the texts' length. It is used only from
+        batches of two or more, and a lone miss is estimated beside another candidate: numpy adds
+        the layer sums of a one-row batch in another order (pairwise, not column by column), which
+        can move the last bit of a value.
         """
         self._fresh_memos()
         todo = [i for i, d in enumerate(details) if d.credibility is None and d.tier in FILLS_TIERS]
@@ -203,7 +206,7 @@ class PageEvidence:
             todo, hits = [], todo
             for i in hits:
                 c = candidates[i]
-                hit = None if c.text else memo.get(c.url)
+                hit = memo.get((c.url, len(c.text), hash(c.text)))
                 if hit is not None and hit.base is details[i] and hit.host == c.host and hit.domain == c.domain:
                     out[i] = hit.detail
                 else:
@@ -216,10 +219,10 @@ class PageEvidence:
         for i, est in zip(todo, self.estimate([candidates[i] for i in todo], hosted)):
             out[i] = detail = self.detail(est, details[i])
             c = candidates[i]
-            if not c.text and len(todo) > 1 and self._remember and len(c.url) <= MEMO_KEY_CHARS:
+            if len(todo) > 1 and self._remember and len(c.url) <= MEMO_KEY_CHARS:
                 if len(memo) >= self.memo_size:
                     memo.clear()
-                memo[c.url] = _Remembered(c.host, c.domain, details[i], detail)
+                memo[(c.url, len(c.text), hash(c.text))] = _Remembered(c.host, c.domain, details[i], detail)
         return out
 
     def __repr__(self) -> str:
@@ -236,7 +239,7 @@ _TEXT_NAMES = [_CUE_NAMES[FEATURES[j]] for j in _TEXT_COLUMNS.tolist()]
 
 @dataclass(frozen=True, slots=True)
 class _Remembered:
-    """The detail a text-less candidate got, with what it depends on besides its URL."""
+    """The detail a candidate got, with what it depends on besides its URL and text."""
 
     host: str | None
     domain: str | None

@@ -25,7 +25,6 @@ Example:
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
@@ -113,19 +112,23 @@ def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float]
     heads = {s[:3] for s in stems}  # only tokens that can stem to a query word are stemmed
     cov: list[float] = []
     stuffed: list[bool] = []
-    seen: dict[str, str | None] = {}  # token -> the query word it stems to, or None (tokens repeat across a pool)
+    # Each distinct token of the pool is looked at once (tokens repeat across a pool): it stems to
+    # a query word (``match``) or not (``miss``); the rest is set algebra in C.
+    match: dict[str, str] = {}
+    miss: set[str] = set()
     for text in texts:
         tokens = tokenize(text)
-        counts = Counter(tokens)  # each distinct word is looked at once
-        found: set[str] = set()
-        k = 0
-        for t, c in counts.items():
-            st = seen.get(t, "")
-            if st == "":
-                st = seen[t] = stem if t[:3] in heads and (stem := light_stem(t)) in wanted else None
-            if st is not None:
-                found.add(st)
-                k += c
+        distinct = set(tokens)
+        new = distinct - miss
+        new.difference_update(match)
+        for t in new:
+            if t[:3] in heads and (stem := light_stem(t)) in wanted:
+                match[t] = stem
+            else:
+                miss.add(t)
+        hits = distinct.intersection(match)
+        found = {match[t] for t in hits}
+        k = sum(tokens.count(t) for t in hits)
         cov.append(len(found) / len(stems))
         n = len(tokens)
         dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n

@@ -250,3 +250,20 @@ def test_a_lone_miss_gets_the_sums_of_its_request() -> None:
     assert pe.fill([shop, other], [unknown] * 2) == old.fill(MODEL, [shop, other], [unknown] * 2)
     assert pe.fill([new, other], [unknown] * 2) == old.fill(MODEL, [new, other], [unknown] * 2)  # `new` alone misses
     assert pe.fill([new], [unknown]) == old.fill(MODEL, [new], [unknown])  # a request of one: its own sums
+
+
+def test_pages_with_text_are_remembered_per_url_and_text() -> None:
+    # A page seen again (same URL, same text) gets the very detail object it got before (the
+    # adapters' breakdown cache is keyed by it); the same URL with other text is read again.
+    pe = PageEvidence()
+    unknown = AuthorityDetail(None, 0.0, "unknown")
+    study = "In a randomized trial, the researchers found that the study drug did not help. " * 4
+    cure = "This miracle cure is guaranteed to work for you and it will cure all of your pain! Buy it now! " * 4
+    pages = [Candidate.create("https://zq-clinic.org/a", study), Candidate.create("https://zq.biz/b", cure)]
+    first = pe.fill(pages, [unknown] * 2)
+    again = pe.fill(pages, [unknown] * 2)
+    assert [a is f for a, f in zip(again, first)] == [True, True]
+    swapped = [Candidate.create("https://zq-clinic.org/a", cure), Candidate.create("https://zq.biz/b", study)]
+    got = pe.fill(swapped, [unknown] * 2)
+    assert got == old.fill(MODEL, swapped, [unknown] * 2)
+    assert [g.credibility != f.credibility for g, f in zip(got, first)] == [True, True]
