@@ -21,7 +21,7 @@ Example:
     >>> from authorag.types import candidates_from
     >>> scorer = load_scorer(ScorerSettings())
     >>> scorer.name
-    'reserved>hosted>prior>page'
+    'reserved>hosted>table>page'
     >>> [d.tier for d in scorer.score(candidates_from(["nih.gov", "https://johndoe.wordpress.com/x"]))]
     ['table', 'hosted']
 """
@@ -228,16 +228,16 @@ def _build(settings: ScorerSettings) -> AuthorityScorer:
 
 
 def composition_name(settings: ScorerSettings) -> str:
-    """The composition's name as provenance shows it (``reserved>hosted>prior>learned>judge.point:local``).
+    """The composition's name as provenance shows it (``reserved>hosted>table>learned>judge.point:local``).
 
     Example:
         >>> composition_name(ScorerSettings(learned=True, exclude_sources=("majestic",)))
-        'reserved>hosted>prior-majestic>learned>page'
+        'reserved>hosted>table-majestic>learned>page'
     """
     parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
-    prior = "prior" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)
-    prior += "".join(f"+{split_prior_file(spec)[0]}" for spec in settings.prior_files)
-    parts.append(prior + ("+pagetype" if settings.source_type_adjust else ""))
+    table = "table" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)
+    table += "".join(f"+{split_prior_file(spec)[0]}" for spec in settings.prior_files)
+    parts.append(table + ("+pagetype" if settings.source_type_adjust else ""))
     if settings.learned:
         parts.append("learned" if settings.learned_tail == DEFAULT_LEARNED_TAIL else
                      f"learned[tail={'+'.join(settings.learned_tail) or 'none'}]")

@@ -44,7 +44,7 @@ def test_serve_banner(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert "authorag serve: http://127.0.0.1:8000  (2 workers)" in err
     assert "docs      http://127.0.0.1:8000/docs" in err
-    assert "scorer    reserved>hosted>prior" in err
+    assert "scorer    reserved>hosted>table" in err
     assert ("relevance rank; fusion window (on topic from 0.55 of the best relevance), signal trust, weight 0.5, "
             "unknown level 0.3") in err
 

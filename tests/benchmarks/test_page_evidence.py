@@ -59,7 +59,7 @@ def test_honest_scorer_swaps_the_page_tier_only_on_tracks_built_from_the_labelle
     assert honest_scorer(plain, "ragauth") is plain
     swapped = honest_scorer(scorer, "ragauth")
     assert swapped is not scorer and isinstance(swapped.page, CrossFitPageEvidence)  # type: ignore[attr-defined]
-    assert swapped.name == "reserved>hosted>prior>page[crossfit]"
+    assert swapped.name == "reserved>hosted>table>page[crossfit]"
     assert type(scorer.page) is PageEvidence  # type: ignore[attr-defined]  # the cached composition is untouched
 
 

@@ -109,11 +109,11 @@ def test_tiered_fills_only_what_no_table_knows() -> None:
 
 
 def test_composition_setting_env_and_flag() -> None:
-    assert composition_name(ScorerSettings(page_evidence=True)) == "reserved>hosted>prior>page"
-    assert load_scorer(ScorerSettings(page_evidence=True)).name == "reserved>hosted>prior>page"
+    assert composition_name(ScorerSettings(page_evidence=True)) == "reserved>hosted>table>page"
+    assert load_scorer(ScorerSettings(page_evidence=True)).name == "reserved>hosted>table>page"
     assert ScorerSettings().page_evidence is True  # on by default
     assert ScorerSettings.from_env({"AUTHORAG_PAGE_EVIDENCE": "false"}).page_evidence is False
-    assert composition_name(ScorerSettings(page_evidence=False)) == "reserved>hosted>prior"
+    assert composition_name(ScorerSettings(page_evidence=False)) == "reserved>hosted>table"
     import argparse
 
     from authorag.compose import add_scorer_options

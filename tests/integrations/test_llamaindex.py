@@ -125,7 +125,7 @@ def test_serialisation_round_trips() -> None:
         assert (again.allow, again.url_keys, again.exclude_sources) == (("*.gov",), ("link", "url"), ("moz",))
     rebuilt = AuthorityPostprocessor.from_json(post.to_json())
     assert [n.node.node_id for n in rebuilt.postprocess_nodes(_nodes(), query_str=QUERY)] == ["b", "a"]
-    assert rebuilt.reranker().scorer.name == "reserved>hosted>prior-moz>page"
+    assert rebuilt.reranker().scorer.name == "reserved>hosted>table-moz>page"
 
 
 @pytest.mark.parametrize(("fields", "message"), [

@@ -134,6 +134,6 @@ def test_settings_validate_the_learned_tail() -> None:
 
     with pytest.raises(ConfigError, match=r"unknown tail source\(s\) \['x'\]"):
         ScorerSettings(learned_tail=("x",))
-    assert composition_name(ScorerSettings(learned=True)) == "reserved>hosted>prior>learned>page"
-    assert composition_name(ScorerSettings(learned=True, learned_tail=())) == "reserved>hosted>prior>learned[tail=none]>page"
-    assert composition_name(ScorerSettings(learned=True, learned_tail=("ut1",))) == "reserved>hosted>prior>learned[tail=ut1]>page"
+    assert composition_name(ScorerSettings(learned=True)) == "reserved>hosted>table>learned>page"
+    assert composition_name(ScorerSettings(learned=True, learned_tail=())) == "reserved>hosted>table>learned[tail=none]>page"
+    assert composition_name(ScorerSettings(learned=True, learned_tail=("ut1",))) == "reserved>hosted>table>learned[tail=ut1]>page"
