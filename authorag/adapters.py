@@ -5,8 +5,8 @@ calls :class:`~authorag.rerankers.authority.AuthorityReranker`, and converts onc
 This module owns the parts they would otherwise each spell out:
 
 * the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
-* the policy fields (from :class:`~authorag.rerankers.authority.RerankPolicy`): validation,
-  argparse options, environment variables (defined in :mod:`authorag.policy_options`, re-exported);
+* the reranker's policy from plain fields (the policy fields' validation, options and environment
+  variables live in :mod:`authorag.policy_options`);
 * the reranker over the default composition (:func:`authorag.compose.load_scorer`), with the
   optional suitability scorer (:func:`resolve_suitability`);
 * the one per-candidate breakdown (:func:`breakdown`, :func:`breakdowns`).
@@ -29,15 +29,7 @@ from typing import Any
 
 from authorag.domains import parse_host, parsed_url
 from authorag.errors import ConfigError
-from authorag.policy_options import (
-    POLICY_FIELDS,
-    add_policy_options,
-    make_policy,
-    policy_field_docs,
-    policy_fields,
-    policy_from_env,
-    policy_to_env,
-)
+from authorag.policy_options import make_policy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
@@ -384,7 +376,6 @@ def check_top(name: str, value: int | None) -> int | None:
     return check_positive_int(name, value, optional=True)
 
 
-__all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "POLICY_FIELDS", "add_policy_options", "as_float",
-           "breakdown", "breakdowns", "build_reranker", "candidates", "candidates_of", "check_top", "choose_relevance", "make_policy",
-           "policy_field_docs", "policy_fields", "policy_from_env", "policy_to_env", "rank_relevance",
-           "resolve_relevance", "resolve_suitability", "source_authority", "source_type_of", "upstream_scores", "url_from_metadata"]
+__all__ = ["BREAKDOWN_VERSION", "DEFAULT_URL_KEYS", "ORDER_MODES", "as_float", "breakdown", "breakdowns", "build_reranker",
+           "candidates", "candidates_of", "check_top", "choose_relevance", "rank_relevance", "resolve_relevance",
+           "resolve_suitability", "source_authority", "source_type_of", "upstream_scores", "url_from_metadata"]

@@ -61,11 +61,8 @@ EXPORTED: dict[str, list[str]] = {
                              "load_matrix", "load_suitability"],
 }
 
-FRONTS: dict[str, str] = {
-    "authorag.adapters": "authorag.policy_options",
-}
-"""Non-package modules allowed to re-export another public module's names: the adapters still
-re-export the policy fields' readers (one settings path will move their callers)."""
+FRONTS: dict[str, str] = {}
+"""Non-package modules allowed to re-export another public module's names (none)."""
 
 
 def _module(path: Path) -> str:

@@ -7,10 +7,11 @@ import math
 import sys
 from typing import Any, get_args
 
-from authorag.adapters import add_policy_options, url_from_metadata
+from authorag.adapters import url_from_metadata
 from authorag.cli._util import JSON_VERSION, Subparsers, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
+from authorag.policy_options import add_policy_options
 from authorag.scores import FUSED_SCORE
 from authorag.types import Relevance
 
@@ -59,12 +60,12 @@ def _add_suitability(p: argparse.ArgumentParser) -> None:
 def build_reranker(args: argparse.Namespace) -> tuple[Any, str]:
     """An AuthorityReranker and its relevance mode, configured from parsed CLI options over the
     ``AUTHORAG_*`` variables and the config file (the policy from its ``[reranker]`` table)."""
-    from authorag import adapters
+    from authorag import adapters, policy_options
     from authorag.compose import args_environ, load_scorer, settings_from_args
     from authorag.rerankers.authority import RerankPolicy
     from authorag.settings import flag_values
 
-    fields = adapters.policy_from_env(args_environ(args), **flag_values(args, RerankPolicy))
+    fields = policy_options.policy_from_env(args_environ(args), **flag_values(args, RerankPolicy))
     suitability: bool | str = args.suitability_matrix or bool(args.suitability)
     return adapters.build_reranker(load_scorer(settings_from_args(args)), args.relevance, fields, suitability)
 

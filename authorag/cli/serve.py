@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from authorag.adapters import add_policy_options
+from authorag.policy_options import add_policy_options
 from authorag.cli._util import Subparsers
 from authorag.compose import ScorerSettings, add_scorer_options, args_environ, composition_name
 from authorag.rerankers.authority import RerankPolicy

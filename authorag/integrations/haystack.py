@@ -23,7 +23,7 @@ require("haystack", extra="haystack", feature="authorag.integrations.haystack.Au
 from haystack import Document, component, default_from_dict, default_to_dict
 from haystack.utils import Secret, deserialize_secrets_inplace
 
-from authorag import adapters
+from authorag import adapters, policy_options
 from authorag.rerankers.authority import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
@@ -37,7 +37,7 @@ from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
 META_KEY = "authority"
 """``Document.meta`` key that receives the per-document explanation."""
 
-_POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_k is the per-call cap
+_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_k is the per-call cap
 _INIT = ("top_k", "relevance", "url_meta_keys", *_POLICY, "exclude_sources", "optin_sources", "suitability")
 
 
@@ -118,7 +118,7 @@ class AuthorityRanker:
         self.judge_api_key = judge_api_key
         self.suitability = suitability
         self.suitability_weight = suitability_weight
-        adapters.make_policy(adapters.policy_fields(self, _POLICY))  # cheap; heavy state waits for warm_up()
+        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))  # cheap; heavy state waits for warm_up()
         self._reranker: AuthorityReranker | None = None
         self._relevance_mode = "auto"
 
@@ -131,7 +131,7 @@ class AuthorityRanker:
         scorer = load_scorer(None, exclude_sources=tuple(self.exclude_sources) or None,
                              optin_sources=tuple(self.optin_sources) or None)
         self._reranker, self._relevance_mode = adapters.build_reranker(
-            scorer, self.relevance, adapters.policy_fields(self, _POLICY), self.suitability)
+            scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
 
     def _prepare(self, documents: Sequence[Document], top_k: int | None) -> tuple[list[Candidate], str, int | None]:
         if self._reranker is None:
@@ -195,7 +195,7 @@ class AuthorityRanker:
     def to_dict(self) -> dict[str, Any]:
         """Serialize to a dict (the secret is written by reference, e.g. its env var name)."""
         return default_to_dict(
-            self, **adapters.policy_fields(self, _INIT),
+            self, **policy_options.policy_fields(self, _INIT),
             judge_api_key=None if self.judge_api_key is None else self.judge_api_key.to_dict(),
         )
 

@@ -31,7 +31,7 @@ from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
-from authorag import adapters
+from authorag import adapters, policy_options
 from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
@@ -48,7 +48,7 @@ from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
-_POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
+_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 
 SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
@@ -111,14 +111,14 @@ class AuthorityCompressor(BaseDocumentCompressor):
     @model_validator(mode="after")
     def _validate(self) -> AuthorityCompressor:
         adapters.check_top("top_n", self.top_n)
-        adapters.make_policy(adapters.policy_fields(self, _POLICY))
+        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))
         return self
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
         if self._reranker is None:
             self._reranker, self._mode = adapters.build_reranker(
-                self.scorer, self.relevance, adapters.policy_fields(self, _POLICY), self.suitability)
+                self.scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
         return self._reranker
 
     def _candidates(self, documents: Sequence[Document]) -> tuple[list[Candidate], str]:

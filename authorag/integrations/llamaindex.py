@@ -26,7 +26,7 @@ from llama_index.core.bridge.pydantic import Field, PrivateAttr, model_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle, TextNode
 
-from authorag import adapters
+from authorag import adapters, policy_options
 from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import (
@@ -44,7 +44,7 @@ from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Releva
 META_KEY = "authority"
 """``node.metadata`` key that receives the per-node explanation."""
 
-_POLICY = tuple(n for n in adapters.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
+_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 _QUERY_FREE = frozenset(adapters.ORDER_MODES)  # relevance modes that read no query text
 _PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() is TextNode's (the text alone)
 _CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
@@ -103,7 +103,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     @model_validator(mode="after")
     def _validate(self) -> AuthorityPostprocessor:
         adapters.check_top("top_n", self.top_n)
-        adapters.make_policy(adapters.policy_fields(self, _POLICY))
+        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))
         return self
 
     @classmethod
@@ -121,7 +121,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
                 scorer = load_scorer(None, exclude_sources=self.exclude_sources or None,
                                      optin_sources=self.optin_sources or None)
             self._reranker, self._mode = adapters.build_reranker(
-                scorer, self.relevance, adapters.policy_fields(self, _POLICY), self.suitability)
+                scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
         return self._reranker
 
     def _candidates(self, nodes: Sequence[NodeWithScore],

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
 from authorag._urlhost import redact_credentials
-from authorag.adapters import POLICY_FIELDS, policy_from_env
+from authorag.policy_options import POLICY_FIELDS, policy_from_env
 from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError

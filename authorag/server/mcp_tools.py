@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from authorag.errors import ConfigError
-from authorag.adapters import POLICY_FIELDS, policy_field_docs
+from authorag.policy_options import POLICY_FIELDS, policy_field_docs
 from authorag.rerankers.authority import RerankPolicy
 from authorag.server.schemas import (
     AuditRequest,
