@@ -58,7 +58,7 @@ _SECRETS = ("judge_api_key",)
 _JUDGE_FLAGS = ("judge", "judge_base_url", "judge_model", "judge_cache")
 """The flags a command whose own ``--judge`` means something else leaves out (``audit``)."""
 DEFAULT_LEARNED_TAIL: tuple[str, ...] = ("ut1", "cred1")
-"""Tail sources of the shipped learned prior (:data:`authorag.priors.tail_data.DEFAULT_TAIL`)."""
+"""Tail sources of the shipped learned prior (:data:`authorag.priors.learned.tail_data.DEFAULT_TAIL`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ class ScorerSettings:
         if self.max_judge_calls < 0 or self.judge_seconds < 0:
             raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
                               f"judge_seconds={self.judge_seconds}")
-        from authorag.priors.tail_data import validate_tail
+        from authorag.priors.learned.tail_data import validate_tail
 
         validate_tail(self.learned_tail)
         if self.judge == "openai" and not self.judge_base_url:
@@ -296,7 +296,7 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
         hybrid_kw["calibration"] = Calibration.load(settings.judge_calibration)
     learned: Any = False
     if settings.learned:
-        from authorag.priors.learned_train import learned_prior_for
+        from authorag.priors.learned.train import learned_prior_for
 
         learned = learned_prior_for(exclude=settings.exclude_sources, tail=settings.learned_tail)
     cache: Any = True if settings.judge_cache is None else settings.judge_cache

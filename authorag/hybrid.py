@@ -272,7 +272,7 @@ def build_hybrid(
     prior = load_prior() if table is None else table
     learned_scorer: AuthorityScorer | None
     if learned is True:
-        from authorag.priors.learned import load_learned_prior
+        from authorag.priors.learned.model import load_learned_prior
 
         learned_scorer = load_learned_prior()
     else:

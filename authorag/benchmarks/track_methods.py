@@ -129,7 +129,7 @@ def default_scorer(exclude_sources: Sequence[str], settings: Mapping[str, object
 
     overrides = dict(settings or {})
     if mbfc_derived and "learned_tail" not in overrides:  # CRED-1 derives from MBFC: never train on it here
-        from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
+        from authorag.priors.learned.tail_data import DEFAULT_TAIL, tail_sources_without
 
         overrides["learned_tail"] = tail_sources_without(DEFAULT_TAIL, "mbfc")
     return load_scorer(ScorerSettings(exclude_sources=tuple(exclude_sources)), **overrides)

@@ -1,7 +1,7 @@
 """Honest evaluation of the learned prior: hash split + leave-source-out, three benchmarks.
 
 Every track scores only **test-split** domains (a fixed hash of the registrable domain, see
-:func:`~authorag.priors.learned_train.domain_split`); the learned model of a track is trained on
+:func:`~authorag.priors.learned.train.domain_split`); the learned model of a track is trained on
 **train-split** domains of the sources *other than* the track's label source:
 
 ========  ==========================================  =====================  ==================
@@ -40,8 +40,8 @@ from numpy.typing import NDArray
 
 from authorag._optional import require
 from authorag.domains import parse_host
-from authorag.priors.learned import LearnedPrior
-from authorag.priors.learned_train import (
+from authorag.priors.learned.model import LearnedPrior
+from authorag.priors.learned.train import (
     build_training_set,
     default_sources,
     domain_split,
@@ -101,7 +101,7 @@ def news_track() -> Track:
 def credauth_track() -> Track:
     """MBFC 2026 factual reporting, 6 levels (rows without a rating are skipped)."""
     # Read by path: library code does not import the benchmarks package.
-    raw = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "mbfc2026.csv.gz").read_bytes()
+    raw = (Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "mbfc2026.csv.gz").read_bytes()
     levels: dict[str, int] = {}
     for row in csv.DictReader(gzip.decompress(raw).decode("utf-8").splitlines()):
         domain = parse_host(row["domain"], strict=False).domain

@@ -10,10 +10,10 @@ Steps (all seeded, no randomness elsewhere): pick the ridge strength by 4-fold c
 predictions to the target with isotonic regression, and fit a small linear model of the
 out-of-fold absolute error (from the dense features, the prediction and the share of the name's
 n-grams never seen in training): the uncertainty. scikit-learn is needed here only
-(``pip install 'authorag[bench]'``); inference (:mod:`authorag.priors.learned`) is numpy.
+(``pip install 'authorag[bench]'``); inference (:mod:`authorag.priors.learned.model`) is numpy.
 
 **Tail-aware training** (``tail=("ut1", "cred1")``, the shipped model): tail rows
-(:mod:`authorag.priors.tail_data`: domains no active head source knows, with their targets) join
+(:mod:`authorag.priors.learned.tail_data`: domains no active head source knows, with their targets) join
 the head rows, weighted so that the tail carries :data:`TAIL_SHARE` of the total weight. The
 ridge score learns from both; the calibration describes the population the tier is asked
 about, domains *unknown to the table* (``calibrate_on="tail"``): the isotonic map of the
@@ -44,10 +44,10 @@ from numpy.typing import NDArray
 from authorag._optional import require
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
-from authorag.priors.features import DENSE_NAMES, PAD, featurize, to_sparse
-from authorag.priors.learned import UNKNOWN_LEVEL, LearnedModel, calibrate
+from authorag.priors.learned.features import DENSE_NAMES, PAD, featurize, to_sparse
+from authorag.priors.learned.model import UNKNOWN_LEVEL, LearnedModel, calibrate
+from authorag.priors.learned.tail_data import tail_rows, validate_tail
 from authorag.priors.sources import SOURCES, load_source
-from authorag.priors.tail_data import tail_rows, validate_tail
 
 log = logging.getLogger(__name__)
 
@@ -251,9 +251,9 @@ def train_learned_prior(sources: Sequence[str] | None = None, *, exclude: Iterab
         split: ``"train"`` trains only on the hash-split training domains (for evaluation);
             ``"all"`` uses every domain (the shipped artifact).
         seed: seeds the cross-validation folds.
-        tail: tail sources (:data:`~authorag.priors.tail_data.TAIL_SOURCES`); non-empty gives a
+        tail: tail sources (:data:`~authorag.priors.learned.tail_data.TAIL_SOURCES`); non-empty gives a
             tail-aware model calibrated for unknown domains (see the module doc). The shipped
-            model uses :data:`~authorag.priors.tail_data.DEFAULT_TAIL`.
+            model uses :data:`~authorag.priors.learned.tail_data.DEFAULT_TAIL`.
         calibrate_on: with tail rows, the population of the calibration: ``"tail"`` (domains
             no table knows, the default) or ``"all"`` (head + tail, weighted).
 
@@ -360,9 +360,9 @@ def learned_prior_for(exclude: Iterable[str] = (), tail: Sequence[str] | None = 
         >>> learned_prior_for().meta["tail_sources"]
         ['ut1', 'cred1']
     """
+    from authorag.priors.learned.model import LearnedPrior, load_learned_prior, load_model, save_model
+    from authorag.priors.learned.tail_data import DEFAULT_TAIL
     from authorag.settings import cache_dir
-    from authorag.priors.learned import LearnedPrior, load_learned_prior, load_model, save_model
-    from authorag.priors.tail_data import DEFAULT_TAIL
 
     tails = DEFAULT_TAIL if tail is None else validate_tail(tail)
     drop = tuple(sorted(set(exclude) & set(default_sources())))

@@ -1,6 +1,6 @@
 """Hashing primitives of the learned prior's features: byte matrices, rolling hashes, words.
 
-Private to :mod:`authorag.priors.features`. A batch of domains becomes one ASCII byte buffer;
+Private to :mod:`authorag.priors.learned.features`. A batch of domains becomes one ASCII byte buffer;
 names are gathered from it into zero-padded matrices, and a 32-bit polynomial rolling hash with
 fixed constants (never Python's salted ``hash``) indexes hash buckets and the word bitmap.
 

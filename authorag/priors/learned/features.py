@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
-from authorag.priors._namehash import (
+from authorag.priors.learned._namehash import (
     P,
     hash_index,
     read_batch,

@@ -1,6 +1,6 @@
 """Tail training rows for the learned prior: domains no authority table knows, with targets.
 
-The head of the training set (CC-News PageRank, Majestic, Moz; :mod:`authorag.priors.learned_train`)
+The head of the training set (CC-News PageRank, Majestic, Moz; :mod:`authorag.priors.learned.train`)
 only shows what *known* domains look like. A RAG system mostly meets domains no table knows, so
 the learned prior also trains on lists of such domains, each row with a target on the table's
 0–1 scale:

@@ -1,8 +1,8 @@
 """The learned prior (tier ``learned``): authority predicted from the domain name, numpy only.
 
 A ridge regression over hashed character n-grams, tokens, suffix and a few dense features of the
-registrable domain (:mod:`authorag.priors.features`), trained from the shipped authority sources
-(:mod:`authorag.priors.learned_train`), calibrated to the prior table's 0–1 scale with an
+registrable domain (:mod:`authorag.priors.learned.features`), trained from the shipped authority sources
+(:mod:`authorag.priors.learned.train`), calibrated to the prior table's 0–1 scale with an
 isotonic map, plus a linear model of its own absolute error (the *uncertainty*). The artifact is
 ``authorag/data/learned_prior.npz`` with ``learned_prior.json`` (training metadata).
 
@@ -14,7 +14,7 @@ Two scales (``LearnedPrior.scale``): a model trained on the head only (format 1,
 predicts a table value, which :class:`~authorag.hybrid.HybridAuthority` shrinks towards 0.3 by
 confidence. A tail-aware model (format 2 with shrink factors, ``"unknown"``; the shipped one)
 is calibrated on domains no table knows and already returns ``0.3 + s·(calibrated − 0.3)``
-(:mod:`authorag.priors.learned_train`), so it is not shrunk again.
+(:mod:`authorag.priors.learned.train`), so it is not shrunk again.
 
 Example:
     >>> prior = load_learned_prior()
@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors.features import DENSE_NAMES, PAD, DomainFeatures, featurize
+from authorag.priors.learned.features import DENSE_NAMES, PAD, DomainFeatures, featurize
 from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ class LearnedModel:
 
     Attributes:
         weights: ``PAD + 1`` float32 weights of the hashed features (last entry 0: padding).
-        dense_weights: weights of the dense features (:data:`~authorag.priors.features.DENSE_NAMES`).
+        dense_weights: weights of the dense features (:data:`~authorag.priors.learned.features.DENSE_NAMES`).
         intercept: bias of the linear score.
         calib_x, calib_y: isotonic calibration breakpoints (linear score → 0–1 authority).
         seen: ``PAD + 1`` bools: hashed features present in the training data.
@@ -217,7 +217,7 @@ class LearnedPrior:
 
         Raises:
             ConfigError: a string that is not a registrable domain (see
-                :func:`~authorag.priors.features.featurize`).
+                :func:`~authorag.priors.learned.features.featurize`).
         """
         return self.predict_features(featurize(domains))
 
