@@ -324,7 +324,7 @@ def _prior_file(spec: str) -> Any:
     """A ``NAME=PATH`` prior as a table source: a gzip CSV (``*.gz`` or gzip bytes) is read as a
     PageRank prior file; anything else as a prior store, whose reader says what is wrong with it."""
     from authorag.priors.pagerank import is_prior_csv
-    from authorag.priors.store import is_store
+    from authorag.priors.store.mapped import is_store
     from authorag.priors.table import ExtraSource
 
     name, path = split_prior_file(spec)

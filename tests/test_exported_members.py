@@ -44,6 +44,7 @@ EXPORTED: dict[str, list[str]] = {
                         "PriorTable", "SuffixRule", "load_learned_prior", "load_pagerank_prior", "load_prior",
                         "load_source"],
     "authorag.priors.learned": ["LearnedPrior", "load_learned_prior"],
+    "authorag.priors.store": [],
     "authorag.relevance": ["ENGLISH_STOPWORDS", "RELEVANCE_REGISTRY", "BM25Relevance", "DenseEncoder", "DenseRelevance",
                            "RelevanceEntry", "RelevanceScorer", "load_relevance", "tokenize"],
     "authorag.rerankers": ["AuthorityReranker", "RerankPolicy", "Reranker"],

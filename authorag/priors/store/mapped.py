@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors.store_check import MAX_HEADER_BYTES, bad_store, check_arrays, check_header
+from authorag.priors.store.check import MAX_HEADER_BYTES, bad_store, check_arrays, check_header
 from authorag.types import SourceValue
 from authorag.validation import check_unit
 

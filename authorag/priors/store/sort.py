@@ -1,6 +1,6 @@
 """Write a prior store from more rows than fit in memory: an external sort.
 
-:func:`~authorag.priors.store.write_store` holds every key as a Python string and sorts them
+:func:`~authorag.priors.store.mapped.write_store` holds every key as a Python string and sorts them
 at once (~280 bytes per row at peak: 28 GB for 100 M rows). :func:`write_store_sorted` takes
 the rows as chunks instead and bounds the peak by the chunk and batch sizes:
 
@@ -18,7 +18,7 @@ checks it. Temporary files take about twice the store's size.
 
 Example:
     >>> import tempfile, os, numpy as np
-    >>> from authorag.priors.store import PriorStore
+    >>> from authorag.priors.store.mapped import PriorStore
     >>> d = tempfile.mkdtemp()
     >>> chunks = lambda: iter([(["b.org", "a.org"], np.array([0.2, 0.9]), None), (["a.org"], np.array([0.5]), None)])
     >>> path = write_store_sorted(os.path.join(d, "x.store"), chunks, raw_dtype="none", batch_rows=2)
@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
-from authorag.priors.store import (
+from authorag.priors.store.mapped import (
     MAX_SALTS,
     RawDtype,
     bucket_bits,

@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors.import_job import ImportResult, import_lists
+from authorag.priors.store.import_job import ImportResult, import_lists
 from authorag.settings import env_text
 
 log = logging.getLogger(__name__)

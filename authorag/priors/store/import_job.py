@@ -8,7 +8,7 @@ row file does not start over. The parts folder is removed once the store is writ
 Memory is bounded by ``memory`` (``--memory``): an import whose rows fit (about
 :data:`IN_MEMORY_ROW_BYTES` per row) sorts them at once with :func:`write_store`; a bigger one
 reads smaller chunks and writes the store by an external sort
-(:func:`~authorag.priors.store_sort.write_store_sorted`). Both write the same bytes.
+(:func:`~authorag.priors.store.sort.write_store_sorted`). Both write the same bytes.
 
 Example:
     >>> import tempfile, os
@@ -42,7 +42,7 @@ from typing import IO, Any, cast
 import numpy as np
 
 from authorag.errors import ConfigError
-from authorag.priors.importers import (
+from authorag.priors.store.importers import (
     BadRow,
     RowPlan,
     bucket_from_name,
@@ -50,8 +50,8 @@ from authorag.priors.importers import (
     is_header,
     resolve_plan,
 )
-from authorag.priors.store import PriorStore, write_store
-from authorag.priors.store_sort import write_store_sorted
+from authorag.priors.store.mapped import PriorStore, write_store
+from authorag.priors.store.sort import write_store_sorted
 
 log = logging.getLogger(__name__)
 
@@ -277,7 +277,7 @@ def import_lists(fmt: str, files: Sequence[str | Path], out: str | Path, *, name
     """Import rank-list files of one format into a prior store (resumable; see the module doc).
 
     Args:
-        fmt: a name in :data:`authorag.priors.importers.FORMATS`.
+        fmt: a name in :data:`authorag.priors.store.importers.FORMATS`.
         files: input files (plain or gzip); several files are merged, best value per key wins
             (e.g. all Cloudflare Radar buckets).
         out: the store file to write.

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.priors.sources import normalize_key
-from authorag.priors.store import RawDtype
+from authorag.priors.store.mapped import RawDtype
 
 WEB_DOMAINS = 3.6e8
 """Registered domain names on the web (Verisign DNIB 2024: ~360 M); rank scale of the transform."""

@@ -5,7 +5,7 @@ is the PageRank itself (float64); the header keeps the run info (engine, damping
 
 Example:
     >>> import tempfile, os, numpy as np
-    >>> from authorag.priors.store import PriorStore
+    >>> from authorag.priors.store.mapped import PriorStore
     >>> path = os.path.join(tempfile.mkdtemp(), "pr.store")
     >>> _ = write_pagerank_store(path, ["a.org", "b.org"], np.array([0.3, 0.7]), name="links")
     >>> PriorStore(path)["b.org"].value, PriorStore(path)["b.org"].raw
@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.priors.pagerank import rank_normalize
-from authorag.priors.store import write_store
+from authorag.priors.store.mapped import write_store
 
 TRANSFORM = "rank-normalized PageRank: rank / (n - 1), ties (within 1e-9) share the lowest rank"
 
