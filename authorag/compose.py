@@ -50,7 +50,7 @@ from authorag.settings import (
     process_environ,
     read_settings,
 )
-from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
+from authorag.tiers.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.validation import check_positive_int, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
@@ -207,14 +207,14 @@ def load_scorer(settings: ScorerSettings | None = None, **overrides: Any) -> Aut
 @lru_cache(maxsize=16)
 def _build(settings: ScorerSettings) -> AuthorityScorer:
     from authorag.priors.table import load_prior
-    from authorag.tiered import TieredAuthority
+    from authorag.tiers.tiered import TieredAuthority
 
     table = load_prior(exclude=settings.exclude_sources, optin=settings.optin_sources,
                        extra=[_prior_file(spec) for spec in settings.prior_files])
     inner: AuthorityScorer = table
     if settings.learned or settings.judge != "none":
         inner = _hybrid(settings, table)
-    from authorag.priors.platforms import default_platforms
+    from authorag.platforms import default_platforms
 
     page = None
     if settings.page_evidence:
@@ -283,7 +283,7 @@ def args_environ(args: argparse.Namespace, environ: Mapping[str, str] | None = N
 
 
 def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer:
-    from authorag.hybrid import build_hybrid
+    from authorag.tiers.hybrid import build_hybrid
 
     kw: dict[str, Any] = {k: v for k, v in (("base_url", settings.judge_base_url), ("model", settings.judge_model),
                                            ("api_key", settings.judge_api_key)) if v is not None}

@@ -312,8 +312,8 @@ def _learned(ctx: MethodContext) -> BenchMethod:
 
 def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
     """Table → learned → (point judge on ``ctx.backend`` if ``with_judge``), leave-source-out."""
-    from authorag.hybrid import HybridAuthority
     from authorag.priors import load_prior
+    from authorag.tiers.hybrid import HybridAuthority
 
     exclude = _excluded(ctx)
     table = load_prior(exclude=exclude)

@@ -31,7 +31,7 @@ from authorag.evidence.model import PageModel, load_page_model
 from authorag.evidence.tier import PageEstimate, PageEvidence
 from authorag.evidence.train import FitConfig, fit_page_model
 from authorag.priors.base import AuthorityScorer
-from authorag.tiered import TieredAuthority
+from authorag.tiers.tiered import TieredAuthority
 from authorag.types import Candidate
 
 TREC_PACKAGE, TREC_NAME = "authorag.benchmarks.data", "trec_hm2019.csv.gz"

@@ -84,8 +84,8 @@ def learned_scorer(ctx: MethodContext) -> Any:
 
 
 def _table_learned(ctx: MethodContext) -> BenchMethod:
-    from authorag.hybrid import HybridAuthority
     from authorag.priors import load_prior
+    from authorag.tiers.hybrid import HybridAuthority
 
     exclude = excluded_sources(ctx)
     table = load_prior(exclude=exclude)

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.hybrid import HybridAuthority
 from authorag.judges.calibration import Calibration
 from authorag.priors.learned.model import (
     UNKNOWN_LEVEL,
@@ -24,6 +23,7 @@ from authorag.priors.learned.train import (
     train_learned_prior,
 )
 from authorag.priors.table import load_prior
+from authorag.tiers.hybrid import HybridAuthority
 from authorag.types import candidates_from
 
 

@@ -11,7 +11,7 @@ guess from the name alone never claims more than a suffix rule (0.5), and less t
 expected error and the more of the name's n-grams were never seen in training.
 
 Two scales (``LearnedPrior.scale``): a model trained on the head only (format 1, ``"table"``)
-predicts a table value, which :class:`~authorag.hybrid.HybridAuthority` shrinks towards 0.3 by
+predicts a table value, which :class:`~authorag.tiers.hybrid.HybridAuthority` shrinks towards 0.3 by
 confidence. A tail-aware model (format 2 with shrink factors, ``"unknown"``; the shipped one)
 is calibrated on domains no table knows and already returns ``0.3 + s·(calibrated − 0.3)``
 (:mod:`authorag.priors.learned.train`), so it is not shrunk again.

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.hybrid import HybridAuthority, build_hybrid
 from authorag.judges.backends.base import Completion
 from authorag.judges.calibration import Calibration
 from authorag.judges.deadline import guard_for
@@ -14,6 +13,7 @@ from authorag.judges.point_judge import PointJudge
 from authorag.priors.table import load_prior
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.testing import FakeBackend
+from authorag.tiers.hybrid import HybridAuthority, build_hybrid
 from authorag.types import AuthorityDetail, Candidate, SourceValue, candidates_from
 
 LINEAR = Calibration("linear", (0.0, 1.0), (0.2, 0.6))

@@ -24,11 +24,11 @@ from typing import Any, Literal
 
 from authorag.errors import ConfigError
 from authorag.evidence.tier import PageEvidence
+from authorag.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.base import AuthorityScorer, prior_stores_of
-from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms
-from authorag.priors.special import maybe_special, special_host
 from authorag.suitability.classifier import split_url
 from authorag.suitability.cues import path_votes, strongest
+from authorag.tiers.reserved import maybe_special, special_host
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 from authorag.validation import check_choice, check_unit
 

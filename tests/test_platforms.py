@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.priors.platforms import HostedMatch, PlatformIndex, default_platforms, match_platform, parse_rules, url_path
-from authorag.priors.special import host_of, maybe_special, special_host
+from authorag.platforms import HostedMatch, PlatformIndex, default_platforms, match_platform, parse_rules, url_path
+from authorag.tiers.reserved import host_of, maybe_special, special_host
 
 
 @pytest.mark.parametrize("url,platform,owner,ctype", [

@@ -1,4 +1,4 @@
-"""The ``hosted`` tier: user content on hosting platforms (a blog on wordpress.com is not wordpress.com).
+"""Hosting platforms, the table of the ``hosted`` tier: a blog on wordpress.com is not wordpress.com.
 
 Platforms such as wordpress.com, medium.com, reddit.com or youtube.com host pages that anyone
 can publish. Their own link authority is huge, and a domain table credits it to every page they
