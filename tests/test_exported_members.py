@@ -28,6 +28,7 @@ EXPORTED: dict[str, list[str]] = {
                        "audit", "parse_input"],
     "authorag.audit.prompts": [],
     "authorag.benchmarks": [],
+    "authorag.benchmarks.judge_study": [],
     "authorag.cli": ["COMMAND_MODULES", "build_parser", "entry", "main"],
     "authorag.data": [],
     "authorag.evidence": ["TRUST_HIGH", "TRUST_LOW", "LayerEvidence", "PageEstimate", "PageEvidence", "PageModel",

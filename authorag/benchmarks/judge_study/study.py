@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from authorag.benchmarks.judge_study_report import markdown
+from authorag.benchmarks.judge_study.report import markdown
 from authorag.benchmarks.methods import MethodContext
 from authorag.benchmarks.metrics import kendall_tau_b, spearman
 from authorag.benchmarks.protocols import run_lists, sample_distinct_lists

@@ -1,4 +1,4 @@
-"""Markdown report of the judge study (:mod:`authorag.benchmarks.judge_study`) from its JSON.
+"""Markdown report of the judge study (:mod:`authorag.benchmarks.judge_study.study`) from its JSON.
 
 CIs are :func:`~authorag.benchmarks.metrics.bootstrap_ci` of the per-list ρ (seed 0, 1000
 resamples), the bench's one bootstrap.
