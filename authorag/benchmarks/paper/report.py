@@ -18,7 +18,7 @@ from typing import Any
 
 from authorag.benchmarks.rag import TOP_KS
 from authorag.benchmarks.runner import load_results
-from authorag.benchmarks.suite import FORMS, RAG_TASK
+from authorag.benchmarks.paper.suite import FORMS, RAG_TASK
 from authorag.benchmarks.tasks import read_rows
 
 PAPER = "AuthorityBench (arXiv 2603.25092)"
