@@ -29,6 +29,7 @@ EXPORTED: dict[str, list[str]] = {
     "authorag.audit.prompts": [],
     "authorag.benchmarks": [],
     "authorag.benchmarks.judge_study": [],
+    "authorag.benchmarks.page_evidence": [],
     "authorag.benchmarks.paper": [],
     "authorag.cli": ["COMMAND_MODULES", "build_parser", "entry", "main"],
     "authorag.data": [],

@@ -161,7 +161,7 @@ def composition_method(name: str, ctx: MethodContext) -> BenchMethod:
 
     spec = parse_method(name)
     exclude = excluded_sources(ctx)
-    from authorag.benchmarks.page_evidence import honest_scorer
+    from authorag.benchmarks.page_evidence.crossfit import honest_scorer
 
     scorer = composition_scorer(spec, exclude, mbfc_derived=ctx.task_family in MBFC_DERIVED_FAMILIES)
     scorer = honest_scorer(scorer, ctx.task_family)  # the page tier never scores pages it was trained on

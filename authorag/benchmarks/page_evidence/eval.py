@@ -1,7 +1,7 @@
 """The page-evidence ablation: per-layer credibility AUC and RAG rows, leave-topic-out, with CIs.
 
 Every number comes from models that never saw the scored page's topic (nor its domain's other
-topics): :class:`~authorag.benchmarks.page_evidence.CrossFitPageEvidence`. Rows:
+topics): :class:`~authorag.benchmarks.page_evidence.crossfit.CrossFitPageEvidence`. Rows:
 
 * **credibility** on the TREC HM 2019 pages whose domain the default composition does not know
   (238 of 276): pooled AUC of the calibrated estimate (topic-clustered bootstrap CI, paired Δ
@@ -15,7 +15,7 @@ topics): :class:`~authorag.benchmarks.page_evidence.CrossFitPageEvidence`. Rows:
 * **pool** (``pool=True``, needs ``authorag[embeddings]``): the corroboration experiment, each
   page's MiniLM similarity to the trust-weighted rest of its pool added to its logit.
 
-Run: ``python -m authorag.benchmarks.page_evidence_eval --out DIR`` (see
+Run: ``python -m authorag.benchmarks.page_evidence.eval --out DIR`` (see
 ``benchmarks/results/page_evidence/reproduce.sh``).
 """
 from __future__ import annotations
@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from authorag.benchmarks.page_evidence import CrossFitPageEvidence, FoldModels, LabelledPages, labelled_pages
-from authorag.benchmarks.page_evidence_pool import pool_rows
-from authorag.benchmarks.page_evidence_rows import (
+from authorag.benchmarks.page_evidence.crossfit import CrossFitPageEvidence, FoldModels, LabelledPages, labelled_pages
+from authorag.benchmarks.page_evidence.pool import pool_rows
+from authorag.benchmarks.page_evidence.rows import (
     auc,
     blend_signal,
     cell,
@@ -124,14 +124,14 @@ def run(out_dir: Path, seed: int = 0, pool: bool = False) -> dict[str, Any]:
         record["pool"] = pool_rows(pages, seed)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "ablation.json").write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    from authorag.benchmarks.page_evidence_report import render
+    from authorag.benchmarks.page_evidence.report import render
 
     (out_dir / "ablation.md").write_text(render(record))
     return record
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m authorag.benchmarks.page_evidence_eval --out DIR [--pool]``."""
+    """``python -m authorag.benchmarks.page_evidence.eval --out DIR [--pool]``."""
     p = argparse.ArgumentParser(description="page-evidence ablation (leave-topic-out, TREC HM 2019)")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--seed", type=int, default=0)

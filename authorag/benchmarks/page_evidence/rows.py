@@ -1,7 +1,7 @@
 """Rows of the page-evidence ablation: AUCs, topic-clustered bootstrap CIs and the RAG rows.
 
-Shared by :mod:`authorag.benchmarks.page_evidence_eval` (the ablation and its command) and
-:mod:`authorag.benchmarks.page_evidence_pool` (the corroboration experiment).
+Shared by :mod:`authorag.benchmarks.page_evidence.eval` (the ablation and its command) and
+:mod:`authorag.benchmarks.page_evidence.pool` (the corroboration experiment).
 """
 from __future__ import annotations
 

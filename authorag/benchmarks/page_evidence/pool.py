@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from authorag.benchmarks.page_evidence import CrossFitPageEvidence, FoldModels, LabelledPages
-from authorag.benchmarks.page_evidence_rows import (
+from authorag.benchmarks.page_evidence.crossfit import CrossFitPageEvidence, FoldModels, LabelledPages
+from authorag.benchmarks.page_evidence.rows import (
     cell,
     auc,
     blend_signal,
