@@ -31,6 +31,7 @@ EXPORTED: dict[str, list[str]] = {
     "authorag.benchmarks.judge_study": [],
     "authorag.benchmarks.page_evidence": [],
     "authorag.benchmarks.paper": [],
+    "authorag.benchmarks.rag": [],
     "authorag.cli": ["COMMAND_MODULES", "build_parser", "entry", "main"],
     "authorag.data": [],
     "authorag.evidence": ["TRUST_HIGH", "TRUST_LOW", "LayerEvidence", "PageEstimate", "PageEvidence", "PageModel",

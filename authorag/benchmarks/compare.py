@@ -5,7 +5,7 @@ Authority tracks (the default composition is judged on all of them; run by defau
 * ``tail-trec2019``: all-pairs accuracy (= AUC, credible above non-credible) and LE ρ;
 * ``hosted-urls``: official above user / reserved / ip pages (overall and per label);
 * ``ragauth-trec2019-resampled``: the authority filter, generator-free accuracy at k = 1, 3, 5
-  (topic-clustered CIs), plus the rerank-mode grid (:mod:`authorag.benchmarks.rerank_eval`);
+  (topic-clustered CIs), plus the rerank-mode grid (:mod:`authorag.benchmarks.rag.rerank_eval`);
 * ``domainauth-news-{fine,coarse}`` (unknown domains included, filled with the constant),
   ``credauth-mbfc``, ``credauth-baly``, ``domainauth-web-fine``: LE ρ.
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from authorag.benchmarks.rag import TOP_KS
+from authorag.benchmarks.rag.protocol import TOP_KS
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
 
@@ -250,8 +250,8 @@ def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
 
 def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
     """One scorer per name, shared by every method (dense memoised per question and document)."""
-    from authorag.benchmarks.rag import make_doc_scorer
-    from authorag.benchmarks.rerank_eval import PointwiseRelevanceMemo
+    from authorag.benchmarks.rag.protocol import make_doc_scorer
+    from authorag.benchmarks.rag.rerank_eval import PointwiseRelevanceMemo
 
     out: dict[str, Any] = {}
     for name in names:
@@ -262,9 +262,9 @@ def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
 
 def _run_grid(cfg: CompareConfig, method: str, relevance_name: str, relevance: Any) -> dict[str, Any]:
     from authorag.benchmarks.methods import MethodContext
-    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.rag.rerank_eval import run_rerank_grid
+    from authorag.benchmarks.rag.tasks import load_rag_task
     from authorag.benchmarks.registry import build_method
-    from authorag.benchmarks.rerank_eval import run_rerank_grid
     from authorag.benchmarks.track_methods import method_scorer
 
     task = load_rag_task("ragauth-trec2019-resampled")

@@ -24,8 +24,8 @@ from typing import Any
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend, split_variant
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
-from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
-from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.rag.protocol import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
+from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.benchmarks.registry import (
     RAG_TASKS,
     RERANK_TASKS,

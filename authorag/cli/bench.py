@@ -163,7 +163,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
 
 def _build_task_summaries() -> list[dict[str, Any]]:
     from authorag.benchmarks.graded_tracks import graded_pools
-    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.rag.tasks import load_rag_task
     from authorag.benchmarks.registry import RAG_TASKS, load_task, task_names
     from authorag.benchmarks.trust_data import load_cases
 
@@ -193,8 +193,8 @@ def _task_summaries() -> list[dict[str, Any]]:
     from authorag.settings import cache_dir
 
     digest = hashlib.sha256()
-    for mod in ("tasks.py", "rag_tasks.py", "trust_data.py", "graded_tracks.py"):
-        digest.update(resources.files("authorag.benchmarks").joinpath(mod).read_bytes())
+    for mod in (("tasks.py",), ("rag", "tasks.py"), ("trust_data.py",), ("graded_tracks.py",)):
+        digest.update(resources.files("authorag.benchmarks").joinpath(*mod).read_bytes())
     data = Path(str(resources.files("authorag.benchmarks.data")))
     for f in sorted(data.rglob("*")):
         st = f.stat()

@@ -22,7 +22,7 @@ from authorag.benchmarks.graded_tracks import (
 )
 from authorag.benchmarks.methods import MethodContext
 from authorag.benchmarks.paired import paired_delta
-from authorag.benchmarks.rag_tasks import RagInstance
+from authorag.benchmarks.rag.tasks import RagInstance
 from authorag.benchmarks.registry import build_method
 from authorag.benchmarks.rerank_methods import (
     TODAY_POLICY,

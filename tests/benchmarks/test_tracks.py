@@ -17,10 +17,10 @@ from authorag.benchmarks.metrics import (
     pair_counts,
 )
 from authorag.benchmarks.protocols import _filled  # pyright: ignore[reportPrivateUsage]
-from authorag.benchmarks.rag import topic_clustered_ci
-from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
+from authorag.benchmarks.rag.protocol import topic_clustered_ci
+from authorag.benchmarks.rag.rerank_eval import GridPoint, rank_relevance, run_rerank_grid
+from authorag.benchmarks.rag.tasks import RagInstance, load_rag_task
 from authorag.benchmarks.registry import build_method, load_task
-from authorag.benchmarks.rerank_eval import GridPoint, rank_relevance, run_rerank_grid
 from authorag.benchmarks.tasks import BenchItem, RankTask
 from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.track_tasks import hosted_items, tail_items

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from authorag.benchmarks.rag import TOP_KS, keep_top
-from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.rag.protocol import TOP_KS, keep_top
+from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate
 
 N_BOOT = 1000

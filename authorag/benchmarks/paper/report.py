@@ -16,9 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from authorag.benchmarks.rag import TOP_KS
-from authorag.benchmarks.runner import load_results
 from authorag.benchmarks.paper.suite import FORMS, RAG_TASK
+from authorag.benchmarks.rag.protocol import TOP_KS
+from authorag.benchmarks.runner import load_results
 from authorag.benchmarks.tasks import read_rows
 
 PAPER = "AuthorityBench (arXiv 2603.25092)"

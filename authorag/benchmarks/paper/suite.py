@@ -136,8 +136,8 @@ def _rank_shape(cond: Condition) -> CallShape:
 
 
 def _rag_shape(cond: Condition) -> list[CallShape]:
-    from authorag.benchmarks.rag import generator_request
-    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.rag.protocol import generator_request
+    from authorag.benchmarks.rag.tasks import load_rag_task
     from authorag.judges.items import JudgeItem, shorten
     from authorag.judges.prompt_sets import template_name
     from authorag.judges.prompts import render

@@ -34,7 +34,7 @@ from authorag.benchmarks.metrics import (
     mean,
     stance_majority_score,
 )
-from authorag.benchmarks.rag_tasks import RagInstance
+from authorag.benchmarks.rag.tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
 from authorag.errors import ConfigError
 from authorag.judges.backends.base import ChatRequest, LLMBackend

@@ -34,8 +34,8 @@ from typing import Any, Literal
 
 from authorag.benchmarks.metrics import mean, stance_majority_score
 from authorag.benchmarks.paired import paired_delta
-from authorag.benchmarks.rag import TOP_KS, DocScorer, keep_top, topic_clustered_ci
-from authorag.benchmarks.rag_tasks import RagInstance
+from authorag.benchmarks.rag.protocol import TOP_KS, DocScorer, keep_top, topic_clustered_ci
+from authorag.benchmarks.rag.tasks import RagInstance
 from authorag.priors.base import AuthorityScorer
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.fusion import ranks_desc
