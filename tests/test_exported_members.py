@@ -32,6 +32,7 @@ EXPORTED: dict[str, list[str]] = {
     "authorag.benchmarks.page_evidence": [],
     "authorag.benchmarks.paper": [],
     "authorag.benchmarks.rag": [],
+    "authorag.benchmarks.tracks": [],
     "authorag.cli": ["COMMAND_MODULES", "build_parser", "entry", "main"],
     "authorag.data": [],
     "authorag.evidence": ["TRUST_HIGH", "TRUST_LOW", "LayerEvidence", "PageEstimate", "PageEvidence", "PageModel",

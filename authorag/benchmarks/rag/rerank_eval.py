@@ -18,7 +18,7 @@ Normalisations (how the relevance the reranker sees is made):
 
 RRF uses ranks only, so its rows carry normalisation ``-``. The authority scorer is a
 parameter: any :class:`~authorag.priors.base.AuthorityScorer` (see
-:func:`~authorag.benchmarks.track_methods.method_scorer`); unknown sources get the policy's
+:func:`~authorag.benchmarks.tracks.methods.method_scorer`); unknown sources get the policy's
 ``unknown_level`` (:data:`~authorag.types.UNKNOWN_LEVEL`), as in the product.
 
 Example:

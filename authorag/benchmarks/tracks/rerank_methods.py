@@ -76,7 +76,7 @@ def parse_method(name: str) -> CompositionSpec:
     Raises:
         ConfigError: an unknown base, key or value, with the known names.
     """
-    from authorag.benchmarks.track_methods import parse_settings
+    from authorag.benchmarks.tracks.methods import parse_settings
     from authorag.compose import ScorerSettings
     from authorag.settings import check_setting, field_kinds
 
@@ -143,8 +143,8 @@ def today_exclusions() -> tuple[str, ...]:
 
 def composition_scorer(spec: CompositionSpec, exclude_sources: Sequence[str],
                        mbfc_derived: bool = False) -> AuthorityScorer:
-    """The spec's authority scorer, leave-source-out (:func:`~authorag.benchmarks.track_methods.default_scorer`)."""
-    from authorag.benchmarks.track_methods import default_scorer
+    """The spec's authority scorer, leave-source-out (:func:`~authorag.benchmarks.tracks.methods.default_scorer`)."""
+    from authorag.benchmarks.tracks.methods import default_scorer
 
     exclude = tuple(exclude_sources)
     if spec.base == "today":
@@ -156,7 +156,7 @@ def composition_method(name: str, ctx: MethodContext) -> BenchMethod:
     """Build composition method ``name`` for ``ctx`` (leave-source-out; the policy's
     ``credibility_weight`` defaults to ``ctx``'s option, as for every other method)."""
     from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
-    from authorag.benchmarks.track_methods import excluded_sources, option_credibility_weight
+    from authorag.benchmarks.tracks.methods import excluded_sources, option_credibility_weight
     from authorag.policy_options import make_policy
 
     spec = parse_method(name)

@@ -6,7 +6,7 @@ pages drawn from the other topics (gain 0; several topics are close, such as fou
 back pain, so these are the near misses a real pool holds), in a shuffled order, all seeded by
 :data:`POOL_SEED`. The query is the topic's description (topic 13's instruction reworded as
 :data:`~authorag.benchmarks.rag.tasks.QUESTION_REWRITES` does). Each pool is reranked by the
-method (:class:`~authorag.benchmarks.rerank_tracks.Reranking`); rows ``nDCG@5 (REL)`` and
+method (:class:`~authorag.benchmarks.tracks.rerank.Reranking`); rows ``nDCG@5 (REL)`` and
 ``nDCG@10 (REL)`` with linear gains, DCG = sum of gain / log2(rank + 1), CIs resampling topics.
 The question it answers: does fusing trust cost ranking quality against relevance alone?
 
@@ -32,8 +32,8 @@ from typing import Any
 from authorag.benchmarks.metrics import stance_majority_score
 from authorag.benchmarks.rag.protocol import TOP_KS
 from authorag.benchmarks.rag.tasks import QUESTION_REWRITES, RagInstance
-from authorag.benchmarks.rerank_tracks import Reranking, Units, add_unit, cells_of
 from authorag.benchmarks.tasks import BenchItem, read_rows
+from authorag.benchmarks.tracks.rerank import Reranking, Units, add_unit, cells_of
 
 GRADED_TASK = "graded-trec2019"
 TREC_FILE = "authorag.benchmarks.data/trec_hm2019.csv.gz"

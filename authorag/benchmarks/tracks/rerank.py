@@ -3,7 +3,7 @@
 Every case is reranked as the surfaces rerank: ``authorag.adapters.build_reranker(scorer,
 relevance, policy)``, candidates from ``authorag.adapters.candidates_of`` and
 ``AuthorityReranker.rerank_owned``, with the method's scorer and policy
-(:func:`~authorag.benchmarks.rerank_methods.rerank_setup`). Relevance (:data:`RELEVANCE_CHOICES`):
+(:func:`~authorag.benchmarks.tracks.rerank_methods.rerank_setup`). Relevance (:data:`RELEVANCE_CHOICES`):
 ``bm25`` (the server's and ``authorag rerank --relevance bm25``'s), ``rank`` (the input order),
 ``dense`` (the reranker's MiniLM scorer) and ``upstream`` (MiniLM cosine clipped at 0 handed over
 as each document's 0-1 score, as a Cohere-style client sends one). Pages a policy drops count as ranked last.
@@ -33,8 +33,8 @@ from functools import cache
 from typing import Any
 
 from authorag.benchmarks.metrics import cluster_bootstrap_ci, mean
-from authorag.benchmarks.rerank_methods import RELEVANCE_CHOICES, RerankSetup
-from authorag.benchmarks.trust_data import (
+from authorag.benchmarks.tracks.rerank_methods import RELEVANCE_CHOICES, RerankSetup
+from authorag.benchmarks.tracks.trust_data import (
     DOMAINS,
     ONTOPIC_KINDS,
     TRUST_KINDS,

@@ -16,7 +16,7 @@ and the learned prior is retrained without it):
   the learned value is used as it comes).
 * ``default``: the one composition, ``authorag.compose.load_scorer(ScorerSettings(exclude_sources=...))``
   (see :func:`default_scorer`), with ``RerankPolicy()``; ``relevance-only`` and ``today`` are the
-  same composition with other policies (:mod:`authorag.benchmarks.rerank_methods`).
+  same composition with other policies (:mod:`authorag.benchmarks.tracks.rerank_methods`).
   A variant after a colon sets other ScorerSettings or RerankPolicy fields, so compositions can
   be compared in one table: ``default:learned=true``, ``default:hosted=false,reserved=false``,
   ``default:fusion=rrf,weight=0.5``.
