@@ -24,7 +24,12 @@ from typing import Any
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend, split_variant
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
-from authorag.benchmarks.rag.protocol import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
+from authorag.benchmarks.rag.protocol import (
+    JudgeDocScorer,
+    YesNoGenerator,
+    make_doc_scorer,
+    run_rag,
+)
 from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.benchmarks.registry import (
     RAG_TASKS,
@@ -209,8 +214,19 @@ def _rag_rerank(cfg: RunConfig, method: BenchMethod, instances: Any, by_topic: b
 
 def _rerank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], BenchMethod, tuple[str, ...]]:
     """A rerank track (trust and no-harm cases, graded TREC pools) for one method."""
-    from authorag.benchmarks.tracks.graded import GRADED_TASK, SCORED_RELEVANCE, TREC_FILE, graded_metrics, graded_pools
-    from authorag.benchmarks.tracks.rerank import DEFAULT_RELEVANCE, Reranking, run_case_track, track_relevances
+    from authorag.benchmarks.tracks.graded import (
+        GRADED_TASK,
+        SCORED_RELEVANCE,
+        TREC_FILE,
+        graded_metrics,
+        graded_pools,
+    )
+    from authorag.benchmarks.tracks.rerank import (
+        DEFAULT_RELEVANCE,
+        Reranking,
+        run_case_track,
+        track_relevances,
+    )
     from authorag.benchmarks.tracks.rerank_methods import rerank_setup
     from authorag.benchmarks.tracks.trust_data import data_file, load_cases
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from authorag.benchmarks.judge_study.study import UNKNOWN_BELOW, make_judges, run_judge, study_task
 from authorag.benchmarks.judge_study.report import markdown
+from authorag.benchmarks.judge_study.study import UNKNOWN_BELOW, make_judges, run_judge, study_task
 from authorag.benchmarks.metrics import bootstrap_ci
 from authorag.benchmarks.protocols import sample_distinct_lists
 from authorag.benchmarks.registry import load_task

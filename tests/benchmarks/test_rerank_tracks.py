@@ -10,6 +10,12 @@ from _dict_scorer import DictScorer
 
 from authorag.adapters import build_reranker, candidates_of
 from authorag.benchmarks.compare import CompareConfig, run_compare
+from authorag.benchmarks.methods import MethodContext
+from authorag.benchmarks.paired import paired_delta
+from authorag.benchmarks.rag.tasks import RagInstance
+from authorag.benchmarks.registry import build_method
+from authorag.benchmarks.runner import RunConfig, run_condition
+from authorag.benchmarks.tasks import BenchItem
 from authorag.benchmarks.tracks.graded import (
     NDCG_KS,
     OFFTOPIC_PER_POOL,
@@ -20,10 +26,14 @@ from authorag.benchmarks.tracks.graded import (
     ndcg,
     rag_rerank_metrics,
 )
-from authorag.benchmarks.methods import MethodContext
-from authorag.benchmarks.paired import paired_delta
-from authorag.benchmarks.rag.tasks import RagInstance
-from authorag.benchmarks.registry import build_method
+from authorag.benchmarks.tracks.rerank import (
+    Reranking,
+    case_measures,
+    case_metrics,
+    case_orders,
+    mean_cell,
+    track_relevances,
+)
 from authorag.benchmarks.tracks.rerank_methods import (
     TODAY_POLICY,
     RerankSetup,
@@ -33,16 +43,6 @@ from authorag.benchmarks.tracks.rerank_methods import (
     split_methods,
     today_exclusions,
 )
-from authorag.benchmarks.tracks.rerank import (
-    Reranking,
-    case_measures,
-    case_metrics,
-    case_orders,
-    mean_cell,
-    track_relevances,
-)
-from authorag.benchmarks.runner import RunConfig, run_condition
-from authorag.benchmarks.tasks import BenchItem
 from authorag.benchmarks.tracks.trust_data import CasePage, RerankCase, load_cases
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError

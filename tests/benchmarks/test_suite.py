@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from authorag.benchmarks.paper.report import published
-from authorag.benchmarks.paper.suite import SuiteSizes, estimate, paper_plan, run_suite, select_conditions
+from authorag.benchmarks.paper.suite import (
+    SuiteSizes,
+    estimate,
+    paper_plan,
+    run_suite,
+    select_conditions,
+)
 from authorag.cli import main
 from authorag.errors import ConfigError
 

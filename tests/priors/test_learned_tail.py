@@ -15,7 +15,12 @@ from authorag.priors.learned.model import (
     load_model,
     save_model,
 )
-from authorag.priors.learned.tail_data import LOW_TARGET, source_targets, tail_rows, tail_sources_without
+from authorag.priors.learned.tail_data import (
+    LOW_TARGET,
+    source_targets,
+    tail_rows,
+    tail_sources_without,
+)
 from authorag.priors.learned.train import (
     TAIL_SHARE,
     build_training_set,
