@@ -25,7 +25,6 @@ from authorag.errors import (
     MissingDependencyError,
     PriorUnavailable,
 )
-from authorag.hybrid import HybridAuthority, build_hybrid
 from authorag.judges import ListJudge, PairJudge, PointJudge, load_judge
 from authorag.judges.backends import load_backend
 from authorag.priors import (
@@ -39,7 +38,8 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.base import Reranker
-from authorag.tiered import TieredAuthority
+from authorag.tiers.hybrid import HybridAuthority, build_hybrid
+from authorag.tiers.tiered import TieredAuthority
 from authorag.types import AuthorityDetail, Candidate, Ranking, SourceValue, candidates_from
 
 __version__ = "0.1.0"

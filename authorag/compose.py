@@ -50,7 +50,7 @@ from authorag.settings import (
     process_environ,
     read_settings,
 )
-from authorag.tiered import DEFAULT_HOSTED_AUTHORITY
+from authorag.tiers.tiered import DEFAULT_HOSTED_AUTHORITY
 from authorag.validation import check_positive_int, check_unit
 
 JudgeKind = Literal["none", "local", "openai"]
@@ -58,7 +58,7 @@ _SECRETS = ("judge_api_key",)
 _JUDGE_FLAGS = ("judge", "judge_base_url", "judge_model", "judge_cache")
 """The flags a command whose own ``--judge`` means something else leaves out (``audit``)."""
 DEFAULT_LEARNED_TAIL: tuple[str, ...] = ("ut1", "cred1")
-"""Tail sources of the shipped learned prior (:data:`authorag.priors.tail_data.DEFAULT_TAIL`)."""
+"""Tail sources of the shipped learned prior (:data:`authorag.priors.learned.tail_data.DEFAULT_TAIL`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ class ScorerSettings:
         if self.max_judge_calls < 0 or self.judge_seconds < 0:
             raise ConfigError(f"judge budgets must be >= 0, got max_judge_calls={self.max_judge_calls}, "
                               f"judge_seconds={self.judge_seconds}")
-        from authorag.priors.tail_data import validate_tail
+        from authorag.priors.learned.tail_data import validate_tail
 
         validate_tail(self.learned_tail)
         if self.judge == "openai" and not self.judge_base_url:
@@ -207,14 +207,14 @@ def load_scorer(settings: ScorerSettings | None = None, **overrides: Any) -> Aut
 @lru_cache(maxsize=16)
 def _build(settings: ScorerSettings) -> AuthorityScorer:
     from authorag.priors.table import load_prior
-    from authorag.tiered import TieredAuthority
+    from authorag.tiers.tiered import TieredAuthority
 
     table = load_prior(exclude=settings.exclude_sources, optin=settings.optin_sources,
                        extra=[_prior_file(spec) for spec in settings.prior_files])
     inner: AuthorityScorer = table
     if settings.learned or settings.judge != "none":
         inner = _hybrid(settings, table)
-    from authorag.priors.platforms import default_platforms
+    from authorag.platforms import default_platforms
 
     page = None
     if settings.page_evidence:
@@ -283,7 +283,7 @@ def args_environ(args: argparse.Namespace, environ: Mapping[str, str] | None = N
 
 
 def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer:
-    from authorag.hybrid import build_hybrid
+    from authorag.tiers.hybrid import build_hybrid
 
     kw: dict[str, Any] = {k: v for k, v in (("base_url", settings.judge_base_url), ("model", settings.judge_model),
                                            ("api_key", settings.judge_api_key)) if v is not None}
@@ -296,7 +296,7 @@ def _hybrid(settings: ScorerSettings, table: AuthorityScorer) -> AuthorityScorer
         hybrid_kw["calibration"] = Calibration.load(settings.judge_calibration)
     learned: Any = False
     if settings.learned:
-        from authorag.priors.learned_train import learned_prior_for
+        from authorag.priors.learned.train import learned_prior_for
 
         learned = learned_prior_for(exclude=settings.exclude_sources, tail=settings.learned_tail)
     cache: Any = True if settings.judge_cache is None else settings.judge_cache
@@ -324,7 +324,7 @@ def _prior_file(spec: str) -> Any:
     """A ``NAME=PATH`` prior as a table source: a gzip CSV (``*.gz`` or gzip bytes) is read as a
     PageRank prior file; anything else as a prior store, whose reader says what is wrong with it."""
     from authorag.priors.pagerank import is_prior_csv
-    from authorag.priors.store import is_store
+    from authorag.priors.store.mapped import is_store
     from authorag.priors.table import ExtraSource
 
     name, path = split_prior_file(spec)

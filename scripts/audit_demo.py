@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from authorag.audit.page import render_html
-from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.judges.backends import load_backend
 from authorag.judges.backends.base import ChatRequest
 

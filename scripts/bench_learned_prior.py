@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from importlib import resources
 
-from authorag.priors.learned import ARTIFACT, META, load_learned_prior
-from authorag.priors.learned_eval import credauth_track
-from authorag.priors.learned_train import registrable_values
+from authorag.priors.learned.eval import credauth_track
+from authorag.priors.learned.model import ARTIFACT, META, load_learned_prior
+from authorag.priors.learned.train import registrable_values
 
 
 def _domains(n: int, seed: int) -> list[str]:

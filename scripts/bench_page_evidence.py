@@ -40,7 +40,7 @@ from authorag import AuthorityReranker, Candidate
 from authorag.benchmarks.tasks import read_rows
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.evidence import PageEvidence
-from authorag.tiered import TieredAuthority
+from authorag.tiers.tiered import TieredAuthority
 
 CANDIDATES = 100
 WARMUP = 20

@@ -27,7 +27,7 @@ import numpy as np
 
 from authorag.priors.graph import read_edges
 from authorag.priors.pagerank import PageRankPrior, rank_normalize
-from authorag.priors.store import write_store
+from authorag.priors.store.mapped import write_store
 
 TLDS = np.array(["com", "org", "co.uk", "de", "net", "io"])
 

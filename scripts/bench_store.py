@@ -52,7 +52,7 @@ def rss():
             k, v = line.split(":")
             out[k] = int(v.split()[0]) / 1024
     return out
-from authorag.priors.store import PriorStore
+from authorag.priors.store.mapped import PriorStore
 from authorag.priors import ExtraSource, load_prior
 store_path, sample_path = sys.argv[1], sys.argv[2]
 present = open(sample_path).read().split()
@@ -133,7 +133,7 @@ def build(src: Path, store: Path, memory: str) -> dict[str, float]:
 
 def _same_store(a: Path, b: Path) -> bool:
     """Byte-identical apart from the import time in the header (same length)."""
-    from authorag.priors.store import PriorStore
+    from authorag.priors.store.mapped import PriorStore
 
     da, db = a.read_bytes(), b.read_bytes()
     ta, tb = (str(PriorStore(p).provenance["imported"]) for p in (a, b))

@@ -25,7 +25,7 @@ _ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("
 
 _BUILD = r"""
 import sys, numpy as np
-from authorag.priors.store import write_store
+from authorag.priors.store.mapped import write_store
 n = int(sys.argv[2])
 write_store(sys.argv[1], [f"d{i}x.com" for i in range(n)], np.random.default_rng(0).random(n),
             raw=np.arange(1, n + 1))
@@ -33,7 +33,7 @@ write_store(sys.argv[1], [f"d{i}x.com" for i in range(n)], np.random.default_rng
 
 _CHILD = r"""
 import json, sys, time
-from authorag.priors.store import PriorStore, _open
+from authorag.priors.store.mapped import PriorStore, _open
 from pathlib import Path
 def rss_file():
     return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("RssFile")) / 1024

@@ -7,7 +7,7 @@ scaling on leave-topic-out logits. No weak labels: UT1 and CRED-1 list the domai
 prior's job). Deterministic: the same data gives the same file.
 
 Evaluation never uses this file on the tracks built from these pages: the bench swaps in models
-fitted without the scored page's topics (:mod:`authorag.benchmarks.page_evidence`).
+fitted without the scored page's topics (:mod:`authorag.benchmarks.page_evidence.crossfit`).
 
 Run:
     PYTHONPATH=$PWD .venv/bin/python scripts/build_page_evidence.py            # writes the shipped file
@@ -19,7 +19,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from authorag.benchmarks.page_evidence import labelled_pages, model_meta
+from authorag.benchmarks.page_evidence.crossfit import labelled_pages, model_meta
 from authorag.evidence.train import DEFAULT_L2, FitConfig, fit_page_model
 
 OUT = Path("authorag/data/page_evidence.json")

@@ -12,7 +12,7 @@ twice, leave-source-out everywhere:
 Columns: ``table-const`` (the baseline), ``default`` (reserved > hosted > table),
 ``default:learned=true,learned_tail=`` (the head-only learned prior of earlier releases, shrunk
 by the hybrid), and the tail-aware tier. Learned priors without a track's label source are
-trained once and cached (``authorag.priors.learned_train.learned_prior_for``).
+trained once and cached (``authorag.priors.learned.train.learned_prior_for``).
 
 Run (minutes; under the CPU lock on a shared machine):
     .venv/bin/python scripts/compare_learned_tiers.py --out /tmp/learned-compare

@@ -22,9 +22,9 @@ from numpy.typing import NDArray
 from scipy import sparse, stats
 from sklearn.linear_model import Ridge
 
-from authorag.priors.features import featurize, to_sparse
-from authorag.priors.learned_eval import TRACKS
-from authorag.priors.learned_train import build_training_set, default_sources
+from authorag.priors.learned.eval import TRACKS
+from authorag.priors.learned.features import featurize, to_sparse
+from authorag.priors.learned.train import build_training_set, default_sources
 
 ALPHA = 100.0
 

@@ -9,8 +9,8 @@ Judge scores come from two places:
     4 bins, seed 0), judged here with the same local model, so that the fit covers the tail.
 
 With ``--scale unknown`` the fit is made for domains no table knows, like the tail-aware
-learned prior (:mod:`authorag.priors.learned_train`): ``--tail N`` more domains are judged from
-the tail lists (:mod:`authorag.priors.tail_data`: UT1 low categories, UT1 press/blog, CRED-1;
+learned prior (:mod:`authorag.priors.learned.train`): ``--tail N`` more domains are judged from
+the tail lists (:mod:`authorag.priors.learned.tail_data`: UT1 low categories, UT1 press/blog, CRED-1;
 seeded, equal thirds) with their tail targets, the head pairs keep their table values, the
 tail carries half of the total weight, and the weighted isotonic map (E[target | judge score])
 is stored with ``scale: "unknown"``, so the hybrid does not shrink the value again.
@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def unknown_sample(n: int, seed: int, sources: tuple[str, ...]) -> dict[str, float]:
     """``n`` tail domains no prior source knows (equal parts: UT1 low, UT1 press/blog, CRED-1) → target."""
-    from authorag.priors.tail_data import UT1_TARGETS, source_targets
+    from authorag.priors.learned.tail_data import UT1_TARGETS, source_targets
 
     prior = load_prior()
     unknown = [(d, t) for name in sources for d, t in sorted(source_targets(name).items())

@@ -1,6 +1,6 @@
 """The judge study on DomainAuth-open web, written to docs/results/judges_domainauth_web.{json,md}.
 
-A shim over ``authorag bench judges`` (authorag/benchmarks/judge_study.py); the arguments are
+A shim over ``authorag bench judges`` (authorag/benchmarks/judge_study/study.py); the arguments are
 the same. About 1 h with the local model on 2 shared cores:
     .venv/bin/python scripts/measure_judges.py --lists 20 --minutes 25 --threads 1
     .venv/bin/python scripts/measure_judges.py --methods prior     # the prior-only row, no LLM

@@ -34,7 +34,7 @@ import io
 from pathlib import Path
 
 from authorag.domains import parse_host
-from authorag.priors.platforms import default_platforms
+from authorag.platforms import default_platforms
 
 UT1_CATEGORIES = ("fakenews", "shortener", "gambling", "dating", "publicite", "download", "sect",
                   "astrology", "press", "blog")
@@ -108,7 +108,7 @@ def main() -> int:
 
 
 def _fakenews_keys(path: Path) -> set[str]:
-    from authorag.priors.platforms import default_platforms
+    from authorag.platforms import default_platforms
     from authorag.priors.sources import load_source
 
     known = {k for name in ("ccnews_pagerank", "majestic", "moz") for k in load_source(name)}

@@ -28,10 +28,10 @@ def test_lines_for_bytes_every_tenth(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_judge_progress_counts_every_call_of_a_request(capsys: pytest.CaptureFixture[str]) -> None:
     from authorag import candidates_from
-    from authorag.hybrid import HybridAuthority
     from authorag.judges.point_judge import PointJudge
     from authorag.priors import load_prior
     from authorag.testing import FakeBackend
+    from authorag.tiers.hybrid import HybridAuthority
 
     hybrid = HybridAuthority(load_prior(), judge=PointJudge(FakeBackend(["6", "4"]), use_logprobs=False))
     with show_progress():

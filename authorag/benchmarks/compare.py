@@ -5,16 +5,16 @@ Authority tracks (the default composition is judged on all of them; run by defau
 * ``tail-trec2019``: all-pairs accuracy (= AUC, credible above non-credible) and LE ρ;
 * ``hosted-urls``: official above user / reserved / ip pages (overall and per label);
 * ``ragauth-trec2019-resampled``: the authority filter, generator-free accuracy at k = 1, 3, 5
-  (topic-clustered CIs), plus the rerank-mode grid (:mod:`authorag.benchmarks.rerank_eval`);
+  (topic-clustered CIs), plus the rerank-mode grid (:mod:`authorag.benchmarks.rag.rerank_eval`);
 * ``domainauth-news-{fine,coarse}`` (unknown domains included, filled with the constant),
   ``credauth-mbfc``, ``credauth-baly``, ``domainauth-web-fine``: LE ρ.
 
-Rerank tracks (named with ``--tracks``; :mod:`authorag.benchmarks.rerank_tracks` and
-:mod:`authorag.benchmarks.graded_tracks`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-lists``
+Rerank tracks (named with ``--tracks``; :mod:`authorag.benchmarks.tracks.rerank` and
+:mod:`authorag.benchmarks.tracks.graded`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-lists``
 (the hand-written sets, ``--split dev|test|all``) and ``graded-trec2019`` (nDCG), each a row per
 relevance of ``--track-relevance``; with it, ``ragauth-trec2019-resampled`` adds the top-k rows
 of each method's fused order. Their methods are compositions with a policy
-(:mod:`authorag.benchmarks.rerank_methods`: ``relevance-only``, ``today``, ``default``,
+(:mod:`authorag.benchmarks.tracks.rerank_methods`: ``relevance-only``, ``today``, ``default``,
 ``default:fusion=rrf,weight=0.5``, ...). Their breakdown rows (per domain and kind) form a second
 table.
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from authorag.benchmarks.rag import TOP_KS
+from authorag.benchmarks.rag.protocol import TOP_KS
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
 
@@ -170,8 +170,8 @@ class CompareConfig:
         bad_rel = [r for r in self.rerank_relevance if r not in ("bm25", "dense")]
         if bad_rel:
             raise ConfigError(f"rerank relevance must be bm25 or dense, got {', '.join(bad_rel)}")
-        from authorag.benchmarks.rerank_tracks import track_relevances
-        from authorag.benchmarks.trust_data import SPLITS
+        from authorag.benchmarks.tracks.rerank import track_relevances
+        from authorag.benchmarks.tracks.trust_data import SPLITS
 
         track_relevances(self.track_relevance, None)
         if self.split not in SPLITS:
@@ -250,8 +250,8 @@ def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
 
 def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
     """One scorer per name, shared by every method (dense memoised per question and document)."""
-    from authorag.benchmarks.rag import make_doc_scorer
-    from authorag.benchmarks.rerank_eval import PointwiseRelevanceMemo
+    from authorag.benchmarks.rag.protocol import make_doc_scorer
+    from authorag.benchmarks.rag.rerank_eval import PointwiseRelevanceMemo
 
     out: dict[str, Any] = {}
     for name in names:
@@ -262,10 +262,10 @@ def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
 
 def _run_grid(cfg: CompareConfig, method: str, relevance_name: str, relevance: Any) -> dict[str, Any]:
     from authorag.benchmarks.methods import MethodContext
-    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.rag.rerank_eval import run_rerank_grid
+    from authorag.benchmarks.rag.tasks import load_rag_task
     from authorag.benchmarks.registry import build_method
-    from authorag.benchmarks.rerank_eval import run_rerank_grid
-    from authorag.benchmarks.track_methods import method_scorer
+    from authorag.benchmarks.tracks.methods import method_scorer
 
     task = load_rag_task("ragauth-trec2019-resampled")
     ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from authorag.benchmarks.rag import TOP_KS
+from authorag.benchmarks.rag.protocol import TOP_KS
 
 
 def _cell(raw: Mapping[str, Any] | None, signed: bool = False) -> str:

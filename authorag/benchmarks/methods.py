@@ -296,8 +296,8 @@ is trained without the tail sources derived from MBFC (CRED-1) for them."""
 def learned_for(ctx: MethodContext) -> Any:
     """The learned prior for a run, leave-source-out: without the task's label source, and
     without CRED-1 (MBFC-derived) for MBFC-derived task families."""
-    from authorag.priors.learned_train import learned_prior_for
-    from authorag.priors.tail_data import DEFAULT_TAIL, tail_sources_without
+    from authorag.priors.learned.tail_data import DEFAULT_TAIL, tail_sources_without
+    from authorag.priors.learned.train import learned_prior_for
 
     origin = "mbfc" if ctx.task_family in MBFC_DERIVED_FAMILIES else None
     return learned_prior_for(exclude=_excluded(ctx), tail=tail_sources_without(DEFAULT_TAIL, origin))
@@ -312,8 +312,8 @@ def _learned(ctx: MethodContext) -> BenchMethod:
 
 def _hybrid(ctx: MethodContext, with_judge: bool = False) -> BenchMethod:
     """Table → learned → (point judge on ``ctx.backend`` if ``with_judge``), leave-source-out."""
-    from authorag.hybrid import HybridAuthority
     from authorag.priors import load_prior
+    from authorag.tiers.hybrid import HybridAuthority
 
     exclude = _excluded(ctx)
     table = load_prior(exclude=exclude)

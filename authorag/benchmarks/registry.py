@@ -1,13 +1,13 @@
 """The benchmark registries: every method name -> its :class:`MethodSpec`, every task name -> its builder.
 
 Built-in methods live in :mod:`authorag.benchmarks.methods`, the track methods in
-:mod:`authorag.benchmarks.track_methods`, the compositions in
-:mod:`authorag.benchmarks.rerank_methods`, the LLM-judge methods in
+:mod:`authorag.benchmarks.tracks.methods`, the compositions in
+:mod:`authorag.benchmarks.tracks.rerank_methods`, the LLM-judge methods in
 :mod:`authorag.benchmarks.judge_methods`; this module joins them, so none imports another
 backwards (track, composition and judge methods build on methods, compositions on track
 methods, never the reverse). Likewise the ranking
 tasks of :mod:`authorag.benchmarks.tasks` and the comparison tracks of
-:mod:`authorag.benchmarks.track_tasks` are joined here (:func:`load_task`, :func:`task_names`).
+:mod:`authorag.benchmarks.tracks.tasks` are joined here (:func:`load_task`, :func:`task_names`).
 
 Example:
     >>> from authorag.benchmarks.methods import MethodContext
@@ -32,10 +32,10 @@ from authorag.benchmarks.methods import (
     MethodSpec,
     split_variant,
 )
-from authorag.benchmarks.rerank_methods import COMPOSITIONS, composition_specs
 from authorag.benchmarks.tasks import TASK_BUILDERS, RankTask
-from authorag.benchmarks.track_methods import track_specs
-from authorag.benchmarks.track_tasks import hosted_task, tail_task
+from authorag.benchmarks.tracks.methods import track_specs
+from authorag.benchmarks.tracks.rerank_methods import COMPOSITIONS, composition_specs
+from authorag.benchmarks.tracks.tasks import hosted_task, tail_task
 from authorag.errors import ConfigError
 
 
@@ -53,7 +53,7 @@ def build_method(name: str, ctx: MethodContext) -> BenchMethod:
 
     Only the compositions (``relevance-only``, ``today``, ``default``) take a variant after a
     colon (``default:learned=true,weight=0.7``): ScorerSettings and RerankPolicy fields (see
-    :mod:`authorag.benchmarks.rerank_methods`).
+    :mod:`authorag.benchmarks.tracks.rerank_methods`).
     """
     specs = _registry()
     base, variant = split_variant(name)
@@ -75,7 +75,7 @@ _TASKS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
 
 RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
 RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists", "graded-trec2019")
-"""Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.rerank_tracks`)."""
+"""Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.tracks.rerank`)."""
 
 
 def task_names() -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from authorag._optional import require
-from authorag.benchmarks.rag import FILTERS, TOP_KS
+from authorag.benchmarks.rag.protocol import FILTERS, TOP_KS
 from authorag.benchmarks.runner import load_results
 
 log = logging.getLogger(__name__)

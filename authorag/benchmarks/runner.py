@@ -24,8 +24,13 @@ from typing import Any
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, make_backend, split_variant
 from authorag.benchmarks.protocols import run_lists, run_pairs, sample_lists, sample_pairs
-from authorag.benchmarks.rag import JudgeDocScorer, YesNoGenerator, make_doc_scorer, run_rag
-from authorag.benchmarks.rag_tasks import load_rag_task
+from authorag.benchmarks.rag.protocol import (
+    JudgeDocScorer,
+    YesNoGenerator,
+    make_doc_scorer,
+    run_rag,
+)
+from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.benchmarks.registry import (
     RAG_TASKS,
     RERANK_TASKS,
@@ -34,8 +39,8 @@ from authorag.benchmarks.registry import (
     method_specs,
 )
 from authorag.benchmarks.tasks import data_checksums
-from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
-from authorag.benchmarks.track_tasks import HOSTED_FAMILY, TAIL_FAMILY
+from authorag.benchmarks.tracks.protocols import hosted_metrics, tail_metrics
+from authorag.benchmarks.tracks.tasks import HOSTED_FAMILY, TAIL_FAMILY
 from authorag.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -96,8 +101,8 @@ class RunConfig:
     split: str = "all"
 
     def __post_init__(self) -> None:
-        from authorag.benchmarks.rerank_tracks import track_relevances
-        from authorag.benchmarks.trust_data import SPLITS
+        from authorag.benchmarks.tracks.rerank import track_relevances
+        from authorag.benchmarks.tracks.trust_data import SPLITS
 
         track_relevances(self.track_relevance, None)  # unknown names fail here
         if self.split not in SPLITS:
@@ -191,11 +196,11 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
 
 def _rag_rerank(cfg: RunConfig, method: BenchMethod, instances: Any, by_topic: bool,
                 metrics: dict[str, Any]) -> dict[str, Any]:
-    """The fused order's top-k rows (:func:`~authorag.benchmarks.graded_tracks.rag_rerank_metrics`)."""
-    from authorag.benchmarks.graded_tracks import SCORED_RELEVANCE, rag_rerank_metrics
+    """The fused order's top-k rows (:func:`~authorag.benchmarks.tracks.graded.rag_rerank_metrics`)."""
     from authorag.benchmarks.methods import ScorerMethod
-    from authorag.benchmarks.rerank_methods import rerank_setup
-    from authorag.benchmarks.rerank_tracks import Reranking, track_relevances
+    from authorag.benchmarks.tracks.graded import SCORED_RELEVANCE, rag_rerank_metrics
+    from authorag.benchmarks.tracks.rerank import Reranking, track_relevances
+    from authorag.benchmarks.tracks.rerank_methods import rerank_setup
 
     if not isinstance(method, ScorerMethod):
         return {"skipped": f"method {method.name!r} has no AuthorityScorer to rerank with", "rows": {}}
@@ -209,10 +214,21 @@ def _rag_rerank(cfg: RunConfig, method: BenchMethod, instances: Any, by_topic: b
 
 def _rerank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], BenchMethod, tuple[str, ...]]:
     """A rerank track (trust and no-harm cases, graded TREC pools) for one method."""
-    from authorag.benchmarks.graded_tracks import GRADED_TASK, SCORED_RELEVANCE, TREC_FILE, graded_metrics, graded_pools
-    from authorag.benchmarks.rerank_methods import rerank_setup
-    from authorag.benchmarks.rerank_tracks import DEFAULT_RELEVANCE, Reranking, run_case_track, track_relevances
-    from authorag.benchmarks.trust_data import data_file, load_cases
+    from authorag.benchmarks.tracks.graded import (
+        GRADED_TASK,
+        SCORED_RELEVANCE,
+        TREC_FILE,
+        graded_metrics,
+        graded_pools,
+    )
+    from authorag.benchmarks.tracks.rerank import (
+        DEFAULT_RELEVANCE,
+        Reranking,
+        run_case_track,
+        track_relevances,
+    )
+    from authorag.benchmarks.tracks.rerank_methods import rerank_setup
+    from authorag.benchmarks.tracks.trust_data import data_file, load_cases
 
     _check_kind(cfg.method, "document")
     # graded pools are TREC HM 2019 pages: the page tier is cross-fitted there as on the RAG track

@@ -24,8 +24,8 @@ from importlib import resources
 from typing import Any
 
 from authorag.benchmarks.metrics import bootstrap_ci, mean, percentile_interval, stance_majority_score
-from authorag.benchmarks.rag import keep_top
-from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
+from authorag.benchmarks.rag.protocol import keep_top
+from authorag.benchmarks.rag.tasks import RagInstance, load_rag_task
 from authorag.benchmarks.tasks import BenchItem
 from authorag.suitability.classifier import RULE_LAYERS, RuleLayer, SourceTypeClassifier, split_url
 from authorag.suitability.lists import load_known_sources

@@ -6,7 +6,7 @@ Families (see docs/benchmarks.md for the exact label rules):
 * ``domainauth-news-{fine,coarse}``: CC-News PageRank, level10 = min(9, floor(10·pr)).
 * ``credauth-mbfc`` (6 levels of MBFC factual reporting), ``credauth-baly`` (3 levels).
 * ``entityauth-{basketball,movies,songs}-{fine,coarse}``: Wikidata sitelinks, log bins.
-* ``tail-trec2019``, ``hosted-urls``: comparison tracks of ``authorag bench compare`` (:mod:`authorag.benchmarks.track_tasks`).
+* ``tail-trec2019``, ``hosted-urls``: comparison tracks of ``authorag bench compare`` (:mod:`authorag.benchmarks.tracks.tasks`).
 
 :func:`authorag.benchmarks.registry.load_task` builds any task by name.
 

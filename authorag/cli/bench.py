@@ -137,7 +137,7 @@ def _compare(args: argparse.Namespace) -> int:
     from authorag.benchmarks.compare import DEFAULT_TRACKS, CompareConfig, run_compare
     from authorag.settings import cache_dir
 
-    from authorag.benchmarks.rerank_methods import split_methods
+    from authorag.benchmarks.tracks.rerank_methods import split_methods
 
     cfg = CompareConfig(methods=split_methods(args.methods), tracks=_csv(args.tracks) or DEFAULT_TRACKS,
                         n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
@@ -162,10 +162,10 @@ def config_from_args(args: argparse.Namespace) -> Any:
 
 
 def _build_task_summaries() -> list[dict[str, Any]]:
-    from authorag.benchmarks.graded_tracks import graded_pools
-    from authorag.benchmarks.rag_tasks import load_rag_task
+    from authorag.benchmarks.rag.tasks import load_rag_task
     from authorag.benchmarks.registry import RAG_TASKS, load_task, task_names
-    from authorag.benchmarks.trust_data import load_cases
+    from authorag.benchmarks.tracks.graded import graded_pools
+    from authorag.benchmarks.tracks.trust_data import load_cases
 
     tasks: list[dict[str, Any]] = []
     for name in task_names():
@@ -193,8 +193,8 @@ def _task_summaries() -> list[dict[str, Any]]:
     from authorag.settings import cache_dir
 
     digest = hashlib.sha256()
-    for mod in ("tasks.py", "rag_tasks.py", "trust_data.py", "graded_tracks.py"):
-        digest.update(resources.files("authorag.benchmarks").joinpath(mod).read_bytes())
+    for mod in (("tasks.py",), ("rag", "tasks.py"), ("tracks", "trust_data.py"), ("tracks", "graded.py")):
+        digest.update(resources.files("authorag.benchmarks").joinpath(*mod).read_bytes())
     data = Path(str(resources.files("authorag.benchmarks.data")))
     for f in sorted(data.rglob("*")):
         st = f.stat()

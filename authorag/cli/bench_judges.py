@@ -1,4 +1,4 @@
-"""``authorag bench judges``: the judge study on DomainAuth-open web (:mod:`authorag.benchmarks.judge_study`).
+"""``authorag bench judges``: the judge study on DomainAuth-open web (:mod:`authorag.benchmarks.judge_study.study`).
 
 Example:
     authorag bench judges --methods prior --out /tmp/judges      # prior-only row, seconds, no LLM
@@ -46,8 +46,8 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def _judges(args: argparse.Namespace) -> int:
-    from authorag.benchmarks import judge_study as js
-    from authorag.benchmarks.judge_study_report import markdown
+    from authorag.benchmarks.judge_study import study as js
+    from authorag.benchmarks.judge_study.report import markdown
     from authorag.settings import results_dir
     from authorag.cli._util import show_progress
 

@@ -1,4 +1,4 @@
-"""``authorag bench suite paper``: the command line of :mod:`authorag.benchmarks.suite`.
+"""``authorag bench suite paper``: the command line of :mod:`authorag.benchmarks.paper.suite`.
 
 Example:
     authorag bench suite paper --backend local --estimate-only
@@ -72,8 +72,8 @@ def _speeds(args: argparse.Namespace) -> tuple[float, float]:
 
 
 def _suite(args: argparse.Namespace) -> int:
-    from authorag.benchmarks import suite as st
-    from authorag.benchmarks.paper_report import write_paper_report
+    from authorag.benchmarks.paper import suite as st
+    from authorag.benchmarks.paper.report import write_paper_report
     from authorag.settings import results_dir
 
     default = f"suite-{args.name}" + ("" if args.protocol == "paper" else f"-{args.protocol}-prompts")

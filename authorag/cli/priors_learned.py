@@ -47,8 +47,8 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from authorag.priors.learned import ARTIFACT, save_model
-    from authorag.priors.learned_train import train_learned_prior
+    from authorag.priors.learned.model import ARTIFACT, save_model
+    from authorag.priors.learned.train import train_learned_prior
 
     out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "data" / ARTIFACT
     tail = () if args.tail.strip() == "none" else tuple(p.strip() for p in args.tail.split(",") if p.strip())
@@ -65,7 +65,7 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from authorag.priors.learned_eval import evaluate, format_report
+    from authorag.priors.learned.eval import evaluate, format_report
 
     tracks = tuple(args.track) if args.track else ("web", "news", "credauth")
     report = evaluate(seed=args.seed, n_lists=args.lists, tracks=tracks)

@@ -86,7 +86,7 @@ def _build(args: argparse.Namespace) -> int:
         prior = PageRankPrior.from_graph(graph, damping=args.damping, engine=args.engine,
                                          weighted=not args.unweighted, on_iteration=cb, **limits)
     if str(args.out).endswith(".store"):  # a memory-mapped prior store instead of the gzip CSV
-        from authorag.priors.pagerank_store import write_pagerank_store
+        from authorag.priors.store.from_pagerank import write_pagerank_store
 
         out = write_pagerank_store(args.out, prior.domains, prior.pagerank, name=Path(args.out).stem,
                                    info={k: v for k, v in prior.info.items() if k != "skipped"})

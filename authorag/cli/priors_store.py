@@ -46,7 +46,7 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _add_fetch_parser(psub: Subparsers[argparse.ArgumentParser]) -> None:
-    from authorag.priors.fetch import LISTS
+    from authorag.priors.store.fetch import LISTS
 
     known = ", ".join(f"{r.name} ({r.terms})" for r in LISTS.values())
     p = psub.add_parser("fetch", help="download a public rank list and import it (needs network)",
@@ -65,7 +65,7 @@ def _add_fetch_parser(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    from authorag.priors.fetch import default_folder, download, import_download, rank_list
+    from authorag.priors.store.fetch import default_folder, download, import_download, rank_list
 
     entry = rank_list(args.name)
     out = args.out or f"{args.name}.store"
@@ -80,7 +80,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from authorag.priors.import_job import import_lists
+    from authorag.priors.store.import_job import import_lists
 
     if args.chunk_rows < 1:
         raise ConfigError(f"--chunk-rows must be >= 1, got {args.chunk_rows}")
@@ -126,7 +126,7 @@ def parse_size(text: str) -> int | None:
 
 
 def _store_info(args: argparse.Namespace) -> int:
-    from authorag.priors.store import PriorStore
+    from authorag.priors.store.mapped import PriorStore
 
     print(json.dumps({"version": JSON_VERSION, **PriorStore(args.store).info()}, indent=1))
     return 0
@@ -134,7 +134,7 @@ def _store_info(args: argparse.Namespace) -> int:
 
 def store_provenance(prior_files: Iterable[str]) -> dict[str, str]:
     """``NAME=STORE`` specs → source name → one-line provenance (file, date, rows, checksum)."""
-    from authorag.priors.store import PriorStore, is_store
+    from authorag.priors.store.mapped import PriorStore, is_store
 
     out: dict[str, str] = {}
     for spec in prior_files:

@@ -80,7 +80,7 @@ def _default_master() -> str | None:
 
 def build_with_spark(args: argparse.Namespace) -> int:
     """``authorag priors build --engine spark``: PageRank on Spark, written as a prior store."""
-    from authorag.priors.pagerank_store import write_pagerank_store
+    from authorag.priors.store.from_pagerank import write_pagerank_store
     from authorag.spark.pagerank import spark_pagerank
 
     if not args.edges:

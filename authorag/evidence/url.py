@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from authorag.priors.platforms import default_platforms
+from authorag.platforms import default_platforms
 
 URL_CUES: dict[str, tuple[str, re.Pattern[str]]] = {
     "u.referral": ("referral or tracking parameter", re.compile(

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from authorag.priors.base import AuthorityScorer
-from authorag.priors.learned import LearnedPrior, load_learned_prior
+from authorag.priors.learned.model import LearnedPrior, load_learned_prior
 from authorag.priors.pagerank import PageRankPrior, load_pagerank_prior
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule
 from authorag.priors.sources import SOURCES, load_source

@@ -110,7 +110,7 @@ self-citation; preprints are cited through the published paper), not what they r
 
 
 def _policy_only(domain: str) -> bool:
-    from authorag.priors.platforms import default_platforms
+    from authorag.platforms import default_platforms
 
     bare = domain.strip().lower().removeprefix("www.")
     return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().platforms

@@ -14,7 +14,7 @@ from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
-from authorag.priors.store import PriorStore
+from authorag.priors.store.mapped import PriorStore
 from authorag.types import UNKNOWN_DETAIL, AuthorityDetail, Candidate, SourceValue
 
 log = logging.getLogger(__name__)

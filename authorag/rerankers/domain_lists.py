@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError, InvalidURLError
-from authorag.priors.platforms import url_path
+from authorag.platforms import url_path
 from authorag.types import Candidate
 
 

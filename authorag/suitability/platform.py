@@ -2,7 +2,7 @@
 
 The classifier talks to a *platform matcher*: a callable ``(host, domain, path) -> match | None``
 whose match has ``platform``, ``owner``, ``content_type`` and ``official``. The default wraps
-:func:`authorag.priors.platforms.match_platform` (the shipped ``hosting_platforms.csv``, the same
+:func:`authorag.platforms.match_platform` (the shipped ``hosting_platforms.csv``, the same
 table the authority tiers use), so the two never disagree about what is hosted content. Pass
 ``platforms=`` to the classifier for another matcher; :func:`from_url_matcher` adapts one of the
 ``match_platform(url, host, domain)`` shape. Only :func:`content_type_vote` knows how a platform
@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from authorag.priors.platforms import match_platform
+from authorag.platforms import match_platform
 from authorag.suitability.cues import Vote
 from authorag.suitability.taxonomy import SourceType
 
 
 class HostedMatchLike(Protocol):
-    """What the classifier reads from a platform match (``authorag.priors.platforms.HostedMatch``)."""
+    """What the classifier reads from a platform match (``authorag.platforms.HostedMatch``)."""
 
     @property
     def platform(self) -> str: ...
@@ -76,7 +76,7 @@ def content_type_vote(match: HostedMatchLike) -> Vote | None:
 
 
 def default_platform_matcher() -> PlatformMatcher:
-    """The shipped hosting-platform table (:mod:`authorag.priors.platforms`) as a matcher."""
+    """The shipped hosting-platform table (:mod:`authorag.platforms`) as a matcher."""
     return from_url_matcher(match_platform)
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from authorag.benchmarks.judge_study import UNKNOWN_BELOW, make_judges, run_judge, study_task
-from authorag.benchmarks.judge_study_report import markdown
+from authorag.benchmarks.judge_study.report import markdown
+from authorag.benchmarks.judge_study.study import UNKNOWN_BELOW, make_judges, run_judge, study_task
 from authorag.benchmarks.metrics import bootstrap_ci
 from authorag.benchmarks.protocols import sample_distinct_lists
 from authorag.benchmarks.registry import load_task
@@ -92,7 +92,7 @@ def test_unknown_method_is_refused_with_the_choices(capsys: pytest.CaptureFixtur
 def test_docstring_examples() -> None:
     import doctest
 
-    from authorag.benchmarks import judge_study
+    from authorag.benchmarks.judge_study import study as judge_study
 
     assert doctest.testmod(judge_study).failed == 0
 

@@ -8,8 +8,8 @@ import pytest
 
 from authorag.benchmarks.methods import MethodContext, learned_for
 from authorag.benchmarks.registry import build_method
-from authorag.priors.learned import LearnedModel, save_model
-from authorag.priors.learned_train import train_learned_prior
+from authorag.priors.learned.model import LearnedModel, save_model
+from authorag.priors.learned.train import train_learned_prior
 
 
 @pytest.fixture(scope="module")

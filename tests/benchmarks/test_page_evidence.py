@@ -4,15 +4,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from authorag.benchmarks.page_evidence import (
+from authorag.benchmarks.page_evidence.crossfit import (
     CrossFitPageEvidence,
     FoldModels,
     honest_scorer,
     labelled_pages,
     model_meta,
 )
-from authorag.benchmarks.page_evidence_eval import expected_calibration_error
-from authorag.benchmarks.page_evidence_rows import auc, within_topic_auc
+from authorag.benchmarks.page_evidence.eval import expected_calibration_error
+from authorag.benchmarks.page_evidence.rows import auc, within_topic_auc
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.evidence import PageEvidence, load_page_model
 from authorag.evidence.train import FitConfig, fit_page_model

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from authorag.benchmarks.methods import MethodContext
+from authorag.benchmarks.rag.protocol import TOP_KS, YesNoGenerator, make_doc_scorer, run_rag
+from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.benchmarks.registry import build_method
-from authorag.benchmarks.rag import TOP_KS, YesNoGenerator, make_doc_scorer, run_rag
-from authorag.benchmarks.rag_tasks import load_rag_task
 from authorag.benchmarks.runner import RunConfig, run_condition
 from authorag.judges.backends.base import ChatRequest
 from authorag.testing import FakeBackend

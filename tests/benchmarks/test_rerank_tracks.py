@@ -10,7 +10,13 @@ from _dict_scorer import DictScorer
 
 from authorag.adapters import build_reranker, candidates_of
 from authorag.benchmarks.compare import CompareConfig, run_compare
-from authorag.benchmarks.graded_tracks import (
+from authorag.benchmarks.methods import MethodContext
+from authorag.benchmarks.paired import paired_delta
+from authorag.benchmarks.rag.tasks import RagInstance
+from authorag.benchmarks.registry import build_method
+from authorag.benchmarks.runner import RunConfig, run_condition
+from authorag.benchmarks.tasks import BenchItem
+from authorag.benchmarks.tracks.graded import (
     NDCG_KS,
     OFFTOPIC_PER_POOL,
     OWN_CAP,
@@ -20,11 +26,15 @@ from authorag.benchmarks.graded_tracks import (
     ndcg,
     rag_rerank_metrics,
 )
-from authorag.benchmarks.methods import MethodContext
-from authorag.benchmarks.paired import paired_delta
-from authorag.benchmarks.rag_tasks import RagInstance
-from authorag.benchmarks.registry import build_method
-from authorag.benchmarks.rerank_methods import (
+from authorag.benchmarks.tracks.rerank import (
+    Reranking,
+    case_measures,
+    case_metrics,
+    case_orders,
+    mean_cell,
+    track_relevances,
+)
+from authorag.benchmarks.tracks.rerank_methods import (
     TODAY_POLICY,
     RerankSetup,
     base_policy,
@@ -33,17 +43,7 @@ from authorag.benchmarks.rerank_methods import (
     split_methods,
     today_exclusions,
 )
-from authorag.benchmarks.rerank_tracks import (
-    Reranking,
-    case_measures,
-    case_metrics,
-    case_orders,
-    mean_cell,
-    track_relevances,
-)
-from authorag.benchmarks.runner import RunConfig, run_condition
-from authorag.benchmarks.tasks import BenchItem
-from authorag.benchmarks.trust_data import CasePage, RerankCase, load_cases
+from authorag.benchmarks.tracks.trust_data import CasePage, RerankCase, load_cases
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError
 from authorag.policy_options import make_policy
@@ -254,7 +254,9 @@ def test_compare_puts_rerank_tracks_in_one_table(tmp_path: Path) -> None:
 def test_docstring_examples() -> None:
     import doctest
 
-    from authorag.benchmarks import graded_tracks, rerank_methods, rerank_tracks
+    from authorag.benchmarks.tracks import graded as graded_tracks
+    from authorag.benchmarks.tracks import rerank as rerank_tracks
+    from authorag.benchmarks.tracks import rerank_methods
 
     for module in (graded_tracks, rerank_methods, rerank_tracks):
         assert doctest.testmod(module).failed == 0, module.__name__

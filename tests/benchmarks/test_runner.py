@@ -10,7 +10,7 @@ import yaml
 
 from authorag.benchmarks.manifest import default_manifest_path, load_manifest, metric_at
 from authorag.benchmarks.methods import MethodContext, ScorerMethod
-from authorag.benchmarks.rag import answer_score, keep_top, yes_probability
+from authorag.benchmarks.rag.protocol import answer_score, keep_top, yes_probability
 from authorag.benchmarks.registry import build_method, method_specs
 from authorag.benchmarks.runner import RunConfig, run_condition
 from authorag.benchmarks.tasks import BenchItem

@@ -6,8 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from authorag.benchmarks.paper_report import published
-from authorag.benchmarks.suite import SuiteSizes, estimate, paper_plan, run_suite, select_conditions
+from authorag.benchmarks.paper.report import published
+from authorag.benchmarks.paper.suite import (
+    SuiteSizes,
+    estimate,
+    paper_plan,
+    run_suite,
+    select_conditions,
+)
 from authorag.cli import main
 from authorag.errors import ConfigError
 

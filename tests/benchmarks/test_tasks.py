@@ -8,9 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from authorag.benchmarks import protocols, rag_tasks, tasks
+from authorag.benchmarks import protocols, tasks
 from authorag.benchmarks.protocols import easy_threshold, sample_lists, sample_pairs
-from authorag.benchmarks.rag_tasks import QUESTION_REWRITES, draw_instances, load_rag_task
+from authorag.benchmarks.rag import tasks as rag_tasks
+from authorag.benchmarks.rag.tasks import QUESTION_REWRITES, draw_instances, load_rag_task
 from authorag.benchmarks.registry import load_task
 from authorag.benchmarks.tasks import (
     BenchItem,

@@ -17,13 +17,13 @@ from authorag.benchmarks.metrics import (
     pair_counts,
 )
 from authorag.benchmarks.protocols import _filled  # pyright: ignore[reportPrivateUsage]
-from authorag.benchmarks.rag import topic_clustered_ci
-from authorag.benchmarks.rag_tasks import RagInstance, load_rag_task
+from authorag.benchmarks.rag.protocol import topic_clustered_ci
+from authorag.benchmarks.rag.rerank_eval import GridPoint, rank_relevance, run_rerank_grid
+from authorag.benchmarks.rag.tasks import RagInstance, load_rag_task
 from authorag.benchmarks.registry import build_method, load_task
-from authorag.benchmarks.rerank_eval import GridPoint, rank_relevance, run_rerank_grid
 from authorag.benchmarks.tasks import BenchItem, RankTask
-from authorag.benchmarks.track_protocols import hosted_metrics, tail_metrics
-from authorag.benchmarks.track_tasks import hosted_items, tail_items
+from authorag.benchmarks.tracks.protocols import hosted_metrics, tail_metrics
+from authorag.benchmarks.tracks.tasks import hosted_items, tail_items
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
 from authorag.types import UNKNOWN_LEVEL
@@ -245,7 +245,7 @@ def test_paired_delta_on_the_same_units() -> None:
 def test_method_variants_only_for_compositions() -> None:
     from dataclasses import dataclass
 
-    from authorag.benchmarks.track_methods import parse_settings
+    from authorag.benchmarks.tracks.methods import parse_settings
 
     ctx = MethodContext(task_family="tailauth", label_source=None)
     with pytest.raises(ConfigError, match=r"only the compositions \(relevance-only, today, default\) take settings "

@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from authorag.benchmarks.trust_data import (
+from authorag.benchmarks.tracks.trust_data import (
     DOMAINS,
     ONTOPIC_KINDS,
     TRUST_KINDS,
@@ -161,6 +161,6 @@ def test_group_pairs_and_bad_arguments() -> None:
 def test_docstring_example() -> None:
     import doctest
 
-    from authorag.benchmarks import trust_data
+    from authorag.benchmarks.tracks import trust_data
 
     assert doctest.testmod(trust_data).failed == 0

@@ -35,7 +35,7 @@ from authorag.evidence.text import (
 )
 from authorag.evidence.tier import FULL_WORDS, MAX_CONFIDENCE, URL_ONLY_CONFIDENCE, LayerEvidence, PageEstimate
 from authorag.evidence.url import CUE_REASONS, HOSTED_CUE, MAX_URL_CHARS, SHOP_PLATFORMS, STUFFED_CUE, URL_CUES, URL_FEATURES
-from authorag.priors.platforms import default_platforms
+from authorag.platforms import default_platforms
 from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
 from authorag.suitability.taxonomy import SOURCE_TYPES, SourceTypeResult, unknown_source
 from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue

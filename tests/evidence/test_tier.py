@@ -13,7 +13,7 @@ from authorag.evidence import TRUST_HIGH, TRUST_LOW, PageEvidence, load_page_mod
 from authorag.evidence.features import FEATURES, page_features
 from authorag.evidence.model import PageModel
 from authorag.evidence.train import FitConfig, cross_fit, fit_logistic, fit_page_model
-from authorag.tiered import TieredAuthority
+from authorag.tiers.tiered import TieredAuthority
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate
 
 CURE = ("Buy now! This miracle cure is guaranteed and proven. I was cured in a week, my doctor was amazed! "

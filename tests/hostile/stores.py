@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from authorag.priors.store import MAGIC, write_store
+from authorag.priors.store.mapped import MAGIC, write_store
 from hostile import Variant
 
 KEYS = [f"site{i}.org" for i in range(50)]

@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from authorag.hybrid import HybridAuthority
 from authorag.judges.backends.openai_compat import OpenAIBackend
 from authorag.judges.deadline import SKIP_CODES, JudgeGuard, guard_for, skip_code
 from authorag.judges.point_judge import PointJudge
 from authorag.priors.table import load_prior
 from authorag.testing import serve_faulty_openai
+from authorag.tiers.hybrid import HybridAuthority
 from authorag.types import candidates_from
 
 pytest.importorskip("openai")

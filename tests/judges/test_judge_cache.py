@@ -178,8 +178,8 @@ def test_a_bad_row_never_reaches_the_judge_tier(tmp_path: Path) -> None:
     """The hybrid scorer judges the domain again instead of failing (the server answered 500)."""
     import sqlite3
 
-    from authorag.hybrid import HybridAuthority
     from authorag.judges import PointJudge
+    from authorag.tiers.hybrid import HybridAuthority
     from authorag.types import candidates_from
 
     path = tmp_path / "c.sqlite3"

@@ -19,8 +19,8 @@ import pytest
 
 from authorag.cli import main
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors.fetch import LISTS, default_folder, download, import_download, rank_list
-from authorag.priors.store import PriorStore
+from authorag.priors.store.fetch import LISTS, default_folder, download, import_download, rank_list
+from authorag.priors.store.mapped import PriorStore
 
 
 def _fetch(name: str, out: str | Path, *, url: str | None = None, sha256: str | None = None,

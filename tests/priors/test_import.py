@@ -12,11 +12,11 @@ import pytest
 
 from authorag.cli import main
 from authorag.errors import ConfigError
-from authorag.priors import import_job
-from authorag.priors.import_job import import_lists
-from authorag.priors.importers import fast_key, web_log_rank
 from authorag.priors.sources import normalize_key
-from authorag.priors.store import PriorStore
+from authorag.priors.store import import_job
+from authorag.priors.store.import_job import import_lists
+from authorag.priors.store.importers import fast_key, web_log_rank
+from authorag.priors.store.mapped import PriorStore
 
 
 def _lr(rank: float) -> float:

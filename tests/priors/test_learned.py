@@ -8,14 +8,14 @@ import pytest
 
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.priors.base import AuthorityScorer
-from authorag.priors.learned import (
+from authorag.priors.learned.model import (
     MAX_CONFIDENCE,
     LearnedPrior,
     load_learned_prior,
     load_model,
     save_model,
 )
-from authorag.priors.learned_train import build_training_set, default_sources
+from authorag.priors.learned.train import build_training_set, default_sources
 from authorag.types import Candidate
 
 
@@ -117,7 +117,7 @@ def test_round_trip_and_shape_check(prior: LearnedPrior, tmp_path: Path) -> None
 def test_one_bad_domain_does_not_sink_the_batch(prior: LearnedPrior, caplog: pytest.LogCaptureFixture) -> None:
     good = Candidate.create("https://nytimes.com/a", id="good")
     bad = Candidate(id="bad", url="x", host="Bad!.com", domain="Bad!.com")
-    with caplog.at_level("WARNING", logger="authorag.priors.learned"):
+    with caplog.at_level("WARNING", logger="authorag.priors.learned.model"):
         details = prior.score([good, bad])
     assert details[0].tier == "learned"
     assert details[0].authority == pytest.approx(float(prior.predict(["nytimes.com"]).authority[0]))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from authorag.cli import main
-from authorag.priors.learned import load_learned_prior
+from authorag.priors.learned.model import load_learned_prior
 
 
 def test_train_writes_a_loadable_artifact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

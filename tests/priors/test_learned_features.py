@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.priors.features import (
+from authorag.priors.learned.features import (
     DENSE_NAMES,
     PAD,
     featurize,

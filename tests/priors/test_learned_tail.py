@@ -7,23 +7,28 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.hybrid import HybridAuthority
 from authorag.judges.calibration import Calibration
-from authorag.priors.learned import (
+from authorag.priors.learned.model import (
     UNKNOWN_LEVEL,
     LearnedModel,
     LearnedPrior,
     load_model,
     save_model,
 )
-from authorag.priors.learned_train import (
+from authorag.priors.learned.tail_data import (
+    LOW_TARGET,
+    source_targets,
+    tail_rows,
+    tail_sources_without,
+)
+from authorag.priors.learned.train import (
     TAIL_SHARE,
     build_training_set,
     registrable_values,
     train_learned_prior,
 )
 from authorag.priors.table import load_prior
-from authorag.priors.tail_data import LOW_TARGET, source_targets, tail_rows, tail_sources_without
+from authorag.tiers.hybrid import HybridAuthority
 from authorag.types import candidates_from
 
 
@@ -117,8 +122,8 @@ def test_calibration_scale_round_trips_and_is_validated() -> None:
 
 def test_learned_prior_for_uses_the_shipped_model_or_the_cache(tiny: LearnedModel, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from authorag.priors.learned import load_learned_prior
-    from authorag.priors.learned_train import learned_prior_for
+    from authorag.priors.learned.model import load_learned_prior
+    from authorag.priors.learned.train import learned_prior_for
 
     assert learned_prior_for() is load_learned_prior()
     assert learned_prior_for(exclude=("wikipedia_perennial",)) is load_learned_prior()  # not a training source

@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.priors.learned import LearnedPrior
-from authorag.priors.learned_eval import (
+from authorag.priors.learned.eval import (
     TrackModels,
     evaluate_track,
     list_rhos,
@@ -14,7 +13,8 @@ from authorag.priors.learned_eval import (
     news_track,
     web_track,
 )
-from authorag.priors.learned_train import (
+from authorag.priors.learned.model import LearnedPrior
+from authorag.priors.learned.train import (
     build_training_set,
     default_sources,
     domain_split,

@@ -8,7 +8,7 @@ import pytest
 
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.priors import ExtraSource, load_prior
-from authorag.priors.store import PriorStore, is_store, write_store
+from authorag.priors.store.mapped import PriorStore, is_store, write_store
 from authorag.types import SourceValue
 
 

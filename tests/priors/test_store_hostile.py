@@ -10,7 +10,7 @@ from hostile.stores import KEYS, VALUES, store_variants
 
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import PriorUnavailable
-from authorag.priors.store import PriorStore, is_store
+from authorag.priors.store.mapped import PriorStore, is_store
 from authorag.types import candidates_from
 
 VARIANTS = store_variants()

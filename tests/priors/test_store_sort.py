@@ -13,9 +13,9 @@ import pytest
 
 from authorag.cli import main
 from authorag.errors import ConfigError
-from authorag.priors.import_job import import_lists
-from authorag.priors.store import MAGIC, PriorStore, write_store
-from authorag.priors.store_sort import write_store_sorted
+from authorag.priors.store.import_job import import_lists
+from authorag.priors.store.mapped import MAGIC, PriorStore, write_store
+from authorag.priors.store.sort import write_store_sorted
 
 
 def _header(data: bytes) -> dict[str, Any]:

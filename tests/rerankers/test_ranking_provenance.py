@@ -12,7 +12,7 @@ import pytest
 from authorag import adapters
 from authorag.cli import main
 from authorag.compose import ScorerSettings, load_scorer
-from authorag.priors.importers import web_log_rank
+from authorag.priors.store.importers import web_log_rank
 
 URLS = ["https://tiny-unknown-site.org/a", "https://www.nih.gov/b"]
 

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from authorag.adapters import build_reranker, candidates_of
-from authorag.benchmarks.trust_data import RerankCase, load_cases
+from authorag.benchmarks.tracks.trust_data import RerankCase, load_cases
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.policy_options import make_policy
 
@@ -191,8 +191,8 @@ def _haystack(query: str, urls: Sequence[str], texts: Sequence[str], policy: Map
 def _bench(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
-    from authorag.benchmarks.rerank_methods import rerank_setup
-    from authorag.benchmarks.rerank_tracks import Reranking
+    from authorag.benchmarks.tracks.rerank import Reranking
+    from authorag.benchmarks.tracks.rerank_methods import rerank_setup
 
     name = "default" + ("" if not policy else ":" + ",".join(f"{k}={v}" for k, v in policy.items()))
     method = build_method(name, MethodContext(task_family="rerank", label_source=None, item_kind="document"))

@@ -12,7 +12,7 @@ import pytest
 from authorag.cli import main
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError, MissingDependencyError
-from authorag.priors.store import write_store
+from authorag.priors.store.mapped import write_store
 from authorag.spark.annotate import score_frame
 
 URLS = ["https://www.nih.gov/x", "https://tiny-unknown-site.org/a", "someone.blogspot.com", "not a url"]

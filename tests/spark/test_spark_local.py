@@ -18,7 +18,7 @@ import pytest
 from authorag.cli import main
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
-from authorag.priors.store import PriorStore, write_store
+from authorag.priors.store.mapped import PriorStore, write_store
 
 # One core, one shuffle partition, no UI: a local job on a few hundred rows is all scheduling,
 # and every extra task or partition adds to it. C1-only JIT and the serial GC start the JVM faster.

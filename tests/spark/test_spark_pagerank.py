@@ -10,7 +10,7 @@ import pytest
 
 from authorag.cli import main
 from authorag.errors import ConfigError
-from authorag.priors.store import PriorStore
+from authorag.priors.store.mapped import PriorStore
 
 
 @pytest.mark.slow

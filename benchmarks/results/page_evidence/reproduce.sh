@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 OUT=benchmarks/results/page_evidence
 PY=.venv/bin/python
-$PY -m authorag.benchmarks.page_evidence_eval --out "$OUT" --pool
+$PY -m authorag.benchmarks.page_evidence.eval --out "$OUT" --pool
 rm -rf "$OUT"/runs
 $PY -m authorag bench compare --methods default,default:page_evidence=true \
   --rerank-relevance bm25 --option credibility_weight=0.5 --seed 0 --out "$OUT"

@@ -1,0 +1,233 @@
+"""Hosting platforms, the table of the ``hosted`` tier: a blog on wordpress.com is not wordpress.com.
+
+Platforms such as wordpress.com, medium.com, reddit.com or youtube.com host pages that anyone
+can publish. Their own link authority is huge, and a domain table credits it to every page they
+host: a personal ``johndoe.wordpress.com`` blog would score like wordpress.com itself. The
+shipped data file ``authorag/data/hosting_platforms.csv`` (hand-compiled, documented in
+``data/provenance/hosting_platforms.md``) says, per platform, where the owner of a page sits in
+its URL (a sub-domain, a path segment, or "every page under this path is user content"), and
+which sub-domains and first path segments are the platform's own pages (``medium.com/about``,
+``support.google.com`` is not on a hosted host at all).
+
+:func:`match_platform` answers for one URL: not on a platform (None), the platform's own page
+(``official=True``) or a user's page (``official=False``, with the owner when the URL names
+one: ``johndoe.wordpress.com``, ``medium.com/@john``, ``reddit.com/r/askdocs``).
+
+Example:
+    >>> match_platform("https://johndoe.wordpress.com/x")
+    HostedMatch(platform='wordpress.com', owner='johndoe.wordpress.com', content_type='blog', official=False)
+    >>> match_platform("https://medium.com/about").official
+    True
+    >>> match_platform("https://www.nih.gov/") is None
+    True
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Literal, get_args
+
+from authorag.domains import parse_host
+from authorag.errors import ConfigError
+
+ContentType = Literal["blog", "forum", "qa", "video", "social", "document", "code", "site"]
+OwnerAt = Literal["subdomain", "path", "page"]
+PLATFORMS_FILE = "hosting_platforms.csv"
+
+OFFICIAL_SUBDOMAINS: frozenset[str] = frozenset({
+    "www", "m", "mobile", "support", "help", "about", "developer", "developers", "docs", "api",
+    "status", "business", "ads", "newsroom", "press", "investor", "investors", "careers", "jobs",
+    "legal", "policies", "privacy", "login", "accounts", "account", "auth", "app", "apps",
+    "store", "security", "static", "cdn", "mail", "community",
+})
+"""Sub-domains that belong to the platform itself on every sub-domain platform."""
+
+OFFICIAL_SEGMENTS: frozenset[str] = frozenset({
+    "", "about", "help", "support", "legal", "policies", "policy", "privacy", "terms", "tos",
+    "careers", "jobs", "press", "newsroom", "company", "contact", "security", "pricing",
+    "features", "enterprise", "business", "developers", "developer", "docs", "status", "login",
+    "signup", "register", "settings", "blog", "index.html", "robots.txt", "sitemap.xml",
+})
+"""First path segments that are the platform's own pages on every path platform."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostedMatch:
+    """Where a URL sits on a hosting platform.
+
+    Attributes:
+        platform: the platform's registrable domain (or private suffix, ``blogspot.com``).
+        owner: the owner's key (``johndoe.wordpress.com``, ``medium.com/@john``), None when the
+            URL names no owner (``youtube.com/watch?v=...``) or the page is the platform's own.
+        content_type: what the platform hosts there (``blog``, ``forum``, ``video``...).
+        official: True for the platform's own pages (they keep the platform's authority).
+    """
+
+    platform: str
+    owner: str | None
+    content_type: str
+    official: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformRule:
+    """One row of the platforms file (see its header for the columns)."""
+
+    platform: str
+    host: str
+    owner_at: OwnerAt
+    prefix: str
+    content_type: ContentType
+    official: frozenset[str]
+
+    def __post_init__(self) -> None:
+        if self.owner_at not in get_args(OwnerAt):
+            raise ConfigError(f"platform rule {self.platform}: owner_at must be one of {get_args(OwnerAt)}, got {self.owner_at!r}")
+        if self.content_type not in get_args(ContentType):
+            raise ConfigError(f"platform rule {self.platform}: content_type must be one of {get_args(ContentType)}, "
+                              f"got {self.content_type!r}")
+        if self.owner_at != "subdomain" and not self.prefix.startswith("/"):
+            raise ConfigError(f"platform rule {self.platform}: a {self.owner_at} rule needs a prefix starting with '/', "
+                              f"got {self.prefix!r}")
+
+
+class PlatformIndex:
+    """Platform rules indexed by platform domain; :meth:`match` reads one URL.
+
+    Example:
+        >>> idx = PlatformIndex([PlatformRule("example-host.com", "*", "subdomain", "", "blog", frozenset())])
+        >>> idx.match("https://ann.example-host.com/post").owner
+        'ann.example-host.com'
+    """
+
+    def __init__(self, rules: Iterable[PlatformRule]) -> None:
+        by_platform: dict[str, list[PlatformRule]] = {}
+        for rule in rules:
+            by_platform.setdefault(rule.platform, []).append(rule)
+        # Host-specific rules first, then longer path prefixes, then sub-domain rules.
+        self._rules: Mapping[str, tuple[PlatformRule, ...]] = {
+            p: tuple(sorted(rs, key=lambda r: (r.host == "*", r.owner_at == "subdomain", -len(r.prefix))))
+            for p, rs in by_platform.items()}
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    @property
+    def platforms(self) -> tuple[str, ...]:
+        """Platform domains known to the index."""
+        return tuple(self._rules)
+
+    def platform_of(self, host: str | None, domain: str | None) -> str | None:
+        """The platform a host is on (its registrable domain, or the private suffix above it)."""
+        if not domain or not host:
+            return None
+        if domain in self._rules:
+            return domain
+        parent = domain.split(".", 1)[1] if "." in domain else ""
+        return parent if parent in self._rules else None
+
+    def match(self, url: str, host: str | None = None, domain: str | None = None) -> HostedMatch | None:
+        """Where ``url`` sits on a platform (None when its host is on none); see the module doc."""
+        if host is None or domain is None:
+            parsed = parse_host(url, strict=False)
+            host, domain = parsed.host, parsed.domain
+        platform = self.platform_of(host, domain)
+        if platform is None or host is None:
+            return None
+        bare = host[4:] if host.startswith("www.") else host
+        path = url_path(url)
+        on_host = False
+        for rule in self._rules[platform]:
+            if rule.host != "*" and bare != rule.host:
+                continue
+            on_host = True
+            hit = _apply(rule, platform, bare, path)
+            if hit is not None:
+                return hit
+        return HostedMatch(platform, None, "", True) if on_host else None
+
+
+def _apply(rule: PlatformRule, platform: str, host: str, path: str) -> HostedMatch | None:
+    if rule.owner_at == "subdomain":
+        if host == platform:
+            return None
+        label = host[: -len(platform) - 1].rsplit(".", 1)[-1]
+        if label in OFFICIAL_SUBDOMAINS or label in rule.official:
+            return HostedMatch(platform, None, rule.content_type, True)
+        return HostedMatch(platform, f"{label}.{platform}", rule.content_type, False)
+    if not path.startswith(rule.prefix):
+        return None
+    first = path[1:].split("/", 1)[0]
+    if rule.prefix == "/" and (first in OFFICIAL_SEGMENTS or first in rule.official):
+        return HostedMatch(platform, None, rule.content_type, True)
+    segment = path[len(rule.prefix):].split("/", 1)[0]
+    if rule.owner_at == "page":
+        return HostedMatch(platform, None, rule.content_type, False)
+    if not segment:
+        return None
+    if segment in rule.official:
+        return HostedMatch(platform, None, rule.content_type, True)
+    where = platform if rule.host == "*" else rule.host
+    return HostedMatch(platform, f"{where}{rule.prefix}{segment}", rule.content_type, False)
+
+
+def url_path(url: str) -> str:
+    """The lower-case path of a URL (``/`` when it has none), without query or fragment.
+
+    Example:
+        >>> url_path("https://Medium.com/@John/Post?x=1#y"), url_path("medium.com")
+        ('/@john/post', '/')
+    """
+    text = url.strip()
+    start = text.find("://")
+    start = start + 3 if 0 < start <= 10 else 0
+    end = len(text)
+    for ch in "?#":
+        pos = text.find(ch, start)
+        if 0 <= pos < end:
+            end = pos
+    slash = text.find("/", start, end)
+    return text[slash:end].lower() if slash >= 0 else "/"
+
+
+def parse_rules(text: str, source: str = PLATFORMS_FILE) -> list[PlatformRule]:
+    """Rules from the CSV text of a platforms file.
+
+    Raises:
+        ConfigError: a malformed row, naming the file, the line and the problem.
+    """
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("#")]
+    rules: list[PlatformRule] = []
+    for n, row in enumerate(csv.DictReader(io.StringIO("\n".join(lines))), start=2):
+        try:
+            rules.append(PlatformRule(row["platform"].strip().lower(), (row["host"] or "*").strip().lower(),
+                                      row["owner_at"].strip(),  # type: ignore[arg-type]  # validated
+                                      (row["prefix"] or "").strip().lower(),
+                                      row["content_type"].strip(),  # type: ignore[arg-type]  # validated
+                                      frozenset(s for s in (row["official"] or "").lower().split("|") if s)))
+        except (KeyError, AttributeError) as exc:
+            raise ConfigError(f"{source}: row {n} (after comments) is missing a column ({exc}); "
+                              "columns: platform,host,owner_at,prefix,content_type,official") from exc
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: row {n} (after comments): {exc}") from exc
+    return rules
+
+
+@cache
+def default_platforms() -> PlatformIndex:
+    """The shipped platform index (loaded once per process)."""
+    text = resources.files("authorag.data").joinpath(PLATFORMS_FILE).read_text(encoding="utf-8")
+    return PlatformIndex(parse_rules(text))
+
+
+def match_platform(url: str, host: str | None = None, domain: str | None = None) -> HostedMatch | None:
+    """:meth:`PlatformIndex.match` on the shipped platforms (see the module doc)."""
+    return default_platforms().match(url, host, domain)
+
+
+__all__ = ["OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType", "HostedMatch", "PlatformIndex",
+           "PlatformRule", "default_platforms", "match_platform", "parse_rules", "url_path"]

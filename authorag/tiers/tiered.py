@@ -1,0 +1,201 @@
+"""TieredAuthority: the ``reserved`` and ``hosted`` tiers in front of the table and beyond.
+
+Domain tables credit a page with its registrable domain's authority. Two kinds of page break
+that: special-use names and addresses (``site77.example.com`` would inherit ``example.com``'s
+web-head rank; ``10.0.0.1`` has no publisher), and user content on hosting platforms
+(``johndoe.wordpress.com`` is not wordpress.com). :class:`TieredAuthority` answers those first
+(tiers ``reserved`` and ``hosted``) and hands every other candidate to the inner scorer (the
+prior table, or the hybrid table → learned prior → judge). It also applies the documented rule
+for sub-domains a table does not list itself (``subdomains``).
+
+Example:
+    >>> from authorag.priors.table import load_prior
+    >>> from authorag.types import candidates_from
+    >>> scorer = TieredAuthority(load_prior())
+    >>> [d.tier for d in scorer.score(candidates_from(
+    ...     ["https://www.nih.gov/", "https://johndoe.wordpress.com/x", "https://site77.example.com/"]))]
+    ['table', 'hosted', 'reserved']
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from authorag.errors import ConfigError
+from authorag.evidence.tier import PageEvidence
+from authorag.platforms import HostedMatch, PlatformIndex, default_platforms
+from authorag.priors.base import AuthorityScorer, prior_stores_of
+from authorag.suitability.classifier import split_url
+from authorag.suitability.cues import path_votes, strongest
+from authorag.tiers.reserved import maybe_special, special_host
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
+from authorag.validation import check_choice, check_unit
+
+SubdomainRule = Literal["inherit", "discount"]
+DEFAULT_HOSTED_AUTHORITY = 0.4
+"""Authority of a user's page on a hosting platform: a little above the unknown level (0.3), far
+below the platform's own pages. Chosen by measurement (docs/priors.md, "Choosing the default";
+``benchmarks/results/default/``): 0.4 is the lowest tried value at least as good as table +
+constant on every track; 0.2 and 0.3 fall below it on tail-trec2019 (LE rho)."""
+HOSTED_CONFIDENCE = 0.5
+SUBDOMAIN_DISCOUNT = 0.5
+"""Under ``subdomains="discount"``: share of the parent's distance from the unknown level kept."""
+PAGE_TYPE_DISCOUNT = 0.5
+"""Under ``source_type_adjust``: share of the domain's distance above the unknown level a shop or
+forum page keeps (the same shrink as ``subdomains="discount"``; not fitted)."""
+PAGE_TYPES_ADJUSTED = ("commercial", "forum")
+"""Page-level source types (from URL path cues: ``/product/``, ``/shop/``, ``/questions/``...) whose
+authority is not the domain's: a vendor's product page or a forum thread on a well-linked domain."""
+
+
+_MISS = object()
+_MEMO_SIZE = 50_000
+_MEMO_KEY_CHARS = 512
+"""``reserved``/``hosted`` answers are remembered per URL (at most 50k URLs of at most 512 characters: ~40 MB)."""
+
+
+class TieredAuthority:
+    """An :class:`AuthorityScorer` that answers reserved names and hosted pages itself.
+
+    Args:
+        inner: the scorer for every other candidate (table, hybrid...).
+        reserved: give special-use names and IP literals the ``reserved`` tier (no value).
+        platforms: the hosting-platform index; None disables the ``hosted`` tier.
+        hosted_authority: the value of a user's page on a platform, in [0, 1].
+        subdomains: ``"inherit"`` (a host the table does not list takes its registrable
+            domain's value) or ``"discount"`` (it keeps only part of the parent's distance from
+            the unknown level, with half the confidence).
+        unknown_level: the level ``discount`` shrinks towards (the reranker's unknown value).
+        source_type_adjust: scale a shop or forum page's authority (a URL path cue of
+            :mod:`authorag.suitability.cues`) towards ``unknown_level`` when its domain's value is
+            above it; the note says why. Off by default (benchmarks/results/default/).
+        page: the page-evidence tier (:class:`~authorag.evidence.tier.PageEvidence`): adds a
+            credibility estimate from the page's URL and text to every candidate the other tiers
+            leave without one and no table knows (tier ``page`` when it was unknown). Off by
+            default (benchmarks/results/page_evidence/).
+
+    Raises:
+        ConfigError: a value outside its range.
+    """
+
+    def __init__(self, inner: AuthorityScorer, *, reserved: bool = True,
+                 platforms: PlatformIndex | None | Literal["default"] = "default",
+                 hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
+                 unknown_level: float = UNKNOWN_LEVEL, name: str | None = None,
+                 source_type_adjust: bool = False, page: PageEvidence | None = None) -> None:
+        check_unit("hosted_authority", hosted_authority)
+        check_choice("subdomains", subdomains, ("inherit", "discount"))
+        self.inner = inner
+        self.reserved = reserved
+        self.platforms = default_platforms() if platforms == "default" else platforms
+        self.hosted_authority = hosted_authority
+        self.subdomains: SubdomainRule = subdomains
+        self.unknown_level = unknown_level
+        self.source_type_adjust = source_type_adjust
+        self.page = page
+        self.name = name if name is not None else self._default_name()
+        self._memo: dict[str, object] = {}
+
+    @property
+    def prior_stores(self) -> dict[str, dict[str, Any]]:
+        """The prior stores the inner scorer reads (:func:`~authorag.priors.base.prior_stores_of`)."""
+        return prior_stores_of(self.inner)
+
+    def _default_name(self) -> str:
+        parts = ["reserved"] if self.reserved else []
+        parts += ["hosted"] if self.platforms is not None else []
+        return ">".join([*parts, getattr(self.inner, "name", "inner"), *(["page"] if self.page is not None else [])])
+
+    def front(self, candidate: Candidate) -> AuthorityDetail | None:
+        """The ``reserved`` or ``hosted`` answer for one candidate, or None when the inner scorer should answer.
+
+        A candidate without a URL gets :data:`NO_URL`: no tier is asked about nothing.
+        """
+        if not candidate.url:
+            return NO_URL
+        if self.reserved and maybe_special(candidate.domain):
+            why = special_host(candidate.url) if candidate.url else None
+            if why is not None:
+                return AuthorityDetail(None, 0.0, "reserved", matched=candidate.host, note=f"{why}: never a table value")
+        if self.platforms is not None and candidate.domain is not None:
+            hit = self.platforms.match(candidate.url, candidate.host, candidate.domain)
+            if hit is not None and not hit.official:
+                return self._hosted(hit, self._site_credibility(candidate))
+        return None
+
+    def _site_credibility(self, candidate: Candidate) -> tuple[SourceValue, ...]:
+        found = getattr(self.inner, "host_credibility", None)
+        return () if found is None or candidate.host is None else found(candidate.host, candidate.domain)
+
+    def _hosted(self, hit: HostedMatch, credibility: tuple[SourceValue, ...] = ()) -> AuthorityDetail:
+        owner = f", owner {hit.owner}" if hit.owner else ""
+        note = f"user content ({hit.content_type}) on {hit.platform}{owner}: the platform's authority is not the page's"
+        source = SourceValue(f"hosted.{hit.content_type}", self.hosted_authority, hit.platform)
+        cred = sum(s.value for s in credibility) / len(credibility) if credibility else None
+        return AuthorityDetail(self.hosted_authority, HOSTED_CONFIDENCE, "hosted", (source,), cred, credibility,
+                               matched=hit.owner or hit.platform, note=note)
+
+    def _front_cached(self, candidate: Candidate) -> AuthorityDetail | None:
+        key = candidate.url
+        hit = self._memo.get(key, _MISS)
+        if hit is _MISS:
+            hit = self.front(candidate)
+            if len(key) <= _MEMO_KEY_CHARS:
+                if len(self._memo) >= _MEMO_SIZE:
+                    self._memo.clear()  # a service's working set refills it; no per-entry LRU cost
+                self._memo[key] = hit
+        return hit  # type: ignore[return-value]  # _MISS never escapes
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        """One detail per candidate (``AuthorityScorer`` protocol)."""
+        out: list[AuthorityDetail | None] = [self._front_cached(c) for c in candidates]
+        todo = [i for i, d in enumerate(out) if d is None]
+        if todo:
+            inner = self.inner.score([candidates[i] for i in todo] if len(todo) < len(candidates) else candidates)
+            if len(inner) != len(todo):
+                raise ConfigError(f"scorer {getattr(self.inner, 'name', '?')!r} returned {len(inner)} results "
+                                  f"for {len(todo)} candidates")
+            for i, detail in zip(todo, inner):
+                detail = self._subdomain(candidates[i], detail)
+                out[i] = self._page_type(candidates[i], detail) if self.source_type_adjust else detail
+        details = [d for d in out if d is not None]
+        return details if self.page is None else self.page.fill(candidates, details)
+
+    def _subdomain(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
+        if self.subdomains == "inherit" or detail.tier != "table" or detail.authority is None:
+            return detail
+        host = cand.host or ""
+        bare = host[4:] if host.startswith("www.") else host
+        if not detail.matched or detail.matched == bare:
+            return detail
+        return self._towards_unknown(
+            detail, SUBDOMAIN_DISCOUNT, f"sub-domain {bare} not in the table; {detail.matched}'s "
+            f"{detail.authority:.3f} discounted", confidence=detail.confidence * SUBDOMAIN_DISCOUNT)
+
+    def _page_type(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
+        if detail.authority is None or detail.authority <= self.unknown_level or not cand.url:
+            return detail
+        vote = strongest([v for v in path_votes(split_url(cand.url)) if v[0] in PAGE_TYPES_ADJUSTED])
+        if vote is None:
+            return detail
+        return self._towards_unknown(detail, PAGE_TYPE_DISCOUNT, f"{vote[0]} page ({vote[3]}) on "
+                                     f"{detail.matched or cand.domain}: the domain's {detail.authority:.3f} scaled")
+
+    def _towards_unknown(self, detail: AuthorityDetail, share: float, why: str,
+                         confidence: float | None = None) -> AuthorityDetail:
+        """``detail`` keeping ``share`` of its distance above the unknown level; the note says why."""
+        assert detail.authority is not None
+        u = self.unknown_level
+        value = u + share * (detail.authority - u)
+        note = f"{why} towards {u:g}: {value:.3f}"
+        return dataclasses.replace(detail, authority=value,
+                                   confidence=detail.confidence if confidence is None else confidence,
+                                   note="; ".join(n for n in (detail.note, note) if n))
+
+
+NO_URL = AuthorityDetail(None, 0.0, "unknown", note="no URL")
+"""The detail of a candidate without a URL (no evidence; fused with the unknown level)."""
+
+
+__all__ = ["DEFAULT_HOSTED_AUTHORITY", "NO_URL", "PAGE_TYPES_ADJUSTED", "SubdomainRule", "TieredAuthority"]

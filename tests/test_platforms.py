@@ -1,0 +1,142 @@
+"""Hosting platforms (tier 0b) and special-use names (tier 0a)."""
+from __future__ import annotations
+
+import pytest
+
+from authorag.errors import ConfigError
+from authorag.platforms import HostedMatch, PlatformIndex, default_platforms, match_platform, parse_rules, url_path
+from authorag.tiers.reserved import host_of, maybe_special, special_host
+
+
+@pytest.mark.parametrize("url,platform,owner,ctype", [
+    ("https://johndoe.wordpress.com/x", "wordpress.com", "johndoe.wordpress.com", "blog"),
+    ("https://medium.com/@john/x", "medium.com", "medium.com/@john", "blog"),
+    ("https://medium.com/towards-data-science/a-post", "medium.com", "medium.com/towards-data-science", "blog"),
+    ("https://sites.google.com/view/cure", "google.com", "sites.google.com/view/cure", "site"),
+    ("https://www.reddit.com/r/AskDocs/comments/abc/x", "reddit.com", "reddit.com/r/askdocs", "forum"),
+    ("https://old.reddit.com/user/someone", "reddit.com", "reddit.com/user/someone", "forum"),
+    ("https://www.quora.com/Does-x", "quora.com", None, "qa"),
+    ("https://john.substack.com/p/x", "substack.com", "john.substack.com", "blog"),
+    ("https://john.tumblr.com", "tumblr.com", "john.tumblr.com", "blog"),
+    ("https://someone.blogspot.com/x", "blogspot.com", "someone.blogspot.com", "blog"),
+    ("https://www.youtube.com/watch?v=abc", "youtube.com", None, "video"),
+    ("https://m.youtube.com/@somechannel/videos", "youtube.com", "youtube.com/@somechannel", "video"),
+    ("https://github.com/psf/requests", "github.com", "github.com/psf", "code"),
+    ("https://user.github.io/notes", "github.io", "user.github.io", "code"),
+    ("https://docs.google.com/document/d/1x/edit", "google.com", None, "document"),
+    ("https://x.com/jack/status/1", "x.com", "x.com/jack", "social"),
+    ("https://www.linkedin.com/pulse/why-x-bob", "linkedin.com", "linkedin.com/pulse/why-x-bob", "blog"),
+    ("https://stackoverflow.com/questions/1/how", "stackoverflow.com", None, "qa"),
+])
+def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
+    assert match_platform(url) == HostedMatch(platform, owner, ctype, False)
+
+
+@pytest.mark.parametrize("url", [
+    "https://wordpress.com/support/x", "https://medium.com/about", "https://www.reddit.com/",
+    "https://www.quora.com/about", "https://substack.com/about", "https://www.youtube.com/about",
+    "https://github.com/about", "https://github.com/github/docs", "https://x.com/tos",
+    "https://www.facebook.com/help/123", "https://sites.google.com/", "https://www.linkedin.com/company/x",
+    "https://en.support.wordpress.com/x", "https://medium.com/",
+])
+def test_platform_own_pages_are_official(url: str) -> None:
+    hit = match_platform(url)
+    assert hit is not None and hit.official and hit.owner is None
+
+
+@pytest.mark.parametrize("url", ["https://support.google.com/x", "https://www.nih.gov/", "nih.gov",
+                                 "not a url", "https://www.google.com/search?q=x", ""])
+def test_not_on_a_platform(url: str) -> None:
+    assert match_platform(url) is None
+
+
+def test_url_path() -> None:
+    assert url_path("https://Medium.com/@John/Post?x=1#y") == "/@john/post"
+    assert url_path("medium.com") == "/"
+    assert url_path("medium.com/@a") == "/@a"
+    assert url_path("https://a.com?x=/y") == "/"  # a query is not a path
+
+
+def test_shipped_file_is_valid_and_covers_the_issue_platforms() -> None:
+    idx = default_platforms()
+    for p in ("wordpress.com", "tumblr.com", "substack.com", "wixsite.com", "weebly.com", "medium.com", "github.com",
+              "google.com", "youtube.com", "facebook.com", "x.com", "twitter.com", "instagram.com", "tiktok.com",
+              "reddit.com", "quora.com", "linkedin.com", "pinterest.com", "scribd.com", "slideshare.net"):
+        assert p in idx.platforms, p
+
+
+@pytest.mark.parametrize("text,match", [
+    ("platform,host,owner_at,prefix,content_type,official\na.com,*,everywhere,,blog,\n", "owner_at must be one of"),
+    ("platform,host,owner_at,prefix,content_type,official\na.com,*,path,x,blog,\n", "needs a prefix starting with '/'"),
+    ("platform,host,owner_at,prefix,content_type,official\na.com,*,subdomain,,podcast,\n", "content_type must be one of"),
+    ("platform,host\na.com,*\n", "missing a column"),
+])
+def test_bad_rules_name_the_row(text: str, match: str) -> None:
+    with pytest.raises(ConfigError, match=match) as info:
+        parse_rules(text, "mine.csv")
+    assert "mine.csv: row 2" in str(info.value)
+
+
+def test_custom_index() -> None:
+    idx = PlatformIndex(parse_rules("platform,host,owner_at,prefix,content_type,official\n"
+                                    "hostly.net,*,subdomain,,site,team\nhostly.net,hostly.net,path,/~,site,\n"))
+    assert idx.match("https://ann.hostly.net/").owner == "ann.hostly.net"  # type: ignore[union-attr]
+    assert idx.match("https://team.hostly.net/").official  # type: ignore[union-attr]
+    assert idx.match("https://hostly.net/~bob/page").owner == "hostly.net/~bob"  # type: ignore[union-attr]
+    assert idx.match("https://hostly.net/pricing").official  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("url,why", [
+    ("https://site77.example.com/", "RFC 2606 reserved example name (example.com)"),
+    ("unknown-clinic.example.org", "RFC 2606 reserved example name (example.org)"),
+    ("http://example.net", "RFC 2606 reserved example name (example.net)"),
+    ("clinic.test", "RFC 2606 reserved TLD for testing (.test)"),
+    ("https://a.b.invalid/x", "RFC 2606 reserved TLD for invalid names (.invalid)"),
+    ("http://foo.localhost:3000/", "RFC 6761 loopback name (.localhost)"),
+    ("localhost", "RFC 6761 loopback name (localhost)"),
+    ("printer.local", "RFC 6762 multicast-DNS local name (.local)"),
+    ("docs.example", "RFC 2606 reserved TLD (.example)"),
+    ("http://10.0.0.1/a", "IP address literal (10.0.0.1), not a registered name"),
+    ("http://[2001:db8::1]:8080/", "IP address literal (2001:db8::1), not a registered name"),
+    ("nas.home.arpa", "RFC 8375 home network name (.home.arpa)"),
+    # read as browsers read them (the WHATWG host parser), not by splitting text
+    ("http://0x7f000001/", "IP address literal (127.0.0.1), not a registered name"),
+    ("http://3232235777/x", "IP address literal (192.168.1.1), not a registered name"),
+    ("http://clin\tic.te\nst/", "RFC 2606 reserved TLD for testing (.test)"),
+])
+def test_special_names(url: str, why: str) -> None:
+    assert special_host(url) == why
+
+
+@pytest.mark.parametrize("url", ["nih.gov", "https://www.example-clinic.com/", "https://examples.com",
+                                 "https://1800flowers.com/", "https://testing.org", "", "not a url"])
+def test_ordinary_names(url: str) -> None:
+    assert special_host(url) is None
+
+
+def test_host_of_and_precheck() -> None:
+    assert host_of("HTTP://user@Printer.Local:631/queue") == "printer.local"
+    assert host_of("https://evil.com\\@nih.gov") == "evil.com"
+    assert host_of("ftp://clinic.test/") == ""  # other schemes have no web host
+    assert [maybe_special(d) for d in ("nih.gov", "example.org", None, "10.0.0.1", "x.home.arpa")] == [
+        False, True, True, True, True]
+
+
+def test_allow_list_can_name_an_owner_on_a_platform() -> None:
+    from authorag.compose import ScorerSettings, load_scorer
+    from authorag.rerankers.authority import AuthorityReranker
+    from authorag.rerankers.domain_lists import DomainList
+    from authorag.types import Candidate
+
+    dl = DomainList.compile(["medium.com/@nytimes", "https://github.com/psf/"])
+    assert [dl.matches_candidate(Candidate.create(u)) for u in (
+        "https://medium.com/@nytimes/a-story", "https://medium.com/@nytimes", "https://medium.com/@nytimesfan/x",
+        "https://medium.com/@someone/x", "https://github.com/psf/requests", "https://www.github.com/psf")] == [
+        True, True, False, False, True, True]
+    rr = AuthorityReranker(load_scorer(ScorerSettings()), allow=("medium.com/@nytimes",), normalize="none",
+                           weight=0.5)
+    ranking = rr.rerank("q", [Candidate.create("https://medium.com/@someone/x", scores={"relevance": 0.9}),
+                              Candidate.create("https://medium.com/@nytimes/y", scores={"relevance": 0.5})])
+    assert [c.url for c in ranking] == ["https://medium.com/@nytimes/y", "https://medium.com/@someone/x"]
+    assert [c.authority.tier for c in ranking] == ["hosted", "hosted"]  # type: ignore[union-attr]
+    assert ranking.candidates[0].scores["authority"] == 1.0 and ranking.candidates[1].scores["authority"] == 0.4
