@@ -71,3 +71,16 @@ def test_auc_metrics_on_hand_worked_fixtures() -> None:
     assert within_topic_auc(s, y, topics) == pytest.approx(0.75)  # topic 1: 0.9 > 0.1; topic 2: 0.5 = 0.5 -> (1 + .5) / 2
     assert within_topic_auc(np.array([0.2, 0.9, 0.5, 0.5]), y, topics) == pytest.approx(0.25)
     assert expected_calibration_error(np.array([0.1, 0.1, 0.9, 0.9]), np.array([0, 0, 1, 1])) == pytest.approx(0.1)
+
+
+def test_the_ablation_scores_the_pages_no_table_knows() -> None:
+    # The page tier is on by default; the ablation's base is the composition without it, where
+    # the pages no table knows are still tier "unknown" (with the default they read "page" and
+    # the ablation had no page left to score).
+    from authorag.benchmarks.page_evidence.rows import default_details
+    from authorag.types import Candidate
+
+    cands = [Candidate.create("https://zq-remedy-shop.biz/cure", "Our remedy cures everything. " * 10),
+             Candidate.create("https://www.nih.gov/x", "")]
+    assert [d.tier for d in default_details(cands)] == ["unknown", "table"]
+    assert load_scorer().score(cands)[0].tier == "page"

@@ -61,10 +61,10 @@ def cell(value: float | None, ci: list[float] | None) -> dict[str, Any]:
 
 
 def default_details(candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
-    """The default composition's details (no page tier)."""
+    """The default composition's details without its page tier (what the page tier starts from)."""
     from authorag.compose import ScorerSettings, load_scorer
 
-    return load_scorer(ScorerSettings()).score(list(candidates))
+    return load_scorer(ScorerSettings(page_evidence=False)).score(list(candidates))
 
 
 def blend_signal(detail: AuthorityDetail) -> float:
