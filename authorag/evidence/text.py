@@ -1,9 +1,9 @@
 """Text evidence: what a page's own words show about its credibility (no fetching).
 
-The text layer reads at most :data:`READ_CHARS` characters of the text a candidate already
-carries: the opening :data:`HEAD_CHARS` (title, byline, review notes, prices) and
-:data:`SAMPLES` evenly spaced samples of :data:`SAMPLE_CHARS` from the rest (citations and
-reference lists sit further down). It counts words of a few cue families
+The text layer reads the window of the text a candidate already carries that
+:func:`authorag.text_window.read_window` gives (at most 8,000 characters: the opening, with the
+title, byline, review notes and prices, and evenly spaced samples of the rest, where citations
+and reference lists sit). It counts words of a few cue families
 (:data:`FAMILIES`) and three symbols, as rates per 1,000 words shrunk towards the typical page
 for short texts (``(count + prior) / (words + PRIOR_WORDS)``), on a log scale.
 
@@ -29,12 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.evidence.words import WordCounter
+from authorag.text_window import READ_CHARS, read_window
 
-HEAD_CHARS = 4000
-SAMPLES = 4
-SAMPLE_CHARS = 1000
-READ_CHARS = HEAD_CHARS + SAMPLES * SAMPLE_CHARS
-"""At most this many characters of a page are read, however long it is (8,000)."""
 MIN_WORDS = 30
 """Fewer words than this: no text evidence (a title or a snippet says too little)."""
 PRIOR_WORDS = 100.0
@@ -119,22 +115,6 @@ class TextBatch:
         return STATUS_REASONS[self.status[i]]
 
 
-def read_window(text: str) -> str:
-    """The characters of ``text`` the layer reads: the head and evenly spaced samples of the rest.
-
-    Example:
-        >>> len(read_window("x" * 100_000)) <= READ_CHARS + SAMPLES
-        True
-    """
-    if len(text) <= READ_CHARS:
-        return text
-    rest = len(text) - HEAD_CHARS
-    step = rest // SAMPLES
-    parts = [text[:HEAD_CHARS]]
-    parts += [text[HEAD_CHARS + i * step: HEAD_CHARS + i * step + SAMPLE_CHARS] for i in range(SAMPLES)]
-    return " ".join(parts)
-
-
 _NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or b in (11, 12) or 14 <= b < 32))
 _REPLACEMENT = "\ufffd".encode()
 
@@ -200,5 +180,5 @@ def text_features(texts: Sequence[str]) -> TextBatch:
     return TextBatch(values, tuple(status), all_words, all_counts)
 
 
-__all__ = ["FAMILIES", "LANGUAGE_FREE", "READ_CHARS", "SYMBOLS", "STATUS_REASONS", "TEXT_FEATURES", "TextBatch",
-           "TextStatus", "read_window", "text_features"]
+__all__ = ["FAMILIES", "LANGUAGE_FREE", "SYMBOLS", "STATUS_REASONS", "TEXT_FEATURES", "TextBatch", "TextStatus",
+           "text_features"]

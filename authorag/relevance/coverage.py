@@ -6,6 +6,10 @@ not: each distinct content word of the query counts once, present or absent. The
 it to tell on-topic candidates from off-topic ones (:mod:`authorag.rerankers.calibration`), and
 leaves the order among on-topic candidates to trust.
 
+Coverage and keyword stuffing read a long text's window (:func:`authorag.text_window.read_window`: its first 4,000
+characters and four evenly spaced samples of 1,000 from the rest, the window page evidence reads),
+so their work per candidate is bounded however long the page.
+
 Words are the BM25 tokens (:func:`~authorag.relevance.tokens.tokenize`), without
 :data:`~authorag.relevance.tokens.ENGLISH_STOPWORDS`, reduced by :func:`light_stem` so that
 ``cranberries`` matches ``cranberry`` and ``infections`` matches ``infection``. The stemmer is
@@ -28,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
+from authorag.text_window import READ_CHARS, read_window
 
 MAX_QUERY_TERMS = 64
 """Distinct query words coverage looks at (the first ones); longer queries are cut there."""
@@ -117,7 +122,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float]
     match: dict[str, str] = {}
     miss: set[str] = set()
     for text in texts:
-        tokens = tokenize(text)
+        tokens = tokenize(text if len(text) <= READ_CHARS else read_window(text))
         distinct = set(tokens)
         new = distinct - miss
         new.difference_update(match)

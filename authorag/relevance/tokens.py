@@ -20,7 +20,12 @@ from collections.abc import Iterable
 from authorag.errors import ConfigError
 
 _TOKEN = re.compile(r"[^\W_]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_MAX_ODD = 32
+"""Distinct non-ASCII separators (quotes, dashes, spaces) up to which they are substituted first."""
 _ASCII_SEPARATORS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
+_UTF8_SEPARATORS = bytes(c if c >= 0x80 or chr(c).isalnum() else 0x20 for c in range(256))
+"""ASCII separators to spaces; the bytes of UTF-8 multi-byte sequences (all >= 0x80) kept."""
 
 _ENGLISH_STOPWORDS_TEXT = """a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for from
@@ -46,10 +51,27 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
         # Same tokens as the regex (for ASCII, [^\W_] is exactly [a-z0-9] after casefold), several times faster.
         tokens = folded.encode("ascii").translate(_ASCII_SEPARATORS).decode("ascii").split()
     else:
-        tokens = _TOKEN.findall(folded)
+        tokens = _non_ascii_tokens(folded)
     if not stopwords:
         return tokens
     return [t for t in tokens if t not in stopwords]
+
+
+def _non_ascii_tokens(folded: str) -> list[str]:
+    """The regex's tokens of a text with non-ASCII characters, without running the regex over it.
+
+    A non-ASCII character is a token character exactly when ``str.isalnum()`` says so (what ``\\w``
+    means in Unicode mode, less the underscore; checked over every code point by the tests). The
+    others (curly quotes, no-break spaces, dashes, lone surrogates) become spaces; then the UTF-8
+    bytes take a table of the ASCII separators (multi-byte sequences have no ASCII bytes, so letters
+    such as ``é`` pass untouched) and ``split`` cuts at the spaces.
+    """
+    odd = {c for c in _NON_ASCII.findall(folded) if not c.isalnum()}
+    if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: the regex is cheaper than the substitution
+        return _TOKEN.findall(folded)
+    if odd:
+        folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
+    return folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
 
 
 def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:

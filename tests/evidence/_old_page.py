@@ -21,14 +21,10 @@ from authorag.evidence.model import PageModel, page_trust
 from authorag.evidence.text import (
     ENGLISH_WORDS,
     FAMILIES,
-    HEAD_CHARS,
     LANGUAGE_FREE_WORDS,
     MIN_STOPWORD_SHARE,
     MIN_WORDS,
     PRIOR_WORDS,
-    READ_CHARS,
-    SAMPLE_CHARS,
-    SAMPLES,
     STATUS_REASONS,
     SYMBOLS,
     TEXT_FEATURES,
@@ -38,6 +34,7 @@ from authorag.evidence.url import CUE_REASONS, HOSTED_CUE, MAX_URL_CHARS, SHOP_P
 from authorag.platforms import default_platforms
 from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
 from authorag.suitability.taxonomy import SOURCE_TYPES, SourceTypeResult, unknown_source
+from authorag.text_window import HEAD_CHARS, READ_CHARS, SAMPLE_CHARS, SAMPLES
 from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 # ---- words.py ---------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from authorag.benchmarks.tasks import read_rows
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.evidence import PageEvidence, load_page_model
 from authorag.evidence.features import page_features
-from authorag.evidence.text import ENGLISH_WORDS, FAMILIES, LANGUAGE_FREE_WORDS, read_window, text_features
+from authorag.evidence.text import ENGLISH_WORDS, FAMILIES, LANGUAGE_FREE_WORDS, text_features
+from authorag.text_window import read_window
 from authorag.evidence.url import url_features
 from authorag.evidence.words import WordCounter
 from authorag.types import AuthorityDetail, Candidate

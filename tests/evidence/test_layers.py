@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.evidence.text import FAMILIES, READ_CHARS, TEXT_FEATURES, read_window, text_features
+from authorag.evidence.text import FAMILIES, TEXT_FEATURES, text_features
+from authorag.text_window import READ_CHARS, read_window
 from authorag.evidence.url import URL_FEATURES, split_path, url_features
 from authorag.evidence.words import WordCounter
 from authorag.types import Candidate

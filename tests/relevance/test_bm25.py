@@ -183,3 +183,25 @@ def test_ascii_tokenizer_equals_the_regex() -> None:
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert tokenize(text) == re.findall(r"[^\W_]+", text.casefold()), repr(text)
+
+
+def test_non_ascii_tokenizer_equals_the_regex_for_every_code_point() -> None:
+    # The non-ASCII path replaces the regex: each code point between two letters, and seeded
+    # strings of ASCII, Latin, CJK, digits of other scripts, spaces, quotes, dashes, surrogates;
+    # and a text of more distinct separators than the substitution takes (the regex answers).
+    import random
+    import re
+
+    regex = re.compile(r"[^\W_]+")
+    for start in range(0x80, 0x110000, 16):  # 16 at a time: few enough separators for the substitution
+        text = " ".join(f"a{chr(cp)}b" for cp in range(start, min(start + 16, 0x110000)))
+        assert tokenize(text) == regex.findall(text.casefold()), hex(start)
+    rng = random.Random(5)
+    pool = [chr(c) for c in range(0x250)] + [chr(c) for c in (0xA0, 0x2000, 0x2014, 0x2019, 0x201C, 0x3000, 0x4E2D,
+                                                            0x0660, 0x00B2, 0x2460, 0xFB01, 0x212A, 0x130, 0xDF,
+                                                            0xD800, 0xDFFF, 0x1F600, 0x20AC)]
+    for _ in range(5000):
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 60)))
+        assert tokenize(text) == regex.findall(text.casefold()), repr(text)
+    many = " ".join(f"x{chr(0x2000 + i)}y" for i in range(100))
+    assert tokenize(many) == regex.findall(many.casefold()) == [c for _ in range(100) for c in "xy"]

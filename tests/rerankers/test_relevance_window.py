@@ -67,3 +67,18 @@ def test_coverage_counts_each_query_word_once() -> None:
     paraphrase = "Trials of cranberry products show fewer urinary tract infections."
     assert coverage(q, [stuffed, paraphrase, "Flu shots.", ""]) == pytest.approx([1.0, 4 / 6, 0.0, 0.0])
     assert coverage("the and of", ["the and of"]) == [0.0]  # no content word in the query
+
+
+def test_coverage_reads_a_long_page_s_window_only() -> None:
+    # A 100,000-character page is read like page evidence reads it: the first 4,000 characters
+    # and four 1,000-character samples of the rest. A query word outside them is not seen, so
+    # the work per candidate is bounded however long the page.
+    from authorag.relevance.coverage import coverage_and_stuffing
+
+    filler = "lorem ipsum dolor sit amet " * 4000  # 108,000 characters, no query word
+    step = (len(filler) + len(" zinc") - 4000) // 4
+    inside = filler[:4000 + step] + " zinc " + filler[4000 + step:]   # at the start of the second sample
+    outside = filler[:50_000] + " zinc " + filler[50_000:]            # between two samples
+    head = "zinc " + filler
+    cov, stuffed = coverage_and_stuffing("zinc lozenges", [head, inside, outside, "zinc lozenges"])
+    assert cov == [0.5, 0.5, 0.0, 1.0] and stuffed == [False, False, False, False]

@@ -34,7 +34,7 @@ from authorag.benchmarks.page_evidence.rows import (
     topic_bootstrap,
 )
 from authorag.evidence.model import page_trust
-from authorag.evidence.text import read_window
+from authorag.text_window import read_window
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate
 
 BETAS = (1.0, 3.0, 10.0)
