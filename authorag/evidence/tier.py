@@ -133,6 +133,10 @@ class PageEvidence:
             self._reader = UrlReader(self.classifier, self.memo_size)
             self._details = {}
 
+    def forget_pages(self) -> None:
+        """Forget the remembered page details (the URL and source-type readings stay remembered)."""
+        self._details = {}
+
     def estimate(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> list[PageEstimate]:
         """One estimate per candidate, in order (``hosted``: see :func:`~authorag.evidence.features.page_features`)."""
         if not candidates:

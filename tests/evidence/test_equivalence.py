@@ -268,3 +268,6 @@ def test_pages_with_text_are_remembered_per_url_and_text() -> None:
     got = pe.fill(swapped, [unknown] * 2)
     assert got == old.fill(MODEL, swapped, [unknown] * 2)
     assert [g.credibility != f.credibility for g, f in zip(got, first)] == [True, True]
+    pe.forget_pages()
+    fresh = pe.fill(pages, [unknown] * 2)
+    assert fresh == first and [f is g for f, g in zip(fresh, first)] == [False, False]
