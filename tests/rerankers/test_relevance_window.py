@@ -82,3 +82,45 @@ def test_coverage_reads_a_long_page_s_window_only() -> None:
     head = "zinc " + filler
     cov, stuffed = coverage_and_stuffing("zinc lozenges", [head, inside, outside, "zinc lozenges"])
     assert cov == [0.5, 0.5, 0.0, 1.0] and stuffed == [False, False, False, False]
+
+
+def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list[bool]]:
+    # The plain algorithm, one text at a time: what coverage_and_stuffing computes with set algebra over the pool.
+    from authorag.relevance.coverage import ECHO_MIN_WORDS, ECHO_REPEAT, STUFFED_MIN_WORDS, stuffed_share
+    from authorag.relevance.tokens import tokenize
+    from authorag.text_window import read_window
+
+    stems = query_stems(query)
+    cov, stuffed = [], []
+    for text in texts:
+        tokens = tokenize(read_window(text))
+        hits = [light_stem(t) for t in tokens if t[:3] in {s[:3] for s in stems} and light_stem(t) in stems]
+        found = set(hits)
+        cov.append(len(found) / len(stems) if stems else 0.0)
+        n, k = len(tokens), len(hits)
+        dense = bool(stems) and n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
+        stuffed.append(dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * len(found)))
+    return cov, stuffed
+
+
+def test_coverage_equals_the_plain_algorithm() -> None:
+    # Seeded pools of TREC 2019 pages (cut to several lengths) and word salads with short query
+    # words ("c"), shared prefixes (c / cold / colds), accents, curly quotes and other scripts.
+    import random
+
+    from authorag.benchmarks.tasks import read_rows
+    from authorag.relevance.coverage import coverage_and_stuffing
+
+    pages = [r["text"] for r in read_rows("authorag.benchmarks.data", "trec_hm2019.csv.gz")]
+    words = ("c cs cold colds colder cure cures cured vitamin vitamins vit prevent prevented preventing café cafés "
+             "straße strasse infection infections the of and x 10 \u2019s \u201cquote\u201d \u00a0 \u4e2d\u6587 "
+             "na\u00efve \ud800 ﬁx").split(" ")
+    queries = ["does vitamin C prevent colds?", "cures cured curing cure", "the and of", "", "Café straße infections",
+               "c", "ﬁx naïve 中文", "colds colder cold"]
+    rng = random.Random(11)
+    for _ in range(200):
+        texts = [rng.choice(pages)[:rng.choice([60, 500, 9000, 10**6])] for _ in range(rng.randint(0, 4))]
+        texts += [" ".join(rng.choice(words) for _ in range(rng.randint(0, 90))) for _ in range(rng.randint(0, 6))]
+        rng.shuffle(texts)
+        query = rng.choice(queries)
+        assert coverage_and_stuffing(query, texts) == _reference_coverage(query, texts), query
