@@ -24,6 +24,8 @@ def test_piped_score_is_tsv_with_full_input(capsys: pytest.CaptureFixture[str]) 
                                         "hosted"]
     assert lines[2].split("\t")[:7] == ["nih.gov", "nih.gov", "0.834", "credible", "0.979", "0.85", "table"]
     assert "0.3 = nothing known; below 0.3 = known low credibility" in out.err  # the legend, once, off stdout
+    # every tier a row can show is in the legend (the page tier was missing)
+    assert "tier = which layer answered (reserved, hosted, table, rule, learned, judge, page, unknown)" in out.err
 
 
 def test_closed_pipe_ends_quietly() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, get_args
 
 from authorag.cli._util import JSON_VERSION, Subparsers, read_lines
 from authorag.compose import add_scorer_options
-from authorag.types import UNKNOWN_LEVEL
+from authorag.types import UNKNOWN_LEVEL, Tier
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -89,7 +89,7 @@ def _score(args: argparse.Namespace) -> int:
 _COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources")
 LEGEND = (f"trust 0-1 orders sources: {UNKNOWN_LEVEL:g} = nothing known; below {UNKNOWN_LEVEL:g} = known low credibility (it outweighs "
           "fame); recognition = links and popularity (not trust); credibility = reporting reliability where "
-          "a source rates it; tier = which layer answered (reserved, hosted, table, rule, learned, judge, unknown)")
+          f"a source rates it; tier = which layer answered ({', '.join(get_args(Tier))})")
 
 
 def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
