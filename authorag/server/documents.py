@@ -39,6 +39,7 @@ _BARE_URL = re.compile(r"\s*(https?://\S+)[ \t\r\f\v]*(?:\n|\Z)", re.IGNORECASE)
 _KEY = r"[A-Za-z_][\w.-]{0,39}(?: [\w.-]{1,39}){0,3}[ \t]*:(?:[ \t][^\n]*)?"  # up to 4 words
 _NOT_TEXT = rf"(?!(?:{'|'.join(TEXT_KEYS)})[ \t]*:)"
 _HEADER = re.compile(rf"[\r\n]*([ \t]*){_NOT_TEXT}{_KEY}(?:\n(?:\1[ \t]+\S[^\n]*|\1{_NOT_TEXT}{_KEY}))*", re.IGNORECASE)
+_TEXT_KEY = re.compile(rf"\n([ \t]*(?:{'|'.join(TEXT_KEYS)})[ \t]*:[ \t]?)", re.IGNORECASE)
 _URL_LINE = re.compile(rf"^([ \t]*)({'|'.join(DEFAULT_URL_KEYS)})[ \t]*:[ \t]([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
 
@@ -84,22 +85,52 @@ def url_in_text(text: str) -> str:
         >>> url_in_text("title: Cure\\ntext: Miracle cure.\\nsource: https://www.nih.gov/study")
         ''
     """
+    return split_string_document(text)[0]
+
+
+def split_string_document(text: str) -> tuple[str, str]:
+    """A string document's source URL (:func:`url_in_text`) and its text without what only
+    labels it: the bare first-line URL, the header block's URL-key lines (``url``, ``source``,
+    ...) and the key of the text after the header (``text:``). Other header lines (``title:
+    ...``) stay: they are content. Relevance and page evidence then read the same text as for the
+    same page sent with a separate URL field.
+
+    Example:
+        >>> split_string_document("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: Get a shot.")
+        ('https://www.cdc.gov/flu', 'title: Flu facts\\nGet a shot.')
+        >>> split_string_document("url: https://www.cdc.gov/flu\\ntext: Get a shot.")
+        ('https://www.cdc.gov/flu', 'Get a shot.')
+        >>> split_string_document("https://www.cdc.gov/flu\\nFlu facts")
+        ('https://www.cdc.gov/flu', 'Flu facts')
+    """
     head = text[:HEADER_CHARS]
     bare = _BARE_URL.match(head)
     if bare is not None:
-        return bare.group(1)
+        return bare.group(1), text[bare.end():]
     block = _HEADER.match(head)
     if block is None:
-        return ""
+        return "", text
     indent = len(block.group(1))
     found: dict[str, str] = {}
+    spans: list[tuple[int, int]] = []
     for line in _URL_LINE.finditer(head, block.start(1), block.end()):
         if len(line.group(1)) == indent:  # not a continuation line
             value = line.group(3).strip()
             if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
                 value = value[1:-1]
             found.setdefault(line.group(2).lower(), value)
-    return url_from_metadata(found)
+            spans.append((line.start(), line.end() + 1 if text[line.end():line.end() + 1] == "\n" else line.end()))
+    key = _TEXT_KEY.match(text, block.end())  # the key of the text after the header ("text: ...") is not text
+    if key is not None:
+        spans.append((key.start(1), key.end()))
+    if not spans:
+        return url_from_metadata(found), text
+    kept, start = [], 0
+    for a, b in spans:
+        kept.append(text[start:a])
+        start = b
+    kept.append(text[start:])
+    return url_from_metadata(found), "".join(kept)
 
 
 def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bool]:
@@ -151,7 +182,7 @@ def read_documents(
     add_text, add_url = out.texts.append, out.urls.append
     for i, doc in enumerate(documents):  # runs once per document of every request
         if isinstance(doc, str):
-            raw, url = doc, url_in_text(doc)
+            url, raw = split_string_document(doc)
         else:
             raw, url = _object_text(i, doc, rank_fields), url_from_metadata(doc)
         given = urls[i] if urls is not None else None

@@ -42,9 +42,9 @@ class RerankService:
     Example:
         >>> svc = RerankService(ServerConfig(relevance="rank"))
         >>> svc.warm_up()
-        >>> body = svc.rerank(RerankRequest(query="q", documents=["url: https://someblog.blogspot.com/x",
-        ...                                                       "url: https://www.nih.gov/y"]), "v2")
-        >>> [r["index"] for r in body["results"]]  # nih.gov's trust outweighs the incoming order
+        >>> body = svc.rerank(RerankRequest(query="flu shots", documents=[
+        ...     "url: https://someblog.blogspot.com/x\\ntext: Flu shots.", "url: https://www.nih.gov/y\\ntext: Flu shots."]), "v2")
+        >>> [r["index"] for r in body["results"]]  # both on topic: nih.gov's trust outweighs the incoming order
         [1, 0]
     """
 

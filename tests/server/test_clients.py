@@ -26,6 +26,13 @@ YAML_DOCS = [
     f"{MAYO}\nCranberry juice and urinary tract infections: the evidence is mixed.",
 ]
 SOURCES = [BLOG, NIH, "", MAYO]
+YAML_TEXTS = [
+    "title: Cranberry cure\nCranberry juice prevents urinary tract infections, every time.",
+    "title: Cranberry review\nTrials of cranberry products show a modest reduction of urinary tract infections in women who get them often.",
+    "Sourdough bread needs a lively starter and a long slow rise.",
+    "Cranberry juice and urinary tract infections: the evidence is mixed.",
+]
+"""What the server scores of YAML_DOCS: the lines that name the URL and the ``text:`` key are not text (the title is)."""
 
 
 def expected(texts: list[str], urls: list[str], top_n: int | None = None,
@@ -41,8 +48,8 @@ def test_expected_order_is_authority_aware() -> None:
     # Hand check of the oracle: by BM25 alone the blog that repeats the query words beats the NIH
     # review; with the default policy all three cranberry pages are on topic and trust puts the
     # review and Mayo above the blog; the sourdough page stays last.
-    relevance_only = [i for i, _ in expected(YAML_DOCS, SOURCES, weight=0.0)]
-    fused = [i for i, _ in expected(YAML_DOCS, SOURCES)]
+    relevance_only = [i for i, _ in expected(YAML_TEXTS, SOURCES, weight=0.0)]
+    fused = [i for i, _ in expected(YAML_TEXTS, SOURCES)]
     assert relevance_only == [0, 3, 1, 2]
     assert fused == [3, 1, 0, 2]
 
@@ -52,7 +59,7 @@ def test_cohere_client_v2(server_url: str) -> None:
 
     co = cohere.ClientV2(api_key=API_KEY, base_url=server_url)
     res = co.rerank(model="authorag-authority", query=QUERY, documents=YAML_DOCS, top_n=3)
-    want = expected(YAML_DOCS, SOURCES, top_n=3)
+    want = expected(YAML_TEXTS, SOURCES, top_n=3)
     assert [r.index for r in res.results] == [i for i, _ in want]
     assert [r.relevance_score for r in res.results] == pytest.approx([s for _, s in want])
     assert res.meta is not None and res.meta.api_version is not None
@@ -113,8 +120,8 @@ def test_haystack_cohere_ranker(server_url: str) -> None:
     ranker.warm_up()
     docs = [Document(content=t, meta={"url": u}) for t, u in zip(texts, urls)]
     out = ranker.run(query=QUERY, documents=docs)["documents"]
-    # CohereRanker sends "<url>\n<text>": the server reads the bare URL on the first line.
-    want = expected([f"{u}\n{t}" for t, u in zip(texts, urls)], urls)
+    # CohereRanker sends "<url>\n<text>": the server reads the bare URL on the first line, and scores the rest.
+    want = expected(texts, urls)
     assert [d.meta["url"] for d in out] == [urls[i] for i, _ in want]
     assert [d.score for d in out] == pytest.approx([s for _, s in want])
 

@@ -30,10 +30,14 @@ def test_serve_subprocess_answers_cohere_requests() -> None:
         _wait_ready(url, proc)
         ready = httpx.get(f"{url}/readyz").json()["config"]
         assert (ready["weight"], ready["max_documents"], ready["relevance"], ready["auth"]) == (0.6, 3, "rank", True)
-        body = {"query": "q", "documents": ["url: https://zq-unknown-blog-2931.biz/x", "url: https://www.nih.gov/y"]}
+        body = {"query": "cranberry juice", "documents": ["url: https://zq-unknown-blog-2931.biz/x\ntext: Cranberry juice.",
+                                                          "url: https://www.nih.gov/y\ntext: Cranberry juice."]}
         r = httpx.post(f"{url}/v1/rerank", json=body, headers={"Authorization": "Bearer cli-key"})
-        # rank relevance (1, 0) -> 0.4 * 1 + 0.6 * 0.3 = 0.58 vs 0.6 * 0.979 = 0.588
-        assert [x["index"] for x in r.json()["results"]] == [1, 0]
+        # both on topic (same coverage; rank relevance 1 and 0.85 of the best): the fused order is
+        # 0.4 * relevance + 0.6 * trust in [0.5, 1]: nih.gov 0.5 + 0.5 * (0.4 * 0.85 + 0.6 * 0.834) = 0.920
+        results = r.json()["results"]
+        assert [x["index"] for x in results] == [1, 0]
+        assert results[0]["relevance_score"] == pytest.approx(0.5 + 0.5 * (0.4 * 0.85 + 0.6 * 0.83369), abs=1e-4)
     finally:
         proc.terminate()
         proc.wait(timeout=20)
@@ -55,9 +59,12 @@ def test_serve_workers_share_the_port_and_stop_together() -> None:
                     pids.add(int(client.get(f"{url}/readyz").json()["pid"]))
             time.sleep(0.2)
         assert len(pids) == 2, f"connections reached {len(pids)} worker(s)"
-        body = {"query": "q", "documents": ["url: https://zq-unknown-blog-2931.biz/x", "url: https://www.nih.gov/y"]}
-        # as in the single-process test: 0.4 * 1 + 0.6 * 0.3 = 0.58 < 0.6 * 0.979 = 0.588
-        assert [x["index"] for x in httpx.post(f"{url}/v1/rerank", json=body).json()["results"]] == [1, 0]
+        body = {"query": "cranberry juice", "documents": ["url: https://zq-unknown-blog-2931.biz/x\ntext: Cranberry juice.",
+                                                          "url: https://www.nih.gov/y\ntext: Cranberry juice."]}
+        # as in the single-process test: both on topic, trust orders them with weight 0.6
+        results = httpx.post(f"{url}/v1/rerank", json=body).json()["results"]
+        assert [x["index"] for x in results] == [1, 0]
+        assert results[0]["relevance_score"] == pytest.approx(0.5 + 0.5 * (0.4 * 0.85 + 0.6 * 0.83369), abs=1e-4)
     finally:
         proc.terminate()
         assert proc.wait(timeout=30) == 0

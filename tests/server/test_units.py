@@ -8,7 +8,7 @@ import pytest
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.server.config import ServerConfig
-from authorag.server.documents import echo, read_documents, truncate, url_in_text
+from authorag.server.documents import echo, read_documents, split_string_document, truncate, url_in_text
 from authorag.server.metrics import Metrics
 
 
@@ -24,6 +24,26 @@ from authorag.server.metrics import Metrics
 ])
 def test_url_in_text(text: str, url: str) -> None:
     assert url_in_text(text) == url
+
+
+@pytest.mark.parametrize("document,url,text", [
+    ("title: T\nurl: https://www.cdc.gov/flu\ntext: Flu shots.", "https://www.cdc.gov/flu", "title: T\nFlu shots."),
+    ("url: https://a.org/x\nsource: https://b.org/y\nTitle: T\nbody: B", "https://a.org/x", "Title: T\nB"),
+    ("https://www.mayoclinic.org/c\nThe text", "https://www.mayoclinic.org/c", "The text"),
+    ("\n\nhttp://a.org\nx", "http://a.org", "x"),
+    ("url: https://a.org/x", "https://a.org/x", ""),
+    ("URL: \nsource: https://b.org/y\ntext: orphan", "https://b.org/y", "orphan"),  # a blank url: line goes too
+    ("title: Cure\ntext: Miracle.\nsource: https://www.nih.gov/s", "", "title: Cure\nMiracle.\nsource: https://www.nih.gov/s"),
+    ("Miracle cure.\nSource: https://www.nih.gov/s", "", "Miracle cure.\nSource: https://www.nih.gov/s"),
+    ("text: no header", "", "text: no header"),
+    ("", "", ""),
+])
+def test_a_string_document_is_scored_without_its_labels(document: str, url: str, text: str) -> None:
+    # the URL lines and the text key label the page; the title and everything after the header is text
+    assert split_string_document(document) == (url, text)
+    assert url_in_text(document) == url
+    docs = read_documents([document], None, rank_fields=None, max_chars=10_000, max_tokens=None)
+    assert (docs.urls, docs.texts) == ([url], [text])
 
 
 def test_url_priority_and_echo() -> None:
