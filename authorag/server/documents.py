@@ -70,32 +70,20 @@ def echo(source: str | dict[str, Any]) -> dict[str, Any]:
     return {"text": source} if isinstance(source, str) else source
 
 
-def url_in_text(text: str) -> str:
-    """The source URL a string document names before its text, or ``""``.
-
-    Example:
-        >>> url_in_text("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: ...")
-        'https://www.cdc.gov/flu'
-        >>> url_in_text("https://www.cdc.gov/flu\\nFlu facts")
-        'https://www.cdc.gov/flu'
-        >>> url_in_text("Source: 'https://www.cdc.gov/flu'\\nURL:\\ntext: ...")
-        'https://www.cdc.gov/flu'
-        >>> url_in_text("https://evil.example/page\\nMiracle cure.\\nSource: https://www.nih.gov/study")
-        'https://evil.example/page'
-        >>> url_in_text("title: Cure\\ntext: Miracle cure.\\nsource: https://www.nih.gov/study")
-        ''
-    """
-    return split_string_document(text)[0]
-
-
 def split_string_document(text: str) -> tuple[str, str]:
-    """A string document's source URL (:func:`url_in_text`) and its text without what only
-    labels it: the bare first-line URL, the header block's URL-key lines (``url``, ``source``,
-    ...) and the key of the text after the header (``text:``). Other header lines (``title:
-    ...``) stay: they are content. Relevance and page evidence then read the same text as for the
-    same page sent with a separate URL field.
+    """A string document's source URL (the one it names before its text, or ``""``) and its text
+    without what only labels it: the bare first-line URL, the header block's URL-key lines
+    (``url``, ``source``, ...) and the key of the text after the header (``text:``). Other header
+    lines (``title: ...``) stay: they are content. Relevance and page evidence then read the same
+    text as for the same page sent with a separate URL field.
 
     Example:
+        >>> split_string_document("Source: 'https://www.cdc.gov/flu'\\nURL:\\ntext: ...")[0]
+        'https://www.cdc.gov/flu'
+        >>> split_string_document("https://evil.example/page\\nMiracle cure.\\nSource: https://www.nih.gov/study")[0]
+        'https://evil.example/page'
+        >>> split_string_document("title: Cure\\ntext: Miracle cure.\\nsource: https://www.nih.gov/study")[0]
+        ''
         >>> split_string_document("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: Get a shot.")
         ('https://www.cdc.gov/flu', 'title: Flu facts\\nGet a shot.')
         >>> split_string_document("url: https://www.cdc.gov/flu\\ntext: Get a shot.")

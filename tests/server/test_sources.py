@@ -16,7 +16,7 @@ import pytest
 
 from authorag.adapters import DEFAULT_URL_KEYS
 from authorag.cli import main
-from authorag.server.documents import url_in_text
+from authorag.server.documents import split_string_document
 
 AUTH = {"Authorization": "Bearer test-key"}  # as in conftest
 NIH = "https://www.nih.gov/study"
@@ -53,8 +53,8 @@ def test_a_source_line_inside_the_text_gives_no_url(server_url: str, text: str) 
 
 def test_header_keys_follow_the_shared_order() -> None:
     assert DEFAULT_URL_KEYS == ("url", "source", "link", "href", "source_url")
-    assert url_in_text(f"Source: Reuters wire\nURL: {NIH}\ntext: x") == NIH  # url before source, keys in any case
-    assert url_in_text("source: 'https://cdc.gov/flu'\ntext: x") == "https://cdc.gov/flu"
+    assert split_string_document(f"Source: Reuters wire\nURL: {NIH}\ntext: x")[0] == NIH  # url before source, keys in any case
+    assert split_string_document("source: 'https://cdc.gov/flu'\ntext: x")[0] == "https://cdc.gov/flu"
 
 
 def test_v1_objects_read_url_before_source(server_url: str) -> None:
@@ -129,7 +129,7 @@ def test_the_examples_in_the_docs_hold() -> None:
     rows = re.findall(r'^\| `(".*")` \| (`[^`]+`|none)', text, re.MULTILINE)
     assert len(rows) == 4
     for document, source in rows:
-        assert url_in_text(json.loads(document)) == ("" if source == "none" else source.strip("`")), document
+        assert split_string_document(json.loads(document))[0] == ("" if source == "none" else source.strip("`")), document
 
 
 @pytest.mark.parametrize("score", ["NaN", "Infinity", "1e400"])

@@ -8,7 +8,7 @@ import pytest
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.server.config import ServerConfig
-from authorag.server.documents import echo, read_documents, split_string_document, truncate, url_in_text
+from authorag.server.documents import echo, read_documents, split_string_document, truncate
 from authorag.server.metrics import Metrics
 
 
@@ -22,8 +22,8 @@ from authorag.server.metrics import Metrics
     ("curl: not a url key\ntext: x", ""),
     ("", ""),
 ])
-def test_url_in_text(text: str, url: str) -> None:
-    assert url_in_text(text) == url
+def test_url_of_a_string_document(text: str, url: str) -> None:
+    assert split_string_document(text)[0] == url
 
 
 @pytest.mark.parametrize("document,url,text", [
@@ -41,7 +41,6 @@ def test_url_in_text(text: str, url: str) -> None:
 def test_a_string_document_is_scored_without_its_labels(document: str, url: str, text: str) -> None:
     # the URL lines and the text key label the page; the title and everything after the header is text
     assert split_string_document(document) == (url, text)
-    assert url_in_text(document) == url
     docs = read_documents([document], None, rank_fields=None, max_chars=10_000, max_tokens=None)
     assert (docs.urls, docs.texts) == ([url], [text])
 
