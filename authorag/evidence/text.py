@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.evidence.words import WordCounter
-from authorag.text_window import READ_CHARS, read_window
+from authorag.text_window import read_window
 
 MIN_WORDS = 30
 """Fewer words than this: no text evidence (a title or a snippet says too little)."""
@@ -145,7 +145,7 @@ def text_features(texts: Sequence[str]) -> TextBatch:
     """The text layer's features of each page, in order (one batched pass over all of them)."""
     n = len(texts)
     status: list[TextStatus] = ["read"] * n
-    windows = [t if len(t) <= READ_CHARS else read_window(t) for t in texts]
+    windows = [read_window(t) for t in texts]
     todo: list[int] = []
     raws: list[bytes] = []
     for i, w in enumerate(windows):

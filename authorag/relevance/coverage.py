@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
-from authorag.text_window import READ_CHARS, read_window
+from authorag.text_window import read_window
 
 MAX_QUERY_TERMS = 64
 """Distinct query words coverage looks at (the first ones); longer queries are cut there."""
@@ -122,7 +122,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float]
     match: dict[str, str] = {}
     miss: set[str] = set()
     for text in texts:
-        tokens = tokenize(text if len(text) <= READ_CHARS else read_window(text))
+        tokens = tokenize(read_window(text))
         distinct = set(tokens)
         new = distinct - miss
         new.difference_update(match)
