@@ -131,7 +131,7 @@ class PageEvidence:
         if self._memo_for[0] is not self.model or self._memo_for[1] is not self.classifier:
             self._memo_for = (self.model, self.classifier)
             self._reader = UrlReader(self.classifier, self.memo_size)
-            self._details = {}
+            self.forget_pages()
 
     def forget_pages(self) -> None:
         """Forget the remembered page details (the URL and source-type readings stay remembered)."""
