@@ -187,6 +187,7 @@ class AuthorityReranker:
         # Per-scorer invariants, read once: the stores' provenance opens no file per call.
         self._stores = prior_stores_of(scorer)
         self._policy_view = self.policy.to_dict()
+        self._bm25: RelevanceScorer | None = None
 
     def rerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
         """Rank ``candidates`` for ``query``; ``overrides`` replace policy fields for this call.
@@ -271,6 +272,14 @@ class AuthorityReranker:
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
         return scored, suit, fusion.note
 
+    def _words(self) -> RelevanceScorer:
+        """The BM25 scorer of the window's word evidence when the relevance judges meaning."""
+        if self._bm25 is None:
+            from authorag.relevance.bm25 import BM25Relevance
+
+            self._bm25 = BM25Relevance()
+        return self._bm25
+
     def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
         """What the window reads from the candidates' text: query-term coverage, mixed with the
         relevance unless a scorer without coverage (dense) gives it (BM25, upstream scores and the
@@ -284,8 +293,8 @@ class AuthorityReranker:
         upstream = self.relevance is None
         lexical = isinstance(self.relevance, OnTopicScorer)
         ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
-        return WindowText(cov if lexical or upstream else None, np.asarray(stuffed, dtype=np.bool_),
-                          mix=lexical or upstream, ordinal=ordinal)
+        words = None if lexical or ordinal else self._words().score(query, cands)
+        return WindowText(cov, np.asarray(stuffed, dtype=np.bool_), mix=True, ordinal=ordinal, lexical=words)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

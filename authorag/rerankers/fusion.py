@@ -86,12 +86,19 @@ class WindowText:
             alone.
         ordinal: the relevance is the incoming order (no scores), which says too little about
             topic to decide the window alone.
+        lexical: BM25 scores of the candidates' text, given when the relevance judges meaning
+            (dense similarity, upstream scores such as a cross-encoder's). The window then mixes
+            coverage with these instead, as it does for BM25 relevance, and caps the mix by the
+            calibrated relevance: a candidate is on topic only when the query's words and the
+            relevance scores both say so, so a trusted page that shares the query's words but
+            answers another question stays out.
     """
 
     coverage: Sequence[float] | None
     stuffed: NDArray[np.bool_]
     mix: bool
     ordinal: bool = False
+    lexical: Sequence[float] | None = None
 
 
 def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, str | None]:
@@ -104,6 +111,16 @@ def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, 
         return calibrate(cov, stuffed)
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
         return calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
+    if text.lexical is not None:  # the words' window, capped by what the relevance scores say
+        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
+        meaning, note = calibrate(relevance, stuffed)
+        return np.minimum(words, meaning), why if note is None else note if why is None else f"{note}; {why}"
+    return _mix(cov, relevance, stuffed)
+
+
+def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_]) -> tuple[Array, str | None]:
+    """Coverage and relevance mixed by :data:`COVERAGE_SHARE`, each relative to its best, then
+    relative to the best candidate that is not keyword-stuffed."""
     rel, note = calibrate(relevance)
     mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
     return mixed, why if note is None else note if why is None else f"{note}; {why}"
