@@ -14,8 +14,9 @@ one applied, so the breakdown can show it):
 
 :func:`window_fusion` then lets trust decide among the on-topic candidates and never lifts an
 off-topic one: a candidate is *on topic* when its calibrated relevance is at least
-``window`` (a share of the best). Every on-topic candidate ends above every off-topic one; within
-each group the fused score is ``(1 - weight) · relevance + weight · trust``.
+``window`` (a share of the best). Every on-topic candidate ends above every off-topic one; the
+on-topic ones are ordered by ``(1 - weight) · relevance + weight · trust``, the off-topic ones by
+relevance alone.
 
 Example:
     >>> import numpy as np
@@ -23,7 +24,7 @@ Example:
     >>> q.tolist(), note
     ([1.0, 0.4, 0.0], None)
     >>> window_fusion(np.array([1.0, 0.6, 0.2]), np.array([0.05, 0.9, 0.9]), 0.7, 0.5).round(3).tolist()
-    [0.668, 0.905, 0.375]
+    [0.668, 0.905, 0.2]
 """
 from __future__ import annotations
 
@@ -70,13 +71,14 @@ def _join(a: str | None, b: str) -> str:
 
 
 def window_fusion(relevance: Array, trust: Array, weight: float, window: float) -> Array:
-    """Fused scores on 0–1: on-topic candidates (``relevance >= window``) on [0.5, 1], the rest on
-    [0, 0.5); inside each, ``(1 - weight) · relevance + weight · trust`` (off-topic relevance
-    is first stretched to the whole [0, 1) range, so both groups mix the same way)."""
+    """Fused scores on 0–1: on-topic candidates (``relevance >= window``) on [0.5, 1], ordered by
+    ``(1 - weight) · relevance + weight · trust``; the rest on [0, 0.5), in relevance order
+    (``0.5 · relevance / window``): trust never reorders candidates off topic, so an off-topic
+    trusted page cannot pass a page that is nearer the question."""
     on = relevance >= window
-    stretched = np.where(on, relevance, relevance / window if window > 0 else 0.0)
-    mixed = (1.0 - weight) * stretched + weight * trust
-    return np.where(on, 0.5 + 0.5 * mixed, 0.5 * np.minimum(mixed, np.nextafter(1.0, 0.0)))
+    mixed = (1.0 - weight) * relevance + weight * trust
+    off = 0.5 * np.minimum(relevance / window if window > 0 else 0.0, np.nextafter(1.0, 0.0))
+    return np.where(on, 0.5 + 0.5 * mixed, off)
 
 
 PRIOR_FLOOR = 1e-3

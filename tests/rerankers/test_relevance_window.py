@@ -37,9 +37,8 @@ def test_calibrate_empty() -> None:
 
 def test_window_fusion_hand_worked() -> None:
     fused = window_fusion(arr(1.0, 0.6, 0.2), arr(0.05, 0.9, 0.9), 0.7, 0.5)
-    # on topic: 0.5 + 0.5 * (0.3 * rel + 0.7 * trust); off topic: 0.5 * (0.3 * rel / 0.5 + 0.7 * trust)
-    assert fused.tolist() == pytest.approx([0.5 + 0.5 * (0.3 + 0.035), 0.5 + 0.5 * (0.18 + 0.63),
-                                            0.5 * (0.3 * 0.4 + 0.63)])
+    # on topic: 0.5 + 0.5 * (0.3 * rel + 0.7 * trust); off topic: 0.5 * rel / 0.5 (trust plays no part)
+    assert fused.tolist() == pytest.approx([0.5 + 0.5 * (0.3 + 0.035), 0.5 + 0.5 * (0.18 + 0.63), 0.5 * 0.4])
 
 
 @given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=30),
@@ -51,6 +50,11 @@ def test_no_off_topic_candidate_ends_above_an_on_topic_one(rows: list[tuple[floa
     on = rel >= window
     if on.any() and (~on).any():
         assert fused[on].min() > fused[~on].max()
+    off = np.flatnonzero(~on)  # off topic, relevance alone orders: trust never lifts one past another
+    for i in off:
+        for j in off:
+            if rel[i] > rel[j]:
+                assert fused[i] >= fused[j]
     assert ((fused >= 0) & (fused <= 1)).all()
 
 
@@ -124,3 +128,48 @@ def test_coverage_equals_the_plain_algorithm() -> None:
         rng.shuffle(texts)
         query = rng.choice(queries)
         assert coverage_and_stuffing(query, texts) == _reference_coverage(query, texts), query
+
+
+_MORTGAGE = "what documents do I need to apply for a mortgage"
+_CHECKLIST = ("https://greenleafhomelending.com/resources/mortgage-application-checklist",
+              "Mortgage application checklist. To get pre-approved, gather your last two pay stubs, W-2 forms and tax "
+              "returns for the past two years, two months of bank and investment statements, a photo ID, and details "
+              "of any debts such as car loans and student loans.")
+_RENTAL = ("https://www.hud.gov/topics/rental_assistance",
+           "Rental assistance. HUD helps low-income families, elderly people and people with disabilities afford "
+           "decent housing through public housing, Housing Choice Vouchers and other programmes. To apply, contact "
+           "your local public housing agency, which will ask for documents about income and family size.")
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_scores_that_judge_meaning_cap_the_words_window(order: tuple[int, int]) -> None:
+    # The HUD page shares "documents" and "apply" with the question but answers another one. By
+    # the words alone it is on topic, so trust puts it above the lender's checklist (BM25). With
+    # upstream scores that judge meaning (MiniLM cosines 0.723 and 0.363), its window relevance
+    # is capped at 0.363 / 0.723 = 0.502, below the 0.55 on-topic share: the checklist stays first.
+    from authorag.adapters import build_reranker, candidates
+
+    pages = [(*_CHECKLIST, 0.723), (*_RENTAL, 0.363)]
+    rows = [pages[i] for i in order]
+    lexical, mode = build_reranker(relevance="bm25")
+    by_words = lexical.rerank(_MORTGAGE, candidates([(u, t, None) for u, t, _ in rows], mode)[0])
+    assert [c.domain for c in by_words] == ["hud.gov", "greenleafhomelending.com"]
+    semantic, mode = build_reranker(relevance="upstream")
+    ranked = semantic.rerank(_MORTGAGE, candidates(rows, mode)[0])
+    assert [c.domain for c in ranked] == ["greenleafhomelending.com", "hud.gov"]
+    norm = {c.domain: c.scores["relevance.norm"] for c in ranked}
+    # the checklist keeps its words' value (HUD names more of the question's words: 0.641 of it)
+    assert norm == pytest.approx({"greenleafhomelending.com": 0.641, "hud.gov": 0.363 / 0.723}, abs=1e-3)
+    assert ranked.candidates[0].scores["fused"] >= 0.5 > ranked.candidates[1].scores["fused"]
+
+
+def test_the_words_window_still_holds_when_the_scores_say_on_topic() -> None:
+    # The cap only lowers: a page the scores rate as high as the best but that names none of the
+    # question's words beside a page that does is kept out by the words (a cosine is not a licence).
+    from authorag.adapters import build_reranker, candidates
+
+    rows = [(*_CHECKLIST, 0.70), ("https://www.irs.gov/x", "Tax filing deadlines for individuals and businesses.", 0.70)]
+    semantic, mode = build_reranker(relevance="upstream")
+    ranked = semantic.rerank(_MORTGAGE, candidates(rows, mode)[0])
+    assert [c.domain for c in ranked] == ["greenleafhomelending.com", "irs.gov"]
+    assert ranked.candidates[1].scores["relevance.norm"] < 0.55
