@@ -281,10 +281,11 @@ class AuthorityReranker:
         return self._bm25
 
     def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
-        """What the window reads from the candidates' text: query-term coverage, mixed with the
-        relevance unless a scorer without coverage (dense) gives it (BM25, upstream scores and the
-        incoming order all reward repetition or say little about topic alone), and which candidates
-        are keyword-stuffed (never the reference the others are measured against)."""
+        """What the window reads from the candidates' text: query-term coverage (mixed with the
+        relevance: BM25, upstream scores and the incoming order all reward repetition or say little
+        about topic alone), which candidates are keyword-stuffed (never the reference the others
+        are measured against) and, when the relevance judges meaning (dense, upstream scores), the
+        BM25 scores the words' window mixes in instead (:class:`~authorag.rerankers.fusion.WindowText`)."""
         if not query or not any(c.text for c in cands):
             return None
         from authorag.relevance.coverage import coverage_and_stuffing
@@ -294,7 +295,7 @@ class AuthorityReranker:
         lexical = isinstance(self.relevance, OnTopicScorer)
         ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
         words = None if lexical or ordinal else self._words().score(query, cands)
-        return WindowText(cov, np.asarray(stuffed, dtype=np.bool_), mix=True, ordinal=ordinal, lexical=words)
+        return WindowText(cov, np.asarray(stuffed, dtype=np.bool_), ordinal=ordinal, lexical=words)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

@@ -75,15 +75,14 @@ incoming order (the rest is that relevance, each relative to its best candidate)
 class WindowText:
     """What the window fusion reads from the candidates' text.
 
+    The window's relevance is coverage and relevance (BM25, upstream scores or the incoming
+    order) mixed by :data:`COVERAGE_SHARE`, each relative to its best candidate, then relative to
+    the best candidate that is not stuffed; relevance alone when every candidate has the same
+    coverage, unless the relevance is ``ordinal``.
+
     Attributes:
-        coverage: query-term coverage per candidate, or None when relevance alone decides the
-            window (a dense scorer).
+        coverage: query-term coverage per candidate.
         stuffed: keyword-stuffed candidates (never the relevance reference).
-        mix: the window's relevance is coverage and relevance (BM25, upstream scores or the
-            incoming order) mixed by :data:`COVERAGE_SHARE`, each relative to its best candidate,
-            then relative to the best candidate that is not stuffed (relevance alone when every
-            candidate has the same coverage, unless the relevance is ``ordinal``); else coverage
-            alone.
         ordinal: the relevance is the incoming order (no scores), which says too little about
             topic to decide the window alone.
         lexical: BM25 scores of the candidates' text, given when the relevance judges meaning
@@ -94,21 +93,19 @@ class WindowText:
             answers another question stays out.
     """
 
-    coverage: Sequence[float] | None
+    coverage: Sequence[float]
     stuffed: NDArray[np.bool_]
-    mix: bool
     ordinal: bool = False
     lexical: Sequence[float] | None = None
 
 
 def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, str | None]:
-    """The relevance the window fusion uses: calibrated relevance, coverage, or their mean."""
-    stuffed = None if text is None else text.stuffed
-    if text is None or text.coverage is None:
-        return calibrate(relevance, stuffed)
+    """The relevance the window fusion uses: calibrated relevance (no text), or the mix of
+    coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is given)."""
+    if text is None:
+        return calibrate(relevance)
+    stuffed = text.stuffed
     cov = np.asarray(text.coverage, dtype=np.float64)
-    if not text.mix:
-        return calibrate(cov, stuffed)
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
         return calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
