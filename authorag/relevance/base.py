@@ -25,12 +25,23 @@ class RelevanceScorer(Protocol):
 @runtime_checkable
 class OnTopicScorer(Protocol):
     """A relevance scorer that can also say how on-topic each candidate is, on 0–1, in a way
-    repetition cannot inflate (BM25's query-term coverage). Optional: the reranker's relevance
-    window uses it when present, else the relevance scores themselves."""
+    repetition cannot inflate (BM25's query-term coverage, the measure the reranker's relevance
+    window mixes with every relevance)."""
 
     def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         """One on-topic share per candidate, in order."""
         ...
 
 
-__all__ = ["OnTopicScorer", "RelevanceScorer"]
+@runtime_checkable
+class SemanticScorer(Protocol):
+    """A relevance scorer whose scores judge meaning (dense embeddings, a cross-encoder), not
+    shared words. Optional: the reranker's relevance window then caps the words' window by these
+    scores, so a candidate is on topic only when the words and the meaning both say so. Scores
+    from elsewhere (upstream) are not assumed to judge meaning: a BM25 retriever's do not."""
+
+    semantic: bool
+    """True: the scores judge meaning."""
+
+
+__all__ = ["OnTopicScorer", "RelevanceScorer", "SemanticScorer"]

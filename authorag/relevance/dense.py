@@ -165,6 +165,8 @@ class DenseRelevance:
     """
 
     name: str = "relevance.dense"
+    semantic: bool = True
+    """Cosine similarity of sentence embeddings judges meaning (:class:`~authorag.relevance.base.SemanticScorer`)."""
 
     def __init__(self, model: str | Path | None = None, *, encoder: DenseEncoder | None = None,
                  device: str | None = "cpu", batch_size: int = 32) -> None:

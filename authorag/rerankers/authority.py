@@ -11,7 +11,7 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
-from authorag.relevance.base import OnTopicScorer, RelevanceScorer
+from authorag.relevance.base import RelevanceScorer, SemanticScorer
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
@@ -284,17 +284,18 @@ class AuthorityReranker:
         """What the window reads from the candidates' text: query-term coverage (mixed with the
         relevance: BM25, upstream scores and the incoming order all reward repetition or say little
         about topic alone), which candidates are keyword-stuffed (never the reference the others
-        are measured against) and, when the relevance judges meaning (dense, upstream scores), the
-        BM25 scores the words' window mixes in instead (:class:`~authorag.rerankers.fusion.WindowText`)."""
+        are measured against) and, when the relevance judges meaning (a
+        :class:`~authorag.relevance.base.SemanticScorer` such as dense), the BM25 scores the words'
+        window mixes in instead (:class:`~authorag.rerankers.fusion.WindowText`)."""
         if not query or not any(c.text for c in cands):
             return None
         from authorag.relevance.coverage import coverage_and_stuffing
 
         cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
         upstream = self.relevance is None
-        lexical = isinstance(self.relevance, OnTopicScorer)
         ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
-        words = None if lexical or ordinal else self._words().score(query, cands)
+        semantic = isinstance(self.relevance, SemanticScorer) and self.relevance.semantic
+        words = self._words().score(query, cands) if semantic else None
         return WindowText(cov, np.asarray(stuffed, dtype=np.bool_), ordinal=ordinal, lexical=words)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],

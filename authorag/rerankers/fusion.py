@@ -86,7 +86,8 @@ class WindowText:
         ordinal: the relevance is the incoming order (no scores), which says too little about
             topic to decide the window alone.
         lexical: BM25 scores of the candidates' text, given when the relevance judges meaning
-            (dense similarity, upstream scores such as a cross-encoder's). The window then mixes
+            (a :class:`~authorag.relevance.base.SemanticScorer` such as dense similarity; upstream
+            scores are not assumed to, since a BM25 retriever's do not). The window then mixes
             coverage with these instead, as it does for BM25 relevance, and caps the mix by the
             calibrated relevance: a candidate is on topic only when the query's words and the
             relevance scores both say so, so a trusted page that shares the query's words but

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from authorag.relevance.coverage import MAX_QUERY_TERMS, coverage, light_stem, query_stems
 from authorag.rerankers.calibration import calibrate, window_fusion
+from authorag.types import Candidate
 
 
 def arr(*v: float) -> np.ndarray:
@@ -141,21 +142,38 @@ _RENTAL = ("https://www.hud.gov/topics/rental_assistance",
            "your local public housing agency, which will ask for documents about income and family size.")
 
 
+class _Cosines:
+    """A relevance scorer that judges meaning: the MiniLM cosines of the two pages, by URL."""
+
+    name = "relevance.cosine"
+    semantic = True
+
+    def __init__(self, by_url: dict[str, float]) -> None:
+        self.by_url = by_url
+
+    def score(self, query: str, candidates: list[Candidate]) -> list[float]:
+        return [self.by_url[c.url] for c in candidates]
+
+
+_COSINES = {_CHECKLIST[0]: 0.723, _RENTAL[0]: 0.363}
+
+
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
 def test_scores_that_judge_meaning_cap_the_words_window(order: tuple[int, int]) -> None:
     # The HUD page shares "documents" and "apply" with the question but answers another one. By
-    # the words alone it is on topic, so trust puts it above the lender's checklist (BM25). With
-    # upstream scores that judge meaning (MiniLM cosines 0.723 and 0.363), its window relevance
-    # is capped at 0.363 / 0.723 = 0.502, below the 0.55 on-topic share: the checklist stays first.
+    # the words alone it is on topic, so trust puts it above the lender's checklist (BM25, or
+    # upstream scores, which may be a BM25 retriever's). A scorer that judges meaning (MiniLM
+    # cosines 0.723 and 0.363) caps its window relevance at 0.363 / 0.723 = 0.502, below the
+    # 0.55 on-topic share: the checklist stays first.
     from authorag.adapters import build_reranker, candidates
 
-    pages = [(*_CHECKLIST, 0.723), (*_RENTAL, 0.363)]
-    rows = [pages[i] for i in order]
-    lexical, mode = build_reranker(relevance="bm25")
-    by_words = lexical.rerank(_MORTGAGE, candidates([(u, t, None) for u, t, _ in rows], mode)[0])
-    assert [c.domain for c in by_words] == ["hud.gov", "greenleafhomelending.com"]
-    semantic, mode = build_reranker(relevance="upstream")
-    ranked = semantic.rerank(_MORTGAGE, candidates(rows, mode)[0])
+    rows = [[_CHECKLIST, _RENTAL][i] for i in order]
+    for relevance in ("bm25", "upstream"):
+        words, mode = build_reranker(relevance=relevance)
+        cands = candidates([(u, t, _COSINES[u]) for u, t in rows], mode)[0]
+        assert [c.domain for c in words.rerank(_MORTGAGE, cands)] == ["hud.gov", "greenleafhomelending.com"]
+    semantic, mode = build_reranker(relevance=_Cosines(_COSINES))
+    ranked = semantic.rerank(_MORTGAGE, candidates([(u, t, None) for u, t in rows], mode)[0])
     assert [c.domain for c in ranked] == ["greenleafhomelending.com", "hud.gov"]
     norm = {c.domain: c.scores["relevance.norm"] for c in ranked}
     # the checklist keeps its words' value (HUD names more of the question's words: 0.641 of it)
@@ -168,8 +186,8 @@ def test_the_words_window_still_holds_when_the_scores_say_on_topic() -> None:
     # question's words beside a page that does is kept out by the words (a cosine is not a licence).
     from authorag.adapters import build_reranker, candidates
 
-    rows = [(*_CHECKLIST, 0.70), ("https://www.irs.gov/x", "Tax filing deadlines for individuals and businesses.", 0.70)]
-    semantic, mode = build_reranker(relevance="upstream")
-    ranked = semantic.rerank(_MORTGAGE, candidates(rows, mode)[0])
+    irs = ("https://www.irs.gov/x", "Tax filing deadlines for individuals and businesses.")
+    semantic, mode = build_reranker(relevance=_Cosines({_CHECKLIST[0]: 0.70, irs[0]: 0.70}))
+    ranked = semantic.rerank(_MORTGAGE, candidates([(*_CHECKLIST, None), (*irs, None)], mode)[0])
     assert [c.domain for c in ranked] == ["greenleafhomelending.com", "irs.gov"]
     assert ranked.candidates[1].scores["relevance.norm"] < 0.55
