@@ -260,3 +260,15 @@ def test_docstring_examples() -> None:
 
     for module in (graded_tracks, rerank_methods, rerank_tracks):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_the_tracks_dense_scorer_is_the_reranker_s() -> None:
+    # The tracks cache MiniLM cosines; the reranker must treat the cached scorer exactly as the
+    # one users get (its name, and its scores judge meaning: the window caps the words by them).
+    from authorag.benchmarks.tracks.rerank import CachedDenseRelevance
+    from authorag.relevance.base import SemanticScorer
+    from authorag.relevance.dense import DenseRelevance
+
+    assert (CachedDenseRelevance.name, CachedDenseRelevance.semantic) == (DenseRelevance.name, DenseRelevance.semantic)
+    assert DenseRelevance.semantic is True
+    assert isinstance(object.__new__(CachedDenseRelevance), SemanticScorer)  # no model load

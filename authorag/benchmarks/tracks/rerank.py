@@ -58,6 +58,8 @@ class CachedDenseRelevance:
     per text and query: the same scores, computed once for every method and input order."""
 
     name = "relevance.dense"
+    semantic = True
+    """As ``DenseRelevance``: the window caps the words' window by these scores."""
 
     def __init__(self) -> None:
         from authorag.relevance.dense import DenseRelevance
