@@ -54,20 +54,21 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None) -> tuple[
     if arr.size == 1 or hi - lo <= 1e-12 or hi <= 0.0:
         why = "one candidate" if arr.size == 1 else "relevance equal for every candidate" if hi - lo <= 1e-12 \
             else "no candidate has relevance above 0"
-        return np.ones_like(arr), _join(note, f"{why}: trust orders")
+        return np.ones_like(arr), join_notes(note, f"{why}: trust orders")
     if lo < 0.0:
-        return (arr - lo) / (hi - lo), _join(note, "scores below 0: min-max scaled")
+        return (arr - lo) / (hi - lo), join_notes(note, "scores below 0: min-max scaled")
     if stuffed is not None and stuffed.any() and not stuffed.all():
         best = float(arr[~stuffed].max())
         if best > 0.0:
             n = int(stuffed.sum())
             return (np.minimum(arr / best, 1.0),
-                    _join(note, f"{n} keyword-stuffed candidate(s) not used as the relevance reference"))
+                    join_notes(note, f"{n} keyword-stuffed candidate(s) not used as the relevance reference"))
     return arr / hi, note
 
 
-def _join(a: str | None, b: str) -> str:
-    return b if a is None else f"{a}; {b}"
+def join_notes(a: str | None, b: str | None) -> str | None:
+    """Two calibration notes as one (``"a; b"``), either of them possibly None."""
+    return b if a is None else a if b is None else f"{a}; {b}"
 
 
 def window_fusion(relevance: Array, trust: Array, weight: float, window: float) -> Array:
@@ -99,4 +100,4 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["PRIOR_FLOOR", "calibrate", "prior_fusion", "window_fusion"]
+__all__ = ["PRIOR_FLOOR", "calibrate", "join_notes", "prior_fusion", "window_fusion"]

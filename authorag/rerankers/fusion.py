@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
-from authorag.rerankers.calibration import calibrate, prior_fusion, window_fusion
+from authorag.rerankers.calibration import calibrate, join_notes, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -112,7 +112,7 @@ def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, 
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
         words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
         meaning, note = calibrate(relevance, stuffed)
-        return np.minimum(words, meaning), why if note is None else note if why is None else f"{note}; {why}"
+        return np.minimum(words, meaning), join_notes(note, why)
     return _mix(cov, relevance, stuffed)
 
 
@@ -121,7 +121,7 @@ def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_]) -> tuple[Arra
     relative to the best candidate that is not keyword-stuffed."""
     rel, note = calibrate(relevance)
     mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
-    return mixed, why if note is None else note if why is None else f"{note}; {why}"
+    return mixed, join_notes(note, why)
 
 
 def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
