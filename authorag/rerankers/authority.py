@@ -150,6 +150,17 @@ class RerankPolicy:
 _POLICY_FIELDS = dataclasses.fields(RerankPolicy)
 
 
+def _word_scorer(relevance: RelevanceScorer | None) -> RelevanceScorer | None:
+    """BM25 over the candidates' text when ``relevance`` judges meaning (a
+    :class:`~authorag.relevance.base.SemanticScorer`): the window's word evidence, which those
+    scores then cap. None for any other relevance (the window mixes coverage with it directly)."""
+    if not (isinstance(relevance, SemanticScorer) and relevance.semantic):
+        return None
+    from authorag.relevance.bm25 import BM25Relevance
+
+    return BM25Relevance()
+
+
 class AuthorityReranker:
     """Rerank or filter candidates by source authority fused with relevance.
 
@@ -187,7 +198,8 @@ class AuthorityReranker:
         # Per-scorer invariants, read once: the stores' provenance opens no file per call.
         self._stores = prior_stores_of(scorer)
         self._policy_view = self.policy.to_dict()
-        self._bm25: RelevanceScorer | None = None
+        # The words' evidence the window caps by a relevance that judges meaning (decided once).
+        self._words = _word_scorer(relevance)
 
     def rerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
         """Rank ``candidates`` for ``query``; ``overrides`` replace policy fields for this call.
@@ -272,14 +284,6 @@ class AuthorityReranker:
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
         return scored, suit, fusion.note
 
-    def _words(self) -> RelevanceScorer:
-        """The BM25 scorer of the window's word evidence when the relevance judges meaning."""
-        if self._bm25 is None:
-            from authorag.relevance.bm25 import BM25Relevance
-
-            self._bm25 = BM25Relevance()
-        return self._bm25
-
     def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
         """What the window reads from the candidates' text: query-term coverage (mixed with the
         relevance: BM25, upstream scores and the incoming order all reward repetition or say little
@@ -294,8 +298,7 @@ class AuthorityReranker:
         cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
         upstream = self.relevance is None
         ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
-        semantic = isinstance(self.relevance, SemanticScorer) and self.relevance.semantic
-        words = self._words().score(query, cands) if semantic else None
+        words = None if self._words is None else self._words.score(query, cands)
         return WindowText(cov, np.asarray(stuffed, dtype=np.bool_), ordinal=ordinal, lexical=words)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
