@@ -23,17 +23,6 @@ class RelevanceScorer(Protocol):
 
 
 @runtime_checkable
-class OnTopicScorer(Protocol):
-    """A relevance scorer that can also say how on-topic each candidate is, on 0–1, in a way
-    repetition cannot inflate (BM25's query-term coverage, the measure the reranker's relevance
-    window mixes with every relevance)."""
-
-    def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        """One on-topic share per candidate, in order."""
-        ...
-
-
-@runtime_checkable
 class SemanticScorer(Protocol):
     """A relevance scorer whose scores judge meaning (dense embeddings, a cross-encoder), not
     shared words. Optional: the reranker's relevance window then caps the words' window by these
@@ -44,4 +33,4 @@ class SemanticScorer(Protocol):
     """True: the scores judge meaning."""
 
 
-__all__ = ["OnTopicScorer", "RelevanceScorer", "SemanticScorer"]
+__all__ = ["RelevanceScorer", "SemanticScorer"]

@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi
 
 from authorag.errors import ConfigError
-from authorag.relevance.coverage import coverage
 from authorag.relevance.tokens import stopword_set, tokenize
 from authorag.types import Candidate
 
@@ -186,16 +185,6 @@ class BM25Relevance:
             return [0.0] * len(candidates)
         scores = np.asarray(model.get_scores(terms), dtype=np.float64)
         return [float(s) for s in scores]
-
-    def on_topic(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        """Query-term coverage of each candidate's text (:func:`~authorag.relevance.coverage.coverage`):
-        how on-topic it is, which repetition cannot inflate (the reranker's relevance window)."""
-        return coverage(query, [c.text for c in candidates])
-
-    mixes_on_topic = True
-    """The window mixes coverage with the BM25 scores themselves (each relative to the best
-    candidate that is not keyword-stuffed): coverage alone ties too often, BM25 alone rewards
-    repetition."""
 
     def __repr__(self) -> str:
         return (f"BM25Relevance(k1={self.k1}, b={self.b}, epsilon={self.epsilon}, idf={self.idf!r}, "
