@@ -47,8 +47,10 @@ from authorag.trust import DEFAULT_TRUST_RULE, TrustRule, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int
 
-ORDER_MODES: tuple[str, ...] = ("auto", "rank", "upstream", "none")
+ORDER_MODES: tuple[str, ...] = ("auto", "rank", "upstream", "similarity", "none")
 """Relevance modes read from the incoming documents (the others name a relevance scorer)."""
+
+_SCORED_MODES = frozenset({"upstream", "similarity"})  # the modes that need a score on every document
 
 DEFAULT_URL_KEYS: tuple[str, ...] = ("url", "source", "link", "href", "source_url")
 """Keys searched, in this order, for a document's source URL on every surface: LangChain
@@ -103,7 +105,7 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
     itself, or every candidate gets the neutral 0.5).
 
     Raises:
-        ConfigError: ``mode == "upstream"`` and a document has no usable score.
+        ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and a document has no usable score.
 
     Example:
         >>> choose_relevance("auto", [0.2, None])
@@ -114,11 +116,11 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
     if mode == "rank":
         return rank_relevance(len(upstream)), "rank"
     if None not in upstream and upstream:
-        return list(typing.cast(Sequence[float], upstream)), "upstream"
-    if mode == "upstream":
+        return list(typing.cast(Sequence[float], upstream)), "similarity" if mode == "similarity" else "upstream"
+    if mode in _SCORED_MODES:
         missing = [i + 1 for i, v in enumerate(upstream) if v is None]
         shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
-        raise ConfigError(f"relevance 'upstream' needs a score on every document; document(s) {shown} (counting "
+        raise ConfigError(f"relevance {mode!r} needs a score on every document; document(s) {shown} (counting "
                           "from 1) have none. Give every document a score, or use relevance 'auto' (the incoming "
                           "order when a score is missing) or 'rank'")
     return rank_relevance(len(upstream)), "rank"
@@ -144,7 +146,7 @@ def upstream_scores(mode: str, values: list[object]) -> list[float | None] | Non
         >>> upstream_scores("auto", [0.5, 1]), upstream_scores("auto", [0.5, None]), upstream_scores("rank", [1])
         ([0.5, 1.0], None, None)
     """
-    if mode == "upstream" or (mode == "auto" and None not in values):
+    if mode in _SCORED_MODES or (mode == "auto" and None not in values):
         return [as_float(v) for v in values]
     return None
 
@@ -177,7 +179,7 @@ def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tup
     Returns them and the relevance source (``upstream``, ``rank``, ``none`` or a scorer's name).
 
     Raises:
-        ConfigError: ``mode == "upstream"`` and an item has no score.
+        ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and an item has no score.
     """
     rows = items if isinstance(items, list) else list(items)
     return candidates_of([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], mode)
@@ -190,7 +192,7 @@ def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[
     ``upstream`` None means no document has a score (the modes that read none need no list).
 
     Raises:
-        ConfigError: ``mode == "upstream"`` and a document has no score.
+        ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and a document has no score.
     """
     n = len(urls)
     rel, source = choose_relevance(mode, (None,) * n if upstream is None else upstream)
@@ -237,6 +239,10 @@ def build_reranker(
     """
     pol = policy if isinstance(policy, RerankPolicy) else make_policy(policy or {})
     mode, rel = resolve_relevance(relevance)
+    if mode == "similarity":  # the incoming scores, declared to judge meaning
+        from authorag.relevance.similarity import UpstreamSimilarity
+
+        rel = UpstreamSimilarity()
     if scorer is None:
         from authorag.compose import load_scorer
 

@@ -26,11 +26,14 @@ no other tier knew, :mod:`authorag.evidence`), or none (unknown)."""
 
 FusionMode = Literal["window", "prior", "linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
-Relevance = Literal["auto", "rank", "upstream", "none", "bm25", "dense"]
+Relevance = Literal["auto", "rank", "upstream", "similarity", "none", "bm25", "dense"]
 """Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,
-LangChain and Haystack (:mod:`authorag.adapters`). ``auto``: the caller's scores when every
-candidate has one, else the incoming order; ``rank``: the incoming order (first 1.0, last 1/n);
-``upstream``: the caller's scores (each candidate needs one); ``none``: no relevance (authority
+LangChain, Haystack and LlamaIndex (:mod:`authorag.adapters`). ``auto``: the caller's scores when
+every candidate has one, else the incoming order; ``rank``: the incoming order (first 1.0, last
+1/n); ``upstream``: the caller's scores (each candidate needs one); ``similarity``: the caller's
+scores, declared to judge meaning (a vector retriever's similarity, a cross-encoder's score), so
+they cap the relevance window as dense relevance does
+(:class:`~authorag.relevance.similarity.UpstreamSimilarity`); ``none``: no relevance (authority
 alone orders); ``bm25``, ``dense``: a scorer over the candidates' text
 (:func:`authorag.relevance.load_relevance`)."""
 

@@ -42,14 +42,18 @@ def test_upstream_needs_every_score() -> None:
 
 
 def test_one_vocabulary() -> None:
-    assert get_args(Relevance) == ("auto", "rank", "upstream", "none", "bm25", "dense")
+    assert get_args(Relevance) == ("auto", "rank", "upstream", "similarity", "none", "bm25", "dense")
     assert adapters.resolve_relevance("none") == ("none", None)
     assert adapters.resolve_relevance("bm25")[0] == "relevance.bm25"
-    with pytest.raises(ConfigError, match="relevance must be one of 'auto', 'rank', 'upstream', 'none', 'bm25', "
-                                          "'dense', got 'tfidf'"):
+    with pytest.raises(ConfigError, match="relevance must be one of 'auto', 'rank', 'upstream', 'similarity', 'none', "
+                                          "'bm25', 'dense', got 'tfidf'"):
         adapters.resolve_relevance("tfidf")
     with pytest.raises(ConfigError, match="relevance 'rank' is read from the incoming candidates"):
         load_relevance("rank")
+    with pytest.raises(ConfigError, match="relevance 'similarity' is read from the incoming candidates"):
+        load_relevance("similarity")
+    assert adapters.resolve_relevance("similarity") == ("similarity", None)
+    assert adapters.build_reranker(None, "similarity")[0].relevance.__class__.__name__ == "UpstreamSimilarity"
 
 
 def test_policy_fields_come_from_the_dataclass() -> None:

@@ -51,7 +51,7 @@ EXPORTED: dict[str, list[str]] = {
     "authorag.priors.learned": ["LearnedPrior", "load_learned_prior"],
     "authorag.priors.store": [],
     "authorag.relevance": ["ENGLISH_STOPWORDS", "RELEVANCE_REGISTRY", "BM25Relevance", "DenseEncoder", "DenseRelevance",
-                           "RelevanceEntry", "RelevanceScorer", "load_relevance", "tokenize"],
+                           "RelevanceEntry", "RelevanceScorer", "UpstreamSimilarity", "load_relevance", "tokenize"],
     "authorag.rerankers": ["AuthorityReranker", "RerankPolicy", "Reranker"],
     "authorag.retrieval": ["BM25Retriever", "DenseRetriever", "FaissIndex", "HybridRetriever", "IndexKind",
                            "IndexOptions", "RelevanceFusion", "Retriever"],

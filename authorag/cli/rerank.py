@@ -45,7 +45,8 @@ def _add_relevance(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--relevance", choices=get_args(Relevance), default=default,
                    help="relevance fused with authority: the input's 'score' field when every line has "
                         "one else the input order (auto), the input order (rank), the 'score' field "
-                        f"(upstream), BM25 or dense over the text, or none (default {default})")
+                        "(upstream), the 'score' field declared to judge meaning, as a vector retriever's "
+                        f"similarity does (similarity), BM25 or dense over the text, or none (default {default})")
 
 
 def _add_suitability(p: argparse.ArgumentParser) -> None:

@@ -54,7 +54,9 @@ class AuthorityRanker:
         on_topic: for ``fusion="window"``, the share of the best relevance that is on topic.
         relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (incoming
             ``Document.score`` when every document has one, else the incoming order), ``"rank"``,
-            ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over ``Document.content``.
+            ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: an
+            embedding retriever's), ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over
+            ``Document.content``.
         url_meta_keys: meta keys searched in order for the source URL.
         credibility_weight, unknown_level, min_authority, rrf_k, normalize, allow, deny: see
             :class:`~authorag.rerankers.authority.RerankPolicy`.

@@ -63,7 +63,8 @@ class AuthorityCompressor(BaseDocumentCompressor):
     Args (pydantic fields):
         scorer: authority scorer; default the shipped prior table (``authorag.priors.load_prior``).
         relevance: a :data:`~authorag.types.Relevance` mode (``"auto"``, ``"rank"``,
-            ``"upstream"``, ``"none"``, ``"bm25"``, ``"dense"``) or a
+            ``"upstream"``, ``"similarity"`` (upstream scores declared to judge meaning: a vector
+            store's similarity, a cross-encoder's score), ``"none"``, ``"bm25"``, ``"dense"``) or a
             :class:`~authorag.relevance.base.RelevanceScorer`.
         url_keys: metadata keys searched in order for the source URL.
         relevance_key: metadata key read as upstream relevance.

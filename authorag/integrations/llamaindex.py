@@ -57,7 +57,8 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         scorer: an authority scorer to use instead of the default composition (not serialized).
         relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (the incoming
             ``NodeWithScore.score`` when every node has one, else the incoming order), ``"rank"``,
-            ``"upstream"``, ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
+            ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: a vector
+            retriever's similarity), ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
         url_keys: metadata keys searched in order for the source URL.
         top_n: keep at most this many nodes (None keeps all).
         weight, fusion, mode, signal, on_topic, credibility_weight, unknown_level,

@@ -1,4 +1,4 @@
-"""Relevance signals: tokenization, BM25, dense embeddings and the name -> scorer registry.
+"""Relevance signals: tokenization, BM25, dense embeddings, upstream similarity and the name -> scorer registry.
 
 Used by the rerankers (relevance fused with authority) and by the retrievers (the same
 tokenizer, Okapi parameters and encoder build the indexes).
@@ -13,6 +13,7 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.dense import DenseEncoder, DenseRelevance
 from authorag.relevance.registry import RELEVANCE_REGISTRY, RelevanceEntry, load_relevance
+from authorag.relevance.similarity import UpstreamSimilarity
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "DenseRelevance",
     "RelevanceEntry",
     "RelevanceScorer",
+    "UpstreamSimilarity",
     "load_relevance",
     "tokenize",
 ]

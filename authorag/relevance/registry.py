@@ -63,7 +63,7 @@ def load_relevance(name: Relevance | str, **kw: Any) -> RelevanceScorer | None:
         >>> load_relevance("none") is None
         True
     """
-    if name in ("auto", "rank", "upstream"):
+    if name in ("auto", "rank", "upstream", "similarity"):
         raise ConfigError(f"relevance {name!r} is read from the incoming candidates, not computed; pass it "
                           "to the CLI, the server or an adapter (authorag.adapters); load_relevance builds "
                           f"{', '.join(map(repr, RELEVANCE_REGISTRY))}")

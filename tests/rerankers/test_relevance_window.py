@@ -181,6 +181,35 @@ def test_scores_that_judge_meaning_cap_the_words_window(order: tuple[int, int]) 
     assert ranked.candidates[0].scores["fused"] >= 0.5 > ranked.candidates[1].scores["fused"]
 
 
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_similarity_relevance_lets_upstream_scores_cap_the_window(order: tuple[int, int]) -> None:
+    # The same cosines handed over as upstream scores: as "upstream" (kind unknown) the words
+    # decide the window and HUD goes first (above); declared "similarity" they cap it exactly
+    # as the semantic scorer does, and the breakdown names the source.
+    from authorag.adapters import breakdowns, build_reranker, candidates
+
+    rows = [[_CHECKLIST, _RENTAL][i] for i in order]
+    reranker, mode = build_reranker(relevance="similarity")
+    cands, source = candidates([(u, t, _COSINES[u]) for u, t in rows], mode)
+    ranked = reranker.rerank(_MORTGAGE, cands)
+    assert [c.domain for c in ranked] == ["greenleafhomelending.com", "hud.gov"]
+    rows_out = breakdowns(ranked, source)
+    assert [(b["relevance_source"], b["relevance"]) for b in rows_out] == [("similarity", 0.723), ("similarity", 0.363)]
+    assert [b["relevance_norm"] for b in rows_out] == pytest.approx([0.641, 0.363 / 0.723], abs=1e-3)
+
+
+def test_similarity_relevance_needs_every_score() -> None:
+    from authorag.adapters import candidates
+    from authorag.errors import ConfigError
+    from authorag.relevance import UpstreamSimilarity
+    from authorag.types import Candidate
+
+    with pytest.raises(ConfigError, match=r"relevance 'similarity' needs a score on every document; document\(s\) 2 "):
+        candidates([(*_CHECKLIST, 0.7), (*_RENTAL, None)], "similarity")
+    with pytest.raises(ConfigError, match=r"candidate\(s\) 1 \(counting from 1\) have none"):
+        UpstreamSimilarity().score("q", [Candidate.create(_CHECKLIST[0])])
+
+
 def test_the_words_window_still_holds_when_the_scores_say_on_topic() -> None:
     # The cap only lowers: a page the scores rate as high as the best but that names none of the
     # question's words beside a page that does is kept out by the words (a cosine is not a licence).

@@ -42,7 +42,7 @@ OFFTOPIC_PER_POOL = 10
 POOL_DRAWS = 5
 POOL_SEED = 0
 NDCG_KS = (5, 10)
-SCORED_RELEVANCE = ("bm25", "dense", "upstream")
+SCORED_RELEVANCE = ("bm25", "dense", "upstream", "similarity")
 """Relevances these tracks run (input order is a shuffle here, so ``rank`` tells nothing)."""
 
 

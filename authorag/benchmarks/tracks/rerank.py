@@ -5,8 +5,9 @@ relevance, policy)``, candidates from ``authorag.adapters.candidates_of`` and
 ``AuthorityReranker.rerank_owned``, with the method's scorer and policy
 (:func:`~authorag.benchmarks.tracks.rerank_methods.rerank_setup`). Relevance (:data:`RELEVANCE_CHOICES`):
 ``bm25`` (the server's and ``authorag rerank --relevance bm25``'s), ``rank`` (the input order),
-``dense`` (the reranker's MiniLM scorer) and ``upstream`` (MiniLM cosine clipped at 0 handed over
-as each document's 0-1 score, as a Cohere-style client sends one). Pages a policy drops count as ranked last.
+``dense`` (the reranker's MiniLM scorer), ``upstream`` (MiniLM cosine clipped at 0 handed over
+as each document's 0-1 score, as a Cohere-style client sends one) and ``similarity`` (the same
+scores, declared to judge meaning, as a vector retriever's caller would). Pages a policy drops count as ranked last.
 
 Input orders per case: trust pairs and no-harm pairs as written and reversed; lists as written,
 reversed and :data:`LIST_SHUFFLES` shuffles seeded by the run seed and the case id. With ``rank``
@@ -110,7 +111,7 @@ class Reranking:
 
         reranker, mode = self._reranker(relevance)
         upstream: list[float | None] | None = None
-        if relevance == "upstream":  # clipped at 0: a 0-1 score, as a Cohere-style relevance_score is
+        if relevance in ("upstream", "similarity"):  # clipped at 0: a 0-1 score, as a Cohere-style relevance_score is
             upstream = [max(0.0, v) for v in cached_dense().cosines(query, texts)]
         cands, _ = candidates_of(urls, texts, upstream, mode)
         ranked = [int(c.id) for c in reranker.rerank_owned(query, cands).candidates]

@@ -6,7 +6,8 @@
 #   dev/:  the dev half of the hand-written sets, plus graded-trec2019 (nDCG) and
 #          ragauth-trec2019-resampled (authority filter and the fused top-k), which have no halves;
 #   test/: the test half of the hand-written sets (the held-out check: never tuned on);
-#   grid/: dev only, source-signal weight x on-topic share around the default (how it was chosen).
+#   grid/: dev only, source-signal weight x on-topic share around the default (how it was chosen);
+#   similarity/: relevance "similarity" (upstream cosines declared to judge meaning), dev and test.
 # "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
 # is imported (`bench compare --import-method`), so it is the old code's own answer, prior
 # sources and policy included. Runs go to the user results folder
@@ -37,6 +38,18 @@ for split in dev test; do
     --import-method "today=$USER_OUT/before/$split" --delta-against relevance-only,today --out "$USER_OUT/$split"
   mkdir -p "$COMMITTED/$split"
   cp "$USER_OUT/$split/compare.md" "$USER_OUT/$split/compare.json" "$COMMITTED/$split/"
+done
+# similarity/: relevance "similarity" (the same MiniLM cosines handed over as upstream scores,
+# declared to judge meaning), which the pre-trust code does not know: relevance alone and the
+# default only, every track, dev and test.
+for split in dev test; do
+  tracks=trust-pairs,no-harm-pairs,no-harm-lists
+  if [ "$split" = dev ]; then tracks=$tracks,graded-trec2019,ragauth-trec2019-resampled; fi
+  rm -rf "${USER_OUT:?}/similarity/$split"
+  PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods relevance-only,default --tracks "$tracks" --split "$split" \
+    --track-relevance upstream,similarity --rerank-relevance none --seed 0 --out "$USER_OUT/similarity/$split"
+  mkdir -p "$COMMITTED/similarity/$split"
+  cp "$USER_OUT/similarity/$split/compare.md" "$USER_OUT/similarity/$split/compare.json" "$COMMITTED/similarity/$split/"
 done
 GRID=relevance-only
 for w in 0.2 0.3 0.4 0.5; do for o in 0.5 0.55 0.6 0.7; do GRID="$GRID,default:weight=$w,on_topic=$o"; done; done
