@@ -138,7 +138,7 @@ class CompareConfig:
         options: method options applied to every method (``credibility_weight`` defaults to the
             reranker's ``DEFAULT_CREDIBILITY_WEIGHT``).
         track_relevance: relevance of the rerank tracks and of the RAG track's rerank rows
-            (``bm25``, ``rank``, ``dense``, ``upstream``; empty = no RAG rerank rows).
+            (``bm25``, ``rank``, ``dense``, ``upstream``, ``similarity``; empty = no RAG rerank rows).
         split: ``dev``, ``test`` or ``all`` of the hand-written trust and no-harm sets.
         imported: method name → a compare folder whose runs give that method's results instead
             of running it here (same tracks, seed, split and relevance): a method as an earlier

@@ -76,8 +76,8 @@ class RunConfig:
             AuthorityBench protocol: JSON answers, greedy decoding); ``paper`` runs get
             ``__paper`` in their folder name.
         track_relevance: relevance of the rerank tracks (``bm25``, ``rank``, ``dense``,
-            ``upstream``); empty = the tracks' default. RAG tasks add rerank rows for the
-            scored ones (``bm25``, ``dense``, ``upstream``) when it is not empty.
+            ``upstream``, ``similarity``); empty = the tracks' default. RAG tasks add rerank rows for
+            the scored ones (all but ``rank``) when it is not empty.
         split: the trust and no-harm tracks' half: ``dev``, ``test`` or ``all``; not ``all``
             adds ``__<split>`` to the folder name.
     """

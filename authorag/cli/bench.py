@@ -111,7 +111,7 @@ def _add_track_options(p: argparse.ArgumentParser, relevance_default: str) -> No
     """``--track-relevance`` and ``--split`` (the rerank tracks)."""
     shown = relevance_default or "the rerank tracks' bm25,rank,dense; RAG tasks: no rerank rows"
     p.add_argument("--track-relevance", default=relevance_default,
-                   help="relevance of the rerank tracks, comma-separated: bm25, rank, dense, upstream "
+                   help="relevance of the rerank tracks, comma-separated: bm25, rank, dense, upstream, similarity "
                         f"(default {shown}); also adds the RAG task's fused top-k rows")
     p.add_argument("--split", choices=["dev", "test", "all"], default="all",
                    help="half of the hand-written trust and no-harm sets (default all; tune on dev)")
