@@ -1,7 +1,7 @@
 """Adapter overhead in one run: 100 documents, prior-only authority, same process, same scorer.
 
-Prints milliseconds per call (best of ``--rounds`` rounds of ``--calls`` calls; the minimum is
-the least disturbed) for the calling thread's CPU time (``time.thread_time``: every call runs in
+Prints milliseconds per call (best of ``--rounds`` rounds of ``--calls`` calls, the surfaces'
+rounds interleaved; the minimum is the least disturbed) for the calling thread's CPU time (``time.thread_time``: every call runs in
 that thread, and time the scheduler gives to other processes on a shared machine is not counted;
 on an idle machine it equals the wall time) for:
 
@@ -16,9 +16,14 @@ on an idle machine it equals the wall time) for:
 and each adapter's overhead over the core. Targets: every adapter adds at most
 0.3 ms per 100 documents, and the Haystack ranker is faster than MetaFieldRanker.
 
+Beside the times, what the garbage collector costs each surface: over ``--gc-calls`` more calls,
+the collections by generation and their wall time per call (``gc.callbacks``). Objects that
+outlive a call's allocations (the documents a surface returns) trigger collections, and a full
+one walks every object in the process.
+
     .venv/bin/python scripts/bench_adapters.py            # ~15 s
     .venv/bin/python scripts/bench_adapters.py --json
-    .venv/bin/python scripts/bench_adapters.py --calls 200 --rounds 7 --out docs/results/perf/bench_adapters.json
+    .venv/bin/python scripts/bench_adapters.py --calls 200 --rounds 15 --out docs/results/perf/bench_adapters.json
 
 ``--out`` writes the figures with the command, package versions and CPU count (the committed
 file changes only through this script).
@@ -52,20 +57,50 @@ def _docs(n: int, seed: int = 0) -> list[tuple[str, str]]:
     return out
 
 
-def best_ms(fn: Callable[[], object], calls: int, rounds: int) -> float:
+def best_ms_interleaved(fns: dict[str, Callable[[], object]], calls: int, rounds: int) -> dict[str, float]:
     """Best (minimum) mean milliseconds of this thread's CPU time per call over ``rounds`` rounds
-    of ``calls`` calls."""
-    fn()
-    best = float("inf")
+    of ``calls`` calls, for every function, the rounds interleaved (round 1 of each, then round 2
+    of each, ...), so a slower spell of the machine falls on every surface alike instead of on
+    whichever was being timed then."""
+    for fn in fns.values():
+        fn()
+    best = dict.fromkeys(fns, float("inf"))
     for _ in range(rounds):
-        t0 = time.thread_time()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.thread_time() - t0) * 1000 / calls)
+        for name, fn in fns.items():
+            t0 = time.thread_time()
+            for _ in range(calls):
+                fn()
+            best[name] = min(best[name], (time.thread_time() - t0) * 1000 / calls)
     return best
 
 
-def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
+def gc_cost(fn: Callable[[], object], calls: int) -> dict[str, Any]:
+    """Collections per generation and milliseconds of wall time in the collector per call, over ``calls`` calls."""
+    import gc
+
+    counts = [0, 0, 0]
+    spent = [0.0]
+    started = [0.0]
+
+    def watch(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            counts[info["generation"]] += 1
+            spent[0] += time.perf_counter() - started[0]
+
+    gc.collect()
+    gc.callbacks.append(watch)
+    try:
+        for _ in range(calls):
+            fn()
+    finally:
+        gc.callbacks.remove(watch)
+    return {"ms_per_call": spent[0] * 1000 / calls, "collections": {f"gen{g}": c for g, c in enumerate(counts)},
+            "calls": calls}
+
+
+def measure(n: int, calls: int, rounds: int, gc_calls: int = 1000) -> dict[str, Any]:
     """Time every surface on the same ``n`` documents; returns ms per call and overheads."""
     from haystack import Document as HDocument
     from haystack.components.rankers import MetaFieldRanker
@@ -100,15 +135,16 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
     postprocessor = AuthorityPostprocessor(scorer=scorer)
     bundle = QueryBundle(query)
 
-    ms = {
-        "core AuthorityReranker.rerank": best_ms(lambda: reranker.rerank(query, cands), calls, rounds),
-        "LangChain AuthorityCompressor": best_ms(lambda: compressor.compress_documents(ldocs, query), calls, rounds),
-        "Haystack AuthorityRanker": best_ms(lambda: ranker.run(query=query, documents=hdocs), calls, rounds),
-        "Haystack MetaFieldRanker": best_ms(lambda: meta_ranker.run(documents=hdocs), calls, rounds),
-        "server RerankService.rerank": best_ms(lambda: service.rerank(request, "v2"), calls, rounds),
-        "LlamaIndex AuthorityPostprocessor": best_ms(lambda: postprocessor.postprocess_nodes(nodes, bundle),
-                                                     calls, rounds),
+    surfaces: dict[str, Callable[[], object]] = {
+        "core AuthorityReranker.rerank": lambda: reranker.rerank(query, cands),
+        "LangChain AuthorityCompressor": lambda: compressor.compress_documents(ldocs, query),
+        "Haystack AuthorityRanker": lambda: ranker.run(query=query, documents=hdocs),
+        "Haystack MetaFieldRanker": lambda: meta_ranker.run(documents=hdocs),
+        "server RerankService.rerank": lambda: service.rerank(request, "v2"),
+        "LlamaIndex AuthorityPostprocessor": lambda: postprocessor.postprocess_nodes(nodes, bundle),
     }
+    ms = best_ms_interleaved(surfaces, calls, rounds)
+    collector = {name: gc_cost(fn, gc_calls) for name, fn in surfaces.items()}
     core = ms["core AuthorityReranker.rerank"]
     over = {k: v - core for k, v in ms.items() if k not in ("core AuthorityReranker.rerank", "Haystack MetaFieldRanker")}
     ratio = ms["Haystack AuthorityRanker"] / ms["Haystack MetaFieldRanker"]
@@ -117,6 +153,7 @@ def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
     return {"documents": n, "calls": calls, "rounds": rounds, "gc": "enabled (as in a user's process)",
             "clock": "CPU time of the calling thread (time.thread_time)",
             "ms_per_call": ms, "overhead_ms": over, "ratio_to_core": {k: v / core for k, v in ms.items()},
+            "collector": collector,
             "haystack_vs_metafield": ratio, "targets": met, "targets_met": all(met.values())}
 
 
@@ -125,22 +162,26 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--documents", type=int, default=100)
     p.add_argument("--calls", type=int, default=200)
-    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--gc-calls", type=int, default=1000, help="calls per surface for the collector's figures")
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", help="also write the figures to this JSON file")
     args = p.parse_args(argv)
-    out = measure(args.documents, args.calls, args.rounds)
+    out = measure(args.documents, args.calls, args.rounds, args.gc_calls)
     if args.out:
         _write(args.out, out, argv)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
     print(f"{out['documents']} documents, prior-only; best of {args.rounds} rounds x {args.calls} calls")
-    print(f"{'surface':<34} {'ms/call':>8} {'x core':>7} {'+ms over core':>14}")
+    print(f"{'surface':<34} {'ms/call':>8} {'x core':>7} {'+ms over core':>14} {'gc ms/call':>11}  "
+          f"collections per {args.gc_calls} calls (gen0/1/2)")
     for name, value in out["ms_per_call"].items():
         extra = out["overhead_ms"].get(name)
+        gc_row = out["collector"][name]
         print(f"{name:<34} {value:8.3f} {out['ratio_to_core'][name]:7.2f} "
-              f"{'' if extra is None else f'{extra:+.3f}':>14}")
+              f"{'' if extra is None else f'{extra:+.3f}':>14} {gc_row['ms_per_call']:11.3f}  "
+              + "/".join(str(c) for c in gc_row["collections"].values()))
     print(f"Haystack AuthorityRanker / MetaFieldRanker: {out['haystack_vs_metafield']:.2f}; "
           f"targets (adapters <= +{TARGET_MS} ms, AuthorityRanker faster than MetaFieldRanker): "
           f"{'met' if out['targets_met'] else 'NOT met'}")

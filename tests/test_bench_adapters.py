@@ -16,7 +16,7 @@ SURFACES = ["core AuthorityReranker.rerank", "LangChain AuthorityCompressor", "H
 
 def test_docs_quote_the_committed_result() -> None:
     r = json.loads(RESULT.read_text(encoding="utf-8"))
-    assert r["command"] == "python scripts/bench_adapters.py --calls 200 --rounds 7 --out " \
+    assert r["command"] == "python scripts/bench_adapters.py --calls 200 --rounds 15 --out " \
                            "docs/results/perf/bench_adapters.json"
     text = " ".join((ROOT / "docs" / "integrations.md").read_text(encoding="utf-8").split())
     assert r["command"] in text
@@ -35,11 +35,14 @@ def test_one_run_prints_every_ratio() -> None:
     pytest.importorskip("langchain_core")
     pytest.importorskip("llama_index.core")
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_adapters.py"), "--documents", "5",
-                          "--calls", "2", "--rounds", "1", "--json"], capture_output=True, text=True, check=True).stdout
+                          "--calls", "2", "--rounds", "1", "--gc-calls", "3", "--json"], capture_output=True, text=True, check=True).stdout
     r = json.loads(out)
     adapters = (SURFACES[1], SURFACES[2], SURFACES[4], SURFACES[5])
     assert list(r["ms_per_call"]) == SURFACES and set(r["overhead_ms"]) == set(adapters)
     assert list(r["targets"]) == [f"{s} <= +0.3 ms" for s in adapters] + [
         "Haystack AuthorityRanker / MetaFieldRanker < 1"]
+    assert list(r["collector"]) == SURFACES
+    assert all(c["calls"] == 3 and list(c["collections"]) == ["gen0", "gen1", "gen2"] and c["ms_per_call"] >= 0
+               for c in r["collector"].values())
     assert r["haystack_vs_metafield"] == pytest.approx(
         r["ms_per_call"][SURFACES[2]] / r["ms_per_call"][SURFACES[3]])
