@@ -75,7 +75,8 @@ def test_demo_prior_only(capsys: pytest.CaptureFixture[str]) -> None:
     # what moved, in plain words, with the evidence; the policy in one line; the column legend
     assert "- umn.edu rose from 5 to 2: on topic (relevance 0.82 of the best), trust 0.73 (credible: the " \
            "institutional suffix .edu)" in out
-    assert "policy: window fusion: pages from 0.55 of the best relevance are on topic and come first" in out
+    assert ("policy: window fusion: pages from 0.55 of the best relevance are on topic and come first, ordered by "
+            "0.5 x relevance + 0.5 x trust; the rest follow in relevance order") in " ".join(out.split())
     assert "Columns: relevance = " in out and "0.30 = nothing known" in out
 
 

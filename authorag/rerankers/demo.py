@@ -131,8 +131,9 @@ def describe_policy(policy: RerankPolicy) -> str:
     """The policy in one line of plain words."""
     if policy.fusion == "window":
         text = (f"window fusion: pages from {policy.on_topic:g} of the best relevance are on topic and come "
-                f"first; each group is ordered by {1 - policy.weight:g} x relevance + {policy.weight:g} x "
-                f"{'trust' if policy.signal == 'trust' else 'the blended source signal'}")
+                f"first, ordered by {1 - policy.weight:g} x relevance + {policy.weight:g} x "
+                f"{'trust' if policy.signal == 'trust' else 'the blended source signal'}; "
+                "the rest follow in relevance order")
     else:
         text = f"{policy.fusion} fusion, source weight {policy.weight:g}, signal {policy.signal}"
     extras = [f"{k}={v}" for k, v in (("allow", policy.allow), ("deny", policy.deny)) if v]
