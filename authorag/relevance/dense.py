@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -150,10 +151,15 @@ class DenseRelevance:
         encoder: an existing :class:`DenseEncoder` to share (then ``model``/``device``/
             ``batch_size`` must be left at their defaults).
         device: torch device; batch_size: texts per forward pass.
+        cache_size: document embeddings remembered, by text (least recently used out first;
+            0 turns the cache off, None never forgets). A reranking service sees the same
+            corpus pages for many queries: a page embedded once is not embedded again. The 256
+            most recent queries are remembered too. About 1.5 kB per embedding (384 float32) plus
+            the text's first ``encoder.max_chars`` characters as the key.
 
     Raises:
         MissingDependencyError: when the ``embeddings`` extra is missing (at construction).
-        ConfigError: on a bad model directory or batch size.
+        ConfigError: on a bad model directory, batch size or cache size.
 
     Example:
         >>> dense = DenseRelevance()
@@ -169,18 +175,52 @@ class DenseRelevance:
     """Cosine similarity of sentence embeddings judges meaning (:class:`~authorag.relevance.base.SemanticScorer`)."""
 
     def __init__(self, model: str | Path | None = None, *, encoder: DenseEncoder | None = None,
-                 device: str | None = "cpu", batch_size: int = 32) -> None:
+                 device: str | None = "cpu", batch_size: int = 32, cache_size: int | None = 4096) -> None:
         if encoder is not None and (model is not None or device != "cpu" or batch_size != 32):
             raise ConfigError("pass either encoder= or model/device/batch_size, not both")
+        if cache_size is not None and (type(cache_size) is not int or cache_size < 0):
+            raise ConfigError(f"cache_size must be an integer >= 0 (0 turns the cache off) or None "
+                              f"(never forget), got {cache_size!r}")
         self.encoder = DenseEncoder(model, device=device, batch_size=batch_size) if encoder is None else encoder
+        self.cache_size = cache_size
+        self._docs: OrderedDict[str, Embeddings] = OrderedDict()
+        self._queries: OrderedDict[str, Embeddings] = OrderedDict()
+        self._lock = threading.Lock()
 
     def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         """Cosine similarity (in [-1, 1]) of each candidate's ``text`` to ``query``, in input order."""
-        if not candidates:
+        return self.cosines(query, [c.text for c in candidates])
+
+    def cosines(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Cosine similarity of each text to ``query``; only texts not remembered are encoded."""
+        if not texts:
             return []
-        q = self.encoder.encode_query(query)
-        docs = self.encoder.encode([c.text for c in candidates])
-        return [float(s) for s in docs @ q]
+        if self.cache_size == 0:
+            return [float(s) for s in self.encoder.encode(texts) @ self.encoder.encode_query(query)]
+        cut = self.encoder.max_chars
+        keys = list(texts) if cut is None else [t[:cut] for t in texts]
+        with self._lock:
+            found = {k: self._docs[k] for k in dict.fromkeys(keys) if k in self._docs}
+            q = self._queries.get(query)
+        todo = [k for k in dict.fromkeys(keys) if k not in found]
+        if todo:
+            found.update(zip(todo, self.encoder.encode(todo)))
+        if q is None:
+            q = self.encoder.encode_query(query)
+        with self._lock:
+            _remember(self._queries, {query: q}, 256)
+            _remember(self._docs, found, self.cache_size)
+        return [float(found[k] @ q) for k in keys]
 
     def __repr__(self) -> str:
-        return f"DenseRelevance(encoder={self.encoder!r})"
+        return f"DenseRelevance(encoder={self.encoder!r}, cache_size={self.cache_size!r})"
+
+
+def _remember(cache: OrderedDict[str, Embeddings], items: dict[str, Embeddings], size: int | None) -> None:
+    """Put ``items`` in ``cache`` as the most recently used, then drop the oldest past ``size``."""
+    for key, value in items.items():
+        cache[key] = value
+        cache.move_to_end(key)
+    if size is not None:
+        while len(cache) > size:
+            cache.popitem(last=False)

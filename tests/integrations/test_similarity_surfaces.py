@@ -24,13 +24,13 @@ from authorag.adapters import build_reranker, candidates
 ROOT = Path(__file__).resolve().parents[2]
 QUERY = "what documents do I need to apply for a mortgage"
 CHECKLIST = ("https://greenleafhomelending.com/resources/mortgage-application-checklist",
-             "Mortgage application checklist. To get pre-approved, gather your last two pay stubs, W-2 forms and tax "
-             "returns for the past two years, two months of bank and investment statements, a photo ID, and details "
-             "of any debts such as car loans and student loans.", 0.723)
+             ("Mortgage application checklist. To get pre-approved, gather your last two pay stubs, W-2 forms and tax "
+              "returns for the past two years, two months of bank and investment statements, a photo ID, and details "
+              "of any debts such as car loans and student loans."), 0.723)
 RENTAL = ("https://www.hud.gov/topics/rental_assistance",
-          "Rental assistance. HUD helps low-income families, elderly people and people with disabilities afford "
-          "decent housing through public housing, Housing Choice Vouchers and other programmes. To apply, contact "
-          "your local public housing agency, which will ask for documents about income and family size.", 0.363)
+          ("Rental assistance. HUD helps low-income families, elderly people and people with disabilities afford "
+           "decent housing through public housing, Housing Choice Vouchers and other programmes. To apply, contact "
+           "your local public housing agency, which will ask for documents about income and family size."), 0.363)
 EXPECTED = {"upstream": ["hud.gov", "greenleafhomelending.com"],
             "similarity": ["greenleafhomelending.com", "hud.gov"]}
 Rows = Sequence[tuple[str, str, float]]

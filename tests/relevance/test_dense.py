@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import socket
 import sys
+from collections.abc import Sequence
 
 import pytest
 
 from authorag.errors import ConfigError, MissingDependencyError
 from authorag.relevance import dense as dense_module
 from authorag.relevance.base import RelevanceScorer
-from authorag.relevance.dense import DenseEncoder, DenseRelevance, default_model_path
+from authorag.relevance.dense import DenseEncoder, DenseRelevance, Embeddings, default_model_path
 from authorag.relevance.registry import load_relevance
 from authorag.types import Candidate
 
@@ -139,3 +140,43 @@ def test_missing_model_package_gives_install_hint(monkeypatch: pytest.MonkeyPatc
 def test_is_a_relevance_scorer(dense: DenseRelevance) -> None:
     assert isinstance(dense, RelevanceScorer)
     assert dense.name == "relevance.dense"
+
+
+class _CountingEncoder(DenseEncoder):
+    """The real encoder, recording the texts each ``encode`` call is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[list[str]] = []
+
+    def encode(self, texts: Sequence[str]) -> Embeddings:
+        self.calls.append(list(texts))
+        return super().encode(texts)
+
+
+def test_cache_encodes_each_text_once_and_gives_the_same_scores(cands: list[Candidate]) -> None:
+    query = "Can cranberries prevent urinary tract infections?"
+    plain = DenseRelevance(cache_size=0).score(query, cands)
+    counting = _CountingEncoder()
+    cached = DenseRelevance(encoder=counting, cache_size=3)
+    first = cached.score(query, cands)
+    assert first == pytest.approx(plain, abs=1e-6)
+    assert counting.calls == [list(TEXTS.values()), [query]]  # documents in one batch, then the query
+    # three remembered (the last three, most recent use last); the repeat reuses them and the query
+    again = cached.score(query, [cands[4], cands[0], cands[4]])
+    assert again == pytest.approx([plain[4], plain[0], plain[4]], abs=1e-6)
+    assert counting.calls[2:] == [[TEXTS["uti"]]]
+    assert list(cached._docs) == [TEXTS["bread"], TEXTS["python"], TEXTS["uti"]]  # pyright: ignore[reportPrivateUsage]
+
+
+def test_cache_off_and_bad_cache_size() -> None:
+    counting = _CountingEncoder()
+    off = DenseRelevance(encoder=counting, cache_size=0)
+    off.score("q", [Candidate.create("https://a.org", "bread"), Candidate.create("https://b.org", "bread")])
+    off.score("q", [Candidate.create("https://a.org", "bread")])
+    assert counting.calls == [["bread", "bread"], ["q"], ["bread"], ["q"]]
+    for bad in (-1, 1.5, True, "10"):
+        with pytest.raises(ConfigError, match=r"cache_size must be an integer >= 0 \(0 turns the cache off\) or None "
+                                               rf"\(never forget\), got {bad!r}"):
+            DenseRelevance(cache_size=bad)  # pyright: ignore[reportArgumentType]
+    assert load_relevance("dense", cache_size=2).cache_size == 2  # pyright: ignore[reportAttributeAccessIssue]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from authorag.benchmarks.metrics import cluster_bootstrap_ci, mean
 from authorag.benchmarks.tracks.rerank_methods import RELEVANCE_CHOICES, RerankSetup
@@ -45,7 +45,9 @@ from authorag.benchmarks.tracks.trust_data import (
 )
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.types import Candidate
+
+if TYPE_CHECKING:
+    from authorag.relevance.dense import DenseRelevance
 
 DEFAULT_RELEVANCE = ("bm25", "rank", "dense")
 LIST_SHUFFLES = 2
@@ -54,40 +56,13 @@ Units = dict[str, dict[str, list[Any]]]
 """row → ``{"clusters": [case index per unit], "values": [value per unit]}`` (paired deltas)."""
 
 
-class CachedDenseRelevance:
-    """The reranker's dense scorer (``relevance.dense``, MiniLM cosine) with embeddings cached
-    per text and query: the same scores, computed once for every method and input order."""
-
-    name = "relevance.dense"
-    semantic = True
-    """As ``DenseRelevance``: the window caps the words' window by these scores."""
-
-    def __init__(self) -> None:
-        from authorag.relevance.dense import DenseRelevance
-
-        self.encoder = DenseRelevance().encoder
-        self._docs: dict[str, Any] = {}
-        self._queries: dict[str, Any] = {}
-
-    def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        """Cosine of each candidate's text to ``query`` (as ``DenseRelevance.score``)."""
-        return self.cosines(query, [c.text for c in candidates])
-
-    def cosines(self, query: str, texts: Sequence[str]) -> list[float]:
-        """Cosine of each text to ``query``."""
-        todo = list(dict.fromkeys(t for t in texts if t not in self._docs))
-        if todo:
-            self._docs.update(zip(todo, self.encoder.encode(todo)))
-        if query not in self._queries:
-            self._queries[query] = self.encoder.encode_query(query)
-        q = self._queries[query]
-        return [float(self._docs[t] @ q) for t in texts]
-
-
 @cache
-def cached_dense() -> CachedDenseRelevance:
-    """One dense scorer per process (the model loads once)."""
-    return CachedDenseRelevance()
+def cached_dense() -> DenseRelevance:
+    """The reranker's dense scorer (``relevance.dense``, MiniLM cosine), one per process, never
+    forgetting an embedding: every method and input order reuses the same cosines."""
+    from authorag.relevance.dense import DenseRelevance
+
+    return DenseRelevance(cache_size=None)
 
 
 class Reranking:

@@ -1,0 +1,36 @@
+"""scripts/bench_dense_cache.py: the three timings in one run; the docs quote its committed result."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULT = ROOT / "docs" / "results" / "perf" / "bench_dense_cache.json"
+
+
+def test_docs_quote_the_committed_result() -> None:
+    r = json.loads(RESULT.read_text(encoding="utf-8"))
+    assert r["command"] == "python scripts/bench_dense_cache.py --rounds 3 --out docs/results/perf/bench_dense_cache.json"
+    m = r["seconds_per_call"]
+    text = " ".join((ROOT / "docs" / "relevance.md").read_text(encoding="utf-8").split())
+    assert r["command"] in text
+    quoted = f"{m['off']:.2f} s per call with the cache off, {m['first']:.2f} s for a first call, " \
+             f"{m['repeat'] * 1000:.1f} ms when the same pages come back"
+    assert quoted in text
+
+
+def test_one_run_times_off_first_and_repeat() -> None:
+    pytest.importorskip("sentence_transformers")
+    spec = importlib.util.spec_from_file_location("bench_dense_cache", ROOT / "scripts" / "bench_dense_cache.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_dense_cache"] = module
+    spec.loader.exec_module(module)
+    out = module.measure(4, 1)
+    assert out["candidates"] == 4 and list(out["seconds_per_call"]) == ["off", "first", "repeat"]
+    assert out["ratio_to_off"]["off"] == 1.0
+    assert out["seconds_per_call"]["repeat"] < out["seconds_per_call"]["off"]
