@@ -7,6 +7,11 @@ caps the query words' window by these scores, so a trusted page that shares the 
 but answers another question stays out of the window. Use ``"upstream"`` for scores that count
 words (a BM25 retriever's): they reward the same repetition the words' window already sees.
 
+The scores are read relative to the best candidate's
+(:func:`~authorag.rerankers.calibration.calibrate`), so 0 should mean unrelated: a cosine, a
+cross-encoder's probability. Scores squeezed into a high band, such as ``(1 + cosine) / 2``,
+cap little.
+
 Example:
     >>> from authorag.types import Candidate
     >>> cands = [Candidate.create("https://a.org/x", scores={"relevance": 0.72}),
