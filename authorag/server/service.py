@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from authorag import adapters
 from authorag.compose import load_scorer
+from authorag.deadline import DeadlinePassed, deadline_scope
 from authorag.domains import load_suffix_list
 from authorag.errors import AuthoragError, LimitExceeded
 from authorag.judges.base import public_reason
@@ -200,7 +201,11 @@ class RerankService:
         cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
         self._check_deadline(deadline)
         changes = {} if policy is None else _changed_fields(self._reranker.policy, policy)
-        ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n, **changes)  # none: empty
+        try:
+            with deadline_scope(deadline):  # a long step (dense relevance) stops between its batches
+                ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n, **changes)
+        except DeadlinePassed:
+            raise DeadlineExceeded(self.config.request_deadline_s) from None
         self._check_deadline(deadline)
         tiers = Counter([c.authority.tier if c.authority else "unknown" for c in ranking.candidates])
         self.metrics.observe_documents(len(docs.texts), len(docs.without_url), len(docs.truncated), dict(tiers))

@@ -180,3 +180,26 @@ def test_cache_off_and_bad_cache_size() -> None:
                                                rf"\(never forget\), got {bad!r}"):
             DenseRelevance(cache_size=bad)  # pyright: ignore[reportArgumentType]
     assert load_relevance("dense", cache_size=2).cache_size == 2  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_under_a_deadline_encoding_stops_between_batches() -> None:
+    # 150 new texts under a deadline that passes while the first batch of 64 is encoded: the
+    # scorer stops before the second batch, says how far it got, and remembers the first batch.
+    import time
+
+    from authorag.deadline import DeadlinePassed, deadline_scope
+    from authorag.relevance.dense import DEADLINE_BATCH
+
+    texts = [f"{TEXTS['uti']} Trial number {i} of the cranberry studies." for i in range(150)]
+    counting = _CountingEncoder()
+    dense = DenseRelevance(encoder=counting)
+    with deadline_scope(time.monotonic() + 0.05), pytest.raises(
+            DeadlinePassed, match=rf"stopped at its deadline: {DEADLINE_BATCH} of the 150 texts not seen before were "
+                                  r"encoded \(150 in the call\)"):
+        dense.cosines("cranberry", texts)
+    assert counting.calls == [texts[:DEADLINE_BATCH]]
+    assert list(dense._docs) == texts[:DEADLINE_BATCH]  # pyright: ignore[reportPrivateUsage]
+    # no deadline: the rest in one batch, the first batch not encoded again
+    scores = dense.cosines("cranberry", texts)
+    assert counting.calls[1:] == [texts[DEADLINE_BATCH:], ["cranberry"]]
+    assert len(scores) == 150

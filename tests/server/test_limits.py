@@ -196,3 +196,25 @@ def test_the_prior_lookup_cache_is_bounded() -> None:
         table.lookup_host(f"h{i}.example-cache.com", f"h{i}.example-cache.com")
     assert 0 < len(table._cache) <= LOOKUP_CACHE_ENTRIES  # pyright: ignore[reportPrivateUsage]
     assert table.lookup_host("www.nih.gov", "nih.gov").tier == "table"
+
+
+def test_dense_relevance_stops_at_the_request_deadline() -> None:
+    """Was: dense relevance encoded every new page of a request past its deadline (seconds per
+    100 pages), holding its thread for work whose answer was dropped."""
+    pytest.importorskip("sentence_transformers")
+    from authorag.relevance.dense import DEADLINE_BATCH, DenseRelevance
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import DeadlineExceeded, RerankService
+
+    service = RerankService(ServerConfig(relevance="dense", request_deadline_s=2.0, judge_deadline_s=1.0))
+    service.warm_up()
+    docs = [{"url": f"https://site{i}.org/p", "text": f"Cranberry juice and urinary tract infections, study {i}: "
+             "what the randomised trials found in women with recurrent infections."} for i in range(150)]
+    request = RerankRequest(query="does cranberry juice prevent urinary tract infections", documents=docs)
+    with pytest.raises(DeadlineExceeded, match=r"did not finish within the server's deadline of 2 s"):
+        service.rerank(request, "v2", deadline=time.monotonic() + 0.05)
+    dense = service.reranker.relevance
+    assert isinstance(dense, DenseRelevance)
+    assert len(dense._docs) == DEADLINE_BATCH  # pyright: ignore[reportPrivateUsage]  # one batch, then it stopped
+    out = service.rerank(request, "v2")  # no deadline: the rest, the first batch remembered
+    assert len(out["results"]) == 150 and len(dense._docs) == 150  # pyright: ignore[reportPrivateUsage]
