@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import math
+import numbers
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -121,16 +122,24 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
         missing = [i + 1 for i, v in enumerate(upstream) if v is None]
         shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         raise ConfigError(f"relevance {mode!r} needs a score on every document; document(s) {shown} (counting "
-                          "from 1) have none. Give every document a score, or use relevance 'auto' (the incoming "
-                          "order when a score is missing) or 'rank'")
+                          "from 1) have none (or one that is not a finite number). Give every document a score, or "
+                          "use relevance 'auto' (the incoming order when a score is missing) or 'rank'")
     return rank_relevance(len(upstream)), "rank"
 
 
 def as_float(value: object) -> float | None:
-    """``value`` as a finite float, or None (bools and non-numbers are not scores)."""
+    """``value`` as a finite float, or None (bools and non-numbers are not scores).
+
+    Any real number counts, numpy's included: a FAISS store's relevance scores are ``float32``.
+
+    Example:
+        >>> import numpy as np
+        >>> as_float(np.float32(0.5)), as_float(2), as_float(True), as_float(float("nan")), as_float("0.5")
+        (0.5, 2.0, None, None, None)
+    """
     if type(value) is float:  # the common cases first: this runs once per document
         return value if math.isfinite(value) else None
-    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+    if value is None or isinstance(value, bool) or not isinstance(value, numbers.Real):
         return None
     out = float(value)
     return out if math.isfinite(out) else None

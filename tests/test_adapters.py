@@ -328,3 +328,20 @@ def test_haystack_copies_share_nothing_writable_with_the_callers_documents() -> 
         old = next(d for d in docs if d.id == new.id)
         assert new.meta is not old.meta and new.content == old.content and type(new) is type(old)
         assert new.score == new.meta["authority"]["fused"] and new.to_dict()["score"] == new.score
+
+
+def test_numpy_scores_are_scores() -> None:
+    """Was: a numpy ``float32`` (what a FAISS store's relevance scores are) was no score, so
+    ``auto`` fell back to the incoming order and ``upstream`` said the documents had none."""
+    import numpy as np
+
+    scores = [np.float32(0.25), np.float64(0.75), np.int64(1)]
+    assert adapters.upstream_scores("auto", list(scores)) == [0.25, 0.75, 1.0]
+    cands, source = adapters.candidates_of(URLS[:3], ["a", "b", "c"], adapters.upstream_scores("upstream", list(scores)),
+                                           "upstream")
+    assert source == "upstream" and [c.scores["relevance"] for c in cands] == [0.25, 0.75, 1.0]
+    assert [adapters.as_float(v) for v in (np.bool_(True), True, np.float32("nan"), "0.5")] == [None, None, None, None]
+    with pytest.raises(ConfigError, match=r"document\(s\) 2 \(counting from 1\) have none \(or one that is not a finite "
+                                          r"number\)"):
+        adapters.candidates_of(URLS[:2], ["a", "b"], adapters.upstream_scores("upstream", [0.5, np.float32("inf")]),
+                               "upstream")
