@@ -46,7 +46,7 @@ from authorag.scores import (
 )
 from authorag.trust import DEFAULT_TRUST_RULE, TrustRule, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
-from authorag.validation import check_choice, check_positive_int
+from authorag.validation import check_choice, check_positive_int, listed_positions
 
 ORDER_MODES: tuple[str, ...] = ("auto", "rank", "upstream", "similarity", "none")
 """Relevance modes read from the incoming documents (the others name a relevance scorer)."""
@@ -119,8 +119,7 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
     if None not in upstream and upstream:
         return list(typing.cast(Sequence[float], upstream)), "similarity" if mode == "similarity" else "upstream"
     if mode in _SCORED_MODES:
-        missing = [i + 1 for i, v in enumerate(upstream) if v is None]
-        shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        shown = listed_positions([i + 1 for i, v in enumerate(upstream) if v is None])
         raise ConfigError(f"relevance {mode!r} needs a score on every document; document(s) {shown} (counting "
                           "from 1) have none (or one that is not a finite number). Give every document a score, or "
                           "use relevance 'auto' (the incoming order when a score is missing) or 'rank'")

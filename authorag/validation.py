@@ -19,7 +19,7 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from authorag.errors import ConfigError
@@ -75,4 +75,15 @@ def check_positive_int(name: str, value: int | None, *, optional: bool = False) 
     return value
 
 
-__all__ = ["check_choice", "check_positive_int", "check_unit", "is_positive_int", "is_unit"]
+def listed_positions(positions: Sequence[int], shown: int = 10) -> str:
+    """Positions for an error message: the first ``shown``, then how many more.
+
+    Example:
+        >>> listed_positions([2, 5]), listed_positions(list(range(1, 14)))
+        ('2, 5', '1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 3 more')
+    """
+    rest = len(positions) - shown
+    return ", ".join(map(str, positions[:shown])) + (f" and {rest} more" if rest > 0 else "")
+
+
+__all__ = ["check_choice", "check_positive_int", "check_unit", "is_positive_int", "is_unit", "listed_positions"]

@@ -14,6 +14,7 @@ cap little.
 
 Example:
     >>> from authorag.types import Candidate
+from authorag.validation import listed_positions
     >>> cands = [Candidate.create("https://a.org/x", scores={"relevance": 0.72}),
     ...          Candidate.create("https://b.org/y", scores={"relevance": 0.36})]
     >>> UpstreamSimilarity().score("q", cands)
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from authorag.errors import ConfigError
 from authorag.scores import RELEVANCE_SCORE
 from authorag.types import Candidate
+from authorag.validation import listed_positions
 
 
 class UpstreamSimilarity:
@@ -43,9 +45,9 @@ class UpstreamSimilarity:
         """
         missing = [i + 1 for i, c in enumerate(candidates) if RELEVANCE_SCORE not in c.scores]
         if missing:
-            shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
             raise ConfigError(f"relevance 'similarity' reads each candidate's upstream score "
-                              f"(scores['{RELEVANCE_SCORE}']); candidate(s) {shown} (counting from 1) have none. "
+                              f"(scores['{RELEVANCE_SCORE}']); candidate(s) {listed_positions(missing)} "
+                              "(counting from 1) have none. "
                               "Give every candidate a score, or use relevance 'bm25' or 'dense' over the text")
         return [c.scores[RELEVANCE_SCORE] for c in candidates]
 
