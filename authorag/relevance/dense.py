@@ -214,8 +214,9 @@ class DenseRelevance:
             return [float(v @ q) for v in vectors]
         cut = self.encoder.max_chars
         keys = list(texts) if cut is None else [t[:cut] for t in texts]
-        with self._lock:
+        with self._lock:  # the texts remembered become the most recently used
             found = {k: self._docs[k] for k in dict.fromkeys(keys) if k in self._docs}
+            _remember(self._docs, found, self.cache_size)
             q = self._queries.get(query)
         todo = [k for k in dict.fromkeys(keys) if k not in found]
         for part in self._parts(todo, len(keys)):
@@ -227,7 +228,6 @@ class DenseRelevance:
             q = self.encoder.encode_query(query)
         with self._lock:
             _remember(self._queries, {query: q}, 256)
-            _remember(self._docs, found, self.cache_size)
         return [float(found[k] @ q) for k in keys]
 
     @staticmethod
