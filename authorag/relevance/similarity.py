@@ -14,7 +14,6 @@ cap little.
 
 Example:
     >>> from authorag.types import Candidate
-from authorag.validation import listed_positions
     >>> cands = [Candidate.create("https://a.org/x", scores={"relevance": 0.72}),
     ...          Candidate.create("https://b.org/y", scores={"relevance": 0.36})]
     >>> UpstreamSimilarity().score("q", cands)
