@@ -21,6 +21,7 @@ def test_docs_quote_the_committed_result() -> None:
     quoted = f"{m['off']:.2f} s per call with the cache off, {m['first']:.2f} s for a first call, " \
              f"{m['repeat'] * 1000:.1f} ms when the same pages come back"
     assert quoted in text
+    assert f"{m['full']:.2f} s for the model's full window" in text
 
 
 def test_one_run_times_off_first_and_repeat() -> None:
@@ -31,6 +32,7 @@ def test_one_run_times_off_first_and_repeat() -> None:
     sys.modules["bench_dense_cache"] = module
     spec.loader.exec_module(module)
     out = module.measure(4, 1)
-    assert out["candidates"] == 4 and list(out["seconds_per_call"]) == ["off", "first", "repeat"]
+    assert out["candidates"] == 4 and list(out["seconds_per_call"]) == ["full", "off", "first", "repeat"]
+    assert out["lead_to_full"] == out["seconds_per_call"]["off"] / out["seconds_per_call"]["full"]
     assert out["ratio_to_off"]["off"] == 1.0
     assert out["seconds_per_call"]["repeat"] < out["seconds_per_call"]["off"]
