@@ -172,7 +172,8 @@ class DenseRelevance:
     Args:
         model: local model directory; None uses the bundled all-MiniLM-L6-v2.
         encoder: an existing :class:`DenseEncoder` to share (then ``model``/``device``/
-            ``batch_size`` must be left at their defaults).
+            ``batch_size``/``max_tokens`` must be left at their defaults; the encoder's own
+            ``max_tokens`` applies).
         device: torch device; batch_size: texts per forward pass.
         max_tokens: tokens of each text the model reads (:data:`LEAD_TOKENS`, the page's lead, by
             default; None: the model's own limit, 256 for MiniLM).
