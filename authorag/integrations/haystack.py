@@ -132,8 +132,10 @@ class AuthorityRanker:
 
         scorer = load_scorer(None, exclude_sources=tuple(self.exclude_sources) or None,
                              optin_sources=tuple(self.optin_sources) or None)
-        self._reranker, self._relevance_mode = adapters.build_reranker(
+        reranker, self._relevance_mode = adapters.build_reranker(
             scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
+        reranker.warm_up()  # the relevance model (dense) loads here, not in the first run()
+        self._reranker = reranker
 
     def _prepare(self, documents: Sequence[Document], top_k: int | None) -> tuple[list[Candidate], str, int | None]:
         if self._reranker is None:

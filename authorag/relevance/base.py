@@ -33,4 +33,16 @@ class SemanticScorer(Protocol):
     """True: the scores judge meaning."""
 
 
-__all__ = ["RelevanceScorer", "SemanticScorer"]
+@runtime_checkable
+class WarmsUp(Protocol):
+    """A relevance scorer that loads something heavy on first use (a model). Optional:
+    :meth:`AuthorityReranker.warm_up <authorag.rerankers.authority.AuthorityReranker.warm_up>`
+    calls it, so a service is ready only once the model is, and its first request does not pay
+    for the load."""
+
+    def warm_up(self) -> None:
+        """Load now what the first score would load (later calls do nothing)."""
+        ...
+
+
+__all__ = ["RelevanceScorer", "SemanticScorer", "WarmsUp"]

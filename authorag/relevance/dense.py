@@ -216,6 +216,11 @@ class DenseRelevance:
         self._queries: OrderedDict[str, Embeddings] = OrderedDict()
         self._lock = threading.Lock()
 
+    def warm_up(self) -> None:
+        """Load the model now (once per process and setting) by encoding one short text, which
+        is not remembered: :class:`~authorag.relevance.base.WarmsUp`."""
+        self.encoder.encode(["warm up"])
+
     def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         """Cosine similarity (in [-1, 1]) of each candidate's ``text`` to ``query``, in input order."""
         return self.cosines(query, [c.text for c in candidates])

@@ -11,7 +11,7 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
-from authorag.relevance.base import RelevanceScorer, SemanticScorer
+from authorag.relevance.base import RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import WindowText, fuse
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
@@ -200,6 +200,14 @@ class AuthorityReranker:
         self._policy_view = self.policy.to_dict()
         # The words' evidence the window caps by a relevance that judges meaning (decided once).
         self._words = _word_scorer(relevance)
+
+    def warm_up(self) -> None:
+        """Load what the relevance scorer loads on first use (the dense model), so the first
+        :meth:`rerank` does not pay for it; nothing for scorers that load nothing
+        (:class:`~authorag.relevance.base.WarmsUp`). The server and the Haystack ranker call it
+        when they start."""
+        if isinstance(self.relevance, WarmsUp):
+            self.relevance.warm_up()
 
     def rerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
         """Rank ``candidates`` for ``query``; ``overrides`` replace policy fields for this call.

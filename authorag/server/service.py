@@ -140,9 +140,11 @@ class RerankService:
         self._configure_judge(scorer)
         matrix = self.config.suitability_matrix
         suit: bool | str = (True if matrix is None else matrix) if self.config.suitability else False
-        self._reranker, self._relevance_source = adapters.build_reranker(
+        reranker, self._relevance_source = adapters.build_reranker(
             scorer, self.config.relevance, self.config.policy, suit)
+        reranker.warm_up()  # the dense model loads before /readyz says ready
         self._types = SourceTypeClassifier()
+        self._reranker = reranker
         self._scorer = scorer
         log.info("authority service ready: scorer=%s relevance=%s", scorer.name, self._relevance_source)
 

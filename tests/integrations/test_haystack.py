@@ -169,3 +169,21 @@ def test_runtime_weight_override() -> None:
     assert _urls(ranker.run(query="q", documents=docs, weight=1.0)["documents"]) == [NIH, BLOG]
     with pytest.raises(ValueError, match=r"weight must be in \[0, 1\], got 1.5"):
         ranker.run(query="q", documents=docs, weight=1.5)
+
+
+def test_warm_up_loads_the_dense_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Haystack calls ``warm_up()`` before a pipeline runs: the dense model loads there, not in
+    the first ``run()``."""
+    pytest.importorskip("sentence_transformers")
+    from authorag.relevance import dense as dense_module
+
+    monkeypatch.setattr(dense_module, "_MODELS", {})  # force a real load, restored afterwards
+    ranker = AuthorityRanker(relevance="dense")
+    assert dense_module._MODELS == {}  # pyright: ignore[reportPrivateUsage]
+    ranker.warm_up()
+    assert [k[2] for k in dense_module._MODELS] == [dense_module.LEAD_TOKENS]  # pyright: ignore[reportPrivateUsage]
+    docs = [Document(content="Cranberry juice and urinary tract infections", meta={"url": "https://www.nih.gov/a"}),
+            Document(content="How to change a flat tyre", meta={"url": "https://tyres.example.com/b"})]
+    out = ranker.run(query="does cranberry juice prevent urinary tract infections", documents=docs)["documents"]
+    assert [d.meta["url"] for d in out] == ["https://www.nih.gov/a", "https://tyres.example.com/b"]
+    assert out[0].meta["authority"]["relevance_source"] == "relevance.dense"

@@ -236,3 +236,14 @@ def test_under_a_deadline_encoding_stops_between_batches() -> None:
     scores = dense.cosines("cranberry", texts)
     assert counting.calls[1:] == [texts[DEADLINE_BATCH:], ["cranberry"]]
     assert len(scores) == 150
+
+
+def test_warm_up_loads_the_model_and_remembers_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from authorag.relevance.base import WarmsUp
+
+    monkeypatch.setattr(dense_module, "_MODELS", {})  # force a real load, restored afterwards
+    dense = DenseRelevance()
+    assert isinstance(dense, WarmsUp) and dense_module._MODELS == {}  # pyright: ignore[reportPrivateUsage]
+    dense.warm_up()
+    assert list(dense_module._MODELS) == [(str(default_model_path().resolve()), "cpu", 128)]  # pyright: ignore[reportPrivateUsage]
+    assert len(dense._docs) == 0 and len(dense._queries) == 0  # pyright: ignore[reportPrivateUsage]

@@ -218,3 +218,19 @@ def test_dense_relevance_stops_at_the_request_deadline() -> None:
     assert len(dense._docs) == DEADLINE_BATCH  # pyright: ignore[reportPrivateUsage]  # one batch, then it stopped
     out = service.rerank(request, "v2")  # no deadline: the rest, the first batch remembered
     assert len(out["results"]) == 150 and len(dense._docs) == 150  # pyright: ignore[reportPrivateUsage]
+
+
+def test_the_dense_model_loads_before_the_service_is_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: ``warm_up`` (what ``/readyz`` waits for) built the dense scorer, but the model loaded
+    in the first request, which paid for it inside its deadline."""
+    pytest.importorskip("sentence_transformers")
+    from authorag.relevance import dense as dense_module
+    from authorag.server.service import RerankService
+
+    monkeypatch.setattr(dense_module, "_MODELS", {})  # force a real load, restored afterwards
+    service = RerankService(ServerConfig(relevance="dense"))
+    service.warm_up()
+    assert [k[2] for k in dense_module._MODELS] == [dense_module.LEAD_TOKENS]  # pyright: ignore[reportPrivateUsage]
+    relevance = service.reranker.relevance
+    assert isinstance(relevance, dense_module.DenseRelevance)
+    assert len(relevance._docs) == 0  # pyright: ignore[reportPrivateUsage]  # the probe text is not remembered
