@@ -1,0 +1,89 @@
+"""Dense relevance on the surfaces the held-out checks use: the HTTP server (`--relevance dense`,
+Cohere v2 SDK on a real uvicorn) and the CLI (`authorag rerank --relevance dense`, a subprocess).
+
+The cases are the hand-written no-harm pairs that BM25 relevance gets wrong under the default
+policy (an off-topic trusted page that shares the question's words: benchmarks/results/trust/),
+and two trust pairs. With dense relevance every surface gives the core's order, and that order
+puts the on-topic page first (no-harm) and the trusted page first (trust), in both input orders.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from authorag.adapters import build_reranker, candidates_of
+from authorag.benchmarks.tracks.trust_data import RerankCase, load_cases
+from authorag.compose import ScorerSettings, load_scorer
+
+pytest.importorskip("sentence_transformers")
+
+ROOT = Path(__file__).resolve().parents[2]
+API_KEY = "dense-key"
+NO_HARM = ("nhp-finance-02", "nhp-technology-02", "nhp-health-02")
+"""Dev, dev and test: BM25's no-harm failures under the default policy."""
+TRUST = ("tp-health-01", "tp-law-07")
+
+
+def _cases() -> list[RerankCase]:
+    wanted = {*NO_HARM, *TRUST}
+    cases = [c for s in ("no-harm-pairs", "trust-pairs") for c in load_cases(s) if c.id in wanted]
+    assert {c.id for c in cases} == wanted
+    return cases
+
+
+def _core(case: RerankCase, relevance: str, reverse: bool) -> list[str]:
+    pages = case.pages[::-1] if reverse else case.pages
+    reranker, mode = build_reranker(load_scorer(ScorerSettings()), relevance)
+    cands, _ = candidates_of([p.url for p in pages], [p.text for p in pages], None, mode)
+    return [pages[int(c.id)].role for c in reranker.rerank(case.query, cands).candidates]
+
+
+def _v2(base: str, case: RerankCase, reverse: bool) -> list[str]:
+    import cohere
+
+    pages = case.pages[::-1] if reverse else case.pages
+    res = cohere.ClientV2(api_key=API_KEY, base_url=base).rerank(
+        model="authorag-authority", query=case.query, documents=[p.text for p in pages],
+        request_options={"additional_body_parameters": {"urls": [p.url for p in pages]}})
+    return [pages[r.index].role for r in res.results]
+
+
+def _cli(case: RerankCase, reverse: bool, tmp: Path) -> list[str]:
+    pages = case.pages[::-1] if reverse else case.pages
+    path = tmp / "in.jsonl"
+    path.write_text("".join(json.dumps({"id": str(i), "url": p.url, "text": p.text}) + "\n" for i, p in enumerate(pages)))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTHORAG_")}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run([sys.executable, "-m", "authorag", "rerank", "-q", case.query, "-i", str(path),
+                           "--relevance", "dense"], capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    return [pages[int(json.loads(line)["id"])].role for line in done.stdout.splitlines()]
+
+
+def test_dense_relevance_keeps_on_topic_first_on_the_server_and_the_cli(serve: Any, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("cohere")
+    from authorag.server.app import create_app
+    from authorag.server.config import ServerConfig
+
+    for var in [v for v in os.environ if v.startswith("AUTHORAG_")]:
+        monkeypatch.delenv(var)
+    cases = _cases()
+    got: dict[tuple[str, bool], dict[str, list[str]]] = {}
+    with serve(create_app(ServerConfig.from_env({}, api_key=API_KEY, relevance="dense"))) as base:
+        for case in cases:
+            for reverse in (False, True):
+                got[(case.id, reverse)] = {"core": _core(case, "dense", reverse), "v2": _v2(base, case, reverse)}
+    # A CLI process loads the model (seconds): one per no-harm failure of the dev half, one order each.
+    for case_id, reverse in (("nhp-finance-02", False), ("nhp-technology-02", True)):
+        got[(case_id, reverse)]["cli"] = _cli(next(c for c in cases if c.id == case_id), reverse, tmp_path)
+    firsts = {key: {surface: order[0] for surface, order in by.items()} for key, by in got.items()}
+    want = {(c.id, r): ("ontopic" if c.id in NO_HARM else "trusted") for c in cases for r in (False, True)}
+    assert {key: set(f.values()) for key, f in firsts.items()} == {key: {w} for key, w in want.items()}
+    assert all(order == by["core"] for by in got.values() for order in by.values())
