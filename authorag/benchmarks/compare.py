@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 from authorag.benchmarks.rag.protocol import TOP_KS
 from authorag.errors import ConfigError
+from authorag.relevance.dense import LEAD_TOKENS
 from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
 
 TrackKind = Literal["tail", "hosted", "rag", "le", "rerank"]
@@ -146,6 +147,8 @@ class CompareConfig:
             commit before trust fusion in a temporary worktree and imports its ``today``).
         delta_against: the methods every other method gets a paired Δ column against (default:
             the first method).
+        dense_max_tokens: tokens of each page the tracks' dense relevance reads
+            (:attr:`~authorag.benchmarks.runner.RunConfig.dense_max_tokens`).
     """
 
     methods: tuple[str, ...] = DEFAULT_METHODS
@@ -159,6 +162,7 @@ class CompareConfig:
     split: str = "all"
     imported: Mapping[str, Path] | None = None
     delta_against: tuple[str, ...] = ()
+    dense_max_tokens: int | None = LEAD_TOKENS
 
     def __post_init__(self) -> None:
         known = {t.task for t in TRACKS}
@@ -193,7 +197,7 @@ def _run_track(cfg: CompareConfig, track: Track, method: str,
 
     run_cfg = RunConfig(task=track.task, method=method, n_lists=cfg.n_lists, n_pairs=cfg.n_pairs, seed=cfg.seed,
                         options=cfg.method_options(), keep_units=True, track_relevance=cfg.track_relevance,
-                        split=cfg.split)
+                        split=cfg.split, dense_max_tokens=cfg.dense_max_tokens)
     source = (cfg.imported or {}).get(method)
     result = run_condition(run_cfg) if source is None else _imported_result(run_cfg, source)
     write_result(result, runs_dir)
@@ -304,6 +308,7 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
               "methods": list(cfg.methods), "tracks": list(cfg.tracks), "n_lists": cfg.n_lists,
               "n_pairs": cfg.n_pairs, "options": cfg.method_options(), "table": table, "delta_columns": deltas,
               "detail_table": detail, "track_relevance": list(cfg.track_relevance), "split": cfg.split,
+              "dense_max_tokens": cfg.dense_max_tokens,
               "rerank_grid": grids, "imported": {k: str(v) for k, v in (cfg.imported or {}).items()}}
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "compare.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")

@@ -83,11 +83,17 @@ def grid_tables(record: Mapping[str, Any]) -> list[str]:
 def _rerank_notes(record: Mapping[str, Any]) -> list[str]:
     if not record.get("detail_table") and not any(" (" in k for k in record["table"]):
         return []
-    return [(f"Rerank tracks: relevance {', '.join(record.get('track_relevance', []))}, split "
+    relevances = record.get("track_relevance", [])
+    lead = ""
+    if "dense_max_tokens" in record and {"dense", "upstream", "similarity"} & set(relevances):
+        tokens = record["dense_max_tokens"]
+        read = "the model's own window" if tokens is None else f"each page's first {tokens} tokens"
+        lead = f" MiniLM cosines (dense, and those handed over as upstream / similarity scores) read {read}."
+    return [(f"Rerank tracks: relevance {', '.join(relevances)}, split "
              f"{record.get('split', 'all')} of the hand-written sets; every case through "
              "adapters.build_reranker with the method's scorer and policy, in each input order; cells are "
              "shares of (case, order) units (nDCG: mean over pools), CIs resample cases (graded and RAG: "
-             "topics)."), ""]
+             f"topics).{lead}"), ""]
 
 
 def _breakdown(record: Mapping[str, Any]) -> list[str]:

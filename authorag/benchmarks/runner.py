@@ -42,6 +42,8 @@ from authorag.benchmarks.tasks import data_checksums
 from authorag.benchmarks.tracks.protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.tracks.tasks import HOSTED_FAMILY, TAIL_FAMILY
 from authorag.errors import ConfigError
+from authorag.relevance.dense import LEAD_TOKENS
+from authorag.validation import check_positive_int
 
 log = logging.getLogger(__name__)
 RESULT_VERSION = 1
@@ -80,6 +82,9 @@ class RunConfig:
             the scored ones (all but ``rank``) when it is not empty.
         split: the trust and no-harm tracks' half: ``dev``, ``test`` or ``all``; not ``all``
             adds ``__<split>`` to the folder name.
+        dense_max_tokens: tokens of each page the rerank tracks' dense relevance reads (and the
+            MiniLM cosines handed over as ``upstream`` / ``similarity`` scores): the product's
+            lead by default, None for the model's own window.
     """
 
     task: str
@@ -99,12 +104,14 @@ class RunConfig:
     protocol: str = "authorag"
     track_relevance: tuple[str, ...] = ()
     split: str = "all"
+    dense_max_tokens: int | None = LEAD_TOKENS
 
     def __post_init__(self) -> None:
         from authorag.benchmarks.tracks.rerank import track_relevances
         from authorag.benchmarks.tracks.trust_data import SPLITS
 
         track_relevances(self.track_relevance, None)  # unknown names fail here
+        check_positive_int("dense_max_tokens", self.dense_max_tokens, optional=True)
         if self.split not in SPLITS:
             raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
         if self.protocol not in PROTOCOLS:
@@ -206,7 +213,7 @@ def _rag_rerank(cfg: RunConfig, method: BenchMethod, instances: Any, by_topic: b
         return {"skipped": f"method {method.name!r} has no AuthorityScorer to rerank with", "rows": {}}
     setup = rerank_setup(method)
     rels = track_relevances(cfg.track_relevance, setup.relevance, SCORED_RELEVANCE)
-    out = rag_rerank_metrics(instances, Reranking(setup), rels, seed=cfg.seed, ci_by_topic=by_topic)
+    out = rag_rerank_metrics(instances, Reranking(setup, cfg.dense_max_tokens), rels, seed=cfg.seed, ci_by_topic=by_topic)
     if cfg.keep_units:
         metrics.setdefault("units", {})["rows"] = out["units"]["rows"]
     return {"relevance": rels, "rows": out["rows"]}
@@ -238,11 +245,11 @@ def _rerank_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any],
     requested = cfg.track_relevance or DEFAULT_RELEVANCE
     if cfg.task == GRADED_TASK:
         pools = graded_pools()
-        metrics = graded_metrics(pools, Reranking(setup), track_relevances(requested, setup.relevance, SCORED_RELEVANCE),
+        metrics = graded_metrics(pools, Reranking(setup, cfg.dense_max_tokens), track_relevances(requested, setup.relevance, SCORED_RELEVANCE),
                                  seed=cfg.seed, progress=progress("pools", len(pools)))
         files: tuple[str, ...] = (TREC_FILE,)
     else:
-        metrics = run_case_track(cfg.task, cfg.split, Reranking(setup), track_relevances(requested, setup.relevance),
+        metrics = run_case_track(cfg.task, cfg.split, Reranking(setup, cfg.dense_max_tokens), track_relevances(requested, setup.relevance),
                                  seed=cfg.seed, progress=progress("cases", len(load_cases(cfg.task, cfg.split))))
         files = (data_file(cfg.task),)
     if not cfg.keep_units:

@@ -115,6 +115,23 @@ def _add_track_options(p: argparse.ArgumentParser, relevance_default: str) -> No
                         f"(default {shown}); also adds the RAG task's fused top-k rows")
     p.add_argument("--split", choices=["dev", "test", "all"], default="all",
                    help="half of the hand-written trust and no-harm sets (default all; tune on dev)")
+    p.add_argument("--dense-max-tokens", type=_dense_tokens, default="lead", metavar="N|lead|full",
+                   help="tokens of each page the tracks' dense relevance reads, and the MiniLM cosines handed over "
+                        "as upstream / similarity scores (default lead: DenseRelevance's own default, "
+                        "authorag.relevance.dense.LEAD_TOKENS; full: the model's own window)")
+
+
+def _dense_tokens(raw: str) -> int | None:
+    """``--dense-max-tokens``: a positive integer, ``lead`` (the product's default) or ``full``."""
+    if raw == "full":
+        return None
+    if raw == "lead":
+        from authorag.relevance.dense import LEAD_TOKENS
+
+        return LEAD_TOKENS
+    if not raw.isdigit() or int(raw) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, 'lead' or 'full', got {raw!r}")
+    return int(raw)
 
 
 def _options(raw_options: list[str], flag: str = "--option") -> dict[str, str]:
@@ -143,6 +160,7 @@ def _compare(args: argparse.Namespace) -> int:
                         n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                         rerank_relevance=_csv(args.rerank_relevance), options=_options(args.option),
                         track_relevance=_csv(args.track_relevance), split=args.split,
+                        dense_max_tokens=args.dense_max_tokens,
                         imported={k: Path(v) for k, v in _options(args.import_method, "--import-method").items()},
                         delta_against=split_methods(args.delta_against) if args.delta_against else ())
     out = Path(args.out) if args.out else cache_dir() / "bench" / "compare"
@@ -158,7 +176,8 @@ def config_from_args(args: argparse.Namespace) -> Any:
     return RunConfig(task=args.task, method=args.method, n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
                      backend=args.backend, model=args.model, generator=args.generator,
                      max_instances=args.max_instances, relevance=args.relevance, utility=args.utility, options=options, tag=args.tag,
-                     protocol=args.protocol, track_relevance=_csv(args.track_relevance), split=args.split)
+                     protocol=args.protocol, track_relevance=_csv(args.track_relevance), split=args.split,
+                     dense_max_tokens=args.dense_max_tokens)
 
 
 def _build_task_summaries() -> list[dict[str, Any]]:

@@ -251,6 +251,34 @@ def test_compare_puts_rerank_tracks_in_one_table(tmp_path: Path) -> None:
         CompareConfig(split="train")
 
 
+def test_dense_max_tokens_reaches_the_tracks_dense_scorer() -> None:
+    """``bench --dense-max-tokens``: the tracks' dense relevance reads that many tokens (the
+    product's lead by default), and the compare record and table say it."""
+    pytest.importorskip("sentence_transformers")
+    from authorag.benchmarks.compare_report import _rerank_notes  # pyright: ignore[reportPrivateUsage]
+    from authorag.cli.bench import _dense_tokens  # pyright: ignore[reportPrivateUsage]
+    from authorag.relevance.dense import LEAD_TOKENS, DenseRelevance
+
+    setup = _setup({"a.org": 0.9})
+    for tokens in (64, None):
+        dense = Reranking(setup, tokens)._reranker("dense")[0].relevance  # pyright: ignore[reportPrivateUsage]
+        assert isinstance(dense, DenseRelevance) and dense.encoder.max_tokens == tokens
+    default = Reranking(setup)._reranker("dense")[0].relevance  # pyright: ignore[reportPrivateUsage]
+    assert isinstance(default, DenseRelevance) and default.encoder.max_tokens == LEAD_TOKENS == RunConfig(
+        task="trust-pairs", method="default").dense_max_tokens == CompareConfig().dense_max_tokens
+    assert [_dense_tokens(v) for v in ("64", "lead", "full")] == [64, LEAD_TOKENS, None]
+    with pytest.raises(Exception, match=r"must be a positive integer, 'lead' or 'full', got '0'"):
+        _dense_tokens("0")
+    with pytest.raises(ConfigError, match=r"dense_max_tokens must be a positive integer or None, got 0"):
+        RunConfig(task="trust-pairs", method="default", dense_max_tokens=0)
+    record: dict[str, object] = {"table": {"trust-pairs | trusted first (dense)": {}}, "track_relevance": ["dense"],
+                                 "dense_max_tokens": 64, "split": "dev"}
+    assert _rerank_notes(record)[0].endswith("MiniLM cosines (dense, and those handed over as upstream / "
+                                             "similarity scores) read each page's first 64 tokens.")
+    assert _rerank_notes({**record, "dense_max_tokens": None})[0].endswith("read the model's own window.")
+    assert _rerank_notes({**record, "track_relevance": ["bm25"]})[0].endswith("topics).")
+
+
 def test_docstring_examples() -> None:
     import doctest
 

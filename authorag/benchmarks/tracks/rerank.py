@@ -44,6 +44,7 @@ from authorag.benchmarks.tracks.trust_data import (
     load_cases,
 )
 from authorag.errors import ConfigError
+from authorag.relevance.dense import LEAD_TOKENS
 from authorag.rerankers.authority import AuthorityReranker
 
 if TYPE_CHECKING:
@@ -57,26 +58,28 @@ Units = dict[str, dict[str, list[Any]]]
 
 
 @cache
-def cached_dense() -> DenseRelevance:
-    """The reranker's dense scorer (``relevance.dense``, MiniLM cosine), one per process, never
+def cached_dense(max_tokens: int | None = LEAD_TOKENS) -> DenseRelevance:
+    """The reranker's dense scorer (``relevance.dense``, MiniLM cosine of each page's first
+    ``max_tokens`` tokens; None: the model's own window), one per process and setting, never
     forgetting an embedding: every method and input order reuses the same cosines."""
     from authorag.relevance.dense import DenseRelevance
 
-    return DenseRelevance(cache_size=None)
+    return DenseRelevance(cache_size=None, max_tokens=max_tokens)
 
 
 class Reranking:
     """One method's rerankers, one per relevance, built the way the surfaces build them."""
 
-    def __init__(self, setup: RerankSetup) -> None:
+    def __init__(self, setup: RerankSetup, dense_max_tokens: int | None = LEAD_TOKENS) -> None:
         self.setup = setup
+        self.dense_max_tokens = dense_max_tokens
         self._built: dict[str, tuple[AuthorityReranker, str]] = {}
 
     def _reranker(self, relevance: str) -> tuple[AuthorityReranker, str]:
         from authorag.adapters import build_reranker
 
         if relevance not in self._built:
-            choice: Any = cached_dense() if relevance == "dense" else relevance
+            choice: Any = cached_dense(self.dense_max_tokens) if relevance == "dense" else relevance
             self._built[relevance] = build_reranker(self.setup.scorer, choice, self.setup.policy)
         return self._built[relevance]
 
@@ -87,7 +90,7 @@ class Reranking:
         reranker, mode = self._reranker(relevance)
         upstream: list[float | None] | None = None
         if relevance in ("upstream", "similarity"):  # clipped at 0: a 0-1 score, as a Cohere-style relevance_score is
-            upstream = [max(0.0, v) for v in cached_dense().cosines(query, texts)]
+            upstream = [max(0.0, v) for v in cached_dense(self.dense_max_tokens).cosines(query, texts)]
         cands, _ = candidates_of(urls, texts, upstream, mode)
         ranked = [int(c.id) for c in reranker.rerank_owned(query, cands).candidates]
         kept = set(ranked)

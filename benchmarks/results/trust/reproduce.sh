@@ -59,3 +59,5 @@ PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$GRID" \
   --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0 --out "$USER_OUT/grid"
 mkdir -p "$COMMITTED/grid"
 cp "$USER_OUT/grid/compare.md" "$USER_OUT/grid/compare.json" "$COMMITTED/grid/"
+# lead/: dense relevance reading 64, 128 (the default) or all 256 tokens of each page.
+bash benchmarks/results/trust/reproduce_lead.sh
