@@ -8,6 +8,8 @@
 #   test/: the test half of the hand-written sets (the held-out check: never tuned on);
 #   grid/: dev only, source-signal weight x on-topic share around the default (how it was chosen);
 #   similarity/: relevance "similarity" (upstream cosines declared to judge meaning), dev and test.
+#   lead/: dense relevance reading 64, 128 (the default) or all 256 tokens of each page, dev
+#          (reproduce_lead.sh, run at the end).
 # "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
 # is imported (`bench compare --import-method`), so it is the old code's own answer, prior
 # sources and policy included. Runs go to the user results folder
