@@ -252,14 +252,14 @@ def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
     return columns
 
 
-def _relevance_scorers(names: Sequence[str]) -> dict[str, Any]:
+def _relevance_scorers(names: Sequence[str], dense_max_tokens: int | None = LEAD_TOKENS) -> dict[str, Any]:
     """One scorer per name, shared by every method (dense memoised per question and document)."""
     from authorag.benchmarks.rag.protocol import make_doc_scorer
     from authorag.benchmarks.rag.rerank_eval import PointwiseRelevanceMemo
 
     out: dict[str, Any] = {}
     for name in names:
-        scorer = make_doc_scorer(name, None)
+        scorer = make_doc_scorer(name, None, dense_max_tokens=dense_max_tokens)
         out[name] = PointwiseRelevanceMemo(scorer) if name == "dense" else scorer  # BM25's IDF is per instance
     return out
 
@@ -298,7 +298,7 @@ def run_compare(cfg: CompareConfig, out_dir: Path, log: Callable[[str], None] = 
                     into.setdefault(f"{track.task} | {row}", {})[method] = cell.to_dict()
     deltas = _add_deltas(cfg, table, units)
     _add_deltas(cfg, detail, units)
-    relevance = _relevance_scorers(cfg.rerank_relevance)
+    relevance = _relevance_scorers(cfg.rerank_relevance, cfg.dense_max_tokens)
     grids: list[dict[str, Any]] = []
     for name, scorer in relevance.items():
         for method in cfg.methods:

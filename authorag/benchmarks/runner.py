@@ -82,9 +82,10 @@ class RunConfig:
             the scored ones (all but ``rank``) when it is not empty.
         split: the trust and no-harm tracks' half: ``dev``, ``test`` or ``all``; not ``all``
             adds ``__<split>`` to the folder name.
-        dense_max_tokens: tokens of each page the rerank tracks' dense relevance reads (and the
-            MiniLM cosines handed over as ``upstream`` / ``similarity`` scores): the product's
-            lead by default, None for the model's own window.
+        dense_max_tokens: tokens of each page dense relevance reads, as the RAG filter's
+            ``relevance`` and in the rerank tracks (and the MiniLM cosines handed over as
+            ``upstream`` / ``similarity`` scores): the product's lead by default, None for the
+            model's own window.
     """
 
     task: str
@@ -188,7 +189,7 @@ def _rag_metrics(cfg: RunConfig, progress: Progress) -> tuple[dict[str, Any], Be
         llm_cfg = dataclasses.replace(cfg, backend=cfg.backend or "local")
         backend = make_backend(_context(llm_cfg, "ragauth", None, "document"))
     generator = YesNoGenerator(backend) if cfg.generator and backend is not None else None
-    relevance = make_doc_scorer(cfg.relevance, backend, cfg.protocol)
+    relevance = make_doc_scorer(cfg.relevance, backend, cfg.protocol, cfg.dense_max_tokens)
     utility = make_doc_scorer(cfg.utility, backend, cfg.protocol)
     metrics = run_rag(instances, method.score, relevance=relevance, utility=utility, generator=generator,
                       seed=cfg.seed, ci_by_topic=task.ci_unit == "topic", keep_units=cfg.keep_units,

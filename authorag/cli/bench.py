@@ -116,9 +116,10 @@ def _add_track_options(p: argparse.ArgumentParser, relevance_default: str) -> No
     p.add_argument("--split", choices=["dev", "test", "all"], default="all",
                    help="half of the hand-written trust and no-harm sets (default all; tune on dev)")
     p.add_argument("--dense-max-tokens", type=_dense_tokens, default="lead", metavar="N|lead|full",
-                   help="tokens of each page the tracks' dense relevance reads, and the MiniLM cosines handed over "
-                        "as upstream / similarity scores (default lead: DenseRelevance's own default, "
-                        "authorag.relevance.dense.LEAD_TOKENS; full: the model's own window)")
+                   help="tokens of each page dense relevance reads: the RAG filter's --relevance dense, the "
+                        "rerank tracks, and the MiniLM cosines handed over as upstream / similarity scores "
+                        "(default lead: DenseRelevance's own, authorag.relevance.dense.LEAD_TOKENS; full: the "
+                        "model's own window)")
 
 
 def _dense_tokens(raw: str) -> int | None:

@@ -279,6 +279,20 @@ def test_dense_max_tokens_reaches_the_tracks_dense_scorer() -> None:
     assert _rerank_notes({**record, "track_relevance": ["bm25"]})[0].endswith("topics).")
 
 
+def test_dense_max_tokens_reaches_the_rag_filters_dense_relevance() -> None:
+    pytest.importorskip("sentence_transformers")
+    from authorag.benchmarks.rag.protocol import make_doc_scorer
+    from authorag.relevance.dense import DenseRelevance
+
+    lead = ("Cranberry juice and urinary tract infections: what the trials found. " * 12).strip()
+    text = lead + " Baking sourdough bread needs a lively starter, flour, water and salt." * 10
+    docs = (BenchItem("0", "https://a.org/x", 0, text=text, meta={"stance": 1}),)
+    inst = RagInstance("1-0", 1, "how to bake sourdough bread", "q", 1, docs)
+    default, full = make_doc_scorer("dense", None)(inst), make_doc_scorer("dense", None, dense_max_tokens=None)(inst)
+    assert default == pytest.approx(DenseRelevance(cache_size=0).cosines(inst.question, [lead]), abs=1e-6)
+    assert full[0] > default[0] + 0.05  # the full window reads into the bread text
+
+
 def test_docstring_examples() -> None:
     import doctest
 

@@ -37,6 +37,7 @@ from authorag.benchmarks.metrics import (
 from authorag.benchmarks.rag.tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
 from authorag.errors import ConfigError
+from authorag.relevance.dense import LEAD_TOKENS
 from authorag.judges.backends.base import ChatRequest, LLMBackend
 from authorag.types import UNKNOWN_LEVEL, Candidate
 
@@ -83,15 +84,18 @@ class JudgeDocScorer:
         return [0.0 if sc.score is None else float(sc.score) for sc in run.scores]
 
 
-def make_doc_scorer(name: str, backend: LLMBackend | None, prompt_set: str = "authorag") -> DocScorer:
-    """``bm25`` | ``dense`` (relevance), ``label`` (NIST usefulness), ``llm-relevance`` |
+def make_doc_scorer(name: str, backend: LLMBackend | None, prompt_set: str = "authorag",
+                    dense_max_tokens: int | None = LEAD_TOKENS) -> DocScorer:
+    """``bm25`` | ``dense`` (relevance; dense reads each page's first ``dense_max_tokens`` tokens,
+    None: the model's own window), ``label`` (NIST usefulness), ``llm-relevance`` |
     ``llm-utility`` (the judges' RelevanceJudge / UtilityJudge on ``backend``, in ``prompt_set``)."""
     if name == "label":
         return usefulness_label
     if name in ("bm25", "dense"):
+        from authorag.relevance.dense import DenseRelevance
         from authorag.relevance.registry import load_relevance
 
-        scorer = load_relevance(name)  # type: ignore[arg-type]
+        scorer = DenseRelevance(max_tokens=dense_max_tokens) if name == "dense" else load_relevance(name)
         assert scorer is not None
         return lambda inst: [float(v) for v in scorer.score(inst.question, _cands(inst))]
     if name in ("llm-relevance", "llm-utility"):
