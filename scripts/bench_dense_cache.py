@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"dense relevance, {out['candidates']} TREC 2019 pages, median of {out['rounds']} rounds, 1 torch thread")
     for name, secs in out["seconds_per_call"].items():
         print(f"  {name:<7} {secs * 1000:8.1f} ms  ({out['ratio_to_off'][name]:.3f}x off)")
-    print(f"  the lead (128 tokens) takes {out['lead_to_full']:.3f}x the full window's time")
+    from authorag.relevance.dense import LEAD_TOKENS
+
+    print(f"  the lead ({LEAD_TOKENS} tokens) takes {out['lead_to_full']:.3f}x the full window's time")
     return 0
 
 

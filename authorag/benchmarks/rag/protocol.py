@@ -37,8 +37,8 @@ from authorag.benchmarks.metrics import (
 from authorag.benchmarks.rag.tasks import RagInstance
 from authorag.benchmarks.tasks import BenchItem
 from authorag.errors import ConfigError
-from authorag.relevance.dense import LEAD_TOKENS
 from authorag.judges.backends.base import ChatRequest, LLMBackend
+from authorag.relevance.dense import LEAD_TOKENS, DenseRelevance
 from authorag.types import UNKNOWN_LEVEL, Candidate
 
 FILTERS = ("none", "relevance", "utility", "authority")
@@ -92,7 +92,6 @@ def make_doc_scorer(name: str, backend: LLMBackend | None, prompt_set: str = "au
     if name == "label":
         return usefulness_label
     if name in ("bm25", "dense"):
-        from authorag.relevance.dense import DenseRelevance
         from authorag.relevance.registry import load_relevance
 
         scorer = DenseRelevance(max_tokens=dense_max_tokens) if name == "dense" else load_relevance(name)
