@@ -10,8 +10,8 @@ Authority tracks (the default composition is judged on all of them; run by defau
   ``credauth-mbfc``, ``credauth-baly``, ``domainauth-web-fine``: LE ρ.
 
 Rerank tracks (named with ``--tracks``; :mod:`authorag.benchmarks.tracks.rerank` and
-:mod:`authorag.benchmarks.tracks.graded`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-lists``
-(the hand-written sets, ``--split dev|test|all``) and ``graded-trec2019`` (nDCG), each a row per
+:mod:`authorag.benchmarks.tracks.graded`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-hard``,
+``no-harm-lists`` (the hand-written sets, ``--split dev|test|all``) and ``graded-trec2019`` (nDCG), each a row per
 relevance of ``--track-relevance``; with it, ``ragauth-trec2019-resampled`` adds the top-k rows
 of each method's fused order. Their methods are compositions with a policy
 (:mod:`authorag.benchmarks.tracks.rerank_methods`: ``relevance-only``, ``today``, ``default``,
@@ -68,6 +68,7 @@ TRACKS: tuple[Track, ...] = (
     Track("domainauth-web-fine", "le"),
     Track("trust-pairs", "rerank"),
     Track("no-harm-pairs", "rerank"),
+    Track("no-harm-hard", "rerank"),
     Track("no-harm-lists", "rerank"),
     Track("graded-trec2019", "rerank"),
 )

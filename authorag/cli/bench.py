@@ -45,7 +45,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                           "fields: default:fusion=rrf,weight=0.5 (docs/benchmarks.md)")
     cmp.add_argument("--tracks", default="",
                      help="comma-separated track tasks (default: the authority tracks; the rerank tracks "
-                          "trust-pairs, no-harm-pairs, no-harm-lists, graded-trec2019 are named here)")
+                          "trust-pairs, no-harm-pairs, no-harm-hard, no-harm-lists, graded-trec2019 are named here)")
     _add_track_options(cmp, "bm25,rank,dense")
     cmp.add_argument("--lists", type=int, default=500,
                      help="lists of the listwise evaluation (LE: one item per level, Spearman ρ per list) per ranking track (default 500)")
@@ -198,6 +198,8 @@ def _build_task_summaries() -> list[dict[str, Any]]:
     for name, n, text in (
             ("trust-pairs", len(load_cases("trust-pairs")), "hand-written: trusted page first over keyword-stuffed pages"),
             ("no-harm-pairs", len(load_cases("no-harm-pairs")), "hand-written: on-topic page above an off-topic trusted one"),
+            ("no-harm-hard", len(load_cases("no-harm-hard")),
+             "hand-written: on-topic page above an off-topic trusted one sharing more of the question's words"),
             ("no-harm-lists", len(load_cases("no-harm-lists")), "hand-written: 5-7 pages, on-topic above off-topic, trusted first"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})

@@ -23,7 +23,7 @@ from authorag.priors import load_prior
 from authorag.priors.sources import SOURCES
 from authorag.types import Candidate
 
-SETS = ("trust-pairs", "no-harm-pairs", "no-harm-lists")
+SETS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists")
 
 
 def _table(name: str) -> dict[str, dict[str, str]]:
@@ -68,6 +68,11 @@ def test_no_harm_pairs_and_lists_counts_and_splits() -> None:
     kinds = Counter((c.kind, c.split) for c in pairs)
     assert {k for k, _ in kinds} == set(ONTOPIC_KINDS) and all(kinds[(k, "dev")] == kinds[(k, "test")]
                                                                for k in ONTOPIC_KINDS)
+    hard = load_cases("no-harm-hard")
+    assert len(hard) == 48 and all(c.id.startswith("nhh-") for c in hard)
+    assert Counter((c.domain, c.split) for c in hard) == {(d, s): 4 for d in DOMAINS for s in ("dev", "test")}
+    assert {c.kind for c in hard} == {"unknown", "hosted"}
+    assert all([p.role for p in c.pages] == ["ontopic", "offtopic"] for c in hard)
     lists = load_cases("no-harm-lists")
     assert len(lists) == 18 and Counter(c.split for c in lists) == {"dev": 9, "test": 9}
     assert Counter(c.domain for c in lists) == {d: 3 for d in DOMAINS}
@@ -94,7 +99,7 @@ def test_ids_urls_and_texts(case_set: str) -> None:
 
 def test_ids_are_unique_across_all_sets() -> None:
     ids = [c.id for s in SETS for c in load_cases(s)]
-    assert len(ids) == len(set(ids)) == 96 + 48 + 18
+    assert len(ids) == len(set(ids)) == 96 + 48 + 48 + 18
 
 
 def test_untrusted_kinds_match_the_shipped_tables(tables: dict[str, dict[str, dict[str, str]]]) -> None:
@@ -126,7 +131,7 @@ def test_no_harm_sources_match_their_kinds(tables: dict[str, dict[str, dict[str,
     def tier(url: str) -> str:
         return scorer.score([Candidate.create(url)])[0].tier
 
-    for case in load_cases("no-harm-pairs"):
+    for case in (*load_cases("no-harm-pairs"), *load_cases("no-harm-hard")):
         ontopic, offtopic = case.pages
         if case.kind == "unknown":
             assert not _listed(_domain(ontopic.url), tables), case.id

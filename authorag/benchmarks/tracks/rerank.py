@@ -19,6 +19,7 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
 
 * ``trust-pairs``: ``trusted first (REL)``; by domain and by untrusted kind in the breakdown;
 * ``no-harm-pairs``: ``on-topic first (REL)``; by domain and on-topic kind in the breakdown;
+* ``no-harm-hard``: the same for the harder no-harm pairs (BM25 alone misses some of them);
 * ``no-harm-lists``: ``order respected (REL)`` (every expected pair in order), ``pairs in order
   (REL)`` (share of the expected pairs), ``on-topic above off-topic (REL)``, ``trusted first (REL)``.
 
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 DEFAULT_RELEVANCE = ("bm25", "rank", "dense")
 LIST_SHUFFLES = 2
-CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists")
+CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists")
 Units = dict[str, dict[str, list[Any]]]
 """row → ``{"clusters": [case index per unit], "values": [value per unit]}`` (paired deltas)."""
 
@@ -142,6 +143,7 @@ def case_measures(case: RerankCase, ranked: Sequence[int]) -> dict[str, float]:
 _ROWS: Mapping[str, Sequence[tuple[str, str]]] = {
     "trust-pairs": (("trusted first", "first"),),
     "no-harm-pairs": (("on-topic first", "first"),),
+    "no-harm-hard": (("on-topic first", "first"),),
     "no-harm-lists": (("order respected", "respected"), ("pairs in order", "pairs"),
                       ("on-topic above off-topic", "ontopic"), ("trusted first", "first")),
 }

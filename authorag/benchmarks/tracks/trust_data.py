@@ -1,6 +1,6 @@
 """The hand-written trust and no-harm sets: every item is a :class:`RerankCase`.
 
-Three vendored files (written by the authorag team, see ``data/provenance/trust_no_harm_v1.md``):
+Four vendored files (written by the authorag team, see ``data/provenance/trust_no_harm_v1.md``):
 
 * ``trust_pairs_v1.jsonl.gz``: a query, a page from a trusted institution (paraphrasing, hedged)
   and a page from an untrusted source that repeats the query's words. ``kind`` says what the
@@ -12,6 +12,11 @@ Three vendored files (written by the authorag team, see ``data/provenance/trust_
 * ``no_harm_pairs_v1.jsonl.gz``: a query, an on-topic page from an ordinary source
   (``ontopic_kind``: ``unknown``, ``recognised`` by the link tables without credibility
   evidence, or ``hosted``) and an off-topic page from a trusted institution on a nearby question.
+* ``no_harm_hard_v1.jsonl.gz`` (``no-harm-hard``): no-harm pairs in the same form, written later
+  with harder off-topic pages: a trusted institution's page that shares more of the query's
+  words, or its subject, while answering another question. Unlike ``no-harm-pairs`` they were
+  not selected by relevance alone ordering them right (BM25 alone misses some), so compare
+  against ``relevance-only``.
 * ``no_harm_lists_v1.jsonl.gz``: a query and 5–8 pages with roles ``trusted`` (on-topic),
   ``untrusted`` and ``unknown`` (on-topic) and ``offtopic`` (trusted, off-topic).
 
@@ -37,11 +42,11 @@ from typing import Any, Literal
 
 from authorag.errors import ConfigError
 
-CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-lists"]
+CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
-                            "no-harm-lists": "no_harm_lists_v1.jsonl.gz"}
+                            "no-harm-hard": "no_harm_hard_v1.jsonl.gz", "no-harm-lists": "no_harm_lists_v1.jsonl.gz"}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
 ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
@@ -92,7 +97,7 @@ def _case(row: Mapping[str, Any], case_set: str, where: str) -> RerankCase:
     if case_set == "trust-pairs":
         kind = str(row["kind"])
         pages = (_page(row["trusted"], "trusted", 0, where), _page(row["untrusted"], "untrusted", 1, where))
-    elif case_set == "no-harm-pairs":
+    elif case_set in ("no-harm-pairs", "no-harm-hard"):
         kind = str(row["ontopic_kind"])
         pages = (_page(row["ontopic"], "ontopic", 0, where), _page(row["offtopic"], "offtopic", 1, where))
     else:
@@ -117,7 +122,7 @@ def _all_cases(case_set: str) -> tuple[RerankCase, ...]:
 
 
 def load_cases(case_set: str, split: str = "all") -> tuple[RerankCase, ...]:
-    """The cases of ``case_set`` (``trust-pairs``, ``no-harm-pairs``, ``no-harm-lists``) in ``split``.
+    """The cases of ``case_set`` (``trust-pairs``, ``no-harm-pairs``, ``no-harm-hard``, ``no-harm-lists``) in ``split``.
 
     Raises:
         ConfigError: an unknown set or split, or a malformed vendored row.
