@@ -11,6 +11,7 @@
 #   lead/: dense relevance reading 64, 128 (the default) or all 256 tokens of each page, dev
 #          (reproduce_lead.sh, run at the end).
 #   weight/: weight 0.5 to 1.0 at on topic 0.55, and authority alone, dev (reproduce_weight.sh, run at the end).
+#   hard/: the harder no-harm pairs, dev and test (reproduce_hard.sh, run at the end).
 # "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
 # is imported (`bench compare --import-method`), so it is the old code's own answer, prior
 # sources and policy included. Runs go to the user results folder
@@ -66,3 +67,5 @@ cp "$USER_OUT/grid/compare.md" "$USER_OUT/grid/compare.json" "$COMMITTED/grid/"
 bash benchmarks/results/trust/reproduce_lead.sh
 # weight/: how much trust may weigh among on-topic candidates.
 bash benchmarks/results/trust/reproduce_weight.sh
+# hard/: the harder no-harm pairs.
+bash benchmarks/results/trust/reproduce_hard.sh
