@@ -28,6 +28,7 @@ METHODS=${METHODS:-relevance-only,today,default,$ALTERNATIVES}
 USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust
 COMMITTED=benchmarks/results/trust
 PY=${PY:-$PWD/.venv/bin/python}
+. benchmarks/results/trust/lib.sh
 OLD=$(mktemp -d)
 trap 'git worktree remove --force "$OLD/tree" >/dev/null 2>&1 || true; rm -rf "$OLD"' EXIT
 git worktree add --detach "$OLD/tree" "$BEFORE" >/dev/null
@@ -57,12 +58,8 @@ for split in dev test; do
 done
 GRID=relevance-only
 for w in 0.2 0.3 0.4 0.5; do for o in 0.5 0.55 0.6 0.7; do GRID="$GRID,default:weight=$w,on_topic=$o"; done; done
-rm -rf "${USER_OUT:?}/grid"
-PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$GRID" \
-  --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled --split dev \
-  --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0 --out "$USER_OUT/grid"
-mkdir -p "$COMMITTED/grid"
-cp "$USER_OUT/grid/compare.md" "$USER_OUT/grid/compare.json" "$COMMITTED/grid/"
+dev_compare "$GRID" "$USER_OUT/grid"
+keep "$USER_OUT/grid" "$COMMITTED/grid"
 # lead/: dense relevance reading 64, 128 (the default) or all 256 tokens of each page.
 bash benchmarks/results/trust/reproduce_lead.sh
 # weight/: how much trust may weigh among on-topic candidates.

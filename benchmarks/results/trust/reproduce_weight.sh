@@ -14,13 +14,10 @@ cd "$(dirname "$0")/../../.."
 USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/weight
 COMMITTED=benchmarks/results/trust/weight
 PY=${PY:-$PWD/.venv/bin/python}
+. benchmarks/results/trust/lib.sh
 METHODS=relevance-only,default
 for w in 0.6 0.7 0.8 0.9 1.0; do METHODS="$METHODS,default:weight=$w"; done
 METHODS="$METHODS,default:weight=1.0,on_topic=0.0"
 for o in 0.7 0.8 0.9; do METHODS="$METHODS,default:on_topic=$o"; done
-rm -rf "${USER_OUT:?}"
-PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$METHODS" \
-  --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled --split dev \
-  --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0 --out "$USER_OUT"
-mkdir -p "$COMMITTED"
-cp "$USER_OUT/compare.md" "$USER_OUT/compare.json" "$COMMITTED/"
+dev_compare "$METHODS" "$USER_OUT"
+keep "$USER_OUT" "$COMMITTED"

@@ -1,0 +1,16 @@
+# Shared by the trust reproduce scripts (sourced; they set PY and cd to the repository root).
+
+# dev_compare METHODS OUT: every dev track (the hand-written dev halves, graded-trec2019 and the
+# RAG stand-in), relevance bm25, rank, dense and upstream, seed 0, into the user folder OUT.
+dev_compare() {
+  rm -rf "${2:?}"
+  PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$1" \
+    --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled --split dev \
+    --track-relevance bm25,rank,dense,upstream --rerank-relevance none --seed 0 --out "$2"
+}
+
+# keep OUT COMMITTED: copy a run's compare.md and compare.json into the committed folder.
+keep() {
+  mkdir -p "$2"
+  cp "$1/compare.md" "$1/compare.json" "$2/"
+}
