@@ -316,8 +316,14 @@ def test_the_tracks_dense_scorer_is_the_reranker_s() -> None:
     # The tracks reuse MiniLM cosines across methods and input orders: with the product's own
     # scorer, told never to forget an embedding (building it loads no model).
     pytest.importorskip("sentence_transformers")
-    from authorag.benchmarks.tracks.rerank import cached_dense
+    from authorag.benchmarks.rag.protocol import cached_dense, make_doc_scorer
     from authorag.relevance.dense import DenseRelevance
 
     scorer = cached_dense()
     assert type(scorer) is DenseRelevance and scorer.cache_size is None and scorer is cached_dense()
+    # The RAG filter's and the rerank grid's dense relevance is the same scorer: pages are encoded once.
+    setup = _setup({"a.org": 0.9})
+    assert Reranking(setup)._reranker("dense")[0].relevance is scorer  # pyright: ignore[reportPrivateUsage]
+    docs = (BenchItem("0", "https://a.org/x", 0, text="Cranberry juice and urinary tract infections.", meta={"stance": 1}),)
+    make_doc_scorer("dense", None)(RagInstance("1-0", 1, "does cranberry juice prevent infections", "q", 1, docs))
+    assert "Cranberry juice and urinary tract infections." in scorer._docs  # pyright: ignore[reportPrivateUsage]

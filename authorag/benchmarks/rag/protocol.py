@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from authorag.benchmarks.metrics import (
@@ -84,6 +85,19 @@ class JudgeDocScorer:
         return [0.0 if sc.score is None else float(sc.score) for sc in run.scores]
 
 
+def cached_dense(max_tokens: int | None = LEAD_TOKENS) -> DenseRelevance:
+    """The benchmarks' dense scorer (the reranker's ``relevance.dense``, MiniLM cosine of each
+    page's first ``max_tokens`` tokens; None: the model's own window), one per process and
+    setting, never forgetting an embedding: the RAG filter, the rerank grid and the rerank tracks,
+    every method and input order, reuse the same cosines."""
+    return _dense(max_tokens)  # one cache key per setting, however the argument is passed
+
+
+@cache
+def _dense(max_tokens: int | None) -> DenseRelevance:
+    return DenseRelevance(cache_size=None, max_tokens=max_tokens)
+
+
 def make_doc_scorer(name: str, backend: LLMBackend | None, prompt_set: str = "authorag",
                     dense_max_tokens: int | None = LEAD_TOKENS) -> DocScorer:
     """``bm25`` | ``dense`` (relevance; dense reads each page's first ``dense_max_tokens`` tokens,
@@ -94,7 +108,7 @@ def make_doc_scorer(name: str, backend: LLMBackend | None, prompt_set: str = "au
     if name in ("bm25", "dense"):
         from authorag.relevance.registry import load_relevance
 
-        scorer = DenseRelevance(max_tokens=dense_max_tokens) if name == "dense" else load_relevance(name)
+        scorer = cached_dense(dense_max_tokens) if name == "dense" else load_relevance(name)
         assert scorer is not None
         return lambda inst: [float(v) for v in scorer.score(inst.question, _cands(inst))]
     if name in ("llm-relevance", "llm-utility"):

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from authorag.benchmarks.metrics import cluster_bootstrap_ci, mean
+from authorag.benchmarks.rag.protocol import cached_dense
 from authorag.benchmarks.tracks.rerank_methods import RELEVANCE_CHOICES, RerankSetup
 from authorag.benchmarks.tracks.trust_data import (
     DOMAINS,
@@ -48,24 +48,11 @@ from authorag.errors import ConfigError
 from authorag.relevance.dense import LEAD_TOKENS
 from authorag.rerankers.authority import AuthorityReranker
 
-if TYPE_CHECKING:
-    from authorag.relevance.dense import DenseRelevance
-
 DEFAULT_RELEVANCE = ("bm25", "rank", "dense")
 LIST_SHUFFLES = 2
 CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists")
 Units = dict[str, dict[str, list[Any]]]
 """row → ``{"clusters": [case index per unit], "values": [value per unit]}`` (paired deltas)."""
-
-
-@cache
-def cached_dense(max_tokens: int | None = LEAD_TOKENS) -> DenseRelevance:
-    """The reranker's dense scorer (``relevance.dense``, MiniLM cosine of each page's first
-    ``max_tokens`` tokens; None: the model's own window), one per process and setting, never
-    forgetting an embedding: every method and input order reuses the same cosines."""
-    from authorag.relevance.dense import DenseRelevance
-
-    return DenseRelevance(cache_size=None, max_tokens=max_tokens)
 
 
 class Reranking:
