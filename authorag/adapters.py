@@ -347,7 +347,8 @@ def breakdown(candidate: Candidate, relevance_source: str,
     ``trust`` (:mod:`authorag.trust`) and ``trust_reason`` (the rule's branch), ``signal`` (the
     value fused: trust unless the policy's ``signal`` says otherwise), ``relevance`` (the input relevance), ``relevance_source``
     (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` (the relevance as
-    fused: for the window fusion, relative to the best candidate), ``fused`` and ``relevance_note``
+    fused: for the window fusion, relative to the best candidate; with a relevance that judges
+    meaning, the lower of the words' window and the meaning on the words' scale), ``fused`` and ``relevance_note``
     (why relevance was calibrated another way, e.g. all candidates equal; else None: the
     ranking's ``provenance["relevance_note"]``, which :func:`breakdowns` fills in);
     with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's

@@ -1,6 +1,7 @@
 """Pure fusion functions: score normalization, weighted linear fusion, reciprocal rank fusion."""
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,7 +92,9 @@ class WindowText:
             coverage with these instead, as it does for BM25 relevance, and caps the mix by the
             calibrated relevance: a candidate is on topic only when the query's words and the
             relevance scores both say so, so a trusted page that shares the query's words but
-            answers another question stays out.
+            answers another question stays out. For the window fusion the scores are first put
+            on the words' scale (:func:`meaning_on_words_scale`): they must reach
+            :func:`meaning_window` of the best, a stricter share than the words'.
     """
 
     coverage: Sequence[float]
@@ -100,9 +103,46 @@ class WindowText:
     lexical: Sequence[float] | None = None
 
 
-def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, str | None]:
+def meaning_window(on_topic: float) -> float:
+    """The share of the best meaning score a candidate needs to be on topic when the relevance
+    judges meaning: the square root of the words' share ``on_topic`` (0.74 at the default 0.55).
+
+    Similarities between texts on one subject bunch together, so at the words' share a page that
+    shares the question's subject but answers another question passes by its meaning too. The
+    root is stricter inside (0, 1) and equal at both ends (0: every candidate on topic; 1: only
+    the best). Chosen on the dev halves against the words' share itself and fixed shares 0.7–0.9
+    (benchmarks/results/trust/README.md, "The meaning's own share").
+
+    Example:
+        >>> round(meaning_window(0.55), 3), meaning_window(0.0), meaning_window(1.0)
+        (0.742, 0.0, 1.0)
+    """
+    return math.sqrt(on_topic)
+
+
+def meaning_on_words_scale(meaning: Array, on_topic: float) -> Array:
+    """Calibrated meaning scores mapped onto the words' scale, piecewise linearly and in order:
+    :func:`meaning_window` of the best lands on ``on_topic``, 0 stays 0 and 1 stays 1, so the
+    window's one test (``>= on_topic``) asks for both shares.
+
+    Example:
+        >>> meaning_on_words_scale(np.array([1.0, 0.8, 0.7]), 0.49).round(3).tolist()
+        [1.0, 0.66, 0.49]
+    """
+    share = meaning_window(on_topic)
+    if share <= 0.0 or share >= 1.0:
+        return meaning
+    below = meaning * (on_topic / share)
+    above = on_topic + (meaning - share) * ((1.0 - on_topic) / (1.0 - share))
+    return np.where(meaning < share, below, above)
+
+
+def window_relevance(relevance: Array, text: WindowText | None,
+                     on_topic: float | None = None) -> tuple[Array, str | None]:
     """The relevance the window fusion uses: calibrated relevance (no text), or the mix of
-    coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is given)."""
+    coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is
+    given; with ``on_topic``, the window's share, that relevance is first put on the words' scale
+    by :func:`meaning_on_words_scale`)."""
     if text is None:
         return calibrate(relevance)
     stuffed = text.stuffed
@@ -112,6 +152,8 @@ def window_relevance(relevance: Array, text: WindowText | None) -> tuple[Array, 
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
         words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
         meaning, note = calibrate(relevance, stuffed)
+        if on_topic is not None:
+            meaning = meaning_on_words_scale(meaning, on_topic)
         return np.minimum(words, meaning), join_notes(note, why)
     return _mix(cov, relevance, stuffed)
 
@@ -134,7 +176,7 @@ def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_
         ConfigError: ``normalize="none"`` with relevance outside [0, 1].
     """
     if fusion == "window":
-        cal, note = window_relevance(relevance, text)
+        cal, note = window_relevance(relevance, text, on_topic_share)
         return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text)
