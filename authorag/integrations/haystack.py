@@ -52,6 +52,8 @@ class AuthorityRanker:
         mode: ``"rerank"`` (fuse and sort) or ``"filter"`` (keep the top by the signal).
         signal: ``"trust"`` (default) or ``"blend"``.
         on_topic: for ``fusion="window"``, the share of the best relevance that is on topic.
+        meaning_on_topic: with a relevance that judges meaning, the share of the best meaning
+            score a candidate also needs (None: the square root of ``on_topic``).
         relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (incoming
             ``Document.score`` when every document has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: an
@@ -85,6 +87,7 @@ class AuthorityRanker:
         mode: str = "rerank",
         signal: str = "trust",
         on_topic: float = DEFAULT_ON_TOPIC,
+        meaning_on_topic: float | None = None,
         relevance: str = "auto",
         url_meta_keys: list[str] | None = None,
         credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
@@ -106,6 +109,7 @@ class AuthorityRanker:
         self.mode = mode
         self.signal = signal
         self.on_topic = on_topic
+        self.meaning_on_topic = meaning_on_topic
         self.relevance = relevance
         self.url_meta_keys = list(adapters.DEFAULT_URL_KEYS) if url_meta_keys is None else list(url_meta_keys)
         self.credibility_weight = credibility_weight

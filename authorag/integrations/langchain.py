@@ -69,7 +69,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         url_keys: metadata keys searched in order for the source URL.
         relevance_key: metadata key read as upstream relevance.
         top_n: keep at most this many documents (None keeps all).
-        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_level,
+        weight, fusion, mode, signal, on_topic, meaning_on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
@@ -96,6 +96,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
     mode: RerankMode = "rerank"
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
+    meaning_on_topic: float | None = None
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_level: float = UNKNOWN_LEVEL
     min_authority: float | None = None

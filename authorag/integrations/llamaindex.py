@@ -61,7 +61,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             retriever's similarity), ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
         url_keys: metadata keys searched in order for the source URL.
         top_n: keep at most this many nodes (None keeps all).
-        weight, fusion, mode, signal, on_topic, credibility_weight, unknown_level,
+        weight, fusion, mode, signal, on_topic, meaning_on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.rerankers.authority.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, or a matrix
@@ -85,6 +85,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     fusion: FusionMode = "window"
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
+    meaning_on_topic: float | None = None
     mode: RerankMode = "rerank"
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_level: float = UNKNOWN_LEVEL

@@ -87,6 +87,9 @@ class RerankPolicy:
             (recognition averaged with credibility where known; the earlier signal).
         on_topic: for ``fusion="window"``, the share of the best candidate's relevance (in
             [0, 1]) a candidate needs to count as on topic.
+        meaning_on_topic: for ``fusion="window"`` with a relevance that judges meaning (dense, or
+            scores declared ``similarity``), the share of the best meaning score (in [0, 1]) a
+            candidate also needs; None (default) is the square root of ``on_topic``.
         credibility_weight: for ``signal="blend"``, the share of credibility in the signal
             where credibility is known, in [0, 1]; 0 uses recognition only.
         unknown_level: the level of a source nothing is known about (the trust rule's
@@ -110,6 +113,7 @@ class RerankPolicy:
     weight: float = DEFAULT_WEIGHT
     signal: Signal = "trust"
     on_topic: float = DEFAULT_ON_TOPIC
+    meaning_on_topic: float | None = None
     credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
     unknown_level: float = UNKNOWN_LEVEL
     top_k: int | None = None
@@ -128,6 +132,7 @@ class RerankPolicy:
         for name in ("weight", "credibility_weight", "unknown_level", "suitability_weight", "on_topic"):
             check_unit(name, getattr(self, name))
         check_unit("min_authority", self.min_authority, optional=True)
+        check_unit("meaning_on_topic", self.meaning_on_topic, optional=True)
         check_positive_int("top_k", self.top_k, optional=True)
         if self.rrf_k <= 0:
             raise ConfigError(f"rrf_k must be > 0, got {self.rrf_k}")
@@ -275,7 +280,8 @@ class AuthorityReranker:
         window = self._window_text(query, cands) if policy.fusion in ("window", "prior") else None
         on_topic = None if window is None else window.coverage
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
-                      np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window)
+                      np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window,
+                      policy.meaning_on_topic)
         rel_norm, fused = fusion.relevance, fusion.fused
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.

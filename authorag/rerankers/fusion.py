@@ -120,29 +120,30 @@ def meaning_window(on_topic: float) -> float:
     return math.sqrt(on_topic)
 
 
-def meaning_on_words_scale(meaning: Array, on_topic: float) -> Array:
+def meaning_on_words_scale(meaning: Array, on_topic: float, share: float | None = None) -> Array:
     """Calibrated meaning scores mapped onto the words' scale, piecewise linearly and in order:
-    :func:`meaning_window` of the best lands on ``on_topic``, 0 stays 0 and 1 stays 1, so the
-    window's one test (``>= on_topic``) asks for both shares.
+    ``share`` of the best (None: :func:`meaning_window` of ``on_topic``) lands on ``on_topic``,
+    0 stays 0 and 1 stays 1, so the window's one test (``>= on_topic``) asks for both shares.
+    ``share`` equal to ``on_topic`` leaves the scores as they are.
 
     Example:
         >>> meaning_on_words_scale(np.array([1.0, 0.8, 0.7]), 0.49).round(3).tolist()
         [1.0, 0.66, 0.49]
     """
-    share = meaning_window(on_topic)
-    if share <= 0.0 or share >= 1.0:
+    share = meaning_window(on_topic) if share is None else share
+    if share <= 0.0 or share >= 1.0 or share == on_topic:
         return meaning
     below = meaning * (on_topic / share)
     above = on_topic + (meaning - share) * ((1.0 - on_topic) / (1.0 - share))
     return np.where(meaning < share, below, above)
 
 
-def window_relevance(relevance: Array, text: WindowText | None,
-                     on_topic: float | None = None) -> tuple[Array, str | None]:
+def window_relevance(relevance: Array, text: WindowText | None, on_topic: float | None = None,
+                     meaning_share: float | None = None) -> tuple[Array, str | None]:
     """The relevance the window fusion uses: calibrated relevance (no text), or the mix of
     coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is
     given; with ``on_topic``, the window's share, that relevance is first put on the words' scale
-    by :func:`meaning_on_words_scale`)."""
+    by :func:`meaning_on_words_scale`, ``meaning_share`` of the best landing on ``on_topic``)."""
     if text is None:
         return calibrate(relevance)
     stuffed = text.stuffed
@@ -153,7 +154,7 @@ def window_relevance(relevance: Array, text: WindowText | None,
         words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
         meaning, note = calibrate(relevance, stuffed)
         if on_topic is not None:
-            meaning = meaning_on_words_scale(meaning, on_topic)
+            meaning = meaning_on_words_scale(meaning, on_topic, meaning_share)
         return np.minimum(words, meaning), join_notes(note, why)
     return _mix(cov, relevance, stuffed)
 
@@ -167,16 +168,19 @@ def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_]) -> tuple[Arra
 
 
 def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
-         relevance: Array, signal: Array, text: WindowText | None = None) -> Fusion:
+         relevance: Array, signal: Array, text: WindowText | None = None,
+         meaning_share: float | None = None) -> Fusion:
     """Fuse relevance with the source signal by the policy's ``fusion`` mode.
 
     ``text``: what the window fusion reads from the candidates' text (:class:`WindowText`).
+    ``meaning_share``: the window's share for a relevance that judges meaning (None:
+    :func:`meaning_window` of ``on_topic_share``).
 
     Raises:
         ConfigError: ``normalize="none"`` with relevance outside [0, 1].
     """
     if fusion == "window":
-        cal, note = window_relevance(relevance, text, on_topic_share)
+        cal, note = window_relevance(relevance, text, on_topic_share, meaning_share)
         return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text)

@@ -229,6 +229,17 @@ def test_meaning_must_reach_a_stricter_share_than_the_words(order: tuple[int, in
     assert 0.55 < 0.497 / 0.759 < meaning_window(0.55)
     assert green_card.scores["relevance.norm"] == pytest.approx(0.497 / 0.759 * 0.55 / meaning_window(0.55))
     assert green_card.scores["fused"] < 0.5 <= ranked.candidates[0].scores["fused"]
+    # the meaning at the words' share (meaning_on_topic = on_topic: the rule before) lets it in
+    loose, mode = build_reranker(relevance=_Cosines({_NAME_HOW[0]: 0.759, _GREEN_CARD[0]: 0.497}),
+                                 policy={"meaning_on_topic": 0.55})
+    by_loose = loose.rerank(_NAME, candidates([(u, t, None) for u, t in rows], mode)[0])
+    assert [c.domain for c in by_loose] == ["uscis.gov", "brightsidewedding.com"]
+    assert by_loose.candidates[0].scores["relevance.norm"] == pytest.approx(0.497 / 0.759)
+    strict, mode = build_reranker(relevance=_Cosines({_NAME_HOW[0]: 0.759, _GREEN_CARD[0]: 0.497}),
+                                  policy={"meaning_on_topic": 0.9})
+    assert strict.policy.meaning_on_topic == 0.9
+    assert [c.domain for c in strict.rerank(_NAME, candidates([(u, t, None) for u, t in rows], mode)[0])] == [
+        "brightsidewedding.com", "uscis.gov"]
 
 
 def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
@@ -241,6 +252,18 @@ def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
         # on topic by meaning exactly from the meaning's own share
         assert ((scaled >= on_topic - 1e-12) == (m >= meaning_window(on_topic) - 1e-12)).all()
     assert meaning_on_words_scale(arr(1.0, 0.8, 0.7), 0.49).tolist() == pytest.approx([1.0, 0.66, 0.49])
+    assert meaning_on_words_scale(arr(1.0, 0.8, 0.5), 0.5, share=0.8).tolist() == pytest.approx([1.0, 0.5, 0.3125])
+    assert meaning_on_words_scale(arr(1.0, 0.3), 0.55, share=0.55).tolist() == [1.0, 0.3]  # the words' own share
+
+
+def test_meaning_on_topic_is_a_checked_policy_field() -> None:
+    from authorag.errors import ConfigError
+    from authorag.policy_options import make_policy
+
+    assert make_policy({"meaning_on_topic": 0.8}).meaning_on_topic == 0.8
+    assert make_policy({}).meaning_on_topic is None
+    with pytest.raises(ConfigError, match=r"meaning_on_topic must be in \[0, 1\] or None, got 1.5"):
+        make_policy({"meaning_on_topic": 1.5})
 
 
 def test_similarity_relevance_needs_every_score() -> None:
