@@ -149,7 +149,10 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
     stuffed = text.stuffed
     cov = np.asarray(text.coverage, dtype=np.float64)
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
-        return calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
+        cal, note = calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
+        if text.lexical is not None and on_topic is not None:  # they judge meaning: the meaning's share
+            cal = meaning_on_words_scale(cal, on_topic, meaning_share)
+        return cal, note
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
         words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
         meaning, note = calibrate(relevance, stuffed)

@@ -242,6 +242,33 @@ def test_meaning_must_reach_a_stricter_share_than_the_words(order: tuple[int, in
         "brightsidewedding.com", "uscis.gov"]
 
 
+_CLOUD = "what is cloud storage"
+_CLOUD_HOW = ("https://plainspeaktech.com/explainers/what-is-cloud-storage",
+              "What is cloud storage? Cloud storage keeps your files on servers run by a company such as Google, Apple, Microsoft or Dropbox, instead of only on your own device. You reach them over the internet from any phone or computer, and they are kept in sync. Most services give a few gigabytes free and charge monthly for more. It protects photos if your phone is lost, but you depend on the company and your password.")
+_NIST_CLOUD = ("https://www.nist.gov/programs-projects/nist-cloud-computing-program-nccp",
+               "NIST cloud computing program. NIST develops standards and guidelines that help federal agencies adopt cloud computing securely. Its definition of cloud computing, with its service models (software, platform and infrastructure as a service) and deployment models, is widely used. The program also publishes a reference architecture and security guidance for storage and services in the cloud.")
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_the_meanings_share_holds_when_the_words_tell_no_page_apart(order: tuple[int, int]) -> None:
+    # Both pages name "cloud" and "storage" (no-harm-hard dev pair nhh-technology-08), so coverage
+    # tells them apart no more than it does here and the scores decide alone. NIST's program page
+    # has 0.627 of the explainer's cosine: below the meaning's share, it stays below the window.
+    from authorag.adapters import build_reranker, candidates
+    from authorag.relevance.coverage import coverage
+
+    assert coverage(_CLOUD, [_CLOUD_HOW[1], _NIST_CLOUD[1]]) == [1.0, 1.0]
+    rows = [[_CLOUD_HOW, _NIST_CLOUD][i] for i in order]
+    cosines = _Cosines({_CLOUD_HOW[0]: 0.801, _NIST_CLOUD[0]: 0.502})
+    semantic, mode = build_reranker(relevance=cosines)
+    ranked = semantic.rerank(_CLOUD, candidates([(u, t, None) for u, t in rows], mode)[0])
+    assert [c.domain for c in ranked] == ["plainspeaktech.com", "nist.gov"]
+    assert ranked.candidates[1].scores["relevance.norm"] == pytest.approx(0.502 / 0.801 * 0.55 ** 0.5)
+    loose, mode = build_reranker(relevance=cosines, policy={"meaning_on_topic": 0.55})
+    assert [c.domain for c in loose.rerank(_CLOUD, candidates([(u, t, None) for u, t in rows], mode)[0])] == [
+        "nist.gov", "plainspeaktech.com"]
+
+
 def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
     from authorag.rerankers.fusion import meaning_on_words_scale, meaning_window
 

@@ -12,6 +12,8 @@
 #          (reproduce_lead.sh, run at the end).
 #   weight/: weight 0.5 to 1.0 at on topic 0.55, and authority alone, dev (reproduce_weight.sh, run at the end).
 #   hard/: the harder no-harm pairs, dev and test (reproduce_hard.sh, run at the end).
+#   meaning/: the meaning's own share of the window, dense and similarity relevance, dev and test
+#          (reproduce_meaning.sh, run at the end).
 # "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
 # is imported (`bench compare --import-method`), so it is the old code's own answer, prior
 # sources and policy included. Runs go to the user results folder
@@ -66,3 +68,5 @@ bash benchmarks/results/trust/reproduce_lead.sh
 bash benchmarks/results/trust/reproduce_weight.sh
 # hard/: the harder no-harm pairs.
 bash benchmarks/results/trust/reproduce_hard.sh
+# meaning/: the meaning's own share of the window.
+bash benchmarks/results/trust/reproduce_meaning.sh
