@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -7,7 +9,7 @@ from hypothesis import strategies as st
 
 from authorag.relevance.coverage import MAX_QUERY_TERMS, coverage, light_stem, query_stems
 from authorag.rerankers.calibration import calibrate, window_fusion
-from authorag.types import Candidate
+from authorag.types import Candidate, Ranking
 
 
 def arr(*v: float) -> np.ndarray:
@@ -207,6 +209,14 @@ _GREEN_CARD = ("https://www.uscis.gov/green-card/after-we-grant-your-green-card/
              "Replace your green card. If your card was lost, stolen or damaged, or if your name or other information changed after it was issued, file Form I-90 to replace it. If you changed your name, include a copy of the legal document, such as a marriage certificate or court order. You can file online and pay the fee by card.")
 
 
+def _ranked(relevance: Any, query: str, rows: list[tuple[str, str]], **policy: float) -> Ranking:
+    """``rows`` (url, text) reranked by the default composition with ``relevance`` and ``policy``."""
+    from authorag.adapters import build_reranker, candidates
+
+    reranker, mode = build_reranker(relevance=relevance, policy=policy or None)
+    return reranker.rerank(query, candidates([(u, t, None) for u, t in rows], mode)[0])
+
+
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
 def test_meaning_must_reach_a_stricter_share_than_the_words(order: tuple[int, int]) -> None:
     # USCIS's green-card page (no-harm-hard dev pair nhh-law-05) names a legal name change and
@@ -214,31 +224,24 @@ def test_meaning_must_reach_a_stricter_share_than_the_words(order: tuple[int, in
     # lifts it above the wedding site's checklist. Its MiniLM cosine, 0.497 against 0.759, is
     # 0.655 of the best: inside the words' share 0.55, below the meaning's sqrt(0.55) = 0.742, so
     # with scores that judge meaning it stays below the window.
-    from authorag.adapters import build_reranker, candidates
     from authorag.rerankers.fusion import meaning_window
 
     rows = [[_NAME_HOW, _GREEN_CARD][i] for i in order]
-    words, mode = build_reranker(relevance="bm25")
-    by_words = words.rerank(_NAME, candidates([(u, t, None) for u, t in rows], mode)[0])
+    by_words = _ranked("bm25", _NAME, rows)
     assert [c.domain for c in by_words] == ["uscis.gov", "brightsidewedding.com"]
     assert by_words.candidates[0].scores["relevance.norm"] > 0.55  # the words' window lets it in
-    semantic, mode = build_reranker(relevance=_Cosines({_NAME_HOW[0]: 0.759, _GREEN_CARD[0]: 0.497}))
-    ranked = semantic.rerank(_NAME, candidates([(u, t, None) for u, t in rows], mode)[0])
+    cosines = _Cosines({_NAME_HOW[0]: 0.759, _GREEN_CARD[0]: 0.497})
+    ranked = _ranked(cosines, _NAME, rows)
     assert [c.domain for c in ranked] == ["brightsidewedding.com", "uscis.gov"]
     green_card = ranked.candidates[1]
     assert 0.55 < 0.497 / 0.759 < meaning_window(0.55)
     assert green_card.scores["relevance.norm"] == pytest.approx(0.497 / 0.759 * 0.55 / meaning_window(0.55))
     assert green_card.scores["fused"] < 0.5 <= ranked.candidates[0].scores["fused"]
     # the meaning at the words' share (meaning_on_topic = on_topic: the rule before) lets it in
-    loose, mode = build_reranker(relevance=_Cosines({_NAME_HOW[0]: 0.759, _GREEN_CARD[0]: 0.497}),
-                                 policy={"meaning_on_topic": 0.55})
-    by_loose = loose.rerank(_NAME, candidates([(u, t, None) for u, t in rows], mode)[0])
-    assert [c.domain for c in by_loose] == ["uscis.gov", "brightsidewedding.com"]
-    assert by_loose.candidates[0].scores["relevance.norm"] == pytest.approx(0.497 / 0.759)
-    strict, mode = build_reranker(relevance=_Cosines({_NAME_HOW[0]: 0.759, _GREEN_CARD[0]: 0.497}),
-                                  policy={"meaning_on_topic": 0.9})
-    assert strict.policy.meaning_on_topic == 0.9
-    assert [c.domain for c in strict.rerank(_NAME, candidates([(u, t, None) for u, t in rows], mode)[0])] == [
+    loose = _ranked(cosines, _NAME, rows, meaning_on_topic=0.55)
+    assert [c.domain for c in loose] == ["uscis.gov", "brightsidewedding.com"]
+    assert loose.candidates[0].scores["relevance.norm"] == pytest.approx(0.497 / 0.759)
+    assert [c.domain for c in _ranked(cosines, _NAME, rows, meaning_on_topic=0.9)] == [
         "brightsidewedding.com", "uscis.gov"]
 
 
@@ -254,19 +257,15 @@ def test_the_meanings_share_holds_when_the_words_tell_no_page_apart(order: tuple
     # Both pages name "cloud" and "storage" (no-harm-hard dev pair nhh-technology-08), so coverage
     # tells them apart no more than it does here and the scores decide alone. NIST's program page
     # has 0.627 of the explainer's cosine: below the meaning's share, it stays below the window.
-    from authorag.adapters import build_reranker, candidates
     from authorag.relevance.coverage import coverage
 
     assert coverage(_CLOUD, [_CLOUD_HOW[1], _NIST_CLOUD[1]]) == [1.0, 1.0]
     rows = [[_CLOUD_HOW, _NIST_CLOUD][i] for i in order]
     cosines = _Cosines({_CLOUD_HOW[0]: 0.801, _NIST_CLOUD[0]: 0.502})
-    semantic, mode = build_reranker(relevance=cosines)
-    ranked = semantic.rerank(_CLOUD, candidates([(u, t, None) for u, t in rows], mode)[0])
+    ranked = _ranked(cosines, _CLOUD, rows)
     assert [c.domain for c in ranked] == ["plainspeaktech.com", "nist.gov"]
     assert ranked.candidates[1].scores["relevance.norm"] == pytest.approx(0.502 / 0.801 * 0.55 ** 0.5)
-    loose, mode = build_reranker(relevance=cosines, policy={"meaning_on_topic": 0.55})
-    assert [c.domain for c in loose.rerank(_CLOUD, candidates([(u, t, None) for u, t in rows], mode)[0])] == [
-        "nist.gov", "plainspeaktech.com"]
+    assert [c.domain for c in _ranked(cosines, _CLOUD, rows, meaning_on_topic=0.55)] == ["nist.gov", "plainspeaktech.com"]
 
 
 def test_the_meaning_scale_keeps_order_and_both_ends() -> None:

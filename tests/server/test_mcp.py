@@ -271,7 +271,7 @@ async def test_policy_schema_shows_the_servers_values() -> None:
         rerank = {t.name: t for t in (await client.list_tools()).tools}["rerank"]
     policy = rerank.input_schema["properties"]["policy"]["anyOf"][0]
     assert sorted(policy["properties"]) == sorted(["mode", "fusion", "weight", "signal", "on_topic",
-                                                   "credibility_weight", "unknown_level",
+                                                   "meaning_on_topic", "credibility_weight", "unknown_level",
                                                    "min_authority", "rrf_k", "normalize", "allow", "deny",
                                                    "suitability_weight"])
     assert (policy["properties"]["weight"]["default"], policy["properties"]["deny"]["default"]) == (0.5, ["*.biz"])
