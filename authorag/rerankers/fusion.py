@@ -94,7 +94,7 @@ class WindowText:
             relevance scores both say so, so a trusted page that shares the query's words but
             answers another question stays out. For the window fusion the scores are first put
             on the words' scale (:func:`meaning_on_words_scale`): they must reach
-            :func:`meaning_window` of the best, a stricter share than the words'.
+            :func:`default_meaning_on_topic` of the best, a stricter share than the words'.
     """
 
     coverage: Sequence[float]
@@ -103,47 +103,52 @@ class WindowText:
     lexical: Sequence[float] | None = None
 
 
-def meaning_window(on_topic: float) -> float:
-    """The share of the best meaning score a candidate needs to be on topic when the relevance
-    judges meaning: the square root of the words' share ``on_topic`` (0.74 at the default 0.55).
+def default_meaning_on_topic(on_topic: float) -> float:
+    """``RerankPolicy.meaning_on_topic`` when it is None: the share of the best meaning score a
+    candidate needs to be on topic when the relevance judges meaning, the square root of the
+    words' share ``on_topic`` (0.74 at the default 0.55).
 
     Similarities between texts on one subject bunch together, so at the words' share a page that
     shares the question's subject but answers another question passes by its meaning too. The
     root is stricter inside (0, 1) and equal at both ends (0: every candidate on topic; 1: only
     the best). Chosen on the dev halves against the words' share itself and fixed shares 0.7–0.9
-    (benchmarks/results/trust/README.md, "The meaning's own share").
+    (benchmarks/results/trust/README.md, "The meaning's own share of the window").
 
     Example:
-        >>> round(meaning_window(0.55), 3), meaning_window(0.0), meaning_window(1.0)
+        >>> round(default_meaning_on_topic(0.55), 3), default_meaning_on_topic(0.0), default_meaning_on_topic(1.0)
         (0.742, 0.0, 1.0)
     """
     return math.sqrt(on_topic)
 
 
-def meaning_on_words_scale(meaning: Array, on_topic: float, share: float | None = None) -> Array:
+def meaning_on_words_scale(meaning: Array, on_topic: float, meaning_on_topic: float | None = None) -> Array:
     """Calibrated meaning scores mapped onto the words' scale, piecewise linearly and in order:
-    ``share`` of the best (None: :func:`meaning_window` of ``on_topic``) lands on ``on_topic``,
-    0 stays 0 and 1 stays 1, so the window's one test (``>= on_topic``) asks for both shares.
-    ``share`` equal to ``on_topic`` leaves the scores as they are.
+    ``meaning_on_topic`` of the best (None: :func:`default_meaning_on_topic`) lands on
+    ``on_topic``, 0 stays 0 (unless ``meaning_on_topic`` is 0: every score is then on topic) and
+    1 stays 1, so the window's one test (``>= on_topic``) asks for both shares.
+    ``meaning_on_topic`` equal to ``on_topic`` leaves the scores as they are.
 
     Example:
         >>> meaning_on_words_scale(np.array([1.0, 0.8, 0.7]), 0.49).round(3).tolist()
         [1.0, 0.66, 0.49]
     """
-    share = meaning_window(on_topic) if share is None else share
-    if share <= 0.0 or share >= 1.0 or share == on_topic:
+    share = default_meaning_on_topic(on_topic) if meaning_on_topic is None else meaning_on_topic
+    if share == on_topic:
         return meaning
-    below = meaning * (on_topic / share)
+    if share >= 1.0:  # only the best by meaning
+        return np.where(meaning >= 1.0, 1.0, meaning * on_topic)
     above = on_topic + (meaning - share) * ((1.0 - on_topic) / (1.0 - share))
-    return np.where(meaning < share, below, above)
+    if share <= 0.0:  # every candidate by meaning
+        return above
+    return np.where(meaning < share, meaning * (on_topic / share), above)
 
 
 def window_relevance(relevance: Array, text: WindowText | None, on_topic: float | None = None,
-                     meaning_share: float | None = None) -> tuple[Array, str | None]:
+                     meaning_on_topic: float | None = None) -> tuple[Array, str | None]:
     """The relevance the window fusion uses: calibrated relevance (no text), or the mix of
     coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is
     given; with ``on_topic``, the window's share, that relevance is first put on the words' scale
-    by :func:`meaning_on_words_scale`, ``meaning_share`` of the best landing on ``on_topic``)."""
+    by :func:`meaning_on_words_scale`, ``meaning_on_topic`` of the best landing on ``on_topic``)."""
     if text is None:
         return calibrate(relevance)
     stuffed = text.stuffed
@@ -151,13 +156,13 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
         cal, note = calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
         if text.lexical is not None and on_topic is not None:  # they judge meaning: the meaning's share
-            cal = meaning_on_words_scale(cal, on_topic, meaning_share)
+            cal = meaning_on_words_scale(cal, on_topic, meaning_on_topic)
         return cal, note
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
         words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
         meaning, note = calibrate(relevance, stuffed)
         if on_topic is not None:
-            meaning = meaning_on_words_scale(meaning, on_topic, meaning_share)
+            meaning = meaning_on_words_scale(meaning, on_topic, meaning_on_topic)
         return np.minimum(words, meaning), join_notes(note, why)
     return _mix(cov, relevance, stuffed)
 
@@ -172,18 +177,18 @@ def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_]) -> tuple[Arra
 
 def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
          relevance: Array, signal: Array, text: WindowText | None = None,
-         meaning_share: float | None = None) -> Fusion:
+         meaning_on_topic: float | None = None) -> Fusion:
     """Fuse relevance with the source signal by the policy's ``fusion`` mode.
 
     ``text``: what the window fusion reads from the candidates' text (:class:`WindowText`).
-    ``meaning_share``: the window's share for a relevance that judges meaning (None:
-    :func:`meaning_window` of ``on_topic_share``).
+    ``meaning_on_topic``: the window's share for a relevance that judges meaning (None:
+    :func:`default_meaning_on_topic` of ``on_topic_share``).
 
     Raises:
         ConfigError: ``normalize="none"`` with relevance outside [0, 1].
     """
     if fusion == "window":
-        cal, note = window_relevance(relevance, text, on_topic_share, meaning_share)
+        cal, note = window_relevance(relevance, text, on_topic_share, meaning_on_topic)
         return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text)

@@ -224,7 +224,7 @@ def test_meaning_must_reach_a_stricter_share_than_the_words(order: tuple[int, in
     # lifts it above the wedding site's checklist. Its MiniLM cosine, 0.497 against 0.759, is
     # 0.655 of the best: inside the words' share 0.55, below the meaning's sqrt(0.55) = 0.742, so
     # with scores that judge meaning it stays below the window.
-    from authorag.rerankers.fusion import meaning_window
+    from authorag.rerankers.fusion import default_meaning_on_topic
 
     rows = [[_NAME_HOW, _GREEN_CARD][i] for i in order]
     by_words = _ranked("bm25", _NAME, rows)
@@ -234,8 +234,8 @@ def test_meaning_must_reach_a_stricter_share_than_the_words(order: tuple[int, in
     ranked = _ranked(cosines, _NAME, rows)
     assert [c.domain for c in ranked] == ["brightsidewedding.com", "uscis.gov"]
     green_card = ranked.candidates[1]
-    assert 0.55 < 0.497 / 0.759 < meaning_window(0.55)
-    assert green_card.scores["relevance.norm"] == pytest.approx(0.497 / 0.759 * 0.55 / meaning_window(0.55))
+    assert 0.55 < 0.497 / 0.759 < default_meaning_on_topic(0.55)
+    assert green_card.scores["relevance.norm"] == pytest.approx(0.497 / 0.759 * 0.55 / default_meaning_on_topic(0.55))
     assert green_card.scores["fused"] < 0.5 <= ranked.candidates[0].scores["fused"]
     # the meaning at the words' share (meaning_on_topic = on_topic: the rule before) lets it in
     loose = _ranked(cosines, _NAME, rows, meaning_on_topic=0.55)
@@ -269,17 +269,21 @@ def test_the_meanings_share_holds_when_the_words_tell_no_page_apart(order: tuple
 
 
 def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
-    from authorag.rerankers.fusion import meaning_on_words_scale, meaning_window
+    from authorag.rerankers.fusion import meaning_on_words_scale, default_meaning_on_topic
 
     m = np.linspace(0.0, 1.0, 101)
     for on_topic in (0.0, 0.2, 0.55, 0.9, 1.0):
         scaled = meaning_on_words_scale(m, on_topic)
         assert np.all(np.diff(scaled) > 0) and scaled[0] == 0.0 and scaled[-1] == pytest.approx(1.0)
         # on topic by meaning exactly from the meaning's own share
-        assert ((scaled >= on_topic - 1e-12) == (m >= meaning_window(on_topic) - 1e-12)).all()
+        assert ((scaled >= on_topic - 1e-12) == (m >= default_meaning_on_topic(on_topic) - 1e-12)).all()
+    for share in (0.0, 0.3, 0.9, 1.0):  # a share set by hand, the ends included
+        scaled = meaning_on_words_scale(m, 0.55, meaning_on_topic=share)
+        assert np.all(np.diff(scaled) >= 0) and scaled[-1] == pytest.approx(1.0)
+        assert ((scaled >= 0.55 - 1e-12) == (m >= share - 1e-12)).all(), share
     assert meaning_on_words_scale(arr(1.0, 0.8, 0.7), 0.49).tolist() == pytest.approx([1.0, 0.66, 0.49])
-    assert meaning_on_words_scale(arr(1.0, 0.8, 0.5), 0.5, share=0.8).tolist() == pytest.approx([1.0, 0.5, 0.3125])
-    assert meaning_on_words_scale(arr(1.0, 0.3), 0.55, share=0.55).tolist() == [1.0, 0.3]  # the words' own share
+    assert meaning_on_words_scale(arr(1.0, 0.8, 0.5), 0.5, meaning_on_topic=0.8).tolist() == pytest.approx([1.0, 0.5, 0.3125])
+    assert meaning_on_words_scale(arr(1.0, 0.3), 0.55, meaning_on_topic=0.55).tolist() == [1.0, 0.3]  # the words' own share
 
 
 def test_meaning_on_topic_is_a_checked_policy_field() -> None:
