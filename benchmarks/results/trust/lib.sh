@@ -1,4 +1,13 @@
-# Shared by the trust reproduce scripts (sourced; they set PY and cd to the repository root).
+# Shared by the trust reproduce scripts (sourced after they cd to the repository root).
+
+# folders NAME: set USER_OUT (trust/NAME in the user results folder: $AUTHORAG_RESULTS or
+# ~/.local/share/authorag/bench), COMMITTED (benchmarks/results/trust/NAME) and PY (.venv's
+# python unless PY is set).
+folders() {
+  USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/$1
+  COMMITTED=benchmarks/results/trust/$1
+  PY=${PY:-$PWD/.venv/bin/python}
+}
 
 # dev_compare METHODS OUT: every dev track (the hand-written dev halves, graded-trec2019 and the
 # RAG stand-in), relevance bm25, rank, dense and upstream, seed 0, into the user folder OUT.

@@ -8,9 +8,8 @@
 #   bash benchmarks/results/trust/reproduce_hard.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/hard
-COMMITTED=benchmarks/results/trust/hard
-PY=${PY:-$PWD/.venv/bin/python}
+. benchmarks/results/trust/lib.sh
+folders hard
 for split in dev test; do
   rm -rf "${USER_OUT:?}/$split"
   PYTHONPATH=$PWD "$PY" -m authorag bench compare \

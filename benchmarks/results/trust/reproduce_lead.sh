@@ -8,9 +8,8 @@
 #   bash benchmarks/results/trust/reproduce_lead.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/lead
-COMMITTED=benchmarks/results/trust/lead
-PY=${PY:-$PWD/.venv/bin/python}
+. benchmarks/results/trust/lib.sh
+folders lead
 for tokens in 64 128 full; do
   rm -rf "${USER_OUT:?}/$tokens"
   PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods relevance-only,default \

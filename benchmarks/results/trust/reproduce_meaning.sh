@@ -11,10 +11,8 @@
 #   bash benchmarks/results/trust/reproduce_meaning.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/meaning
-COMMITTED=benchmarks/results/trust/meaning
-PY=${PY:-$PWD/.venv/bin/python}
 . benchmarks/results/trust/lib.sh
+folders meaning
 SHARES=default:meaning_on_topic=0.55,default:meaning_on_topic=0.7,default:meaning_on_topic=0.8,default:meaning_on_topic=0.9
 for split in dev test; do
   tracks=trust-pairs,no-harm-pairs,no-harm-lists,no-harm-hard

@@ -11,10 +11,8 @@
 #   bash benchmarks/results/trust/reproduce_weight.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/weight
-COMMITTED=benchmarks/results/trust/weight
-PY=${PY:-$PWD/.venv/bin/python}
 . benchmarks/results/trust/lib.sh
+folders weight
 METHODS=relevance-only,default
 for w in 0.6 0.7 0.8 0.9 1.0; do METHODS="$METHODS,default:weight=$w"; done
 METHODS="$METHODS,default:weight=1.0,on_topic=0.0"
