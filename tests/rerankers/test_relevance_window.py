@@ -269,7 +269,7 @@ def test_the_meanings_share_holds_when_the_words_tell_no_page_apart(order: tuple
 
 
 def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
-    from authorag.rerankers.fusion import meaning_on_words_scale, default_meaning_on_topic
+    from authorag.rerankers.fusion import default_meaning_on_topic, meaning_on_words_scale
 
     m = np.linspace(0.0, 1.0, 101)
     for on_topic in (0.0, 0.2, 0.55, 0.9, 1.0):
