@@ -1,11 +1,11 @@
 # Shared by the trust reproduce scripts (sourced after they cd to the repository root).
 
-# folders NAME: set USER_OUT (trust/NAME in the user results folder: $AUTHORAG_RESULTS or
-# ~/.local/share/authorag/bench), COMMITTED (benchmarks/results/trust/NAME) and PY (.venv's
-# python unless PY is set).
+# folders [NAME]: set USER_OUT (trust/NAME in the user results folder: $AUTHORAG_RESULTS or
+# ~/.local/share/authorag/bench), COMMITTED (benchmarks/results/trust/NAME; without NAME, trust
+# itself) and PY (.venv's python unless PY is set).
 folders() {
-  USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust/$1
-  COMMITTED=benchmarks/results/trust/$1
+  USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust${1:+/$1}
+  COMMITTED=benchmarks/results/trust${1:+/$1}
   PY=${PY:-$PWD/.venv/bin/python}
 }
 

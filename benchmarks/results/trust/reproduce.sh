@@ -27,10 +27,8 @@ ALTERNATIVES="default:fusion=linear,default:fusion=prior,default:fusion=rrf,defa
 ALTERNATIVES="$ALTERNATIVES,default:on_topic=0.5,default:on_topic=0.7,default:weight=0.4,on_topic=0.6"
 ALTERNATIVES="$ALTERNATIVES,default:signal=blend,default:page_evidence=false"
 METHODS=${METHODS:-relevance-only,today,default,$ALTERNATIVES}
-USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/trust
-COMMITTED=benchmarks/results/trust
-PY=${PY:-$PWD/.venv/bin/python}
 . benchmarks/results/trust/lib.sh
+folders
 OLD=$(mktemp -d)
 trap 'git worktree remove --force "$OLD/tree" >/dev/null 2>&1 || true; rm -rf "$OLD"' EXIT
 git worktree add --detach "$OLD/tree" "$BEFORE" >/dev/null
@@ -43,8 +41,7 @@ for split in dev test; do
     --out "$USER_OUT/before/$split")
   PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods "$METHODS" "${common[@]}" \
     --import-method "today=$USER_OUT/before/$split" --delta-against relevance-only,today --out "$USER_OUT/$split"
-  mkdir -p "$COMMITTED/$split"
-  cp "$USER_OUT/$split/compare.md" "$USER_OUT/$split/compare.json" "$COMMITTED/$split/"
+  keep "$USER_OUT/$split" "$COMMITTED/$split"
 done
 # similarity/: relevance "similarity" (the same MiniLM cosines handed over as upstream scores,
 # declared to judge meaning), which the pre-trust code does not know: relevance alone and the
@@ -55,8 +52,7 @@ for split in dev test; do
   rm -rf "${USER_OUT:?}/similarity/$split"
   PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods relevance-only,default --tracks "$tracks" --split "$split" \
     --track-relevance upstream,similarity --rerank-relevance none --seed 0 --out "$USER_OUT/similarity/$split"
-  mkdir -p "$COMMITTED/similarity/$split"
-  cp "$USER_OUT/similarity/$split/compare.md" "$USER_OUT/similarity/$split/compare.json" "$COMMITTED/similarity/$split/"
+  keep "$USER_OUT/similarity/$split" "$COMMITTED/similarity/$split"
 done
 GRID=relevance-only
 for w in 0.2 0.3 0.4 0.5; do for o in 0.5 0.55 0.6 0.7; do GRID="$GRID,default:weight=$w,on_topic=$o"; done; done

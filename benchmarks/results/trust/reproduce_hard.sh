@@ -16,6 +16,5 @@ for split in dev test; do
     --methods relevance-only,default,default:on_topic=0.7,default:on_topic=0.8,default:on_topic=0.9 \
     --tracks no-harm-hard --split "$split" --track-relevance bm25,rank,dense,upstream,similarity \
     --rerank-relevance none --seed 0 --out "$USER_OUT/$split"
-  mkdir -p "$COMMITTED/$split"
-  cp "$USER_OUT/$split/compare.md" "$USER_OUT/$split/compare.json" "$COMMITTED/$split/"
+  keep "$USER_OUT/$split" "$COMMITTED/$split"
 done

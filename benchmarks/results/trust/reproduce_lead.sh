@@ -15,6 +15,5 @@ for tokens in 64 128 full; do
   PYTHONPATH=$PWD "$PY" -m authorag bench compare --methods relevance-only,default \
     --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled --split dev \
     --track-relevance dense --dense-max-tokens "$tokens" --rerank-relevance none --seed 0 --out "$USER_OUT/$tokens"
-  mkdir -p "$COMMITTED/$tokens"
-  cp "$USER_OUT/$tokens/compare.md" "$USER_OUT/$tokens/compare.json" "$COMMITTED/$tokens/"
+  keep "$USER_OUT/$tokens" "$COMMITTED/$tokens"
 done
