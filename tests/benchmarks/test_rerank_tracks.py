@@ -48,6 +48,7 @@ from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError
 from authorag.policy_options import make_policy
 from authorag.rerankers.authority import RerankPolicy
+from authorag.types import Candidate
 
 CTX = MethodContext(task_family="rerank", label_source=None, item_kind="document")
 
@@ -162,6 +163,23 @@ def test_reranking_order_is_the_core_rerankers_order() -> None:
             want = [int(c.id) for c in reranker.rerank(case.query, cands).candidates]
             got = Reranking(RerankSetup("x", scorer, make_policy(policy), None)).order(rel, case.query, urls, texts)
             assert got == want, (rel, policy)
+
+
+class _Lengths:
+    """A relevance scorer of our own: the text's length."""
+
+    name = "relevance.length"
+
+    def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
+        return [float(len(c.text)) for c in candidates]
+
+
+def test_add_relevance_reranks_with_your_own_scorer() -> None:
+    reranking = Reranking(_setup({"a.org": 0.5, "b.org": 0.5, "c.org": 0.5}, weight=0.0, fusion="linear"))
+    reranking.add_relevance("length", _Lengths())
+    urls = ["https://a.org/x", "https://b.org/y", "https://c.org/z"]
+    assert reranking.order("length", "q", urls, ["tt", "tttt", "t"]) == [1, 0, 2]
+    assert reranking.order("length", "q", urls, ["tttt", "t", "tt"]) == [0, 2, 1]
 
 
 def test_dropped_pages_count_as_last() -> None:

@@ -45,6 +45,7 @@ from authorag.benchmarks.tracks.trust_data import (
     load_cases,
 )
 from authorag.errors import ConfigError
+from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.dense import LEAD_TOKENS
 from authorag.rerankers.authority import AuthorityReranker
 
@@ -62,6 +63,14 @@ class Reranking:
         self.setup = setup
         self.dense_max_tokens = dense_max_tokens
         self._built: dict[str, tuple[AuthorityReranker, str]] = {}
+
+    def add_relevance(self, name: str, scorer: RelevanceScorer) -> None:
+        """Rerank with your own relevance ``scorer`` wherever a track is run with relevance
+        ``name`` (a row label; the built-in names are :data:`RELEVANCE_CHOICES`), built as the
+        surfaces build it (``scripts/eval_static_meaning.py`` evaluates a scorer this way)."""
+        from authorag.adapters import build_reranker
+
+        self._built[name] = build_reranker(self.setup.scorer, scorer, self.setup.policy)
 
     def _reranker(self, relevance: str) -> tuple[AuthorityReranker, str]:
         from authorag.adapters import build_reranker
