@@ -1,8 +1,8 @@
 """Can a torch-free meaning signal cap the relevance window as dense relevance does?
 
 An experiment, not a product component. Dense relevance (MiniLM) takes BM25's no-harm failures
-to 1.00 but costs about 2.8 s per 100 new pages on this CPU, so BM25 stays the CLI's and the
-server's default. This script asks whether a *static* distillation of the same model (one vector
+to 1.00 but costs seconds per 100 new pages on a CPU (docs/results/perf/bench_dense_cache.json),
+so BM25 stays the CLI's and the server's default. This script asks whether a *static* distillation of the same model (one vector
 per word piece, averaged over a page's words: no model, no torch at query time) carries enough
 meaning to do the same job cheaply.
 
