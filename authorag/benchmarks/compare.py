@@ -231,24 +231,69 @@ def delta_label(method: str, base: str) -> str:
     return f"Δ {method} − {base}"
 
 
+def pinned_relevance(method: str) -> str | None:
+    """The relevance a composition method pins (``default:relevance=dense`` → ``dense``), else None.
+
+    Example:
+        >>> pinned_relevance("default:relevance=dense"), pinned_relevance("default"), pinned_relevance("prior")
+        ('dense', None, None)
+    """
+    from authorag.benchmarks.methods import split_variant
+    from authorag.benchmarks.tracks.rerank_methods import COMPOSITIONS, parse_method
+
+    return parse_method(method).relevance if split_variant(method)[0] in COMPOSITIONS else None
+
+
+def paired_row(row: str, method_pin: str | None, base_pin: str | None) -> str | None:
+    """The base's row that ``row`` of a method pinned to another relevance is paired with: the same
+    metric with the base's relevance (``on-topic first (dense)`` → ``on-topic first (bm25)``), so
+    a relevance can be compared with another on the same units. None unless both are pinned and
+    differ, or when ``row`` is not a row of the method's relevance.
+
+    Example:
+        >>> paired_row("on-topic first (dense)", "dense", "bm25")
+        'on-topic first (bm25)'
+        >>> paired_row("on-topic first (dense)", None, "bm25") is None
+        True
+    """
+    suffix = f" ({method_pin})"
+    if method_pin is None or base_pin is None or method_pin == base_pin or not row.endswith(suffix):
+        return None
+    return f"{row[: -len(suffix)]} ({base_pin})"
+
+
 def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
                 units: Mapping[tuple[str, str], Any]) -> list[str]:
     """Add ``method − base`` paired-bootstrap cells to every row for each base of
-    ``cfg.delta_against`` (default: the first method); returns the column names."""
+    ``cfg.delta_against`` (default: the first method); returns the column names. Methods pinned
+    to different relevances are paired row by row on the same metric (:func:`paired_row`)."""
     from authorag.benchmarks.paired import paired_delta
 
     kinds = {t.task: t.kind for t in TRACKS}
+    pins = {m: pinned_relevance(m) for m in cfg.methods}
     columns: list[str] = []
     for base in cfg.delta_against or cfg.methods[:1]:
         others = [m for m in cfg.methods if m != base]
         for key, cells in table.items():
             task, _, row = key.partition(" | ")
             for method in others:
-                if base not in cells or method not in cells:  # a method pinned to another relevance has no such row
+                base_row = row
+                if base not in cells and method in cells:
+                    base_row = paired_row(row, pins[method], pins[base]) or row
+                    if table.get(f"{task} | {base_row}", {}).get(base) is None:
+                        base_row = row
+                if (base not in cells and base_row == row) or method not in cells:  # no row to pair with
                     cells[delta_label(method, base)] = {"value": None, "ci": None}
                     continue
-                cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
-                                                                units[(task, method)], seed=cfg.seed)
+                try:
+                    cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
+                                                                    units[(task, method)], seed=cfg.seed,
+                                                                    base_row=base_row)
+                except ConfigError:
+                    if base_row == row:
+                        raise
+                    # another relevance, resampled over other units: nothing to pair
+                    cells[delta_label(method, base)] = {"value": None, "ci": None}
         columns += [delta_label(m, base) for m in others]
     return columns
 

@@ -85,9 +85,10 @@ def _row_stat(kind: str, row: str, units: Mapping[str, Any]) -> tuple[int, Stat]
 
 
 def paired_delta(kind: str, row: str, base: Mapping[str, Any], other: Mapping[str, Any], *,
-                 n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, Any]:
-    """``other − base`` on one row: the point difference and its paired bootstrap CI."""
-    n, stat_base = _row_stat(kind, row, base)
+                 n_boot: int = 1000, seed: int = 0, level: float = 0.95, base_row: str | None = None) -> dict[str, Any]:
+    """``other − base`` on one row: the point difference and its paired bootstrap CI. ``base_row``:
+    the base's row when it is named otherwise (the same metric of another relevance)."""
+    n, stat_base = _row_stat(kind, row if base_row is None else base_row, base)
     n_other, stat_other = _row_stat(kind, row, other)
     if n != n_other or n == 0:
         raise ConfigError(f"paired comparison needs the same units; got {n} and {n_other} for {row!r}")

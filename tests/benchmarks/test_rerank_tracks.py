@@ -9,7 +9,7 @@ import pytest
 from _dict_scorer import DictScorer
 
 from authorag.adapters import build_reranker, candidates_of
-from authorag.benchmarks.compare import CompareConfig, run_compare
+from authorag.benchmarks.compare import CompareConfig, paired_row, pinned_relevance, run_compare
 from authorag.benchmarks.methods import MethodContext
 from authorag.benchmarks.paired import paired_delta
 from authorag.benchmarks.rag.tasks import RagInstance
@@ -275,6 +275,33 @@ def test_compare_puts_rerank_tracks_in_one_table(tmp_path: Path) -> None:
     assert "## Breakdown of the rerank tracks" in text and "split test" in text
     with pytest.raises(ConfigError, match="split must be one of"):
         CompareConfig(split="train")
+
+
+def test_compare_pairs_methods_pinned_to_different_relevances(tmp_path: Path) -> None:
+    """``default:relevance=bm25`` against ``relevance-only:relevance=rank``: each method has only
+    its relevance's rows, and the Δ cell pairs them on the same metric and units."""
+    base, other = "relevance-only:relevance=bm25", "default:relevance=bm25,weight=1.0"
+    cfg = CompareConfig(methods=(base, other), tracks=("trust-pairs",), rerank_relevance=(), split="test")
+    rows = run_compare(cfg, tmp_path)["table"]
+    bm25 = rows["trust-pairs | trusted first (bm25)"]
+    assert bm25[base]["value"] == 0.0 and bm25[other]["value"] > 0.9
+    assert bm25[f"Δ {other} − {base}"]["value"] == pytest.approx(bm25[other]["value"])
+    rank_method = "relevance-only:relevance=rank"
+    cross = CompareConfig(methods=(base, rank_method), tracks=("trust-pairs", "no-harm-pairs"),
+                          rerank_relevance=(), split="test")
+    crossed = run_compare(cross, tmp_path / "cross")["table"]
+    rank = crossed["trust-pairs | trusted first (rank)"]
+    assert base not in rank and rank[rank_method]["value"] == 0.5  # only the rank method has this row
+    assert crossed["trust-pairs | trusted first (bm25)"][base]["value"] == 0.0
+    assert rank[f"Δ {rank_method} − {base}"]["value"] == pytest.approx(0.5)
+    # no-harm pairs in the input order take one order per pair (a relevance-right retriever's),
+    # BM25 both: the cases are still the same, and the bootstrap resamples cases
+    ordered = crossed["no-harm-pairs | on-topic first (rank)"]
+    assert ordered[f"Δ {rank_method} − {base}"]["value"] == pytest.approx(ordered[rank_method]["value"] - 1.0)
+    assert paired_row("nDCG@5 (dense)", "dense", "bm25") == "nDCG@5 (bm25)"
+    assert paired_row("nDCG@5 (dense)", "dense", "dense") is None
+    assert paired_row("authority filter k=1", "dense", "bm25") is None
+    assert pinned_relevance("default:weight=0.3,relevance=dense") == "dense" and pinned_relevance("random") is None
 
 
 def test_dense_max_tokens_reaches_the_tracks_dense_scorer() -> None:

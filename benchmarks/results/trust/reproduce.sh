@@ -14,6 +14,8 @@
 #   hard/: the harder no-harm pairs, dev and test (reproduce_hard.sh, run at the end).
 #   meaning/: the meaning's own share of the window, dense and similarity relevance, dev and test
 #          (reproduce_meaning.sh, run at the end).
+#   relevance/: BM25 against dense as the relevance the default computes, paired on the same units,
+#          dev and test (reproduce_relevance.sh, run at the end).
 # "today" runs in a temporary git worktree of $BEFORE (the last commit before trust fusion) and
 # is imported (`bench compare --import-method`), so it is the old code's own answer, prior
 # sources and policy included. Runs go to the user results folder
@@ -66,3 +68,5 @@ bash benchmarks/results/trust/reproduce_weight.sh
 bash benchmarks/results/trust/reproduce_hard.sh
 # meaning/: the meaning's own share of the window.
 bash benchmarks/results/trust/reproduce_meaning.sh
+# relevance/: BM25 against dense as the relevance the default computes.
+bash benchmarks/results/trust/reproduce_relevance.sh
