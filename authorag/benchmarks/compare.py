@@ -277,23 +277,13 @@ def _add_deltas(cfg: CompareConfig, table: dict[str, dict[str, dict[str, Any]]],
         for key, cells in table.items():
             task, _, row = key.partition(" | ")
             for method in others:
-                base_row = row
-                if base not in cells and method in cells:
-                    base_row = paired_row(row, pins[method], pins[base]) or row
-                    if table.get(f"{task} | {base_row}", {}).get(base) is None:
-                        base_row = row
-                if (base not in cells and base_row == row) or method not in cells:  # no row to pair with
-                    cells[delta_label(method, base)] = {"value": None, "ci": None}
+                base_row = row if base in cells else paired_row(row, pins[method], pins[base])
+                if method not in cells or base_row is None or base not in table.get(f"{task} | {base_row}", {}):
+                    cells[delta_label(method, base)] = {"value": None, "ci": None}  # no row to pair with
                     continue
-                try:
-                    cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
-                                                                    units[(task, method)], seed=cfg.seed,
-                                                                    base_row=base_row)
-                except ConfigError:
-                    if base_row == row:
-                        raise
-                    # another relevance, resampled over other units: nothing to pair
-                    cells[delta_label(method, base)] = {"value": None, "ci": None}
+                cells[delta_label(method, base)] = paired_delta(kinds[task], row, units[(task, base)],
+                                                                units[(task, method)], seed=cfg.seed,
+                                                                base_row=base_row)
         columns += [delta_label(m, base) for m in others]
     return columns
 
