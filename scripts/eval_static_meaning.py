@@ -160,15 +160,14 @@ def run(table: Path, seed: int) -> dict[str, Any]:
     ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document", seed=seed)
     pools = graded_pools()
     rag = load_rag_task("ragauth-trec2019-resampled").instances
+    static = {f"static-{lead or 'page'}": StaticMeaning(table, lead) for lead in LEADS}  # one load, every method
+    rels = ["bm25", *static]
     out: dict[str, Any] = {}
     for method in _methods(SHARES):
         setup = rerank_setup(build_method(method, ctx))
         reranking = Reranking(setup)
-        rels = ["bm25"]
-        for lead in LEADS:
-            rel = f"static-{lead or 'page'}"
-            reranking.add_relevance(rel, StaticMeaning(table, lead))
-            rels.append(rel)
+        for rel, scorer in static.items():
+            reranking.add_relevance(rel, scorer)
         start = time.perf_counter()
         rows: dict[str, Any] = {}
         for task in ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists"):
