@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -79,57 +78,25 @@ class PassageMax:
 
 
 def run(seed: int, words: int) -> dict[str, Any]:
-    from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.rag.protocol import cached_dense
-    from authorag.benchmarks.rag.tasks import load_rag_task
-    from authorag.benchmarks.registry import build_method
-    from authorag.benchmarks.tracks.graded import graded_metrics, graded_pools, rag_rerank_metrics
-    from authorag.benchmarks.tracks.rerank import Reranking, run_case_track
-    from authorag.benchmarks.tracks.rerank_methods import rerank_setup
+    from authorag.benchmarks.tracks.scorer_study import dev_rows
 
-    ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document", seed=seed)
-    pools = graded_pools()
-    rag = load_rag_task("ragauth-trec2019-resampled").instances
     dense = cached_dense()  # the tracks' own lead scorer: one embedding cache for every passage count
     maxp = {f"maxp-{n}": PassageMax(dense, n, words) for n in PASSAGES}
-    rels = ["bm25", "dense", *maxp]
-    out: dict[str, Any] = {}
-    for method in METHODS:
-        setup = rerank_setup(build_method(method, ctx))
-        reranking = Reranking(setup)
-        for rel, scorer in maxp.items():
-            reranking.add_relevance(rel, scorer)
-        start = time.perf_counter()
-        rows: dict[str, Any] = {}
-        for task in ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists"):
-            for row, cell in run_case_track(task, "dev", reranking, rels, seed=seed)["rows"].items():
-                rows[f"{task} | {row}"] = cell
-        for row, cell in graded_metrics(pools, reranking, rels, seed=seed)["rows"].items():
-            rows[f"graded-trec2019 | {row}"] = cell
-        for row, cell in rag_rerank_metrics(rag, reranking, rels, seed=seed)["rows"].items():
-            rows[f"ragauth-trec2019-resampled | {row}"] = cell
-        out[method] = rows
-        print(f"{method}: {time.perf_counter() - start:.0f} s", flush=True)
-    return out
+    return dev_rows(METHODS, maxp, ["bm25", "dense", *maxp], seed)
 
 
 def markdown(results: dict[str, Any], words: int) -> str:
-    methods = list(results)
-    lines = ["# Passage-max dense relevance (the best of a page's first N passages) against the lead", "",
-             ("Made by `bash benchmarks/results/trust/reproduce_passages.sh` (scripts/eval_dense_passages.py, "
-              f"seed 0, dev halves). Cells: value [bootstrap 95 % CI]. `maxp-N`: the best MiniLM cosine over "
-              f"a page's first N passages of {words} words; `dense`: the product's dense relevance (the "
-              "first 128 tokens); `bm25` is the reference (the CLI's and the server's default relevance). "
-              "Only the rows of the metrics the tracks share are kept (no per-domain breakdown)."), "",
-             "| track | metric | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]
-    for row in results[methods[0]]:
-        track, metric = row.split(" | ", 1)
-        if "," in metric:  # the per-domain / per-kind breakdown rows
-            continue
-        cells = [results[m][row] for m in methods]
-        lines.append(f"| {track} | {metric} | " + " | ".join(
-            f"{c['value']:.3f} [{c['ci'][0]:.2f}, {c['ci'][1]:.2f}]" for c in cells) + " |")
-    return "\n".join(lines) + "\n"
+    from authorag.benchmarks.tracks.scorer_study import rows_markdown
+
+    return rows_markdown(
+        results, "Passage-max dense relevance (the best of a page's first N passages) against the lead",
+        ("Made by `bash benchmarks/results/trust/reproduce_passages.sh` (scripts/eval_dense_passages.py, "
+         f"seed 0, dev halves). Cells: value [bootstrap 95 % CI]. `maxp-N`: the best MiniLM cosine over "
+         f"a page's first N passages of {words} words; `dense`: the product's dense relevance (the "
+         "first 128 tokens); `bm25` is the reference (the CLI's and the server's default relevance). "
+         "Only the rows of the metrics the tracks share are kept (no per-domain breakdown)."),
+        breakdown=False)
 
 
 def main() -> None:

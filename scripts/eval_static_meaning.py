@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
@@ -150,52 +149,21 @@ def _methods(shares: Sequence[float | None]) -> list[str]:
 
 
 def run(table: Path, seed: int) -> dict[str, Any]:
-    from authorag.benchmarks.methods import MethodContext
-    from authorag.benchmarks.rag.tasks import load_rag_task
-    from authorag.benchmarks.registry import build_method
-    from authorag.benchmarks.tracks.graded import graded_metrics, graded_pools, rag_rerank_metrics
-    from authorag.benchmarks.tracks.rerank import Reranking, run_case_track
-    from authorag.benchmarks.tracks.rerank_methods import rerank_setup
+    from authorag.benchmarks.tracks.scorer_study import dev_rows
 
-    ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document", seed=seed)
-    pools = graded_pools()
-    rag = load_rag_task("ragauth-trec2019-resampled").instances
     static = {f"static-{lead or 'page'}": StaticMeaning(table, lead) for lead in LEADS}  # one load, every method
-    rels = ["bm25", *static]
-    out: dict[str, Any] = {}
-    for method in _methods(SHARES):
-        setup = rerank_setup(build_method(method, ctx))
-        reranking = Reranking(setup)
-        for rel, scorer in static.items():
-            reranking.add_relevance(rel, scorer)
-        start = time.perf_counter()
-        rows: dict[str, Any] = {}
-        for task in ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists"):
-            for row, cell in run_case_track(task, "dev", reranking, rels, seed=seed)["rows"].items():
-                rows[f"{task} | {row}"] = cell
-        for row, cell in graded_metrics(pools, reranking, rels, seed=seed)["rows"].items():
-            rows[f"graded-trec2019 | {row}"] = cell
-        for row, cell in rag_rerank_metrics(rag, reranking, rels, seed=seed)["rows"].items():
-            rows[f"ragauth-trec2019-resampled | {row}"] = cell
-        out[method] = rows
-        print(f"{method}: {time.perf_counter() - start:.0f} s", flush=True)
-    return out
+    return dev_rows(_methods(SHARES), static, ["bm25", *static], seed)
 
 
 def markdown(results: dict[str, Any]) -> str:
-    methods = list(results)
-    lines = ["# Static meaning (MiniLM distilled to word-piece vectors) as the window's meaning cap", "",
-             ("Made by `bash benchmarks/results/trust/reproduce_static.sh` (scripts/eval_static_meaning.py, "
-              "seed 0, dev halves). Cells: value [bootstrap 95 % CI]. `static-24`: the first 24 content word "
-              "pieces of a page; `static-page`: the whole page. `bm25` is the reference (the CLI's and "
-              "the server's default relevance)."), "",
-             "| track | metric | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]
-    for row in results[methods[0]]:
-        track, metric = row.split(" | ", 1)
-        cells = [results[m][row] for m in methods]
-        lines.append(f"| {track} | {metric} | " + " | ".join(
-            f"{c['value']:.3f} [{c['ci'][0]:.2f}, {c['ci'][1]:.2f}]" for c in cells) + " |")
-    return "\n".join(lines) + "\n"
+    from authorag.benchmarks.tracks.scorer_study import rows_markdown
+
+    return rows_markdown(
+        results, "Static meaning (MiniLM distilled to word-piece vectors) as the window's meaning cap",
+        ("Made by `bash benchmarks/results/trust/reproduce_static.sh` (scripts/eval_static_meaning.py, "
+         "seed 0, dev halves). Cells: value [bootstrap 95 % CI]. `static-24`: the first 24 content word "
+         "pieces of a page; `static-page`: the whole page. `bm25` is the reference (the CLI's and "
+         "the server's default relevance)."))
 
 
 def main() -> None:

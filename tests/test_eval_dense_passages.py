@@ -58,3 +58,15 @@ def test_the_readme_quotes_the_committed_table() -> None:
     assert cells[0] == "0.710"
     row = next(line for line in text.splitlines() if line.startswith("| RAGAuth resampled | rerank k = 3 | 0.710 ("))
     assert [c.strip().split(" ")[0] for c in row.split("|")[3:9]] == cells
+
+
+def test_rows_markdown_keeps_one_column_per_method_and_drops_the_breakdown_on_request() -> None:
+    from authorag.benchmarks.tracks.scorer_study import rows_markdown
+
+    cell = {"value": 0.5, "ci": [0.25, 0.75]}
+    results = {"a": {"t | m (bm25)": cell, "t | m (bm25), domain x": cell},
+               "b": {"t | m (bm25)": {"value": 1.0, "ci": [1.0, 1.0]}, "t | m (bm25), domain x": cell}}
+    assert rows_markdown(results, "T", "intro", breakdown=False).splitlines() == [
+        "# T", "", "intro", "", "| track | metric | a | b |", "|---|---|---|---|",
+        "| t | m (bm25) | 0.500 [0.25, 0.75] | 1.000 [1.00, 1.00] |"]
+    assert len(rows_markdown(results, "T", "intro").splitlines()) == 8

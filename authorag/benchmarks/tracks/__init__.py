@@ -7,4 +7,5 @@ cases), :mod:`~authorag.benchmarks.tracks.rerank` (those cases through the produ
 Their protocols: :mod:`~authorag.benchmarks.tracks.protocols`. Their methods:
 :mod:`~authorag.benchmarks.tracks.methods` (table-const, table-learned, default) and
 :mod:`~authorag.benchmarks.tracks.rerank_methods` (compositions ``NAME[:key=value,...]``).
+Relevance scorers of your own through every dev track: :mod:`~authorag.benchmarks.tracks.scorer_study`.
 """
