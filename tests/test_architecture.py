@@ -1,20 +1,15 @@
 """docs/ARCHITECTURE.md shows the import diagram of the current code."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _diagram_module():  # scripts/ is not a package: load the generator by path
-    spec = importlib.util.spec_from_file_location("import_diagram", ROOT / "scripts" / "import_diagram.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["import_diagram"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("import_diagram")
 
 
 def test_committed_diagram_is_current() -> None:

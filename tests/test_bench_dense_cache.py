@@ -1,12 +1,11 @@
 """scripts/bench_dense_cache.py: the three timings in one run; the docs quote its committed result."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULT = ROOT / "docs" / "results" / "perf" / "bench_dense_cache.json"
@@ -26,11 +25,7 @@ def test_docs_quote_the_committed_result() -> None:
 
 def test_one_run_times_off_first_and_repeat() -> None:
     pytest.importorskip("sentence_transformers")
-    spec = importlib.util.spec_from_file_location("bench_dense_cache", ROOT / "scripts" / "bench_dense_cache.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_dense_cache"] = module
-    spec.loader.exec_module(module)
+    module = load_script("bench_dense_cache")
     out = module.measure(4, 1)
     assert out["candidates"] == 4 and list(out["seconds_per_call"]) == ["full", "off", "first", "repeat"]
     assert out["lead_to_full"] == out["seconds_per_call"]["off"] / out["seconds_per_call"]["full"]

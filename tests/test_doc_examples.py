@@ -4,26 +4,12 @@ The convention and the update command are in scripts/doc_outputs.py. A session t
 embedded judge model is a slow test."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load() -> ModuleType:  # scripts/ is not a package: load the runner by path
-    spec = importlib.util.spec_from_file_location("doc_outputs", ROOT / "scripts" / "doc_outputs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["doc_outputs"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-docs = _load()
+docs = load_script("doc_outputs")  # scripts/ is not a package: the runner is loaded by path
 SESSIONS = docs.sessions(docs.doc_files())
 
 

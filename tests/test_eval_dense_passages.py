@@ -2,13 +2,12 @@
 committed table the trust README quotes."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from _scripts import load_script
 
 from authorag.types import Candidate
 
@@ -17,12 +16,7 @@ RESULT = ROOT / "benchmarks" / "results" / "trust" / "passages" / "compare.json"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("eval_dense_passages", ROOT / "scripts" / "eval_dense_passages.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["eval_dense_passages"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("eval_dense_passages")
 
 
 def test_passages_cut_the_first_n_windows_of_words() -> None:

@@ -6,7 +6,6 @@ Not skipped when Chromium or Playwright is missing: the fixture fails with the f
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _scripts import load_script
 
 from authorag.cli import main
 
@@ -137,10 +137,7 @@ def test_bundled_example_batch_renders_with_no_console_errors(browser: Any, tmp_
 
 def test_committed_judged_reports_render(browser: Any, tmp_path: Path) -> None:
     """The committed LLM-judged run as a page, written by ``scripts/audit_demo.py --html`` (no LLM call)."""
-    spec = importlib.util.spec_from_file_location("audit_demo", ROOT / "scripts" / "audit_demo.py")
-    assert spec is not None and spec.loader is not None
-    demo = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(demo)
+    demo = load_script("audit_demo")
     assert demo.main(["--out", str(DEMO), "--html", str(tmp_path / "judged.html")]) == 0
     reports = [json.loads(line) for line in (DEMO / "reports.jsonl").read_text(encoding="utf-8").splitlines()]
     opened = Opened(browser, tmp_path / "judged.html")
