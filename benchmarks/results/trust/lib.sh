@@ -23,3 +23,13 @@ keep() {
   mkdir -p "$2"
   cp "$1/compare.md" "$1/compare.json" "$2/"
 }
+
+# experiment NAME SCRIPT: run an experiment script (scripts/eval_*.py, which writes compare.md and
+# compare.json to --out) into the user folder trust/NAME, then keep its table in trust/NAME.
+experiment() {
+  folders "$1"
+  mkdir -p "$USER_OUT"
+  rm -f "$USER_OUT/compare.md" "$USER_OUT/compare.json"
+  PYTHONPATH=$PWD "$PY" "$2" --out "$USER_OUT"
+  keep "$USER_OUT" "$COMMITTED"
+}

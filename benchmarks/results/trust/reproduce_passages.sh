@@ -9,8 +9,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 . benchmarks/results/trust/lib.sh
-folders passages
-mkdir -p "$USER_OUT"
-rm -f "$USER_OUT/compare.md" "$USER_OUT/compare.json"
-PYTHONPATH=$PWD "$PY" scripts/eval_dense_passages.py --out "$USER_OUT"
-keep "$USER_OUT" "$COMMITTED"
+experiment passages scripts/eval_dense_passages.py
