@@ -79,11 +79,11 @@ def resolve_relevance(relevance: Relevance | str | RelevanceScorer | None) -> tu
         return "auto", None
     if not isinstance(relevance, str):
         return relevance.name, relevance
-    from authorag.relevance.registry import RELEVANCE_REGISTRY, load_relevance
+    from authorag.relevance.registry import DENSE_OR_BM25, RELEVANCE_REGISTRY, load_relevance
 
     if relevance in ORDER_MODES:
         return relevance, None
-    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY))
+    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY, DENSE_OR_BM25))
     scorer = load_relevance(relevance)
     assert scorer is not None  # only "none" gives no scorer, handled above
     return scorer.name, scorer

@@ -42,11 +42,11 @@ def test_upstream_needs_every_score() -> None:
 
 
 def test_one_vocabulary() -> None:
-    assert get_args(Relevance) == ("auto", "rank", "upstream", "similarity", "none", "bm25", "dense")
+    assert get_args(Relevance) == ("auto", "rank", "upstream", "similarity", "none", "bm25", "dense", "dense-or-bm25")
     assert adapters.resolve_relevance("none") == ("none", None)
     assert adapters.resolve_relevance("bm25")[0] == "relevance.bm25"
     with pytest.raises(ConfigError, match="relevance must be one of 'auto', 'rank', 'upstream', 'similarity', 'none', "
-                                          "'bm25', 'dense', got 'tfidf'"):
+                                          "'bm25', 'dense', 'dense-or-bm25', got 'tfidf'"):
         adapters.resolve_relevance("tfidf")
     with pytest.raises(ConfigError, match="relevance 'rank' is read from the incoming candidates"):
         load_relevance("rank")

