@@ -24,10 +24,10 @@ Every request limit (:data:`LIMITS`: ``AUTHORAG_MAX_DOCUMENTS``, ``AUTHORAG_MAX_
 limits, defaults and the error each gives.
 
 The rerank policy is read from ``AUTHORAG_<FIELD>`` for every
-:class:`~authorag.rerankers.authority.RerankPolicy` field, with its defaults (``AUTHORAG_WEIGHT``
-0.3, ``AUTHORAG_FUSION`` linear, ``AUTHORAG_CREDIBILITY_WEIGHT`` 0.5, ``AUTHORAG_UNKNOWN_LEVEL``
-0.3, ``AUTHORAG_MIN_AUTHORITY``, ``AUTHORAG_ALLOW``/``AUTHORAG_DENY`` as comma lists,
-``AUTHORAG_SUITABILITY_WEIGHT`` 0.5 (used with ``AUTHORAG_SUITABILITY``), ...).
+:class:`~authorag.rerankers.authority.RerankPolicy` field, with that class's defaults
+(``AUTHORAG_WEIGHT``, ``AUTHORAG_FUSION``, ``AUTHORAG_ON_TOPIC``, ``AUTHORAG_MIN_AUTHORITY``,
+``AUTHORAG_ALLOW``/``AUTHORAG_DENY`` as comma lists, ``AUTHORAG_SUITABILITY_WEIGHT`` (used with
+``AUTHORAG_SUITABILITY``), ...; ``docs/server.md`` has the table).
 
 The authority scorer is configured by :class:`authorag.compose.ScorerSettings`, the same settings
 every surface uses (``AUTHORAG_EXCLUDE_SOURCES``, ``AUTHORAG_JUDGE``, ``AUTHORAG_LEARNED``,
