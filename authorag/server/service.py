@@ -61,6 +61,8 @@ class RerankService:
         self._executor: ThreadPoolExecutor | None = None
         self._cpu_executor: ThreadPoolExecutor | None = None
         self._custom_scorer = scorer is not None
+        # Resolved once: dense-or-bm25 looks for the embeddings extra on disk, and offload is read per request.
+        self._dense = config.relevance_in_use() == "dense"
 
     @property
     def cpu_executor(self) -> ThreadPoolExecutor:
@@ -129,7 +131,7 @@ class RerankService:
         the caller, whose cost the server cannot know): every request then runs in a thread."""
         scorer = self.config.scorer
         return (self._custom_scorer or scorer.judge != "none" or scorer.learned
-                or self.config.relevance_in_use() == "dense")
+                or self._dense)
 
     def warm_up(self) -> None:
         """Load the prior (and the relevance model) once."""
