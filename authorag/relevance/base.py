@@ -45,4 +45,15 @@ class WarmsUp(Protocol):
         ...
 
 
-__all__ = ["RelevanceScorer", "SemanticScorer", "WarmsUp"]
+@runtime_checkable
+class CountsUnseen(Protocol):
+    """A relevance scorer whose cost lies in the texts it has not seen before (a model encodes
+    each once and remembers it). Optional: the server counts them before the work and refuses a
+    request with more than its limit (``max_unseen_documents``, docs/server.md "Limits")."""
+
+    def unseen(self, texts: Sequence[str]) -> int:
+        """How many distinct texts of ``texts`` scoring them would have to encode now."""
+        ...
+
+
+__all__ = ["CountsUnseen", "RelevanceScorer", "SemanticScorer", "WarmsUp"]

@@ -225,6 +225,20 @@ class DenseRelevance:
         """Cosine similarity (in [-1, 1]) of each candidate's ``text`` to ``query``, in input order."""
         return self.cosines(query, [c.text for c in candidates])
 
+    def unseen(self, texts: Sequence[str]) -> int:
+        """How many distinct texts of ``texts`` :meth:`cosines` would encode now (the others are
+        remembered): :class:`~authorag.relevance.base.CountsUnseen`. With the cache off, every text."""
+        if self.cache_size == 0:
+            return len(texts)
+        keys = self._keys(texts)
+        with self._lock:
+            return sum(1 for k in dict.fromkeys(keys) if k not in self._docs)
+
+    def _keys(self, texts: Sequence[str]) -> list[str]:
+        """The cache keys of ``texts``: each cut to what the encoder reads."""
+        cut = self.encoder.max_chars
+        return list(texts) if cut is None else [t[:cut] for t in texts]
+
     def cosines(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosine similarity of each text to ``query``; only texts not remembered are encoded.
 
@@ -241,8 +255,7 @@ class DenseRelevance:
             vectors = [v for part in self._parts(list(texts), len(texts)) for v in self.encoder.encode(part)]
             q = self.encoder.encode_query(query)
             return [float(v @ q) for v in vectors]
-        cut = self.encoder.max_chars
-        keys = list(texts) if cut is None else [t[:cut] for t in texts]
+        keys = self._keys(texts)
         with self._lock:  # the texts remembered become the most recently used
             found = {k: self._docs[k] for k in dict.fromkeys(keys) if k in self._docs}
             _remember(self._docs, found, self.cache_size)

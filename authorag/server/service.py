@@ -23,6 +23,7 @@ from authorag.errors import AuthoragError, LimitExceeded
 from authorag.judges.base import public_reason
 from authorag.judges.deadline import guard_for, skip_code
 from authorag.priors.base import AuthorityScorer
+from authorag.relevance.base import CountsUnseen
 from authorag.relevance.tokens import tokenize
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.scores import FUSED_SCORE
@@ -174,6 +175,22 @@ class RerankService:
                                     f"{cfg.max_query_terms} for BM25 relevance; send a shorter query (server "
                                     "setting --max-query-terms)")
 
+    def _check_unseen(self, texts: Sequence[str]) -> None:
+        """``max_unseen_documents``: the pages dense relevance would encode, counted before it
+        encodes any (each costs tens of milliseconds of CPU; pages seen before are remembered)."""
+        assert self._reranker is not None
+        relevance = self._reranker.relevance
+        if not isinstance(relevance, CountsUnseen):
+            return
+        n, cap = relevance.unseen(texts), self.config.max_unseen_documents
+        if n > cap:
+            raise LimitExceeded(
+                "too_many_unseen_documents",
+                f"{n} documents are new to dense relevance, which encodes each (tens of milliseconds of CPU "
+                f"a page); the limit is {cap} new documents per request. Send at most {cap} new documents "
+                "per request (documents already sent are remembered and cost nothing), or raise the server "
+                "setting --max-unseen-documents, or use --relevance bm25")
+
     def heavy(self, request: BaseModel) -> bool:
         """True for a request whose work (bounded by the limits) may take more than a few
         milliseconds: it runs on :attr:`cpu_executor`, not on the event loop."""
@@ -192,7 +209,8 @@ class RerankService:
         ``deadline`` (``time.monotonic()`` seconds) is checked between the steps.
 
         Raises:
-            LimitExceeded: a request over one of the limits (documents, query, rank_fields).
+            LimitExceeded: a request over one of the limits (documents, query, rank_fields, documents
+                new to dense relevance).
             ConfigError: ``urls`` misaligned, or a document object without text.
             DeadlineExceeded: ``deadline`` passed.
         """
@@ -202,6 +220,7 @@ class RerankService:
         self._check_deadline(deadline)
         docs = read_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                               max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
+        self._check_unseen(docs.texts)
         cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
         self._check_deadline(deadline)
         changes = {} if policy is None else _changed_fields(self._reranker.policy, policy)

@@ -235,3 +235,36 @@ def test_the_dense_model_loads_before_the_service_is_ready(monkeypatch: pytest.M
     relevance = service.reranker.relevance
     assert isinstance(relevance, dense_module.DenseRelevance)
     assert len(relevance._docs) == 0  # pyright: ignore[reportPrivateUsage]  # the probe text is not remembered
+
+
+def test_dense_relevance_refuses_too_many_new_pages_before_encoding_any(serve: Any) -> None:
+    """Was: with dense relevance (the default where the embeddings extra is installed) a request of
+    1,000 new long pages was bounded only by the 20 s deadline, checked after each batch of 64."""
+    pytest.importorskip("sentence_transformers")
+    from authorag.errors import LimitExceeded
+    from authorag.relevance.dense import DenseRelevance
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import RerankService
+
+    config = ServerConfig(relevance="dense", max_unseen_documents=4)
+    query = "does cranberry juice prevent urinary tract infections"
+    docs: list[str | dict[str, Any]] = [
+        f"Cranberry juice and urinary tract infections, trial {i}: what the trial found." for i in range(7)]
+    with serve(create_app(config)) as url:  # the client's view: a 422 that names the limit and the fix
+        r = httpx.post(f"{url}/v2/rerank", json={"query": query, "documents": docs[:5]}, timeout=60)
+        msg = _error(r, 422, "too_many_unseen_documents")
+        assert msg.startswith("5 documents are new to dense relevance, which encodes each")
+        assert "the limit is 4 new documents per request" in msg and "--max-unseen-documents" in msg
+        r = httpx.post(f"{url}/v2/rerank", json={"query": query, "documents": docs[:4]}, timeout=60)
+        assert r.status_code == 200 and len(r.json()["results"]) == 4
+
+    service = RerankService(config)
+    dense = service.reranker.relevance
+    assert isinstance(dense, DenseRelevance)
+    with pytest.raises(LimitExceeded, match="^5 documents are new"):
+        service.rerank(RerankRequest(query=query, documents=docs[:5]), "v2")
+    assert len(dense._docs) == 0  # pyright: ignore[reportPrivateUsage]  # refused before any was encoded
+    out = service.rerank(RerankRequest(query=query, documents=docs[:4] + docs[:2]), "v2")
+    assert len(out["results"]) == 6  # 4 distinct new pages: at the limit
+    out = service.rerank(RerankRequest(query=query, documents=docs), "v2")
+    assert len(out["results"]) == 7  # 3 new: the 4 seen before are not counted
