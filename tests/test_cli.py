@@ -46,14 +46,35 @@ def test_rerank_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
     rows = [{"id": "blog", "url": "https://cure.blogspot.com/x", "text": "t", "score": 0.9, "extra": [1]},
             {"id": "nih", "url": "https://www.nih.gov/y", "text": "t", "score": 0.8}]
     f.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
-    code, out, _ = run(capsys, "rerank", "-q", "q", "-i", str(f), "--weight", "0.8", "--no-learned")
+    code, out, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--weight", "0.8", "--no-learned",
+                         "--relevance", "auto")
     lines = [json.loads(ln) for ln in out.splitlines()]
-    assert code == 0
+    assert code == 0 and err == ""
     assert [(ln["id"], ln["rank"]) for ln in lines] == [("nih", 1), ("blog", 2)]
     assert lines[1]["extra"] == [1]
     assert lines[0]["authority"]["domain"] == "nih.gov" and lines[0]["authority"]["tier"] == "table"
     assert lines[0]["score"] == pytest.approx(lines[0]["authority"]["fused"])
     assert lines[0]["authority"]["relevance"] == 0.8 and lines[0]["authority"]["relevance_source"] == "upstream"
+
+
+def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    """The default relevance is the server's, dense-or-bm25: the query is read against each text,
+    and a 'score' on every line is not used (a note on stderr says how to fuse it)."""
+    from authorag.relevance.registry import dense_or_bm25
+
+    f = tmp_path / "c.jsonl"
+    rows = [{"id": "off", "url": "https://www.irs.gov/a", "text": "File your federal tax return online.", "score": 0.9},
+            {"id": "on", "url": "https://www.cdc.gov/b", "text": "Cranberry juice does not prevent urinary tract "
+             "infections, trials found.", "score": 0.1}]
+    f.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    code, out, err = run(capsys, "rerank", "-q", "does cranberry juice prevent urinary tract infections",
+                         "-i", str(f), "--no-learned")
+    lines = [json.loads(ln) for ln in out.splitlines()]
+    assert code == 0 and [ln["id"] for ln in lines] == ["on", "off"]
+    assert {ln["authority"]["relevance_source"] for ln in lines} == {f"relevance.{dense_or_bm25()}"}
+    assert err == ("authorag rerank: note: every line has a 'score', which relevance 'dense-or-bm25' does not read "
+                   "(it scores the text against --query); pass --relevance auto to fuse the scores instead\n")
 
 
 def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (query, provenance: scorer, prior stores, policy; results) "
                         "instead of one JSON line per candidate")
-    _add_relevance(p, "auto")
+    _add_relevance(p, "dense-or-bm25")
     add_policy_options(p)
     _add_suitability(p)
     add_scorer_options(p)
@@ -43,10 +43,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _add_relevance(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--relevance", choices=get_args(Relevance), default=default,
-                   help="relevance fused with authority: the input's 'score' field when every line has "
-                        "one else the input order (auto), the input order (rank), the 'score' field "
-                        "(upstream), the 'score' field declared to judge meaning, as a vector retriever's "
-                        f"similarity does (similarity), BM25 or dense over the text, or none (default {default})")
+                   help="relevance fused with authority: BM25 or dense over the text, dense where the "
+                        "embeddings extra is installed else BM25 (dense-or-bm25, as the server), the input's "
+                        "'score' field when every line has one else the input order (auto), the input order "
+                        "(rank), the 'score' field (upstream), the 'score' field declared to judge meaning, as "
+                        f"a vector retriever's similarity does (similarity), or none (default {default})")
 
 
 def _add_suitability(p: argparse.ArgumentParser) -> None:
@@ -91,10 +92,14 @@ def _read(path: str) -> tuple[list[tuple[str, str, float | None]], list[dict[str
 
 
 def _rerank(args: argparse.Namespace) -> int:
-    from authorag.adapters import breakdowns, candidates
+    from authorag.adapters import ORDER_MODES, breakdowns, candidates
 
     reranker, mode = build_reranker(args)  # validates the options before reading any input
     items, rows = _read(args.input)
+    if mode not in ORDER_MODES and items and all(score is not None for _, _, score in items):
+        sys.stderr.write(f"authorag rerank: note: every line has a 'score', which relevance {args.relevance!r} "
+                         "does not read (it scores the text against --query); pass --relevance auto to fuse "
+                         "the scores instead\n")
     cands, source = candidates(items, mode)
     ranking = reranker.rerank(args.query, cands)
     results = [{**rows[int(c.id)], "rank": rank, "score": c.scores[FUSED_SCORE], "authority": explanation}

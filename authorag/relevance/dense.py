@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +81,27 @@ def _load_model(path: Path, device: str | None, max_tokens: int | None = None) -
             st = require("sentence_transformers", extra="embeddings", feature="dense relevance")
             logger.info("loading sentence-transformers model from %s (device=%s, max_tokens=%s)", path, device,
                         max_tokens)
-            model = st.SentenceTransformer(str(path), device=device, local_files_only=True)
+            model = _quietly(lambda: st.SentenceTransformer(str(path), device=device, local_files_only=True))
             if max_tokens is not None:
                 model.max_seq_length = min(max_tokens, model.max_seq_length or max_tokens)
             _MODELS[key] = model
         return _MODELS[key]
+
+
+def _quietly(load: Callable[[], Any]) -> Any:
+    """``load()`` without transformers' "Loading weights" progress bar, which would otherwise
+    print on stderr of every CLI run and server start (a local model loads in well under a second)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - sentence-transformers depends on transformers
+        return load()
+    shown = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        return load()
+    finally:
+        if shown:
+            hf_logging.enable_progress_bar()
 
 
 class DenseEncoder:

@@ -1,6 +1,7 @@
 """Dense relevance on the surfaces the held-out checks use: the HTTP server with its defaults
 (`dense-or-bm25`, which is dense where the embeddings extra is installed, as here; Cohere v2 SDK on
-a real uvicorn) and the CLI (`authorag rerank --relevance dense-or-bm25`, a subprocess).
+a real uvicorn) and the CLI with its defaults (`authorag rerank`, whose default relevance is also
+`dense-or-bm25`; a subprocess).
 
 The cases are the hand-written no-harm pairs that BM25 relevance gets wrong under the default
 policy (an off-topic trusted page that shares the question's words: benchmarks/results/trust/),
@@ -61,9 +62,11 @@ def _cli(case: RerankCase, reverse: bool, tmp: Path) -> list[str]:
     path.write_text("".join(json.dumps({"id": str(i), "url": p.url, "text": p.text}) + "\n" for i, p in enumerate(pages)))
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTHORAG_")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    done = subprocess.run([sys.executable, "-m", "authorag", "rerank", "-q", case.query, "-i", str(path),
-                           "--relevance", "dense-or-bm25"], capture_output=True, text=True, check=False, env=env)
-    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-m", "authorag", "rerank", "-q", case.query, "-i", str(path)],
+                          capture_output=True, text=True, check=False, env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr  # no note, no progress bar
+    assert {json.loads(line)["authority"]["relevance_source"] for line in done.stdout.splitlines()} == {
+        "relevance.dense"}
     return [pages[int(json.loads(line)["id"])].role for line in done.stdout.splitlines()]
 
 
