@@ -284,38 +284,54 @@ def source_type_of(ranking: Ranking, candidate: Candidate) -> Mapping[str, Any] 
     return None if suit is None else suit["candidates"].get(candidate.id)
 
 
-_BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(detail) -> (detail, base)
+_BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(detail) -> (detail, template)
 
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
-    """``{"version": 1, **detail.to_dict()}`` once per detail (scorers share one detail per source)."""
+    """The breakdown template of ``detail``, once per detail (scorers share one detail per source):
+    ``{"version": 1, **detail.to_dict(), **trust fields}`` and then every per-candidate key, in
+    the breakdown's key order, with the values of a candidate without URL or scores. A copy of it
+    holds every key, so :func:`_rows` only replaces values (no dict growth per candidate)."""
     base = {"version": BREAKDOWN_VERSION,
             **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
+    # "trust" keeps its place when the detail gave one, else it follows "has_url"
+    template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
+                "signal": None, "relevance": None, "relevance_source": None, "relevance_norm": None,
+                "fused": None, "relevance_note": None}
     if len(_BASES) >= 4096:
         _BASES.clear()
-    _BASES[id(detail)] = (detail, base)  # the detail is kept alive, so its id is not reused
-    return base
+    _BASES[id(detail)] = (detail, template)  # the detail is kept alive, so its id is not reused
+    return template
 
 
 def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
-    """The breakdowns without suitability fields; one loop, no call per candidate (hot path)."""
+    """The breakdowns without suitability fields; one loop, no call per candidate (hot path).
+
+    The scores are read with ``in`` and ``[]`` (C slots of the read-only mapping), not ``.get``
+    (a method call through the proxy to the dict behind it).
+    """
     out: list[dict[str, Any]] = []
     append, bases = out.append, _BASES
     for c in cands:
-        detail, get, url = c.authority, c.scores.get, c.url
+        detail, scores, url = c.authority, c.scores, c.url
         hit = bases.get(id(detail))
         row = (hit[1] if hit is not None and hit[0] is detail else _base(detail)).copy()
-        row["url"] = url or None  # same key order as the one dict literal this replaced
+        if url:
+            row["url"] = url
+            row["has_url"] = True
         row["host"] = c.host
         row["domain"] = c.domain
-        row["has_url"] = bool(url)
-        row["trust"] = get(TRUST_SCORE, row.get("trust"))
-        row["signal"] = get(AUTHORITY_SIGNAL_SCORE)
-        row["relevance"] = get(source, get(RELEVANCE_SCORE, get(RANK_SCORE)))
+        if TRUST_SCORE in scores:
+            row["trust"] = scores[TRUST_SCORE]
+        if AUTHORITY_SIGNAL_SCORE in scores:
+            row["signal"] = scores[AUTHORITY_SIGNAL_SCORE]
+        row["relevance"] = (scores[source] if source in scores else scores[RELEVANCE_SCORE]
+                            if RELEVANCE_SCORE in scores else scores.get(RANK_SCORE))
         row["relevance_source"] = source
-        row["relevance_norm"] = get(RELEVANCE_NORM_SCORE)
-        row["fused"] = get(FUSED_SCORE)
-        row["relevance_note"] = None
+        if RELEVANCE_NORM_SCORE in scores:
+            row["relevance_norm"] = scores[RELEVANCE_NORM_SCORE]
+        if FUSED_SCORE in scores:
+            row["fused"] = scores[FUSED_SCORE]
         append(row)
     return out
 
