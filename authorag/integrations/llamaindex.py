@@ -16,7 +16,9 @@ trip them (an authority ``scorer`` object passed in is not serialized: it is reb
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from authorag._optional import require
 
@@ -48,6 +50,21 @@ _POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_
 _QUERY_FREE = frozenset(adapters.ORDER_MODES)  # relevance modes that read no query text
 _PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() is TextNode's (the text alone)
 _CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _signature_once(method: _F) -> _F:
+    """``method`` with its signature computed once, here.
+
+    LlamaIndex's instrumentation wraps ``_postprocess_nodes`` in a span
+    that binds the call's arguments with ``inspect.signature`` on every call, and that rebuilds
+    the signature from the code each time unless the function carries ``__signature__`` (which
+    ``inspect.signature`` returns as is). The bound arguments are the same; the span costs
+    about 0.02-0.03 ms less per call (scripts/bench_adapters.py).
+    """
+    setattr(method, "__signature__", inspect.signature(method))  # noqa: B010 (a dunder pyright does not know)
+    return method
 
 
 class AuthorityPostprocessor(BaseNodePostprocessor):
@@ -159,12 +176,13 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         sdict, sfields, sextra, sprivate = set_dict, set_fields_set, set_extra, set_private  # locals: read per node
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             node = nodes[int(cand.id)].node
-            metadata = node.metadata.copy()  # one shallow copy; the caller's node is never written
+            state = node.__dict__  # the fields, read as dict items (cheaper than attributes)
+            metadata = state["metadata"].copy()  # one shallow copy; the caller's node is never written
             metadata[key] = explanation
-            fields = node.__dict__.copy()
+            fields = state.copy()
             fields["metadata"] = metadata
             # The explanation is for people and code, not for the prompt or the embedding.
-            llm, embed = node.excluded_llm_metadata_keys, node.excluded_embed_metadata_keys
+            llm, embed = state["excluded_llm_metadata_keys"], state["excluded_embed_metadata_keys"]
             if key not in llm:
                 fields["excluded_llm_metadata_keys"] = [*llm, key]
             if key not in embed:
@@ -183,6 +201,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             append(scored)
         return out
 
+    @_signature_once
     def _postprocess_nodes(self, nodes: list[NodeWithScore],
                            query_bundle: QueryBundle | None = None) -> list[NodeWithScore]:
         """New nodes in fused order (at most ``top_n``); the inputs are not changed.
