@@ -207,12 +207,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out, indent=1))
         return 0
     print(f"{out['documents']} documents, prior-only; best of {args.rounds} rounds x {args.calls} calls")
-    print(f"{'surface':<34} {'ms/call':>8} {'x core':>7} {'+ms over core':>14} {'gc ms/call':>11}  "
+    width = max(map(len, out["ms_per_call"]))
+    print(f"{'surface':<{width}} {'ms/call':>8} {'x core':>7} {'+ms over core':>14} {'gc ms/call':>11}  "
           f"collections per {args.gc_calls} calls (gen0/1/2)")
     for name, value in out["ms_per_call"].items():
         extra = out["overhead_ms"].get(name)
         gc_row = out["collector"][name]
-        print(f"{name:<34} {value:8.3f} {out['ratio_to_core'][name]:7.2f} "
+        print(f"{name:<{width}} {value:8.3f} {out['ratio_to_core'][name]:7.2f} "
               f"{'' if extra is None else f'{extra:+.3f}':>14} {gc_row['ms_per_call']:11.3f}  "
               + "/".join(str(c) for c in gc_row["collections"].values()))
     print(f"Haystack AuthorityRanker / MetaFieldRanker: {out['haystack_vs_metafield']:.2f}; "
