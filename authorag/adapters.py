@@ -162,9 +162,8 @@ def upstream_scores(mode: str, values: list[object]) -> list[float | None] | Non
 def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT_URL_KEYS) -> str:
     """A document's source URL: the first value under ``keys`` (in order) that is a string
     with something other than white space, stripped; ``""`` when none. Missing keys, nulls,
-    non-strings and blank strings are skipped, so ``{"source": " ", "url": u}`` gives ``u``.
-
-    The one lookup of every surface (see :data:`DEFAULT_URL_KEYS`).
+    non-strings and blank strings are skipped, so ``{"source": " ", "url": u}`` gives ``u``. The
+    one lookup of every surface (see :data:`DEFAULT_URL_KEYS`).
 
     Example:
         >>> url_from_metadata({"source": "Reuters", "url": " https://www.nih.gov/ "})
@@ -182,9 +181,8 @@ def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT
 
 
 def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tuple[list[Candidate], str]:
-    """Candidates (ids ``"0"``, ``"1"``, ...) for ``(url, text, upstream score)`` items.
-
-    Returns them and the relevance source (``upstream``, ``rank``, ``none`` or a scorer's name).
+    """Candidates (ids ``"0"``, ``"1"``, ...) for ``(url, text, upstream score)`` items, and the
+    relevance source (``upstream``, ``rank``, ``none`` or a scorer's name).
 
     Raises:
         ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and an item has no score.
@@ -195,9 +193,8 @@ def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tup
 
 def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[float | None] | None,
                   mode: str) -> tuple[list[Candidate], str]:
-    """:func:`candidates` from columns (what the adapters pass: no tuple per document).
-
-    ``upstream`` None means no document has a score (the modes that read none need no list).
+    """:func:`candidates` from columns (what the adapters pass: no tuple per document). ``upstream``
+    None means no document has a score (the modes that read none need no list).
 
     Raises:
         ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and a document has no score.
@@ -288,10 +285,9 @@ _BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(deta
 
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
-    """The breakdown template of ``detail``, once per detail (scorers share one detail per source):
-    ``{"version": 1, **detail.to_dict(), **trust fields}`` and then every per-candidate key, in
-    the breakdown's key order, with the values of a candidate without URL or scores. A copy of it
-    holds every key, so :func:`_rows` only replaces values (no dict growth per candidate)."""
+    """The breakdown template of ``detail``, once per detail (scorers share one per source): ``{"version": 1,
+    **detail.to_dict(), **trust fields}``, then every per-candidate key in the breakdown's order with the
+    values of a candidate without URL or scores, so :func:`_rows` only replaces values (no dict growth)."""
     base = {"version": BREAKDOWN_VERSION,
             **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
     # "trust" keeps its place when the detail gave one, else it follows "has_url"
@@ -305,11 +301,8 @@ def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
 
 
 def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
-    """The breakdowns without suitability fields; one loop, no call per candidate (hot path).
-
-    The scores are read with ``in`` and ``[]`` (C slots of the read-only mapping), not ``.get``
-    (a method call through the proxy to the dict behind it).
-    """
+    """The breakdowns without suitability fields; one loop, no call per candidate (hot path). Scores
+    are read with ``in`` and ``[]`` (C slots of the read-only mapping), not a ``.get`` call through it."""
     out: list[dict[str, Any]] = []
     append, bases = out.append, _BASES
     for c in cands:
@@ -317,10 +310,8 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         hit = bases.get(id(detail))
         row = (hit[1] if hit is not None and hit[0] is detail else _base(detail)).copy()
         if url:
-            row["url"] = url
-            row["has_url"] = True
-        row["host"] = c.host
-        row["domain"] = c.domain
+            row["url"], row["has_url"] = url, True
+        row["host"], row["domain"] = c.host, c.domain
         if TRUST_SCORE in scores:
             row["trust"] = scores[TRUST_SCORE]
         if AUTHORITY_SIGNAL_SCORE in scores:
@@ -340,14 +331,13 @@ def source_authority(raw: str, candidate: Candidate, detail: AuthorityDetail, so
                      rule: TrustRule = DEFAULT_TRUST_RULE) -> dict[str, Any]:
     """The authority of one URL or domain, in the one JSON shape every surface writes.
 
-    Keys: ``input`` (as given), ``host``, ``domain``; the
-    :meth:`~authorag.types.AuthorityDetail.to_dict` fields (``authority``, ``confidence``,
-    ``tier``, ``credibility``, ``matched``, ``sources``, ``credibility_sources``, ``raw``,
-    ``note``); ``trust`` and ``trust_reason`` (``rule``, :mod:`authorag.trust`); the source-type
-    fields (``source_type``, ``source_type_confidence``, ...). ``authorag score --json`` adds
-    ``version``, ``scorer`` and ``provenance``; the server's ``/v1/authority`` item and the MCP
-    ``score_sources`` result add ``error``. :func:`breakdown` carries the same detail and trust
-    fields for a ranked candidate (with ``url`` where this has ``input``).
+    Keys: ``input`` (as given), ``host``, ``domain``; the :meth:`~authorag.types.AuthorityDetail.to_dict`
+    fields (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
+    ``credibility_sources``, ``raw``, ``note``); ``trust`` and ``trust_reason`` (``rule``,
+    :mod:`authorag.trust`); the source-type fields (``source_type``, ``source_type_confidence``, ...).
+    ``authorag score --json`` adds ``version``, ``scorer`` and ``provenance``; the server's
+    ``/v1/authority`` item and the MCP ``score_sources`` result add ``error``. :func:`breakdown`
+    carries the same detail and trust fields for a ranked candidate (``url`` where this has ``input``).
     """
     return {"input": raw, "host": candidate.host, "domain": candidate.domain, **detail.to_dict(),
             **trust_fields(detail, rule), **source_type}
@@ -357,22 +347,20 @@ def breakdown(candidate: Candidate, relevance_source: str,
               source_type: Mapping[str, Any] | None = None, relevance_note: str | None = None) -> dict[str, Any]:
     """The per-candidate explanation written next to the fused score (one stable JSON shape).
 
-    Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields
-    (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
-    ``credibility_sources``, ``raw``, ``note``); ``url``, ``host``, ``domain``, ``has_url``;
-    ``trust`` (:mod:`authorag.trust`) and ``trust_reason`` (the rule's branch), ``signal`` (the
-    value fused: trust unless the policy's ``signal`` says otherwise), ``relevance`` (the input relevance), ``relevance_source``
-    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` (the relevance as
-    fused: for the window fusion, relative to the best candidate; with a relevance that judges
-    meaning, the lower of the words' window and the meaning on the words' scale), ``fused`` and ``relevance_note``
-    (why relevance was calibrated another way, e.g. all candidates equal; else None: the
-    ranking's ``provenance["relevance_note"]``, which :func:`breakdowns` fills in);
-    with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's
-    ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
+    Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields (``authority``,
+    ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``, ``credibility_sources``, ``raw``,
+    ``note``); ``url``, ``host``, ``domain``, ``has_url``; ``trust`` (:mod:`authorag.trust`) and
+    ``trust_reason`` (the rule's branch), ``signal`` (the value fused: trust unless the policy's ``signal``
+    says otherwise), ``relevance`` (the input relevance), ``relevance_source`` (``upstream``, ``rank``,
+    ``none`` or the scorer's name), ``relevance_norm`` (the relevance as fused: for the window fusion,
+    relative to the best candidate; with a relevance that judges meaning, the lower of the words' window
+    and the meaning on the words' scale), ``fused`` and ``relevance_note`` (why relevance was calibrated
+    another way, e.g. all candidates equal; else None: the ranking's ``provenance["relevance_note"]``,
+    which :func:`breakdowns` fills in); with suitability on, ``suitability`` and the fields of
+    ``source_type`` (the ranking's ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
 
-    The nested ``sources``, ``credibility_sources`` and ``raw`` dicts are shared by every result
-    from the same source: read them, do not change them. The scorer, prior stores and policy are
-    in ``Ranking.provenance`` (once per ranking).
+    The nested ``sources``, ``credibility_sources`` and ``raw`` dicts are shared by every result from the
+    same source: read them, do not change them. The scorer, prior stores and policy are in ``Ranking.provenance``.
     """
     out = _rows((candidate,), relevance_source)[0]
     out["relevance_note"] = relevance_note
