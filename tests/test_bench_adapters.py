@@ -26,6 +26,12 @@ def test_docs_quote_the_committed_result() -> None:
               f"{over[SURFACES[2]]:.3f} ms for the Haystack", f"{over[SURFACES[4]]:.3f} ms for the server",
               f"({ms[SURFACES[2]]:.3f} ms) takes {r['haystack_vs_metafield']:.2f}×",
               f"`MetaFieldRanker` ({ms[SURFACES[3]]:.3f} ms)", f"{over[SURFACES[5]]:.3f} ms for the LlamaIndex"]
+    span, gc, llama_gc = r["llamaindex_span"], r["collector"], r["collector"][SURFACES[5]]
+    quoted += [f"around an empty postprocessor it takes {span['span_alone_ms']:.3f} ms",
+               f"work {span['span_in_context_ms']:.3f} ms", f"adds {span['overhead_without_span_ms']:.3f} ms (without "
+               f"the span) or {span['overhead_net_of_span_alone_ms']:.3f} ms (minus the span alone)",
+               f"{llama_gc['collections']['gen0']:,} young and {llama_gc['collections']['gen1']} middle collections, "
+               f"{llama_gc['ms_per_call']:.3f} ms per call", f"compressor: {gc[SURFACES[1]]['ms_per_call']:.3f} ms"]
     assert [q for q in quoted if q not in text] == []
     met = [name.split(" <=")[0].split(" ")[0] for name, ok in r["targets"].items() if ok and "<=" in name]
     assert "is met by " + " and ".join(met) in text
