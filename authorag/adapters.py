@@ -162,9 +162,8 @@ def upstream_scores(mode: str, values: list[object]) -> list[float | None] | Non
 def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT_URL_KEYS) -> str:
     """A document's source URL: the first value under ``keys`` (in order) that is a string
     with something other than white space, stripped; ``""`` when none. Missing keys, nulls,
-    non-strings and blank strings are skipped, so ``{"source": " ", "url": u}`` gives ``u``.
-
-    The one lookup of every surface (see :data:`DEFAULT_URL_KEYS`).
+    non-strings and blank strings are skipped, so ``{"source": " ", "url": u}`` gives ``u``. The
+    one lookup of every surface (see :data:`DEFAULT_URL_KEYS`).
 
     Example:
         >>> url_from_metadata({"source": "Reuters", "url": " https://www.nih.gov/ "})
@@ -182,9 +181,8 @@ def url_from_metadata(metadata: Mapping[str, Any], keys: Sequence[str] = DEFAULT
 
 
 def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tuple[list[Candidate], str]:
-    """Candidates (ids ``"0"``, ``"1"``, ...) for ``(url, text, upstream score)`` items.
-
-    Returns them and the relevance source (``upstream``, ``rank``, ``none`` or a scorer's name).
+    """Candidates (ids ``"0"``, ``"1"``, ...) for ``(url, text, upstream score)`` items, and the
+    relevance source (``upstream``, ``rank``, ``none`` or a scorer's name).
 
     Raises:
         ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and an item has no score.
@@ -195,9 +193,8 @@ def candidates(items: Iterable[tuple[str, str, float | None]], mode: str) -> tup
 
 def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[float | None] | None,
                   mode: str) -> tuple[list[Candidate], str]:
-    """:func:`candidates` from columns (what the adapters pass: no tuple per document).
-
-    ``upstream`` None means no document has a score (the modes that read none need no list).
+    """:func:`candidates` from columns (what the adapters pass: no tuple per document). ``upstream``
+    None means no document has a score (the modes that read none need no list).
 
     Raises:
         ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and a document has no score.
@@ -284,38 +281,48 @@ def source_type_of(ranking: Ranking, candidate: Candidate) -> Mapping[str, Any] 
     return None if suit is None else suit["candidates"].get(candidate.id)
 
 
-_BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(detail) -> (detail, base)
+_BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(detail) -> (detail, template)
 
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
-    """``{"version": 1, **detail.to_dict()}`` once per detail (scorers share one detail per source)."""
+    """The breakdown template of ``detail``, once per detail (scorers share one per source): ``{"version": 1,
+    **detail.to_dict(), **trust fields}``, then every per-candidate key in the breakdown's order with the
+    values of a candidate without URL or scores, so :func:`_rows` only replaces values (no dict growth)."""
     base = {"version": BREAKDOWN_VERSION,
             **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
+    # "trust" keeps its place when the detail gave one, else it follows "has_url"
+    template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
+                "signal": None, "relevance": None, "relevance_source": None, "relevance_norm": None,
+                "fused": None, "relevance_note": None}
     if len(_BASES) >= 4096:
         _BASES.clear()
-    _BASES[id(detail)] = (detail, base)  # the detail is kept alive, so its id is not reused
-    return base
+    _BASES[id(detail)] = (detail, template)  # the detail is kept alive, so its id is not reused
+    return template
 
 
 def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
-    """The breakdowns without suitability fields; one loop, no call per candidate (hot path)."""
+    """The breakdowns without suitability fields; one loop, no call per candidate (hot path). Scores
+    are read with ``in`` and ``[]`` (C slots of the read-only mapping), not a ``.get`` call through it."""
     out: list[dict[str, Any]] = []
     append, bases = out.append, _BASES
     for c in cands:
-        detail, get, url = c.authority, c.scores.get, c.url
+        detail, scores, url = c.authority, c.scores, c.url
         hit = bases.get(id(detail))
         row = (hit[1] if hit is not None and hit[0] is detail else _base(detail)).copy()
-        row["url"] = url or None  # same key order as the one dict literal this replaced
-        row["host"] = c.host
-        row["domain"] = c.domain
-        row["has_url"] = bool(url)
-        row["trust"] = get(TRUST_SCORE, row.get("trust"))
-        row["signal"] = get(AUTHORITY_SIGNAL_SCORE)
-        row["relevance"] = get(source, get(RELEVANCE_SCORE, get(RANK_SCORE)))
+        if url:
+            row["url"], row["has_url"] = url, True
+        row["host"], row["domain"] = c.host, c.domain
+        if TRUST_SCORE in scores:
+            row["trust"] = scores[TRUST_SCORE]
+        if AUTHORITY_SIGNAL_SCORE in scores:
+            row["signal"] = scores[AUTHORITY_SIGNAL_SCORE]
+        row["relevance"] = (scores[source] if source in scores else scores[RELEVANCE_SCORE]
+                            if RELEVANCE_SCORE in scores else scores.get(RANK_SCORE))
         row["relevance_source"] = source
-        row["relevance_norm"] = get(RELEVANCE_NORM_SCORE)
-        row["fused"] = get(FUSED_SCORE)
-        row["relevance_note"] = None
+        if RELEVANCE_NORM_SCORE in scores:
+            row["relevance_norm"] = scores[RELEVANCE_NORM_SCORE]
+        if FUSED_SCORE in scores:
+            row["fused"] = scores[FUSED_SCORE]
         append(row)
     return out
 
@@ -324,14 +331,13 @@ def source_authority(raw: str, candidate: Candidate, detail: AuthorityDetail, so
                      rule: TrustRule = DEFAULT_TRUST_RULE) -> dict[str, Any]:
     """The authority of one URL or domain, in the one JSON shape every surface writes.
 
-    Keys: ``input`` (as given), ``host``, ``domain``; the
-    :meth:`~authorag.types.AuthorityDetail.to_dict` fields (``authority``, ``confidence``,
-    ``tier``, ``credibility``, ``matched``, ``sources``, ``credibility_sources``, ``raw``,
-    ``note``); ``trust`` and ``trust_reason`` (``rule``, :mod:`authorag.trust`); the source-type
-    fields (``source_type``, ``source_type_confidence``, ...). ``authorag score --json`` adds
-    ``version``, ``scorer`` and ``provenance``; the server's ``/v1/authority`` item and the MCP
-    ``score_sources`` result add ``error``. :func:`breakdown` carries the same detail and trust
-    fields for a ranked candidate (with ``url`` where this has ``input``).
+    Keys: ``input`` (as given), ``host``, ``domain``; the :meth:`~authorag.types.AuthorityDetail.to_dict`
+    fields (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
+    ``credibility_sources``, ``raw``, ``note``); ``trust`` and ``trust_reason`` (``rule``,
+    :mod:`authorag.trust`); the source-type fields (``source_type``, ``source_type_confidence``, ...).
+    ``authorag score --json`` adds ``version``, ``scorer`` and ``provenance``; the server's
+    ``/v1/authority`` item and the MCP ``score_sources`` result add ``error``. :func:`breakdown`
+    carries the same detail and trust fields for a ranked candidate (``url`` where this has ``input``).
     """
     return {"input": raw, "host": candidate.host, "domain": candidate.domain, **detail.to_dict(),
             **trust_fields(detail, rule), **source_type}
@@ -341,22 +347,20 @@ def breakdown(candidate: Candidate, relevance_source: str,
               source_type: Mapping[str, Any] | None = None, relevance_note: str | None = None) -> dict[str, Any]:
     """The per-candidate explanation written next to the fused score (one stable JSON shape).
 
-    Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields
-    (``authority``, ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``,
-    ``credibility_sources``, ``raw``, ``note``); ``url``, ``host``, ``domain``, ``has_url``;
-    ``trust`` (:mod:`authorag.trust`) and ``trust_reason`` (the rule's branch), ``signal`` (the
-    value fused: trust unless the policy's ``signal`` says otherwise), ``relevance`` (the input relevance), ``relevance_source``
-    (``upstream``, ``rank``, ``none`` or the scorer's name), ``relevance_norm`` (the relevance as
-    fused: for the window fusion, relative to the best candidate; with a relevance that judges
-    meaning, the lower of the words' window and the meaning on the words' scale), ``fused`` and ``relevance_note``
-    (why relevance was calibrated another way, e.g. all candidates equal; else None: the
-    ranking's ``provenance["relevance_note"]``, which :func:`breakdowns` fills in);
-    with suitability on, ``suitability`` and the fields of ``source_type`` (the ranking's
-    ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
+    Keys: ``version``; the :meth:`~authorag.types.AuthorityDetail.to_dict` fields (``authority``,
+    ``confidence``, ``tier``, ``credibility``, ``matched``, ``sources``, ``credibility_sources``, ``raw``,
+    ``note``); ``url``, ``host``, ``domain``, ``has_url``; ``trust`` (:mod:`authorag.trust`) and
+    ``trust_reason`` (the rule's branch), ``signal`` (the value fused: trust unless the policy's ``signal``
+    says otherwise), ``relevance`` (the input relevance), ``relevance_source`` (``upstream``, ``rank``,
+    ``none`` or the scorer's name), ``relevance_norm`` (the relevance as fused: for the window fusion,
+    relative to the best candidate; with a relevance that judges meaning, the lower of the words' window
+    and the meaning on the words' scale), ``fused`` and ``relevance_note`` (why relevance was calibrated
+    another way, e.g. all candidates equal; else None: the ranking's ``provenance["relevance_note"]``,
+    which :func:`breakdowns` fills in); with suitability on, ``suitability`` and the fields of
+    ``source_type`` (the ranking's ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
 
-    The nested ``sources``, ``credibility_sources`` and ``raw`` dicts are shared by every result
-    from the same source: read them, do not change them. The scorer, prior stores and policy are
-    in ``Ranking.provenance`` (once per ranking).
+    The nested ``sources``, ``credibility_sources`` and ``raw`` dicts are shared by every result from the
+    same source: read them, do not change them. The scorer, prior stores and policy are in ``Ranking.provenance``.
     """
     out = _rows((candidate,), relevance_source)[0]
     out["relevance_note"] = relevance_note

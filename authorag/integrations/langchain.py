@@ -107,8 +107,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
     suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
     suitability: bool | str | SuitabilityScorer = False
 
-    _reranker: AuthorityReranker | None = PrivateAttr(default=None)
-    _mode: str = PrivateAttr(default="auto")
+    _built: tuple[AuthorityReranker, str] | None = PrivateAttr(default=None)  # the reranker, its relevance mode
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityCompressor:
@@ -118,18 +117,25 @@ class AuthorityCompressor(BaseDocumentCompressor):
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
-        if self._reranker is None:
-            self._reranker, self._mode = adapters.build_reranker(
-                self.scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
-        return self._reranker
+        return self._ready()[0]
 
-    def _candidates(self, documents: Sequence[Document]) -> tuple[list[Candidate], str]:
-        if self._reranker is None:
-            self.reranker()
+    def _ready(self) -> tuple[AuthorityReranker, str]:
+        """The reranker and its relevance mode, built on first use.
+
+        Read once per call: pydantic serves a private attribute through ``__getattr__`` after the
+        ordinary lookup fails, a Python call and a caught error on every read.
+        """
+        built = self._built
+        if built is None:
+            built = self._built = adapters.build_reranker(
+                self.scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
+        return built
+
+    def _candidates(self, documents: Sequence[Document], mode: str) -> tuple[list[Candidate], str]:
         keys, rel_key, url_of = self.url_keys, self.relevance_key, adapters.url_from_metadata
         urls = [url_of(d.metadata, keys) for d in documents]
-        upstream = adapters.upstream_scores(self._mode, [d.metadata.get(rel_key) for d in documents])
-        return adapters.candidates_of(urls, [d.page_content for d in documents], upstream, self._mode)
+        upstream = adapters.upstream_scores(mode, [d.metadata.get(rel_key) for d in documents])
+        return adapters.candidates_of(urls, [d.page_content for d in documents], upstream, mode)
 
     @staticmethod
     def _documents(documents: Sequence[Document], ranking: Ranking, source: str) -> list[Document]:
@@ -165,8 +171,9 @@ class AuthorityCompressor(BaseDocumentCompressor):
         """Return new documents in fused order (at most ``top_n``); inputs are not changed."""
         if not documents:
             return []
-        cands, source = self._candidates(documents)
-        ranking = self.reranker().rerank_owned(query, cands, top_k=self.top_n)
+        reranker, mode = self._ready()
+        cands, source = self._candidates(documents, mode)
+        ranking = reranker.rerank_owned(query, cands, top_k=self.top_n)
         return self._documents(documents, ranking, source)
 
     async def acompress_documents(
@@ -175,8 +182,9 @@ class AuthorityCompressor(BaseDocumentCompressor):
         """Async twin of :meth:`compress_documents` (scoring runs off the event loop)."""
         if not documents:
             return []
-        cands, source = self._candidates(documents)
-        ranking = await self.reranker().arerank_owned(query, cands, top_k=self.top_n)
+        reranker, mode = self._ready()
+        cands, source = self._candidates(documents, mode)
+        ranking = await reranker.arerank_owned(query, cands, top_k=self.top_n)
         return self._documents(documents, ranking, source)
 
 

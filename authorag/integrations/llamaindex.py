@@ -16,7 +16,9 @@ trip them (an authority ``scorer`` object passed in is not serialized: it is reb
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from authorag._optional import require
 
@@ -48,6 +50,21 @@ _POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_
 _QUERY_FREE = frozenset(adapters.ORDER_MODES)  # relevance modes that read no query text
 _PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() is TextNode's (the text alone)
 _CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _signature_once(method: _F) -> _F:
+    """``method`` with its signature computed once, here.
+
+    LlamaIndex's instrumentation wraps ``_postprocess_nodes`` in a span
+    that binds the call's arguments with ``inspect.signature`` on every call, and that rebuilds
+    the signature from the code each time unless the function carries ``__signature__`` (which
+    ``inspect.signature`` returns as is). The bound arguments are the same, built with less work
+    on every call (scripts/bench_adapters.py times the span: its ``LlamaIndex span`` rows).
+    """
+    setattr(method, "__signature__", inspect.signature(method))  # noqa: B010 (a dunder pyright does not know)
+    return method
 
 
 class AuthorityPostprocessor(BaseNodePostprocessor):
@@ -99,8 +116,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     exclude_sources: tuple[str, ...] = ()
     optin_sources: tuple[str, ...] = ()
 
-    _reranker: AuthorityReranker | None = PrivateAttr(default=None)
-    _mode: str = PrivateAttr(default="auto")
+    _built: tuple[AuthorityReranker, str] | None = PrivateAttr(default=None)  # the reranker, its relevance mode
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityPostprocessor:
@@ -115,25 +131,33 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
-        if self._reranker is None:
+        return self._ready()[0]
+
+    def _ready(self) -> tuple[AuthorityReranker, str]:
+        """The reranker and its relevance mode, built on first use.
+
+        Read once per call: pydantic serves a private attribute through ``__getattr__`` after the
+        ordinary lookup fails, a Python call and a caught error on every read.
+        """
+        built = self._built
+        if built is None:
             scorer = self.scorer
             if scorer is None:
                 from authorag.compose import load_scorer
 
                 scorer = load_scorer(None, exclude_sources=self.exclude_sources or None,
                                      optin_sources=self.optin_sources or None)
-            self._reranker, self._mode = adapters.build_reranker(
+            built = self._built = adapters.build_reranker(
                 scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
-        return self._reranker
+        return built
 
-    def _candidates(self, nodes: Sequence[NodeWithScore],
-                    query_bundle: QueryBundle | None) -> tuple[str, list[Candidate], str]:
-        reranker = self.reranker()
-        if query_bundle is None and (self._mode not in _QUERY_FREE or reranker.suitability is not None):
+    def _candidates(self, nodes: Sequence[NodeWithScore], query_bundle: QueryBundle | None,
+                    reranker: AuthorityReranker, mode: str) -> tuple[str, list[Candidate], str]:
+        if query_bundle is None and (mode not in _QUERY_FREE or reranker.suitability is not None):
             raise ValueError(f"AuthorityPostprocessor with relevance={self.relevance!r}"
                              f"{' and suitability' if reranker.suitability is not None else ''} needs the query: "
                              "call postprocess_nodes(nodes, query_str=...) or pass a query_bundle")
-        keys, url_of, mode, plain = self.url_keys, adapters.url_from_metadata, self._mode, _PLAIN_TEXT
+        keys, url_of, plain = self.url_keys, adapters.url_from_metadata, _PLAIN_TEXT
         urls: list[str] = []
         texts: list[str] = []
         add_url, add_text = urls.append, texts.append
@@ -159,12 +183,13 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         sdict, sfields, sextra, sprivate = set_dict, set_fields_set, set_extra, set_private  # locals: read per node
         for cand, explanation in zip(ranking.candidates, adapters.breakdowns(ranking, source)):
             node = nodes[int(cand.id)].node
-            metadata = node.metadata.copy()  # one shallow copy; the caller's node is never written
+            state = node.__dict__  # the fields, read as dict items (cheaper than attributes)
+            metadata = state["metadata"].copy()  # one shallow copy; the caller's node is never written
             metadata[key] = explanation
-            fields = node.__dict__.copy()
+            fields = state.copy()
             fields["metadata"] = metadata
             # The explanation is for people and code, not for the prompt or the embedding.
-            llm, embed = node.excluded_llm_metadata_keys, node.excluded_embed_metadata_keys
+            llm, embed = state["excluded_llm_metadata_keys"], state["excluded_embed_metadata_keys"]
             if key not in llm:
                 fields["excluded_llm_metadata_keys"] = [*llm, key]
             if key not in embed:
@@ -183,6 +208,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
             append(scored)
         return out
 
+    @_signature_once
     def _postprocess_nodes(self, nodes: list[NodeWithScore],
                            query_bundle: QueryBundle | None = None) -> list[NodeWithScore]:
         """New nodes in fused order (at most ``top_n``); the inputs are not changed.
@@ -192,8 +218,9 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         """
         if not nodes:
             return []
-        query, cands, source = self._candidates(nodes, query_bundle)
-        ranking = self.reranker().rerank_owned(query, cands, top_k=self.top_n)
+        reranker, mode = self._ready()
+        query, cands, source = self._candidates(nodes, query_bundle, reranker, mode)
+        ranking = reranker.rerank_owned(query, cands, top_k=self.top_n)
         return self._nodes(nodes, ranking, source)
 
     async def _apostprocess_nodes(self, nodes: list[NodeWithScore],
@@ -201,8 +228,9 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         """Async twin of :meth:`_postprocess_nodes` (scoring runs off the event loop)."""
         if not nodes:
             return []
-        query, cands, source = self._candidates(nodes, query_bundle)
-        ranking = await self.reranker().arerank_owned(query, cands, top_k=self.top_n)
+        reranker, mode = self._ready()
+        query, cands, source = self._candidates(nodes, query_bundle, reranker, mode)
+        ranking = await reranker.arerank_owned(query, cands, top_k=self.top_n)
         return self._nodes(nodes, ranking, source)
 
 

@@ -119,6 +119,9 @@ def test_skip_codes_are_found_in_joined_notes() -> None:
     note = "low-confidence table value; " + SKIP_CODES["circuit_open"] + " (3 failures)"
     assert skip_code(note) == "circuit_open"
     assert skip_code("plain note") is None and skip_code(None) is None
+    for code, text in SKIP_CODES.items():  # each code, anywhere in a joined note
+        assert skip_code(f"page evidence: x; {text} (detail)") == code
+    assert skip_code("judge.point gave no score; judge skipped: by hand") is None  # the shared start alone names none
 
 
 def test_guard_rejects_bad_settings() -> None:
