@@ -229,7 +229,7 @@ _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 def build_reranker(
     scorer: AuthorityScorer | None = None,
-    relevance: Relevance | str | RelevanceScorer | None = "auto",
+    relevance: Relevance | str | RelevanceScorer | None = "dense-or-bm25",
     policy: Mapping[str, Any] | RerankPolicy | None = None,
     suitability: bool | str | SuitabilityScorer | None = None,
 ) -> tuple[AuthorityReranker, str]:

@@ -36,7 +36,7 @@ they cap the relevance window as dense relevance does
 (:class:`~authorag.relevance.similarity.UpstreamSimilarity`); ``none``: no relevance (authority
 alone orders); ``bm25``, ``dense``: a scorer over the candidates' text
 (:func:`authorag.relevance.load_relevance`); ``dense-or-bm25``: ``dense`` when the ``embeddings``
-extra is installed, else ``bm25`` (the server's default,
+extra is installed, else ``bm25`` (the default of every surface,
 :func:`authorag.relevance.registry.dense_or_bm25`)."""
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

@@ -141,15 +141,16 @@ def measure(n: int, calls: int, rounds: int, gc_calls: int = 1000) -> dict[str, 
     ldocs = [LDocument(page_content=t, metadata={"source": u}) for u, t in pairs]
     hdocs = [HDocument(content=t, meta={"url": u, "authority_score": (i * 7919) % 100 / 100})
              for i, (u, t) in enumerate(pairs)]
-    compressor = AuthorityCompressor(scorer=scorer)
-    ranker = AuthorityRanker()
+    # Every surface on the incoming order (the core above): the conversion cost, not a relevance model's.
+    compressor = AuthorityCompressor(scorer=scorer, relevance="auto")
+    ranker = AuthorityRanker(relevance="auto")
     ranker.warm_up()
     meta_ranker = MetaFieldRanker(meta_field="authority_score")
     service = RerankService(ServerConfig(relevance="rank"), scorer=scorer)
     service.warm_up()
     request = RerankRequest(query=query, documents=[f"url: {u}\ntext: {t}" for u, t in pairs])
     nodes = [NodeWithScore(node=TextNode(text=t, metadata={"source": u})) for u, t in pairs]
-    postprocessor = AuthorityPostprocessor(scorer=scorer)
+    postprocessor = AuthorityPostprocessor(scorer=scorer, relevance="auto")
     bundle = QueryBundle(query)
 
     class EmptyPostprocessor(BaseNodePostprocessor):

@@ -4,8 +4,10 @@ Install with ``pip install 'authorag[haystack]'``. Works with Haystack 2.x and 3
 
 :class:`AuthorityRanker` takes ``query`` and ``documents`` (from any retriever or ranker) and
 returns new documents in fused order: the fused score in ``Document.score``, the explanation in
-``Document.meta["authority"]`` (including the incoming score as ``relevance``, so it is never
-lost), all other meta kept. The source URL is read from ``meta`` (``url``, ``source``, ...).
+``Document.meta["authority"]``, all other meta kept. The source URL is read from ``meta``
+(``url``, ``source``, ...). Relevance is ``Document.content`` scored against the query
+(``relevance="dense-or-bm25"``, the default on every surface); with ``relevance="auto"`` the
+incoming ``Document.score`` is fused instead and kept in the explanation as ``relevance``.
 
 Loading a saved pipeline that contains it needs authorag on Haystack 3's deserialization
 allowlist: ``Pipeline.loads(text, allowed_modules=["authorag.*"])`` or the environment variable
@@ -54,11 +56,12 @@ class AuthorityRanker:
         on_topic: for ``fusion="window"``, the share of the best relevance that is on topic.
         meaning_on_topic: with a relevance that judges meaning, the share of the best meaning
             score a candidate also needs (None: the square root of ``on_topic``).
-        relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (incoming
+        relevance: a :data:`~authorag.types.Relevance` mode: a scorer over
+            ``Document.content`` (``"dense-or-bm25"``, the default: dense where the ``embeddings``
+            extra is installed, else BM25; ``"bm25"``, ``"dense"``), ``"auto"`` (incoming
             ``Document.score`` when every document has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: an
-            embedding retriever's), ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over
-            ``Document.content``.
+            embedding retriever's) or ``"none"``.
         url_meta_keys: meta keys searched in order for the source URL.
         credibility_weight, unknown_level, min_authority, rrf_k, normalize, allow, deny: see
             :class:`~authorag.rerankers.authority.RerankPolicy`.
@@ -88,7 +91,7 @@ class AuthorityRanker:
         signal: str = "trust",
         on_topic: float = DEFAULT_ON_TOPIC,
         meaning_on_topic: float | None = None,
-        relevance: str = "auto",
+        relevance: str = "dense-or-bm25",
         url_meta_keys: list[str] | None = None,
         credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
         unknown_level: float = UNKNOWN_LEVEL,

@@ -7,8 +7,10 @@ Install with ``pip install 'authorag[llamaindex]'`` (``llama-index-core``).
 returns new ``NodeWithScore`` objects in fused order: the fused score in ``NodeWithScore.score``,
 the explanation in ``node.metadata["authority"]`` (left out of the text the LLM and the embedder
 see), every other metadata key kept; the caller's nodes are never changed. The source URL is read
-from node metadata (``url``, ``source``, ``link``, ``href``, ``source_url``); the incoming
-``NodeWithScore.score`` (the retriever's similarity) is the upstream relevance.
+from node metadata (``url``, ``source``, ``link``, ``href``, ``source_url``). Relevance is the
+node text scored against the query (``relevance="dense-or-bm25"``, the default everywhere: dense
+where the ``embeddings`` extra is installed, else BM25); ``relevance="auto"`` reads the incoming
+``NodeWithScore.score`` (the retriever's similarity) instead.
 
 The settings are plain fields, so ``to_dict`` / ``from_dict`` / ``to_json`` / ``from_json`` round
 trip them (an authority ``scorer`` object passed in is not serialized: it is rebuilt from
@@ -72,10 +74,11 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
 
     Args (pydantic fields):
         scorer: an authority scorer to use instead of the default composition (not serialized).
-        relevance: a :data:`~authorag.types.Relevance` mode: ``"auto"`` (the incoming
+        relevance: a :data:`~authorag.types.Relevance` mode: a scorer over the node text
+            (``"dense-or-bm25"``, the default; ``"bm25"``, ``"dense"``), ``"auto"`` (the incoming
             ``NodeWithScore.score`` when every node has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: a vector
-            retriever's similarity), ``"none"``, or a scorer (``"bm25"``, ``"dense"``) over the node text.
+            retriever's similarity) or ``"none"``.
         url_keys: metadata keys searched in order for the source URL.
         top_n: keep at most this many nodes (None keeps all).
         weight, fusion, mode, signal, on_topic, meaning_on_topic, credibility_weight, unknown_level,
@@ -95,7 +98,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     """
 
     scorer: AuthorityScorer | None = Field(default=None, exclude=True)
-    relevance: Relevance = "auto"
+    relevance: Relevance = "dense-or-bm25"
     url_keys: tuple[str, ...] = adapters.DEFAULT_URL_KEYS
     top_n: int | None = None
     weight: float = DEFAULT_WEIGHT

@@ -47,7 +47,7 @@ def _urls(docs: list[Document]) -> list[str]:
 def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     bm25 = InMemoryBM25Retriever(store, top_k=4).run(query=QUERY)["documents"]
     assert _urls(bm25) == [BLOG, BIZ, MAYO, NIH]  # relevance alone
-    out = _pipeline(store, AuthorityRanker(weight=0.5, top_k=3)).run(
+    out = _pipeline(store, AuthorityRanker(relevance="auto", weight=0.5, top_k=3)).run(
         {"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})["ranker"]["documents"]
     # the window's relevance mixes query-term coverage (0.7) with the incoming BM25 scores (0.3),
     # each relative to its best, then relative to the best page that is not keyword-stuffed: the
@@ -106,7 +106,7 @@ def _docs() -> list[Document]:
 def test_never_mutates_input_and_keeps_meta() -> None:
     docs = _docs()
     before = copy.deepcopy(docs)
-    out = AuthorityRanker(weight=0.9).run(query="q", documents=docs)["documents"]
+    out = AuthorityRanker(relevance="auto", weight=0.9).run(query="q", documents=docs)["documents"]
     assert docs == before
     # NIH's score is a ninth of the best: off topic, below the others whatever its trust; at weight
     # 0.9 the unknown page (trust 0.3) passes the hosted blog (below 0.3) inside the window
@@ -117,7 +117,7 @@ def test_never_mutates_input_and_keeps_meta() -> None:
 
 def test_rank_relevance_without_scores() -> None:
     docs = [Document(content="a", meta={"url": BLOG}), Document(content="b", meta={"url": NIH})]
-    out = AuthorityRanker(weight=0.3).run(query="q", documents=docs)["documents"]
+    out = AuthorityRanker(relevance="auto", weight=0.3).run(query="q", documents=docs)["documents"]
     # texts that do not mention the query, and an order without scores: both on topic, trust orders
     assert _urls(out) == [NIH, BLOG]
     assert out[0].meta["authority"]["relevance_source"] == "rank"
@@ -164,7 +164,7 @@ def test_dict_round_trip() -> None:
 
 def test_runtime_weight_override() -> None:
     docs = [Document(content="a", meta={"url": BLOG}), Document(content="b", meta={"url": NIH})]
-    ranker = AuthorityRanker(weight=0.0)
+    ranker = AuthorityRanker(relevance="auto", weight=0.0)
     assert _urls(ranker.run(query="q", documents=docs)["documents"]) == [BLOG, NIH]
     assert _urls(ranker.run(query="q", documents=docs, weight=1.0)["documents"]) == [NIH, BLOG]
     with pytest.raises(ValueError, match=r"weight must be in \[0, 1\], got 1.5"):

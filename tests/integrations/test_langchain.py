@@ -38,7 +38,7 @@ def test_contextual_compression_retriever_reorders_by_authority(faiss_store: Any
     from langchain_classic.retrievers import ContextualCompressionRetriever
 
     retriever = ContextualCompressionRetriever(
-        base_compressor=AuthorityCompressor(weight=0.5, top_n=3),
+        base_compressor=AuthorityCompressor(relevance="auto", weight=0.5, top_n=3),
         base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
     )
     docs = retriever.invoke(QUERY)
@@ -56,7 +56,7 @@ def test_lcel_chain_with_compression(faiss_store: Any) -> None:
     from langchain_classic.retrievers import ContextualCompressionRetriever
 
     retriever = ContextualCompressionRetriever(
-        base_compressor=AuthorityCompressor(weight=0.5, top_n=2),
+        base_compressor=AuthorityCompressor(relevance="auto", weight=0.5, top_n=2),
         base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
     )
     chain = {"docs": retriever, "question": RunnablePassthrough()} | RunnableLambda(
@@ -69,7 +69,7 @@ async def test_contextual_compression_async_matches_sync(faiss_store: Any) -> No
     from langchain_classic.retrievers import ContextualCompressionRetriever
 
     retriever = ContextualCompressionRetriever(
-        base_compressor=AuthorityCompressor(weight=0.5, top_n=3),
+        base_compressor=AuthorityCompressor(relevance="auto", weight=0.5, top_n=3),
         base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
     )
     assert _sources(await retriever.ainvoke(QUERY)) == [MAYO, BLOG, BIZ]
@@ -86,7 +86,7 @@ def _docs() -> list[Document]:
 def test_metadata_is_kept_and_inputs_untouched() -> None:
     docs = _docs()
     before = copy.deepcopy(docs)
-    out = AuthorityCompressor(weight=0.8).compress_documents(docs, "q")
+    out = AuthorityCompressor(relevance="auto", weight=0.8).compress_documents(docs, "q")
     assert [d.id for d in out] == ["b", "a", "c"]
     assert docs == before
     nih = out[0].metadata
@@ -101,7 +101,7 @@ def test_metadata_is_kept_and_inputs_untouched() -> None:
 def test_upstream_relevance_score_is_used_and_kept() -> None:
     docs = [Document("x", metadata={"source": BLOG, "relevance_score": 0.9}),
             Document("y", metadata={"source": NIH, "relevance_score": 0.1})]
-    out = AuthorityCompressor(weight=0.3).compress_documents(docs, "q")
+    out = AuthorityCompressor(relevance="auto", weight=0.3).compress_documents(docs, "q")
     # relevance relative to the best: nih.gov's 0.1 is a ninth of the blog's 0.9, so it is off topic
     # and stays below, however trusted
     assert _sources(out) == [BLOG, NIH]
@@ -144,7 +144,7 @@ def test_invalid_fields(field: str, value: object, match: str) -> None:
 
 def test_retriever_k_per_call(faiss_store: Any) -> None:
     retriever = AuthorityRetriever(base_retriever=faiss_store.as_retriever(search_kwargs={"k": 4}),
-                                   compressor=AuthorityCompressor(weight=0.5), k=3)
+                                   compressor=AuthorityCompressor(relevance="auto", weight=0.5), k=3)
     assert _sources(retriever.invoke(QUERY)) == [MAYO, BLOG, BIZ]
     assert _sources(retriever.invoke(QUERY, k=1)) == [MAYO]
     with pytest.raises(ValueError, match="k must be a positive integer"):

@@ -51,7 +51,7 @@ def test_query_engine_reorders_by_authority(llama_index: Any) -> None:
     retrieved = llama_index.as_retriever(similarity_top_k=4).retrieve(QUERY)
     sims = {n.node.metadata["url"]: n.score for n in retrieved}
     engine = llama_index.as_query_engine(llm=MockLLM(), similarity_top_k=4,
-                                         node_postprocessors=[AuthorityPostprocessor(weight=0.5, top_n=3)])
+                                         node_postprocessors=[AuthorityPostprocessor(relevance="auto", weight=0.5, top_n=3)])
     response = engine.query(QUERY)
     nodes = response.source_nodes
     # the window mixes query-term coverage (0.7) with the retriever's similarity (0.3): the NIH
@@ -100,7 +100,7 @@ def _nodes() -> list[NodeWithScore]:
 def test_inputs_are_not_changed() -> None:
     nodes = _nodes()
     before = [(n.score, n.node.metadata.copy(), list(n.node.excluded_llm_metadata_keys)) for n in nodes]
-    out = AuthorityPostprocessor(weight=0.8).postprocess_nodes(nodes, query_str=QUERY)
+    out = AuthorityPostprocessor(relevance="auto", weight=0.8).postprocess_nodes(nodes, query_str=QUERY)
     assert [(n.score, n.node.metadata, n.node.excluded_llm_metadata_keys) for n in nodes] == before
     assert [n.node.node_id for n in out] == ["b", "a", "c"]
     assert all(o.node is not n.node for o in out for n in nodes)
@@ -108,7 +108,7 @@ def test_inputs_are_not_changed() -> None:
     assert out[2].node.metadata[META_KEY]["has_url"] is False
     assert out[0].node.metadata["chunk"] == 2  # other metadata kept
     assert out[0].node.model_dump(exclude_unset=True)["metadata"][META_KEY]["domain"] == "nih.gov"
-    again = AuthorityPostprocessor(weight=0.8).postprocess_nodes(out, query_str=QUERY)  # no second exclusion entry
+    again = AuthorityPostprocessor(relevance="auto", weight=0.8).postprocess_nodes(out, query_str=QUERY)  # no second exclusion entry
     assert [n.node.excluded_llm_metadata_keys for n in again] == [[META_KEY]] * 3
 
 
@@ -141,7 +141,7 @@ def test_bad_settings_say_what_to_change(fields: dict[str, Any], message: str) -
 
 
 def test_edge_cases() -> None:
-    post = AuthorityPostprocessor()
+    post = AuthorityPostprocessor(relevance="auto")
     assert post.postprocess_nodes([], query_str=QUERY) == []
     one = post.postprocess_nodes(_nodes()[:1])  # no query needed: relevance from the incoming scores
     assert [n.node.node_id for n in one] == ["a"]
@@ -150,7 +150,7 @@ def test_edge_cases() -> None:
     unscored = [NodeWithScore(node=n.node) for n in _nodes()]
     with pytest.raises(ConfigError, match="relevance 'upstream' needs a score on every document"):
         AuthorityPostprocessor(relevance="upstream").postprocess_nodes(unscored, QueryBundle(QUERY))
-    ranked = AuthorityPostprocessor().postprocess_nodes(unscored, QueryBundle(QUERY))  # auto: the incoming order
+    ranked = AuthorityPostprocessor(relevance="auto").postprocess_nodes(unscored, QueryBundle(QUERY))  # auto: the incoming order
     assert [n.node.metadata[META_KEY]["relevance_source"] for n in ranked] == ["rank"] * 3
     bm25 = AuthorityPostprocessor(relevance="bm25", weight=0.0).postprocess_nodes(_nodes(), query_str="nih")
     assert [n.node.node_id for n in bm25][0] == "b"
@@ -158,9 +158,9 @@ def test_edge_cases() -> None:
 
 
 def test_policy_fields_reach_the_reranker() -> None:
-    out = AuthorityPostprocessor(min_authority=0.5).postprocess_nodes(_nodes(), query_str=QUERY)
+    out = AuthorityPostprocessor(relevance="auto", min_authority=0.5).postprocess_nodes(_nodes(), query_str=QUERY)
     assert [n.node.node_id for n in out] == ["b"]  # the blog (0.4) and the page without a source are dropped
-    out = AuthorityPostprocessor(deny=("nih.gov",)).postprocess_nodes(_nodes(), query_str=QUERY)
+    out = AuthorityPostprocessor(relevance="auto", deny=("nih.gov",)).postprocess_nodes(_nodes(), query_str=QUERY)
     assert [n.node.node_id for n in out] == ["a", "c"]
     suited = AuthorityPostprocessor(suitability=True).postprocess_nodes(_nodes(), query_str=QUERY)
     types = {n.node.node_id: n.node.metadata[META_KEY]["source_type"] for n in suited}

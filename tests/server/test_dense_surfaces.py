@@ -1,7 +1,7 @@
-"""Dense relevance on the surfaces the held-out checks use: the HTTP server with its defaults
-(`dense-or-bm25`, which is dense where the embeddings extra is installed, as here; Cohere v2 SDK on
-a real uvicorn) and the CLI with its defaults (`authorag rerank`, whose default relevance is also
-`dense-or-bm25`; a subprocess).
+"""Dense relevance on every surface with its defaults: the HTTP server (`dense-or-bm25`, which is
+dense where the embeddings extra is installed, as here; Cohere v2 SDK on a real uvicorn), the CLI
+(`authorag rerank`, whose default relevance is also `dense-or-bm25`; a subprocess), and the
+LangChain compressor, the Haystack ranker and the LlamaIndex postprocessor built with no settings.
 
 The cases are the hand-written no-harm pairs that BM25 relevance gets wrong under the default
 policy (an off-topic trusted page that shares the question's words: benchmarks/results/trust/),
@@ -70,8 +70,39 @@ def _cli(case: RerankCase, reverse: bool, tmp: Path) -> list[str]:
     return [pages[int(json.loads(line)["id"])].role for line in done.stdout.splitlines()]
 
 
-def test_dense_relevance_keeps_on_topic_first_on_the_server_and_the_cli(serve: Any, tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+class _Adapters:
+    """The three framework components with their defaults, each built once (one model load)."""
+
+    def __init__(self) -> None:
+        from authorag.integrations.haystack import AuthorityRanker
+        from authorag.integrations.langchain import AuthorityCompressor
+        from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+        self.compressor, self.ranker, self.postprocessor = (
+            AuthorityCompressor(), AuthorityRanker(), AuthorityPostprocessor())
+
+    def orders(self, case: RerankCase, reverse: bool) -> dict[str, list[str]]:
+        from haystack import Document as HaystackDocument
+        from langchain_core.documents import Document
+        from llama_index.core.schema import NodeWithScore, TextNode
+
+        pages = case.pages[::-1] if reverse else case.pages
+        role = {p.url: p.role for p in pages}
+        lc = self.compressor.compress_documents([Document(p.text, metadata={"source": p.url}) for p in pages],
+                                                case.query)
+        hs = self.ranker.run(query=case.query, documents=[HaystackDocument(content=p.text, meta={"url": p.url})
+                                                          for p in pages])["documents"]
+        li = self.postprocessor.postprocess_nodes(
+            [NodeWithScore(node=TextNode(text=p.text, metadata={"url": p.url})) for p in pages], query_str=case.query)
+        explained = [d.metadata["authority"] for d in lc] + [d.meta["authority"] for d in hs] + [
+            n.node.metadata["authority"] for n in li]
+        assert {e["relevance_source"] for e in explained} == {"relevance.dense"}
+        return {"langchain": [role[d.metadata["source"]] for d in lc], "haystack": [role[d.meta["url"]] for d in hs],
+                "llamaindex": [role[n.node.metadata["url"]] for n in li]}
+
+
+def test_dense_relevance_keeps_on_topic_first_on_every_surface_with_its_defaults(
+        serve: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("cohere")
     from authorag.server.app import create_app
     from authorag.server.config import ServerConfig
@@ -90,6 +121,13 @@ def test_dense_relevance_keeps_on_topic_first_on_the_server_and_the_cli(serve: A
         for case in cases:
             for reverse in (False, True):
                 got[(case.id, reverse)] = {"core": _core(case, "dense", reverse), "v2": _v2(base, case, reverse)}
+    pytest.importorskip("langchain_core")
+    pytest.importorskip("haystack")
+    pytest.importorskip("llama_index.core")
+    adapters = _Adapters()
+    for case in cases:
+        for reverse in (False, True):
+            got[(case.id, reverse)].update(adapters.orders(case, reverse))
     # A CLI process loads the model (seconds): one per no-harm failure of the dev half, one order each.
     for case_id, reverse in (("nhp-finance-02", False), ("nhp-technology-02", True)):
         got[(case_id, reverse)]["cli"] = _cli(next(c for c in cases if c.id == case_id), reverse, tmp_path)

@@ -8,8 +8,9 @@ YAML strings), ``/rerank`` (Jina shape over httpx) on a real uvicorn, LangChain'
 ``AuthorityCompressor`` and ``AuthorityRetriever`` (over LangChain's in-memory vector store), Haystack's
 ``AuthorityRanker``, and the bench method ``default`` of the rerank tracks. No expected winner is
 written here: whatever the defaults decide, every surface must decide the same. Every surface is
-given BM25 (the server's default, ``dense-or-bm25``, computes dense relevance where the embeddings
-extra is installed: tests/server/test_dense_surfaces.py runs that default on the server and the CLI).
+given BM25 (the default of every surface, ``dense-or-bm25``, computes dense relevance where the
+embeddings extra is installed: tests/server/test_dense_surfaces.py runs that default on the server,
+the CLI and the three framework components).
 """
 from __future__ import annotations
 
