@@ -54,6 +54,7 @@ _PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() 
 _CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_AUTO_HINT = ", or set relevance='auto' to fuse the incoming scores"
 
 
 def _signature_once(method: _F) -> _F:
@@ -157,9 +158,11 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     def _candidates(self, nodes: Sequence[NodeWithScore], query_bundle: QueryBundle | None,
                     reranker: AuthorityReranker, mode: str) -> tuple[str, list[Candidate], str]:
         if query_bundle is None and (mode not in _QUERY_FREE or reranker.suitability is not None):
+            suited = reranker.suitability is not None
             raise ValueError(f"AuthorityPostprocessor with relevance={self.relevance!r}"
-                             f"{' and suitability' if reranker.suitability is not None else ''} needs the query: "
-                             "call postprocess_nodes(nodes, query_str=...) or pass a query_bundle")
+                             f"{' and suitability' if suited else ''} needs the query: "
+                             "call postprocess_nodes(nodes, query_str=...) or pass a query_bundle"
+                             f"{'' if suited else _AUTO_HINT}")
         keys, url_of, plain = self.url_keys, adapters.url_from_metadata, _PLAIN_TEXT
         urls: list[str] = []
         texts: list[str] = []

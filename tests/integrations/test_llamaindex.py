@@ -147,6 +147,9 @@ def test_edge_cases() -> None:
     assert [n.node.node_id for n in one] == ["a"]
     with pytest.raises(ValueError, match=r"relevance='bm25' needs the query: call postprocess_nodes\(nodes, query_str"):
         AuthorityPostprocessor(relevance="bm25").postprocess_nodes(_nodes())
+    with pytest.raises(ValueError, match=r"relevance='dense-or-bm25' needs the query: .* or pass a query_bundle, or "
+                                         r"set relevance='auto' to fuse the incoming scores$"):
+        AuthorityPostprocessor().postprocess_nodes(_nodes())  # the default scores the text against the query
     unscored = [NodeWithScore(node=n.node) for n in _nodes()]
     with pytest.raises(ConfigError, match="relevance 'upstream' needs a score on every document"):
         AuthorityPostprocessor(relevance="upstream").postprocess_nodes(unscored, QueryBundle(QUERY))
