@@ -5,10 +5,8 @@ calls :class:`~authorag.rerankers.authority.AuthorityReranker`, and converts onc
 This module owns the parts they would otherwise each spell out:
 
 * the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
-* the reranker's policy from plain fields (the policy fields' validation, options and environment
-  variables live in :mod:`authorag.policy_options`);
-* the reranker over the default composition (:func:`authorag.compose.load_scorer`), with the
-  optional suitability scorer (:func:`resolve_suitability`);
+* the reranker over the default composition (:func:`authorag.compose.load_scorer`), its policy from
+  plain fields (:mod:`authorag.policy_options`) and the optional suitability (:func:`resolve_suitability`);
 * the one per-candidate breakdown (:func:`breakdown`, :func:`breakdowns`).
 
 Example:
@@ -43,6 +41,7 @@ from authorag.scores import (
     RELEVANCE_SCORE,
     SUITABILITY_SCORE,
     TRUST_SCORE,
+    UPSTREAM_SCORE,
 )
 from authorag.trust import DEFAULT_TRUST_RULE, TrustRule, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
@@ -100,10 +99,8 @@ def rank_relevance(n: int) -> list[float]:
 
 
 def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[float] | None, str]:
-    """Per-document input relevance for an order ``mode``, and where it came from.
-
-    Returns ``(None, mode)`` for ``none`` and for a scorer mode (the reranker scores relevance
-    itself, or every candidate gets the neutral 0.5).
+    """Per-document input relevance for an order ``mode``, and where it came from: ``(None, mode)`` for
+    ``none`` and for a scorer mode (the reranker scores relevance itself, or every candidate gets 0.5).
 
     Raises:
         ConfigError: ``mode`` is ``"upstream"`` or ``"similarity"`` and a document has no usable score.
@@ -127,9 +124,8 @@ def choose_relevance(mode: str, upstream: Sequence[float | None]) -> tuple[list[
 
 
 def as_float(value: object) -> float | None:
-    """``value`` as a finite float, or None (bools and non-numbers are not scores).
-
-    Any real number counts, numpy's included: a FAISS store's relevance scores are ``float32``.
+    """``value`` as a finite float, or None (bools and non-numbers are not scores). Any real number
+    counts, numpy's included: a FAISS store's relevance scores are ``float32``.
 
     Example:
         >>> import numpy as np
@@ -145,16 +141,14 @@ def as_float(value: object) -> float | None:
 
 
 def upstream_scores(mode: str, values: list[object]) -> list[float | None] | None:
-    """The upstream scores (:func:`as_float` of ``values``) an order ``mode`` reads, or None.
-
-    None when the mode reads no score, and for ``auto`` when a value is missing (it then falls
-    back to the incoming order whatever the others are): no conversion per document then.
+    """The documents' own scores (:func:`as_float` of ``values``), or None when none has one (and
+    the mode needs none): order modes may fuse them, every mode keeps them (``upstream_score``).
 
     Example:
-        >>> upstream_scores("auto", [0.5, 1]), upstream_scores("auto", [0.5, None]), upstream_scores("rank", [1])
-        ([0.5, 1.0], None, None)
+        >>> upstream_scores("auto", [0.5, 1]), upstream_scores("dense", [0.5, None]), upstream_scores("rank", [None])
+        ([0.5, 1.0], [0.5, None], None)
     """
-    if mode in _SCORED_MODES or (mode == "auto" and None not in values):
+    if mode in _SCORED_MODES or any(v is not None for v in values):
         return [as_float(v) for v in values]
     return None
 
@@ -203,7 +197,9 @@ def candidates_of(urls: Sequence[str], texts: Sequence[str], upstream: Sequence[
     rel, source = choose_relevance(mode, (None,) * n if upstream is None else upstream)
     scores: Sequence[Mapping[str, float]] = (
         (_NO_SCORES,) * n if rel is None else _rank_scores(n) if source == "rank"
-        else [MappingProxyType({RELEVANCE_SCORE: r}) for r in rel])
+        else [MappingProxyType({RELEVANCE_SCORE: r, UPSTREAM_SCORE: r}) for r in rel])
+    if upstream is not None and (rel is None or source == "rank"):  # kept, though not fused
+        scores = [s if u is None else MappingProxyType({**s, UPSTREAM_SCORE: u}) for s, u in zip(scores, upstream)]
     out: list[Candidate] = []
     append, cached, parse, make, none = out.append, parsed_url, parse_host, new_candidate, _NO_SCORES
     for cid, url, text, score in zip(_IDS if n <= len(_IDS) else map(str, range(n)), urls, texts, scores):
@@ -292,7 +288,8 @@ def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
             **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
     # "trust" keeps its place when the detail gave one, else it follows "has_url"
     template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
-                "signal": None, "relevance": None, "relevance_source": None, "relevance_norm": None,
+                "signal": None, "relevance": None, "relevance_source": None, "upstream_score": None,
+                "relevance_norm": None,
                 "fused": None, "relevance_note": None}
     if len(_BASES) >= 4096:
         _BASES.clear()
@@ -319,6 +316,8 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         row["relevance"] = (scores[source] if source in scores else scores[RELEVANCE_SCORE]
                             if RELEVANCE_SCORE in scores else scores.get(RANK_SCORE))
         row["relevance_source"] = source
+        if UPSTREAM_SCORE in scores:
+            row["upstream_score"] = scores[UPSTREAM_SCORE]
         if RELEVANCE_NORM_SCORE in scores:
             row["relevance_norm"] = scores[RELEVANCE_NORM_SCORE]
         if FUSED_SCORE in scores:
@@ -352,7 +351,8 @@ def breakdown(candidate: Candidate, relevance_source: str,
     ``note``); ``url``, ``host``, ``domain``, ``has_url``; ``trust`` (:mod:`authorag.trust`) and
     ``trust_reason`` (the rule's branch), ``signal`` (the value fused: trust unless the policy's ``signal``
     says otherwise), ``relevance`` (the input relevance), ``relevance_source`` (``upstream``, ``rank``,
-    ``none`` or the scorer's name), ``relevance_norm`` (the relevance as fused: for the window fusion,
+    ``none`` or the scorer's name), ``upstream_score`` (the score the document came with, kept whatever
+    relevance was fused; None when it had none), ``relevance_norm`` (the relevance as fused: for the window fusion,
     relative to the best candidate; with a relevance that judges meaning, the lower of the words' window
     and the meaning on the words' scale), ``fused`` and ``relevance_note`` (why relevance was calibrated
     another way, e.g. all candidates equal; else None: the ranking's ``provenance["relevance_note"]``,

@@ -15,6 +15,12 @@ from __future__ import annotations
 RELEVANCE_SCORE = "relevance"
 """Score key read as upstream relevance when no relevance scorer is configured."""
 
+UPSTREAM_SCORE = "upstream"
+"""Score key of the score a document came with (a retriever's similarity, a ``relevance_score``
+in its metadata, a CLI line's ``score``), written by the adapters whenever the document has one
+and kept whatever relevance is fused: the surfaces replace the document's own score with the fused
+one, and a relevance scorer does not read it. The breakdown shows it as ``upstream_score``."""
+
 RANK_SCORE = "relevance.rank"
 """Score key of relevance taken from the incoming order (``(n - i) / n``), which the adapters write
 for the ``rank`` relevance mode. It says nothing about topic, so the relevance window then reads
@@ -50,4 +56,4 @@ FUSED_SCORE = "fused"
 
 __all__ = ["AUTHORITY_SCORE", "AUTHORITY_SIGNAL_SCORE", "CREDIBILITY_SCORE", "FUSED_SCORE", "ON_TOPIC_SCORE",
            "RANK_SCORE", "RELEVANCE_NORM_SCORE", "RELEVANCE_SCORE", "SOURCE_TYPE_CONFIDENCE_SCORE",
-           "SUITABILITY_SCORE", "TRUST_SCORE"]
+           "SUITABILITY_SCORE", "TRUST_SCORE", "UPSTREAM_SCORE"]

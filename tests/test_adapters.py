@@ -20,7 +20,8 @@ from authorag.types import Relevance
 URLS = ["https://someblog.blogspot.com/x", "https://www.nih.gov/y", "https://unknown-clinic-4821.net/z"]
 BREAKDOWN_KEYS = {"version", "authority", "confidence", "tier", "credibility", "matched", "sources",
                   "credibility_sources", "raw", "note", "trust", "trust_reason", "url", "host", "domain",
-                  "has_url", "signal", "relevance", "relevance_source", "relevance_norm", "fused", "relevance_note"}
+                  "has_url", "signal", "relevance", "relevance_source", "upstream_score", "relevance_norm", "fused",
+                  "relevance_note"}
 
 
 @pytest.mark.parametrize(("mode", "upstream", "expected"), [
@@ -188,7 +189,8 @@ def test_breakdown_shape_and_order_for_a_fixed_input() -> None:
         ("trust", pytest.approx(0.3 + 0.7 * (0.15 / 0.65) * (0.7 + 0.3 * 0.5 / 0.7))),
         ("trust_reason", "mixed credibility"), ("url", "https://www.nih.gov/y"),
         ("host", "www.nih.gov"), ("domain", "nih.gov"), ("has_url", True), ("signal", 0.65), ("relevance", 0.75),
-        ("relevance_source", "rank"), ("relevance_norm", 1.0), ("fused", 0.895), ("relevance_note", None)]
+        ("relevance_source", "rank"), ("upstream_score", None), ("relevance_norm", 1.0), ("fused", 0.895),
+        ("relevance_note", None)]
     # The per-detail base is cached, the row is not: changing one row leaves the next one whole.
     row["url"] = "changed"
     row["extra"] = 1
@@ -220,13 +222,27 @@ def test_candidates_rank_relevance_is_exact_and_read_only() -> None:
     assert source == "rank" and [c.id for c in first] == ["0", "1", "2"]
     assert [dict(c.scores) for c in first] == [{"relevance.rank": 1.0}, {"relevance.rank": 2 / 3},
                                                {"relevance.rank": 1 / 3}]
-    assert [dict(c.scores) for c in second] == [dict(c.scores) for c in first]
+    # the rank mode does not fuse the documents' own scores, and keeps them
+    assert [dict(c.scores) for c in second] == [{**c.scores, "upstream": 0.1} for c in first]
     with pytest.raises(TypeError):
         first[0].scores["relevance.rank"] = 0.0  # type: ignore[index]
+    with pytest.raises(TypeError):
+        second[0].scores["upstream"] = 0.0  # type: ignore[index]
     upstream, source = adapters.candidates([(u, "t", s) for u, s in zip(URLS, (0.2, 0.9, 0.4))], "auto")
-    assert source == "upstream" and [c.scores["relevance"] for c in upstream] == [0.2, 0.9, 0.4]
+    assert source == "upstream" and [dict(c.scores) for c in upstream] == [
+        {"relevance": s, "upstream": s} for s in (0.2, 0.9, 0.4)]
     assert [(c.host, c.domain) for c in first] == [("someblog.blogspot.com", "someblog.blogspot.com"),
                                                    ("www.nih.gov", "nih.gov"), ("unknown-clinic-4821.net",) * 2]
+
+
+def test_a_relevance_scorer_keeps_the_documents_own_scores_in_the_breakdown() -> None:
+    reranker, mode = adapters.build_reranker(relevance="bm25")
+    cands, source = adapters.candidates([(URLS[0], "cranberry juice", 0.9), (URLS[1], "cranberry", None),
+                                         (URLS[2], "tires", 0.1)], mode)
+    rows = {r["url"]: r for r in adapters.breakdowns(reranker.rerank("cranberry juice", cands), source)}
+    assert {u: (r["relevance_source"], r["upstream_score"]) for u, r in rows.items()} == {
+        URLS[0]: ("relevance.bm25", 0.9), URLS[1]: ("relevance.bm25", None), URLS[2]: ("relevance.bm25", 0.1)}
+    assert rows[URLS[2]]["relevance"] == 0.0  # BM25 of "tires", not the 0.1 it came with
 
 
 @pytest.mark.parametrize("mode", ["rank", "auto", "upstream", "none"])
@@ -235,9 +251,10 @@ def test_candidates_of_columns_equal_candidates_of_rows(mode: str) -> None:
     rows = adapters.candidates(list(zip(urls, texts, scores)), mode)
     upstream = adapters.upstream_scores(mode, list(scores))
     assert adapters.candidates_of(urls, texts, upstream, mode) == rows
-    if mode != "upstream":  # a missing score: auto falls back to the order, the others read none
+    if mode != "upstream":  # a missing score: auto falls back to the order; the scores given are kept
         missing = adapters.upstream_scores(mode, [*scores[:-1], None])
-        assert missing is None
+        assert missing == [0.2, 0.9, 0.4, 1.0, None]
+        assert adapters.upstream_scores(mode, [None] * 5) is None
         assert adapters.candidates_of(urls, texts, missing, mode) == adapters.candidates(
             list(zip(urls, texts, [*scores[:-1], None])), mode)
     assert rows[0][3].url == "" and rows[0][3].domain is None and rows[0][3].host is None

@@ -73,8 +73,10 @@ def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.Captu
     lines = [json.loads(ln) for ln in out.splitlines()]
     assert code == 0 and [ln["id"] for ln in lines] == ["on", "off"]
     assert {ln["authority"]["relevance_source"] for ln in lines} == {f"relevance.{dense_or_bm25()}"}
-    assert err == ("authorag rerank: note: every line has a 'score', which relevance 'dense-or-bm25' does not read "
-                   "(it scores the text against --query); pass --relevance auto to fuse the scores instead\n")
+    assert [ln["authority"]["upstream_score"] for ln in lines] == [0.1, 0.9]  # each line's score, kept
+    assert err == ("authorag rerank: note: every line has a 'score', which relevance 'dense-or-bm25' does not fuse "
+                   "(it scores the text against --query; each score is kept as authority.upstream_score); pass "
+                   "--relevance auto to fuse the scores instead\n")
 
 
 def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -98,8 +98,8 @@ def _rerank(args: argparse.Namespace) -> int:
     items, rows = _read(args.input)
     if mode not in ORDER_MODES and items and all(score is not None for _, _, score in items):
         sys.stderr.write(f"authorag rerank: note: every line has a 'score', which relevance {args.relevance!r} "
-                         "does not read (it scores the text against --query); pass --relevance auto to fuse "
-                         "the scores instead\n")
+                         "does not fuse (it scores the text against --query; each score is kept as "
+                         "authority.upstream_score); pass --relevance auto to fuse the scores instead\n")
     cands, source = candidates(items, mode)
     ranking = reranker.rerank(args.query, cands)
     results = [{**rows[int(c.id)], "rank": rank, "score": c.scores[FUSED_SCORE], "authority": explanation}

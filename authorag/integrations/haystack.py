@@ -7,7 +7,8 @@ returns new documents in fused order: the fused score in ``Document.score``, the
 ``Document.meta["authority"]``, all other meta kept. The source URL is read from ``meta``
 (``url``, ``source``, ...). Relevance is ``Document.content`` scored against the query
 (``relevance="dense-or-bm25"``, the default on every surface); with ``relevance="auto"`` the
-incoming ``Document.score`` is fused instead and kept in the explanation as ``relevance``.
+incoming ``Document.score`` is fused instead. Either way the incoming score is kept in the
+explanation as ``upstream_score``.
 
 Loading a saved pipeline that contains it needs authorag on Haystack 3's deserialization
 allowlist: ``Pipeline.loads(text, allowed_modules=["authorag.*"])`` or the environment variable

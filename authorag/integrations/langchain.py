@@ -14,7 +14,8 @@ scores each document's text against the query itself: dense where the ``embeddin
 installed, BM25 where it is not. A retriever's order cannot tell an on-topic page from an
 off-topic trusted one, and the trust rule needs that. ``relevance="auto"`` uses
 ``metadata["relevance_score"]`` when every document has one (e.g. after a cross-encoder), else
-the incoming order (first = 1.0, last = 1/n). See :data:`authorag.types.Relevance` for all modes.
+the incoming order (first = 1.0, last = 1/n). Either way an incoming ``relevance_score`` is kept
+in the explanation as ``upstream_score``. See :data:`authorag.types.Relevance` for all modes.
 """
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ see), every other metadata key kept; the caller's nodes are never changed. The s
 from node metadata (``url``, ``source``, ``link``, ``href``, ``source_url``). Relevance is the
 node text scored against the query (``relevance="dense-or-bm25"``, the default everywhere: dense
 where the ``embeddings`` extra is installed, else BM25); ``relevance="auto"`` reads the incoming
-``NodeWithScore.score`` (the retriever's similarity) instead.
+``NodeWithScore.score`` (the retriever's similarity) instead; either way the explanation keeps
+it as ``upstream_score``.
 
 The settings are plain fields, so ``to_dict`` / ``from_dict`` / ``to_json`` / ``from_json`` round
 trip them (an authority ``scorer`` object passed in is not serialized: it is rebuilt from

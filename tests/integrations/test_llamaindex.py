@@ -28,7 +28,8 @@ BLOG, NIH, MAYO, BIZ = (
 )
 BREAKDOWN_KEYS = {"version", "authority", "confidence", "tier", "credibility", "matched", "sources",
                   "credibility_sources", "raw", "note", "trust", "trust_reason", "url", "host", "domain",
-                  "has_url", "signal", "relevance", "relevance_source", "relevance_norm", "fused", "relevance_note"}
+                  "has_url", "signal", "relevance", "relevance_source", "upstream_score", "relevance_norm", "fused",
+                  "relevance_note"}
 
 
 def _urls(nodes: list[NodeWithScore]) -> list[str]:
@@ -168,3 +169,13 @@ def test_policy_fields_reach_the_reranker() -> None:
     suited = AuthorityPostprocessor(suitability=True).postprocess_nodes(_nodes(), query_str=QUERY)
     types = {n.node.node_id: n.node.metadata[META_KEY]["source_type"] for n in suited}
     assert (types["a"], types["b"]) == ("blog", "government") and "suitability" in suited[0].node.metadata[META_KEY]
+
+
+def test_the_default_scores_the_text_and_keeps_the_incoming_score() -> None:
+    from authorag.relevance.registry import dense_or_bm25
+
+    name = f"relevance.{dense_or_bm25()}"
+    out = AuthorityPostprocessor().postprocess_nodes(_nodes(), query_str=QUERY)  # dense-or-bm25
+    assert {n.node.node_id: (n.node.metadata[META_KEY]["relevance_source"], n.node.metadata[META_KEY]["upstream_score"])
+            for n in out} == {"a": (name, 0.9), "b": (name, 0.8), "c": (name, 0.7)}
+    assert [n.score for n in out] == [n.node.metadata[META_KEY]["fused"] for n in out]
