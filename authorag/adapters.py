@@ -148,7 +148,7 @@ def upstream_scores(mode: str, values: list[object]) -> list[float | None] | Non
         >>> upstream_scores("auto", [0.5, 1]), upstream_scores("dense", [0.5, None]), upstream_scores("rank", [None])
         ([0.5, 1.0], [0.5, None], None)
     """
-    if mode in _SCORED_MODES or any(v is not None for v in values):
+    if mode in _SCORED_MODES or values.count(None) < len(values):  # a C-level scan (once per call)
         return [as_float(v) for v in values]
     return None
 
