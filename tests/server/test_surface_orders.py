@@ -6,7 +6,7 @@ candidates from ``adapters.candidates_of``. The surfaces, each used as a user us
 SDK, document objects), ``/v2/rerank`` (Cohere v2 SDK, texts with the ``urls`` extension, and
 YAML strings), ``/rerank`` (Jina shape over httpx) on a real uvicorn, LangChain's
 ``AuthorityCompressor`` and ``AuthorityRetriever`` (over LangChain's in-memory vector store), Haystack's
-``AuthorityRanker``, and the bench method ``default`` of the rerank tracks. No expected winner is
+``AuthorityRanker``, LlamaIndex's ``AuthorityPostprocessor``, and the bench method ``default`` of the rerank tracks. No expected winner is
 written here: whatever the defaults decide, every surface must decide the same. Every surface is
 given BM25 (the default of every surface, ``dense-or-bm25``, computes dense relevance where the
 embeddings extra is installed: tests/server/test_dense_surfaces.py runs that default on the server,
@@ -192,6 +192,16 @@ def _haystack(query: str, urls: Sequence[str], texts: Sequence[str], policy: Map
     return [d.meta["i"] for d in ranker.run(query=query, documents=docs)["documents"]]
 
 
+def _llamaindex(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
+    from llama_index.core.schema import NodeWithScore, TextNode
+
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+    nodes = [NodeWithScore(node=TextNode(text=t, metadata={"url": u, "i": i})) for i, (u, t) in enumerate(zip(urls, texts))]
+    out = AuthorityPostprocessor(relevance="bm25", **policy).postprocess_nodes(nodes, query_str=query)
+    return [n.node.metadata["i"] for n in out]
+
+
 def _bench(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
@@ -210,6 +220,7 @@ def test_every_surface_gives_the_core_order(policy_name: str, servers: dict[str,
     pytest.importorskip("cohere")
     pytest.importorskip("langchain_core")
     pytest.importorskip("haystack")
+    pytest.importorskip("llama_index.core")
     policy, base = POLICIES[policy_name], servers[policy_name]
     assert make_policy(dict(policy)) is not None
     mismatches: list[tuple[str, str, list[int], list[int]]] = []
@@ -217,7 +228,8 @@ def test_every_surface_gives_the_core_order(policy_name: str, servers: dict[str,
         want = core_order(query, urls, texts, policy)
         got = {"v1": _v1(base, query, urls, texts), "v2": _v2(base, query, urls, texts),
                "jina": _jina(base, query, urls, texts), "langchain": _langchain(query, urls, texts, policy),
-               "haystack": _haystack(query, urls, texts, policy), "bench default": _bench(query, urls, texts, policy)}
+               "haystack": _haystack(query, urls, texts, policy), "llamaindex": _llamaindex(query, urls, texts, policy),
+               "bench default": _bench(query, urls, texts, policy)}
         if n % (2 if policy_name == "default" else 4) == 0:  # a CLI process per input costs about a second
             got["cli"] = _cli(query, urls, texts, policy, tmp_path)
         # v2 YAML strings: the server reads the URL from the header and scores the text after it,
