@@ -289,8 +289,7 @@ def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     # "trust" keeps its place when the detail gave one, else it follows "has_url"
     template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
                 "signal": None, "relevance": None, "relevance_source": None, "upstream_score": None,
-                "relevance_norm": None,
-                "fused": None, "relevance_note": None}
+                "relevance_norm": None, "fused": None, "relevance_note": None}
     if len(_BASES) >= 4096:
         _BASES.clear()
     _BASES[id(detail)] = (detail, template)  # the detail is kept alive, so its id is not reused
