@@ -60,7 +60,7 @@ def test_rerank_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.CaptureFixture[str],
                                                             tmp_path: Path) -> None:
     """The default relevance is the server's, dense-or-bm25: the query is read against each text,
-    and a 'score' on every line is not used (a note on stderr says how to fuse it)."""
+    and a 'score' on every line is not fused but kept (a note on stderr says how to fuse it)."""
     from authorag.relevance.registry import dense_or_bm25
 
     f = tmp_path / "c.jsonl"
