@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = measure(args.documents, args.calls, args.rounds, args.gc_calls)
     if args.out:
-        _write(args.out, out, argv)
+        write_result(args.out, out, argv)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
@@ -230,14 +230,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _write(path: str, out: dict[str, Any], argv: list[str] | None) -> None:
-    """The figures plus what reproduces them: the command, versions, CPUs, Python."""
+def write_result(path: str, out: dict[str, Any], argv: list[str] | None, script: str = "bench_adapters.py") -> None:
+    """The figures plus what reproduces them: the command (``python scripts/<script> <args>``), the
+    adapters' package versions, CPUs, Python. ``scripts/bench_llamaindex_output.py`` writes with it too."""
     import os
     import platform
     from importlib.metadata import version
 
     args = sys.argv[1:] if argv is None else argv
-    record = {"command": " ".join(["python scripts/bench_adapters.py", *args]),
+    record = {"command": " ".join([f"python scripts/{script}", *args]),
               "python": platform.python_version(), "cpus": os.cpu_count(),
               "versions": {pkg: version(pkg) for pkg in ("authorag", "haystack-ai", "langchain-core", "llama-index-core",
                                                          "pydantic")},

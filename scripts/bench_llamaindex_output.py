@@ -37,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # measure this checkout, not an installed copy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_adapters import _docs, best_ms_interleaved
+from bench_adapters import _docs, best_ms_interleaved, write_result
 
 
 def measure(n: int, calls: int, rounds: int) -> dict[str, Any]:
@@ -137,10 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = measure(args.documents, args.calls, args.rounds)
     if args.out:
-        record = {"command": " ".join(["python scripts/bench_llamaindex_output.py", *(sys.argv[1:] if argv is None else argv)]),
-                  **out}
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        write_result(args.out, out, argv, script="bench_llamaindex_output.py")
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
