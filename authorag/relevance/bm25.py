@@ -1,7 +1,8 @@
 """BM25 relevance (``relevance.bm25``) over the candidates of one query, with ``rank-bm25``.
 
-Text is split into words by :func:`authorag.relevance.tokens.tokenize` (documented there, so that
-scores can be reproduced anywhere).
+Text is split into words in the query's language by :func:`authorag.relevance.language.terms`
+(English, German, Spanish, French: stop words dropped, Snowball stems, accents folded; any other
+language: plain word tokens; documented there, so that scores can be reproduced anywhere).
 
 IDF statistics come from the candidate set itself (the reranking setting), not from a corpus:
 use :class:`authorag.retrieval.BM25Retriever` for corpus-level statistics.
@@ -19,7 +20,9 @@ from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi
 
 from authorag.errors import ConfigError
-from authorag.relevance.tokens import stopword_set, tokenize
+from authorag.relevance.language import LEXICAL_LANGUAGES, PLAIN, LanguageGuess, detect_language, terms
+from authorag.relevance.language import warm_up as load_language_model
+from authorag.relevance.tokens import stopword_set
 from authorag.types import Candidate
 
 logger = logging.getLogger(__name__)
@@ -145,7 +148,12 @@ class BM25Relevance:
         b: length normalization in [0, 1] (Okapi default 0.75).
         epsilon: floor for negative Okapi IDF, as a share of the mean IDF (default 0.25).
         idf: ``"lucene"`` (default) or ``"okapi"`` (see :data:`IdfMode`).
-        stopwords: words to drop (e.g. :data:`ENGLISH_STOPWORDS`); None keeps every token.
+        stopwords: words to drop besides the language's own stop words (e.g.
+            :data:`ENGLISH_STOPWORDS` with ``language="plain"``); None drops no others.
+        language: ``"auto"`` (default: the query's language,
+            :func:`~authorag.relevance.language.detect_language`), an ISO 639-1 code of
+            :data:`~authorag.relevance.language.LEXICAL_LANGUAGES`, or ``"plain"`` (word tokens
+            only: no stemming, no stop words but ``stopwords``).
 
     Raises:
         ConfigError: on an out-of-range parameter.
@@ -163,8 +171,11 @@ class BM25Relevance:
     name: str = "relevance.bm25"
 
     def __init__(self, *, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25,
-                 idf: IdfMode = "lucene", stopwords: Iterable[str] | None = None) -> None:
+                 idf: IdfMode = "lucene", stopwords: Iterable[str] | None = None,
+                 language: str = "auto") -> None:
         check_bm25_params(k1, b, epsilon, idf)
+        check_language(language)
+        self.language = language
         self.k1 = float(k1)
         self.b = float(b)
         self.epsilon = float(epsilon)
@@ -175,17 +186,37 @@ class BM25Relevance:
         """BM25 score of each candidate's ``text`` for ``query``, in input order."""
         if not candidates:
             return []
-        docs = [tokenize(c.text, self.stopwords) for c in candidates]
-        terms = tokenize(query, self.stopwords)
+        lang = self.language_of(query, candidates).lexical
+        docs = [terms(c.text, lang, self.stopwords) for c in candidates]
+        query_terms = terms(query, lang, self.stopwords)
         if self.idf == "lucene":
-            return lucene_bm25_scores(docs, terms, self.k1, self.b)
+            return lucene_bm25_scores(docs, query_terms, self.k1, self.b)
         model = build_okapi(docs, self.k1, self.b, self.epsilon, self.idf)
-        if model is None or not terms:
-            logger.debug("bm25: no scorable text (query terms=%d); all scores are 0", len(terms))
+        if model is None or not query_terms:
+            logger.debug("bm25: no scorable text (query terms=%d); all scores are 0", len(query_terms))
             return [0.0] * len(candidates)
-        scores = np.asarray(model.get_scores(terms), dtype=np.float64)
+        scores = np.asarray(model.get_scores(query_terms), dtype=np.float64)
         return [float(s) for s in scores]
+
+    def language_of(self, query: str, candidates: Sequence[Candidate]) -> LanguageGuess:
+        """The language :meth:`score` reads ``query`` and ``candidates`` in."""
+        if self.language == "auto":
+            return detect_language(query, [c.text for c in candidates])
+        return LanguageGuess(self.language, "given", 1.0)
+
+    def warm_up(self) -> None:
+        """Load the language model ``language="auto"`` reads queries with (once per process)."""
+        if self.language == "auto":
+            load_language_model()
 
     def __repr__(self) -> str:
         return (f"BM25Relevance(k1={self.k1}, b={self.b}, epsilon={self.epsilon}, idf={self.idf!r}, "
-                f"stopwords={len(self.stopwords)} words)")
+                f"stopwords={len(self.stopwords)} words, language={self.language!r})")
+
+
+def check_language(language: str) -> None:
+    """Raise :class:`ConfigError` unless ``language`` is ``"auto"``, ``"plain"`` or a language read."""
+    allowed = ("auto", PLAIN, *LEXICAL_LANGUAGES)
+    if language not in allowed:
+        raise ConfigError(f"language must be one of {', '.join(map(repr, allowed))}, got {language!r}; "
+                          "use 'plain' for a language without stemming")

@@ -10,10 +10,11 @@ Coverage and keyword stuffing read a long text's window (:func:`authorag.text_wi
 characters and four evenly spaced samples of 1,000 from the rest, the window page evidence reads),
 so their work per candidate is bounded however long the page.
 
-Words are the BM25 tokens (:func:`~authorag.relevance.tokens.tokenize`), without
-:data:`~authorag.relevance.tokens.ENGLISH_STOPWORDS`, reduced by :func:`light_stem` so that
-``cranberries`` matches ``cranberry`` and ``infections`` matches ``infection``. The stemmer is
-English-only; other languages match on exact tokens.
+Words are read in the query's language as BM25 reads them
+(:func:`~authorag.relevance.language.terms`: English, German, Spanish and French lose their stop
+words and are stemmed, so ``cranberries`` matches ``cranberry`` and ``Impfungen`` matches
+``Impfung``; any other language matches on exact tokens). The language is detected once per call
+(:func:`~authorag.relevance.language.detect_language`) unless the caller gives it.
 
 :func:`keyword_stuffed` flags a text made of the query's words: at least
 :data:`STUFFED_SHARE` of its words (of at least :data:`STUFFED_MIN_WORDS`) are query content
@@ -21,6 +22,13 @@ words. Natural pages stay far below (the first 1,000 characters of the TREC 2019
 credible or not, have a 95th percentile of 0.16: ``benchmarks/results/trust/``); keyword stuffing,
 a classic web-spam technique, sits far above. The relevance window never measures the other
 candidates against a stuffed one.
+
+A page that *quotes* the question is not stuffed for it: a Q&A page quotes the error message it
+answers, a legal commentary the article it discusses. A quote is a run of at least
+:data:`QUOTE_MIN_WORDS` words that follow each other as they do in the query (stop words
+included); each quote counts as one word, what surrounds it is read as usual. Stuffing is
+repetition without prose: a text that only repeats the query is all quotes, each counting as one
+word that names the query, and is still stuffed.
 
 Example:
     >>> [round(c, 3) for c in coverage("does cranberry juice prevent urinary tract infections",
@@ -31,7 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
+from authorag.relevance.language import detect_language, stem_words, stopwords_for
+from authorag.relevance.tokens import tokenize
 from authorag.text_window import read_window
 
 MAX_QUERY_TERMS = 64
@@ -50,36 +59,24 @@ each on average: a title-like snippet that names them once ("Cranberry juice and
 infections: the evidence is mixed") is not stuffed."""
 ECHO_MIN_WORDS = 6
 """Shorter texts (a title, a site name) are never called stuffed."""
+QUOTE_MIN_WORDS = 4
+"""Words in a row, in the query's order, that make a quote of the query (see the module doc)."""
+_MAX_QUERY_WORDS = 4 * MAX_QUERY_TERMS
+"""Query words (stop words included) quotes are looked for in."""
 
 
-def light_stem(word: str) -> str:
-    """A light English stem: plural, ``-ing`` and ``-ed`` endings removed.
+def query_stems(query: str, language: str = "en") -> tuple[str, ...]:
+    """The distinct content words of ``query`` in ``language`` (stop words dropped, stemmed), in
+    order (at most :data:`MAX_QUERY_TERMS`).
 
     Example:
-        >>> [light_stem(w) for w in ("cranberries", "infections", "boxes", "prevented", "cures", "bus")]
-        ['cranberry', 'infection', 'box', 'prevent', 'cure', 'bus']
+        >>> query_stems("Does the MMR vaccine cause autism? autism!")
+        ('mmr', 'vaccin', 'caus', 'autism')
     """
-    n = len(word)
-    if n > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if n > 4 and word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    if n > 4 and (word.endswith("ches") or word.endswith("shes")):
-        return word[:-2]
-    if n > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    if n > 5 and word.endswith("ing"):
-        return word[:-3]
-    if n > 4 and word.endswith("ed"):
-        return word[:-2]
-    return word
-
-
-def query_stems(query: str) -> tuple[str, ...]:
-    """The distinct stemmed content words of ``query``, in order (at most :data:`MAX_QUERY_TERMS`)."""
+    stop = stopwords_for(language)
     seen: dict[str, None] = {}
-    for t in tokenize(query, ENGLISH_STOPWORDS):
-        seen.setdefault(light_stem(t), None)
+    for t in stem_words([w for w in tokenize(query) if w not in stop], language):
+        seen.setdefault(t, None)
         if len(seen) >= MAX_QUERY_TERMS:
             break
     return tuple(seen)
@@ -100,49 +97,67 @@ def stuffed_share(words: int) -> float:
     return ECHO_SHARE - (ECHO_SHARE - STUFFED_SHARE) * max(0.0, span)
 
 
-def coverage(query: str, texts: Sequence[str]) -> list[float]:
+def coverage(query: str, texts: Sequence[str], language: str | None = None) -> list[float]:
     """For each text, the share of the query's distinct content words it contains (0–1).
 
     A query with no content word (empty, or stopwords only) covers nothing: every text gets 0.
+    ``language``: an ISO 639-1 code; None detects it from the query and the texts.
     """
-    return coverage_and_stuffing(query, texts)[0]
+    return coverage_and_stuffing(query, texts, language)[0]
 
 
-def coverage_and_stuffing(query: str, texts: Sequence[str]) -> tuple[list[float], list[bool]]:
+def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None = None
+                          ) -> tuple[list[float], list[bool]]:
     """:func:`coverage` and :func:`keyword_stuffed` of every text, from one pass over its words."""
-    stems = query_stems(query)
+    lang = detect_language(query, texts).lexical if language is None else language
+    stems = query_stems(query, lang)
     if not stems:
         return [0.0] * len(texts), [False] * len(texts)
     wanted = set(stems)
-    heads = {s[:3] for s in stems}  # only tokens that can stem to a query word are stemmed
+    pairs = _query_pairs(query, lang)
+    stemmed: dict[str, str] = {}  # each distinct token of the pool is stemmed once
     cov: list[float] = []
     stuffed: list[bool] = []
-    # Each distinct token of the pool is looked at once (tokens repeat across a pool): it stems to
-    # a query word (``match``) or not (``miss``); the rest is set algebra in C.
-    match: dict[str, str] = {}
-    miss: set[str] = set()
     for text in texts:
         tokens = tokenize(read_window(text))
-        distinct = set(tokens)
-        new = distinct - miss
-        new.difference_update(match)
-        for t in new:
-            if t[:3] in heads and (stem := light_stem(t)) in wanted:
-                match[t] = stem
-            else:
-                miss.add(t)
-        hits = distinct.intersection(match)
-        found = {match[t] for t in hits}
-        k = sum(tokens.count(t) for t in hits)
+        new = [t for t in set(tokens) if t not in stemmed]
+        stemmed.update(zip(new, stem_words(new, lang)))
+        words = [stemmed[t] for t in tokens]
+        found = wanted.intersection(words)
         cov.append(len(found) / len(stems))
-        n = len(tokens)
-        dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
-        # a short text must also repeat the query's words: an honest snippet names them once
-        stuffed.append(dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * len(found)))
+        stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found)))
     return cov, stuffed
 
 
-def keyword_stuffed(query: str, texts: Sequence[str]) -> list[bool]:
+def _query_pairs(query: str, language: str) -> frozenset[tuple[str, str]]:
+    """Pairs of words that follow each other in ``query`` (stemmed, stop words kept)."""
+    words = stem_words(tokenize(query)[:_MAX_QUERY_WORDS], language)
+    return frozenset(zip(words, words[1:]))
+
+
+def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str]], found: int) -> bool:
+    """Whether a text's stemmed ``words`` stuff the query's ``wanted`` words, each quote of the
+    query (a run of :data:`QUOTE_MIN_WORDS` words whose neighbours follow each other in the query)
+    read as one word that names the query."""
+    n = k = 0
+    i, total = 0, len(words)
+    while i < total:
+        j = i
+        while j + 1 < total and (words[j], words[j + 1]) in pairs:
+            j += 1
+        run = j - i + 1
+        if run >= QUOTE_MIN_WORDS:
+            n, k = n + 1, k + 1
+        else:
+            n += run
+            k += sum(1 for w in words[i:j + 1] if w in wanted)
+        i = j + 1
+    dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
+    # a short text must also repeat the query's words: an honest snippet names them once
+    return dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * found)
+
+
+def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = None) -> list[bool]:
     """For each text, whether it is keyword-stuffed for ``query`` (see the module doc).
 
     Example:
@@ -151,8 +166,8 @@ def keyword_stuffed(query: str, texts: Sequence[str]) -> list[bool]:
         ...                  "Cranberry juice and infections: does cranberry juice cure infections? Juice cures!"])
         [True, False, True]
     """
-    return coverage_and_stuffing(query, texts)[1]
+    return coverage_and_stuffing(query, texts, language)[1]
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "STUFFED_MIN_WORDS", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "light_stem", "stuffed_share",
-           "query_stems"]
+__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+           "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

@@ -13,7 +13,9 @@ from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.domain_lists import DomainList
-from authorag.rerankers.fusion import WindowText, fuse
+from authorag.rerankers.calibration import join_notes
+from authorag.rerankers.fusion import fuse
+from authorag.rerankers.window_text import read_window_text
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
 from authorag.scores import (
     AUTHORITY_SCORE,
@@ -155,15 +157,11 @@ class RerankPolicy:
 _POLICY_FIELDS = dataclasses.fields(RerankPolicy)
 
 
-def _word_scorer(relevance: RelevanceScorer | None) -> RelevanceScorer | None:
-    """BM25 over the candidates' text when ``relevance`` judges meaning (a
-    :class:`~authorag.relevance.base.SemanticScorer`): the window's word evidence, which those
-    scores then cap. None for any other relevance (the window mixes coverage with it directly)."""
-    if not (isinstance(relevance, SemanticScorer) and relevance.semantic):
-        return None
-    from authorag.relevance.bm25 import BM25Relevance
-
-    return BM25Relevance()
+def _judges_meaning(relevance: RelevanceScorer | None) -> bool:
+    """Whether ``relevance`` judges meaning (a :class:`~authorag.relevance.base.SemanticScorer`):
+    the window then computes BM25 of the candidates' text as the words' evidence, which those
+    scores cap. Any other relevance is mixed with coverage directly."""
+    return isinstance(relevance, SemanticScorer) and relevance.semantic
 
 
 class AuthorityReranker:
@@ -203,8 +201,8 @@ class AuthorityReranker:
         # Per-scorer invariants, read once: the stores' provenance opens no file per call.
         self._stores = prior_stores_of(scorer)
         self._policy_view = self.policy.to_dict()
-        # The words' evidence the window caps by a relevance that judges meaning (decided once).
-        self._words = _word_scorer(relevance)
+        # Whether the window computes the words' evidence a relevance that judges meaning caps (decided once).
+        self._words = _judges_meaning(relevance)
 
     def warm_up(self) -> None:
         """Load what the relevance scorer loads on first use (the dense model), so the first
@@ -277,7 +275,8 @@ class AuthorityReranker:
             rel = [float(r) for r in self.relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window = self._window_text(query, cands) if policy.fusion in ("window", "prior") else None
+        window, lang_note = read_window_text(query, cands, self.relevance is None, self._words) \
+            if policy.fusion in ("window", "prior") else (None, None)
         on_topic = None if window is None else window.coverage
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
                       np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window,
@@ -293,27 +292,11 @@ class AuthorityReranker:
         if extra is not None:  # the suitability scores go into the same copy
             stage = [{**st, **e} for st, e in zip(stage, extra)]
         if not owned:
-            return [c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit, fusion.note
+            return ([c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit,
+                    join_notes(fusion.note, lang_note))
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
-        return scored, suit, fusion.note
-
-    def _window_text(self, query: str, cands: list[Candidate]) -> WindowText | None:
-        """What the window reads from the candidates' text: query-term coverage (mixed with the
-        relevance: BM25, upstream scores and the incoming order all reward repetition or say little
-        about topic alone), which candidates are keyword-stuffed (never the reference the others
-        are measured against) and, when the relevance judges meaning (a
-        :class:`~authorag.relevance.base.SemanticScorer` such as dense), the BM25 scores the words'
-        window mixes in instead (:class:`~authorag.rerankers.fusion.WindowText`)."""
-        if not query or not any(c.text for c in cands):
-            return None
-        from authorag.relevance.coverage import coverage_and_stuffing
-
-        cov, stuffed = coverage_and_stuffing(query, [c.text for c in cands])
-        upstream = self.relevance is None
-        ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
-        words = None if self._words is None else self._words.score(query, cands)
-        return WindowText(cov, np.asarray(stuffed, dtype=np.bool_), ordinal=ordinal, lexical=words)
+        return scored, suit, join_notes(fusion.note, lang_note)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

@@ -28,19 +28,23 @@ Example:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
 Array = NDArray[np.float64]
 
 
-def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
+def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
+              names: Sequence[str] = ()) -> tuple[Array, str | None]:
     """Relevance relative to the best candidate (see the module doc), and a note when a rule
     other than ``score / best`` applied.
 
     ``stuffed`` marks keyword-stuffed candidates (:func:`~authorag.relevance.coverage.keyword_stuffed`):
     the best is then taken over the others, and a stuffed candidate's value is capped at 1, so one
-    page that repeats the query cannot push every careful page off topic.
+    page that repeats the query cannot push every careful page off topic. ``names`` (the
+    candidates' URLs, in order) let the note say which ones (:func:`stuffed_note`).
     """
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
@@ -60,15 +64,44 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None) -> tuple[
     if stuffed is not None and stuffed.any() and not stuffed.all():
         best = float(arr[~stuffed].max())
         if best > 0.0:
-            n = int(stuffed.sum())
-            return (np.minimum(arr / best, 1.0),
-                    join_notes(note, f"{n} keyword-stuffed candidate(s) not used as the relevance reference"))
+            return np.minimum(arr / best, 1.0), join_notes(note, stuffed_note(stuffed, names))
     return arr / hi, note
 
 
+NAMED = 5
+"""Candidates a note names at most (then how many more)."""
+
+
+def stuffed_note(stuffed: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
+    """The note saying which candidates are keyword-stuffed: their ``names`` (at most
+    :data:`NAMED`), or their count when no names are given.
+
+    Example:
+        >>> stuffed_note(np.array([True, False, True]), ["https://a.org/x", "https://b.org", "https://c.org/y"])
+        'keyword-stuffed, not used as the relevance reference: https://a.org/x, https://c.org/y'
+        >>> stuffed_note(np.array([True, False]))
+        '1 keyword-stuffed candidate(s) not used as the relevance reference'
+    """
+    which = [str(n) for n, s in zip(names, stuffed.tolist()) if s]
+    if not which:
+        return f"{int(stuffed.sum())} keyword-stuffed candidate(s) not used as the relevance reference"
+    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
+    return f"keyword-stuffed, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
+
+
 def join_notes(a: str | None, b: str | None) -> str | None:
-    """Two calibration notes as one (``"a; b"``), either of them possibly None."""
-    return b if a is None else a if b is None else f"{a}; {b}"
+    """Two calibration notes as one (``"a; b"``), either of them possibly None; a part already
+    in ``a`` is not repeated.
+
+    Example:
+        >>> join_notes("x; y", "y"), join_notes(None, "y"), join_notes("x", "y")
+        ('x; y', 'y', 'x; y')
+    """
+    if a is None or b is None:
+        return b if a is None else a
+    have = a.split("; ")
+    new = [part for part in b.split("; ") if part not in have]
+    return "; ".join([*have, *new]) if new else a
 
 
 def window_fusion(relevance: Array, trust: Array, weight: float, window: float) -> Array:
@@ -100,4 +133,4 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["PRIOR_FLOOR", "calibrate", "join_notes", "prior_fusion", "window_fusion"]
+__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "join_notes", "prior_fusion", "stuffed_note", "window_fusion"]

@@ -94,13 +94,17 @@ class WindowText:
             relevance scores both say so, so a trusted page that shares the query's words but
             answers another question stays out. For the window fusion the scores are first put
             on the words' scale (:func:`meaning_on_words_scale`): they must reach
-            :func:`default_meaning_on_topic` of the best, a stricter share than the words'.
+            :func:`default_meaning_on_topic` of the best, a stricter share than the words'; the
+            words then need only :func:`words_on_topic` of their best, a looser share: the
+            meaning decides, the words veto a page far from the question's words.
     """
 
     coverage: Sequence[float]
     stuffed: NDArray[np.bool_]
     ordinal: bool = False
     lexical: Sequence[float] | None = None
+    names: Sequence[str] = ()
+    """The candidates' URLs, in order: the notes name the candidates they are about."""
 
 
 def default_meaning_on_topic(on_topic: float) -> float:
@@ -119,6 +123,28 @@ def default_meaning_on_topic(on_topic: float) -> float:
         (0.742, 0.0, 1.0)
     """
     return math.sqrt(on_topic)
+
+
+WORDS_POWER = 2.0
+"""With a relevance that judges meaning, the words' window needs ``on_topic ** WORDS_POWER`` of
+its best (:func:`words_on_topic`). Chosen on the dev halves against 1 (the words' own share, the
+earlier rule) and 1.5 (docs/relevance.md, "The window keeps the page a user wants")."""
+
+
+def words_on_topic(on_topic: float) -> float:
+    """The share of the best words' window (coverage mixed with BM25) a candidate needs when the
+    relevance judges meaning: ``on_topic ** WORDS_POWER``, looser than ``on_topic`` inside (0, 1).
+
+    A page that explains the question without quoting it (the reference documentation for an
+    error message that every Q&A page quotes) lacks some of the question's words, so at the
+    words' own share the words would veto what the meaning says; the meaning already asks for a
+    stricter share (:func:`default_meaning_on_topic`).
+
+    Example:
+        >>> round(words_on_topic(0.55), 4), words_on_topic(0.0), words_on_topic(1.0)
+        (0.3025, 0.0, 1.0)
+    """
+    return on_topic ** WORDS_POWER
 
 
 def meaning_on_words_scale(meaning: Array, on_topic: float, meaning_on_topic: float | None = None) -> Array:
@@ -151,27 +177,29 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
     by :func:`meaning_on_words_scale`, ``meaning_on_topic`` of the best landing on ``on_topic``)."""
     if text is None:
         return calibrate(relevance)
-    stuffed = text.stuffed
+    stuffed, names = text.stuffed, text.names
     cov = np.asarray(text.coverage, dtype=np.float64)
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
-        cal, note = calibrate(relevance, stuffed)  # coverage tells no candidate apart: the scores decide
+        cal, note = calibrate(relevance, stuffed, names)  # coverage tells no candidate apart: the scores decide
         if text.lexical is not None and on_topic is not None:  # they judge meaning: the meaning's share
             cal = meaning_on_words_scale(cal, on_topic, meaning_on_topic)
         return cal, note
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
-        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed)
-        meaning, note = calibrate(relevance, stuffed)
+        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed, names)
+        meaning, note = calibrate(relevance, stuffed, names)
         if on_topic is not None:
             meaning = meaning_on_words_scale(meaning, on_topic, meaning_on_topic)
+            words = meaning_on_words_scale(words, on_topic, words_on_topic(on_topic))
         return np.minimum(words, meaning), join_notes(note, why)
-    return _mix(cov, relevance, stuffed)
+    return _mix(cov, relevance, stuffed, names)
 
 
-def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_]) -> tuple[Array, str | None]:
+def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_], names: Sequence[str] = ()
+         ) -> tuple[Array, str | None]:
     """Coverage and relevance mixed by :data:`COVERAGE_SHARE`, each relative to its best, then
     relative to the best candidate that is not keyword-stuffed."""
     rel, note = calibrate(relevance)
-    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed)
+    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed, names)
     return mixed, join_notes(note, why)
 
 

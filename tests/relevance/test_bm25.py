@@ -40,7 +40,7 @@ def test_okapi_score_matches_hand_computation() -> None:
     cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
     idf = math.log((3 - 1 + 0.5) / (1 + 0.5))
     expected = idf * (1 * 2.5) / (1 + 1.5 * (1 - 0.75 + 0.75 * 2 / (8 / 3)))
-    assert BM25Relevance(idf="okapi").score("Cranberry!", cands) == pytest.approx([expected, 0.0, 0.0])
+    assert BM25Relevance(idf="okapi", language="plain").score("Cranberry!", cands) == pytest.approx([expected, 0.0, 0.0])
     assert expected == pytest.approx(0.57558, abs=1e-5)
 
 
@@ -58,7 +58,7 @@ def test_lucene_idf_is_the_default() -> None:
     cands = _cands("cranberry juice", "zinc lozenges for colds", "vitamin c")
     idf = math.log(1 + 2.5 / 1.5)
     expected = idf * 2.5 / (1 + 1.5 * (1 - 0.75 + 0.75 * 2 / (8 / 3)))
-    assert BM25Relevance().score("cranberry", cands) == pytest.approx([expected, 0.0, 0.0])
+    assert BM25Relevance(language="plain").score("cranberry", cands) == pytest.approx([expected, 0.0, 0.0])
 
 
 def test_lucene_keeps_terms_shared_by_most_candidates() -> None:
@@ -66,8 +66,8 @@ def test_lucene_keeps_terms_shared_by_most_candidates() -> None:
     cands = _cands("Cranberries cure every urinary tract infection overnight",
                    "Cranberry products and urinary tract infections: a review of trials",
                    "How to change a flat tyre")
-    okapi = BM25Relevance(idf="okapi").score("cranberries urinary tract infection", cands)
-    lucene = BM25Relevance().score("cranberries urinary tract infection", cands)
+    okapi = BM25Relevance(idf="okapi", language="plain").score("cranberries urinary tract infection", cands)
+    lucene = BM25Relevance(language="plain").score("cranberries urinary tract infection", cands)
     assert okapi[1] / okapi[0] == pytest.approx(0.1259, abs=1e-3)
     assert lucene[1] / lucene[0] == pytest.approx(0.2738, abs=1e-3)
     assert lucene[2] == okapi[2] == 0.0
@@ -115,8 +115,8 @@ def test_nothing_to_score(query: str, texts: list[str]) -> None:
 
 def test_stopwords_change_scores() -> None:
     cands = _cands("the flu vaccine", "the tyre of the car", "a loaf of bread")
-    plain = BM25Relevance().score("the flu", cands)
-    stopped = BM25Relevance(stopwords=ENGLISH_STOPWORDS).score("the flu", cands)
+    plain = BM25Relevance(language="plain").score("the flu", cands)
+    stopped = BM25Relevance(stopwords=ENGLISH_STOPWORDS, language="plain").score("the flu", cands)
     assert plain[1] != 0.0
     assert stopped[1] == stopped[2] == 0.0
     assert stopped[0] > 0.0

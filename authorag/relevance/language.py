@@ -1,0 +1,219 @@
+"""The language lexical relevance reads a query in, and its words: :func:`detect_language`, :func:`terms`.
+
+BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read a query and its
+candidates in one language, so that the query's words and the pages' words are reduced the same
+way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and French. For each,
+:func:`terms`:
+
+1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
+   letter/digit runs);
+2. drops the language's stop words (short function-word lists written for authorag:
+   :data:`STOPWORDS`);
+3. stems each word with the language's Snowball stemmer (``snowballstemmer``; the faster
+   ``PyStemmer`` is used when installed, with the same stems);
+4. folds accents and other diacritics off the stems (``médic`` -> ``medic``), so a query typed
+   without accents ("medicament", "vacunacion") matches the page's "médicament", "vacunación".
+   The German stemmer already maps umlauts (``kündigung`` -> ``kundig``).
+
+Any other language takes the plain lexical path (:data:`PLAIN`): the same word tokens, no stop
+words, no stemming, no folding; the reranker's note says so.
+
+:func:`detect_language` reads the query with ``py3langid`` (its shipped model). A short query
+is often too short to tell ("mortgage" alone reads as Dutch), so when the query alone is not
+clear (:data:`QUERY_CONFIDENCE`), the candidates' opening text is read with it
+(:data:`SAMPLE_CHARS` of each, at most :data:`POOL_CHARS` in all); when that is not clear either
+(:data:`POOL_CONFIDENCE`), the language is :data:`DEFAULT_LANGUAGE`, English.
+
+German compounds are not split: measured on the dev cases, a simple split (docs/relevance.md,
+"Relevance in the query's language") changed no order.
+
+Example:
+    >>> detect_language("Welche Unterlagen brauche ich für eine Hypothek?").language
+    'de'
+    >>> terms("Les médicaments pendant la grossesse", "fr")
+    ['medic', 'pend', 'grossess']
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
+
+from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
+
+PLAIN = "plain"
+"""The lexical path for a language outside :data:`LEXICAL_LANGUAGES`: word tokens only."""
+DEFAULT_LANGUAGE = "en"
+"""The language read when neither the query nor the candidates' text says which clearly."""
+QUERY_CONFIDENCE = 0.9
+"""Probability from which the query alone decides its language."""
+POOL_CONFIDENCE = 0.5
+"""Probability from which the query read with the candidates' text decides the language."""
+SAMPLE_CHARS = 300
+"""Characters of each candidate's text read to detect the language."""
+POOL_CHARS = 3000
+"""Characters of the candidates' text read in all to detect the language."""
+
+_SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french"}
+
+_STOPWORDS_TEXT = {
+    "de": """aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei
+        bin bis bist da damit dann das dass dein deine dem den denn der des dessen die dies diese
+        diesem diesen dieser dieses doch dort du durch ein eine einem einen einer eines er es etwas
+        euch euer für gegen hab habe haben hat hatte hier hin hinter ich ihm ihn ihnen ihr ihre im
+        in ins ist ja jede jedem jeden jeder jedes jetzt kann kein keine man manche mein meine mich
+        mir mit muss nach nicht nichts noch nun nur ob oder ohne sehr sein seine sich sie sind so
+        soll sollte sondern um und uns unser unter vom von vor war waren warum was weil welche
+        welchem welchen welcher welches wenn wer werde werden wie wir wird wo zu zum zur über""",
+    "es": """a al algo algunas algunos ante antes como con contra cual cuales cuando de del desde
+        donde durante e el ella ellas ellos en entre era es esa esas ese eso esos esta estas este
+        esto estos fue fueron ha han hasta hay la las le les lo los me mi mis muy más nada ni no
+        nos nosotros o os otra otras otro otros para pero poco por porque que qué quien quién se
+        sea ser si sin sobre son su sus también tan te tiene tienen todo todos tu tus un una unas
+        uno unos y ya yo él cómo cuál cuándo dónde""",
+    "fr": """a afin ai au aux avec avoir c ce ces cet cette comme comment d dans de des donc du elle
+        elles en est et eux il ils j je l la le les leur leurs lui m ma mais me mes moi mon n ne
+        nos notre nous on ont ou où par pas peut pour pourquoi qu quand que quel quelle quels
+        quelles qui s sa sans se ses si son sont sur t ta te tes toi ton tous tout tu un une vos
+        votre vous y à été être""",
+}
+
+STOPWORDS: dict[str, frozenset[str]] = {
+    "en": ENGLISH_STOPWORDS,
+    **{lang: frozenset(text.split()) for lang, text in _STOPWORDS_TEXT.items()},
+}
+"""Stop words per language read (function words only: no content word such as "Impfung")."""
+
+LEXICAL_LANGUAGES: tuple[str, ...] = tuple(_SNOWBALL)
+"""ISO 639-1 codes of the languages lexical relevance stems and drops stop words for."""
+
+LanguageSource = Literal["query", "candidates", "default", "given"]
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageGuess:
+    """The language lexical relevance reads a query in.
+
+    Attributes:
+        language: an ISO 639-1 code, one of :data:`LEXICAL_LANGUAGES` or another one (read by the
+            plain path).
+        source: what decided it: the query alone, the query with the candidates' text, the
+            default, or the caller (``given``).
+        probability: the detector's probability for ``language`` (1 when given, 0 by default).
+    """
+
+    language: str
+    source: LanguageSource
+    probability: float
+
+    @property
+    def lexical(self) -> str:
+        """The language's code when it is read (stemmed), else :data:`PLAIN`."""
+        return self.language if self.language in _SNOWBALL else PLAIN
+
+    def note(self) -> str | None:
+        """What the breakdown says about it: None when the language is read, else that the
+        plain lexical path applied."""
+        if self.language in _SNOWBALL:
+            return None
+        return (f"query language {self.language!r} is not one lexical relevance reads "
+                f"({', '.join(LEXICAL_LANGUAGES)}): plain word tokens, no stemming")
+
+
+@cache
+def _identifier() -> Any:
+    """py3langid's identifier over its shipped model, loaded once per process."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def warm_up() -> None:
+    """Load the language model now (BM25 relevance's warm-up calls it)."""
+    _identifier()
+
+
+def detect_language(query: str, texts: Sequence[str] = ()) -> LanguageGuess:
+    """The language of ``query``, helped by the candidates' ``texts`` when the query is unclear.
+
+    Example:
+        >>> detect_language("mortgage", ["A mortgage is a loan used to buy a home."]).language
+        'en'
+    """
+    identifier = _identifier()
+    lang, prob = identifier.classify(query)
+    if prob >= QUERY_CONFIDENCE and len(tokenize(query)) >= 2:
+        return LanguageGuess(str(lang), "query", float(prob))
+    sample = _sample(texts)
+    if sample:
+        lang, prob = identifier.classify(f"{query} {sample}")
+        if prob >= POOL_CONFIDENCE:
+            return LanguageGuess(str(lang), "candidates", float(prob))
+    return LanguageGuess(DEFAULT_LANGUAGE, "default", 0.0)
+
+
+def _sample(texts: Sequence[str]) -> str:
+    parts: list[str] = []
+    left = POOL_CHARS
+    for text in texts:
+        if left <= 0:
+            break
+        part = text[: min(SAMPLE_CHARS, left)]
+        parts.append(part)
+        left -= len(part)
+    return " ".join(parts)
+
+
+def fold(word: str) -> str:
+    """``word`` without diacritics (canonical decomposition, combining marks dropped).
+
+    Example:
+        >>> fold("médic"), fold("straße")
+        ('medic', 'straße')
+    """
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+@cache
+def _stemmer(language: str) -> Callable[[list[str]], list[str]]:
+    import snowballstemmer  # pyright: ignore[reportMissingTypeStubs]
+
+    stem: Callable[[list[str]], list[str]] = snowballstemmer.stemmer(_SNOWBALL[language]).stemWords  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return stem
+
+
+def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset()) -> list[str]:
+    """The words of ``text`` lexical relevance matches in ``language``: tokens less stop words,
+    stemmed and folded (see the module doc); for :data:`PLAIN` or a language not read, the tokens
+    less ``extra_stopwords`` only.
+
+    Example:
+        >>> terms("Kündigungsfrist für Mietverträge", "de")
+        ['kundigungsfrist', 'mietvertrag']
+    """
+    if language not in _SNOWBALL:
+        return tokenize(text, extra_stopwords)
+    stop = STOPWORDS[language] | extra_stopwords if extra_stopwords else STOPWORDS[language]
+    return [fold(s) for s in _stemmer(language)(tokenize(text, stop))]
+
+
+def stem_words(words: list[str], language: str) -> list[str]:
+    """``words`` (already tokenized) stemmed and folded in ``language``; unchanged outside
+    :data:`LEXICAL_LANGUAGES`."""
+    if language not in _SNOWBALL:
+        return words
+    return [fold(s) for s in _stemmer(language)(words)]
+
+
+def stopwords_for(language: str) -> frozenset[str]:
+    """The stop words dropped in ``language`` (none outside :data:`LEXICAL_LANGUAGES`)."""
+    return STOPWORDS.get(language, frozenset())
+
+
+__all__ = ["DEFAULT_LANGUAGE", "LEXICAL_LANGUAGES", "PLAIN", "POOL_CHARS", "POOL_CONFIDENCE", "QUERY_CONFIDENCE",
+           "SAMPLE_CHARS", "STOPWORDS", "LanguageGuess", "LanguageSource", "detect_language", "fold", "stem_words",
+           "stopwords_for", "terms", "warm_up"]
