@@ -57,6 +57,11 @@ ECHO_REPEAT = 1.5
 """Below :data:`STUFFED_MIN_WORDS` words a text must also use the query's words this many times
 each on average: a title-like snippet that names them once ("Cranberry juice and urinary tract
 infections: the evidence is mixed") is not stuffed."""
+STUFFED_REPEAT = 2.0
+"""From :data:`STUFFED_MIN_WORDS` words on, a stuffed text must use the query's words it names
+this many times each on average: a short page that answers a long question names most of its
+words once or twice ("huevo", "yema", "hervir" for "how long to boil an egg for a runny yolk"),
+which stemming in the query's language counts, and is not stuffed."""
 ECHO_MIN_WORDS = 6
 """Shorter texts (a title, a site name) are never called stuffed."""
 QUOTE_MIN_WORDS = 4
@@ -153,8 +158,8 @@ def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str
             k += sum(1 for w in words[i:j + 1] if w in wanted)
         i = j + 1
     dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
-    # a short text must also repeat the query's words: an honest snippet names them once
-    return dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * found)
+    # it must also repeat the query's words: an honest snippet names them once, a page once or twice
+    return dense and k >= (STUFFED_REPEAT if n >= STUFFED_MIN_WORDS else ECHO_REPEAT) * found
 
 
 def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = None) -> list[bool]:
@@ -170,4 +175,4 @@ def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = Non
 
 
 __all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
-           "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]
+           "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

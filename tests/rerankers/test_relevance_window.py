@@ -96,7 +96,8 @@ def test_coverage_reads_a_long_page_s_window_only() -> None:
 def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list[bool]]:
     # The plain algorithm, one text and one word at a time (no stemming cache): each run of
     # QUOTE_MIN_WORDS or more words whose neighbours follow each other in the query is one word.
-    from authorag.relevance.coverage import ECHO_MIN_WORDS, ECHO_REPEAT, QUOTE_MIN_WORDS, STUFFED_MIN_WORDS, stuffed_share
+    from authorag.relevance.coverage import (ECHO_MIN_WORDS, ECHO_REPEAT, QUOTE_MIN_WORDS, STUFFED_MIN_WORDS,
+                                             STUFFED_REPEAT, stuffed_share)
     from authorag.relevance.language import stem_words
     from authorag.relevance.tokens import tokenize
     from authorag.text_window import read_window
@@ -118,7 +119,7 @@ def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list
         n = sum(1 if len(r) >= QUOTE_MIN_WORDS else len(r) for r in runs)
         k = sum(1 if len(r) >= QUOTE_MIN_WORDS else sum(w in stems for w in r) for r in runs)
         dense = bool(found) and n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
-        stuffed.append(dense and (n >= STUFFED_MIN_WORDS or k >= ECHO_REPEAT * len(found)))
+        stuffed.append(dense and k >= (STUFFED_REPEAT if n >= STUFFED_MIN_WORDS else ECHO_REPEAT) * len(found))
     return cov, stuffed
 
 
