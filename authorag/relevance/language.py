@@ -20,9 +20,10 @@ words, no stemming, no folding; the reranker's note says so.
 
 :func:`detect_language` reads the query with ``py3langid`` (its shipped model). A short query
 is often too short to tell ("mortgage" alone reads as Dutch), so when the query alone is not
-clear (:data:`QUERY_CONFIDENCE`), the candidates' opening text is read with it
-(:data:`SAMPLE_CHARS` of each, at most :data:`POOL_CHARS` in all); when that is not clear either
-(:data:`POOL_CONFIDENCE`), the language is :data:`DEFAULT_LANGUAGE`, English.
+clear (:data:`QUERY_CONFIDENCE`; a query of one word never is), the candidates' opening text is
+read with it (:data:`SAMPLE_CHARS` of each, at most :data:`POOL_CHARS` in all); when that is not
+clear either (:data:`POOL_CONFIDENCE`, which is also what a query needs when no candidate has
+text), the language is :data:`DEFAULT_LANGUAGE`, English.
 
 German compounds are not split ("Kündigungsfrist" stays one word): no decompounding is built, and
 none was measured (docs/relevance.md, "Relevance in the query's language").
@@ -145,9 +146,10 @@ def detect_language(query: str, texts: Sequence[str] = ()) -> LanguageGuess:
     """
     identifier = _identifier()
     lang, prob = identifier.classify(query)
-    if prob >= QUERY_CONFIDENCE and len(tokenize(query)) >= 2:
-        return LanguageGuess(str(lang), "query", float(prob))
     sample = _sample(texts)
+    # without text to help, the query alone decides at the pool's confidence
+    if prob >= (QUERY_CONFIDENCE if sample else POOL_CONFIDENCE) and len(tokenize(query)) >= 2:
+        return LanguageGuess(str(lang), "query", float(prob))
     if sample:
         lang, prob = identifier.classify(f"{query} {sample}")
         if prob >= POOL_CONFIDENCE:

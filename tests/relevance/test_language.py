@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import pytest
+
+from authorag.errors import ConfigError
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.coverage import coverage
+from authorag.relevance.language import (
+    DEFAULT_LANGUAGE,
+    LEXICAL_LANGUAGES,
+    PLAIN,
+    LanguageGuess,
+    detect_language,
+    fold,
+    terms,
+)
+from authorag.types import Candidate
+
+
+@pytest.mark.parametrize(("language", "text", "want"), [
+    ("en", "Do cranberries prevent urinary tract infections?", ["cranberri", "prevent", "urinari", "tract", "infect"]),
+    ("de", "Welche Impfungen werden in der Schwangerschaft empfohlen?", ["impfung", "schwangerschaft", "empfohl"]),
+    ("de", "Kündigungsfrist für Mietverträge", ["kundigungsfrist", "mietvertrag"]),
+    ("es", "¿Es seguro tomar ibuprofeno durante el embarazo?", ["segur", "tom", "ibuprofen", "embaraz"]),
+    ("es", "vacunación vacunacion", ["vacun", "vacun"]),
+    ("fr", "Peut-on prendre de l'ibuprofène pendant la grossesse ?", ["prendr", "ibuprofen", "grossess"]),
+    ("fr", "médicament medicament", ["medic", "medic"]),
+    (PLAIN, "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
+    ("it", "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
+])
+def test_terms_per_language(language: str, text: str, want: list[str]) -> None:
+    assert terms(text, language) == want
+
+
+def test_fold_drops_diacritics_only() -> None:
+    assert [fold(w) for w in ("médic", "kündig", "niño", "straße", "plain")] == ["medic", "kundig", "nino", "straße",
+                                                                                 "plain"]
+
+
+@pytest.mark.parametrize(("query", "texts", "language", "source"), [
+    ("Welche Unterlagen brauche ich für eine Hypothek?", [], "de", "query"),
+    ("is coffee bad for you", [], "en", "query"),
+    # one word is too short to tell ("mortgage" alone reads as Dutch): the candidates decide
+    ("mortgage", ["A mortgage is a loan used to buy a home.", "Compare mortgage rates from lenders."], "en",
+     "candidates"),
+    ("vaccin grippe grossesse", ["La vaccination contre la grippe est recommandée pendant la grossesse."], "fr",
+     "candidates"),
+    ("vacuna gripe embarazo", ["La vacuna de la gripe se recomienda durante el embarazo."], "es", "candidates"),
+    ("Mietvertrag kündigen Frist", [], "de", "query"),  # 0.73 alone: enough without any text
+    # with text, a query needs QUERY_CONFIDENCE alone; "is coffee bad for you" reads as English at 0.76
+    ("is coffee bad for you", ["Coffee in moderation is fine for most adults."], "en", "candidates"),
+    # nothing clear: the default
+    ("xq 42", [], DEFAULT_LANGUAGE, "default"),
+])
+def test_detect_language_on_short_queries(query: str, texts: list[str], language: str, source: str) -> None:
+    guess = detect_language(query, texts)
+    assert (guess.language, guess.source) == (language, source)
+    assert guess.lexical == language and guess.note() is None
+
+
+def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
+    guess = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
+    assert guess.language == "it" and guess.lexical == PLAIN
+    assert guess.note() == ("query language 'it' is not one lexical relevance reads (en, de, es, fr): plain word "
+                            "tokens, no stemming")
+    assert LanguageGuess("de", "given", 1.0).note() is None
+
+
+def test_bm25_reads_the_query_language() -> None:
+    cands = [Candidate.create("https://a.de/1", text="Die Impfung gegen Grippe wird Schwangeren empfohlen."),
+             Candidate.create("https://b.de/2", text="Der Mietvertrag kann mit drei Monaten Frist gekündigt werden.")]
+    query = "Welche Impfungen werden in der Schwangerschaft empfohlen?"
+    auto = BM25Relevance().score(query, cands)
+    plain = BM25Relevance(language="plain").score(query, cands)
+    assert auto[0] > 0.0 and auto[1] == 0.0  # "Impfungen" matches "Impfung"; "der", "werden" are stop words
+    assert plain[1] > 0.0  # plain tokens: "der" matches the other page
+    assert BM25Relevance().language_of(query, cands) == LanguageGuess("de", "query", pytest.approx(0.996, abs=1e-3))
+
+
+def test_coverage_folds_accents_the_query_lacks() -> None:
+    assert coverage("medicament grossesse", ["Un médicament pendant la grossesse"], "fr") == [1.0]
+    assert coverage("medicament grossesse", ["Un médicament pendant la grossesse"], PLAIN) == [0.5]
+
+
+def test_bm25_language_is_checked() -> None:
+    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr"}
+    with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', "
+                                          r"got 'german'; use 'plain'"):
+        BM25Relevance(language="german")
