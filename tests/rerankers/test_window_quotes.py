@@ -1,0 +1,149 @@
+"""The window keeps the page a user wants: quotes of the question are not stuffing, the
+reference documentation of an error message stays on topic, notes name their candidates once."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from authorag.adapters import breakdowns, build_reranker, candidates
+from authorag.relevance.coverage import keyword_stuffed
+from authorag.types import Candidate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from eval_relevance_lang import _IMPORT_PAGES, _IMPORT_Q  # noqa: E402  (the dev case's own pages)
+
+DOCS, SO, REALPY, DISCUSS, SPAM = (u for u, _ in _IMPORT_PAGES)
+# docs.python.org 0.736 against the best 0.861, as in the report; the others around them
+_IMPORT_COSINES = {DOCS: 0.736, SO: 0.861, REALPY: 0.802, DISCUSS: 0.845, SPAM: 0.548}
+
+
+class _Cosines:
+    """A relevance scorer that judges meaning: fixed cosines by URL."""
+
+    name = "relevance.cosine"
+    semantic = True
+
+    def __init__(self, by_url: dict[str, float]) -> None:
+        self.by_url = by_url
+
+    def score(self, query: str, candidates: list[Candidate]) -> list[float]:
+        return [self.by_url[c.url] for c in candidates]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_reference_page_for_an_error_message_stays_on_topic(reverse: bool) -> None:
+    # Three Q&A pages quote the error message; docs.python.org explains it without quoting it
+    # (no "ImportError", "attempted", "known"). Before, two Q&A pages were called stuffed and
+    # the docs page fell off topic (window relevance 0.54 < 0.55), below every Q&A page.
+    pages = _IMPORT_PAGES[::-1] if reverse else _IMPORT_PAGES
+    reranker, mode = build_reranker(relevance=_Cosines(_IMPORT_COSINES))
+    ranking = reranker.rerank(_IMPORT_Q, candidates([(u, t, None) for u, t in pages], mode)[0])
+    assert [c.url for c in ranking] == [DISCUSS, REALPY, DOCS, SO, SPAM]
+    fused = {c.url: c.scores["fused"] for c in ranking}
+    assert fused[DOCS] >= 0.5 > fused[SPAM]  # on topic; the spam page is not
+    assert ranking.provenance.get("relevance_note") is None  # no page is called stuffed
+    assert keyword_stuffed(_IMPORT_Q, [t for _, t in _IMPORT_PAGES]) == [False] * 5
+
+
+def test_similarity_scores_keep_the_reference_page_on_topic() -> None:
+    # the same cosines handed over by a retriever ("similarity") give the same order
+    reranker, mode = build_reranker(relevance="similarity")
+    cands, source = candidates([(u, t, _IMPORT_COSINES[u]) for u, t in _IMPORT_PAGES], mode)
+    ranking = reranker.rerank(_IMPORT_Q, cands)
+    assert [c.url for c in ranking] == [DISCUSS, REALPY, DOCS, SO, SPAM]
+    rows = {b["url"]: b for b in breakdowns(ranking, source)}
+    assert rows[DOCS]["relevance_norm"] == pytest.approx(0.6713, abs=1e-4)
+
+
+@pytest.mark.slow
+def test_dense_keeps_the_reference_page_above_the_spam_page() -> None:
+    reranker, mode = build_reranker(relevance="dense")
+    ranking = reranker.rerank(_IMPORT_Q, candidates([(u, t, None) for u, t in _IMPORT_PAGES], mode)[0])
+    urls = [c.url for c in ranking]
+    assert urls.index(DOCS) < urls.index(SPAM)
+    assert ranking.candidates[urls.index(DOCS)].scores["fused"] >= 0.5
+    assert ranking.provenance.get("relevance_note") is None
+
+
+# (question, a page quoting it inside prose, a page stuffed with its words)
+_QUOTES = {
+    "en": ("does article 17 GDPR give a right to erasure",
+           "Readers often ask: does article 17 GDPR give a right to erasure? It does, but not without limits. The "
+           "controller must erase personal data without undue delay when the data are no longer needed, when "
+           "consent is withdrawn or when the processing was unlawful. Exceptions cover freedom of expression, "
+           "legal obligations and archiving in the public interest, so a request can be refused.",
+           "article 17 GDPR right erasure! GDPR article 17 erasure right, right to erasure GDPR, erasure article 17 "
+           "GDPR right, article 17 right erasure GDPR, GDPR erasure right article 17 best guide erasure right GDPR"),
+    "de": ("Fehler: Modul nicht gefunden beim Starten des Programms",
+           "Viele Nutzer melden die Meldung Fehler: Modul nicht gefunden beim Starten des Programms. Meist liegt es "
+           "daran, dass das Programm in einem anderen Ordner gestartet wird als dem, in dem es installiert wurde. "
+           "Öffnen Sie die Verknüpfung, prüfen Sie den Pfad und installieren Sie das Paket notfalls neu; danach "
+           "startet die Anwendung wieder ohne Probleme.",
+           "Fehler Modul gefunden Starten Programm! Modul Fehler Programm Starten gefunden, Programm Modul Fehler, "
+           "Starten Programm Modul gefunden Fehler, Modul Programm Fehler Starten, gefunden Modul Programm Fehler"),
+    "es": ("artículo 14 de la Constitución igualdad ante la ley",
+           "El artículo 14 de la Constitución, igualdad ante la ley, dice que los españoles son iguales sin que "
+           "pueda prevalecer discriminación alguna por razón de nacimiento, raza, sexo, religión u opinión. Los "
+           "tribunales lo aplican a los actos de los poderes públicos y, con matices, a las relaciones entre "
+           "particulares, como el empleo o el acceso a la vivienda.",
+           "artículo 14 Constitución igualdad ley, igualdad ley artículo 14 Constitución, Constitución igualdad "
+           "artículo 14 ley, ley igualdad Constitución artículo 14, igualdad artículo 14 ley Constitución ley"),
+    "fr": ("erreur impossible de se connecter au serveur de messagerie",
+           "Le message erreur impossible de se connecter au serveur de messagerie apparaît souvent après un "
+           "changement de mot de passe. Vérifiez d'abord votre connexion internet, puis les réglages du compte : "
+           "le nom du serveur, le port et le chiffrement doivent correspondre à ceux indiqués par votre "
+           "fournisseur. Redémarrez ensuite l'application.",
+           "erreur connecter serveur messagerie ! serveur messagerie erreur connecter, messagerie erreur serveur "
+           "connecter, connecter serveur erreur messagerie impossible, serveur erreur messagerie connecter erreur"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(_QUOTES))
+def test_a_quote_inside_prose_is_not_stuffing(language: str) -> None:
+    question, quoting, stuffed = _QUOTES[language]
+    assert keyword_stuffed(question, [quoting, stuffed]) == [False, True]
+    assert keyword_stuffed(question, [quoting, stuffed], language) == [False, True]
+
+
+def test_a_text_that_only_repeats_the_question_is_stuffed() -> None:
+    question = "does cranberry juice cure infections"
+    assert keyword_stuffed(question, [f"{question}? " * 6, f"Many ask {question}; trials say it does not."]) == [
+        True, False]
+
+
+def test_the_note_names_the_stuffed_candidates_once() -> None:
+    # With a relevance that judges meaning, the words' window and the meaning both leave the
+    # stuffed page out of the reference: one note, naming it (it was printed twice, unnamed).
+    question, quoting, stuffed = _QUOTES["en"]
+    pages = [("https://gdpr-info.example.eu/art-17", quoting), ("https://gdpr-erasure.example.biz/guide", stuffed),
+             ("https://www.cars.com/t", "How to change a flat tyre on a family car, step by step.")]
+    reranker, mode = build_reranker(relevance=_Cosines({pages[0][0]: 0.8, pages[1][0]: 0.82, pages[2][0]: 0.1}))
+    ranking = reranker.rerank(question, candidates([(u, t, None) for u, t in pages], mode)[0])
+    assert ranking.provenance["relevance_note"] == (
+        "keyword-stuffed, not used as the relevance reference: https://gdpr-erasure.example.biz/guide")
+    bm25, mode = build_reranker(relevance="bm25")
+    assert bm25.rerank(question, candidates([(u, t, None) for u, t in pages], mode)[0]).provenance[
+        "relevance_note"] == "keyword-stuffed, not used as the relevance reference: https://gdpr-erasure.example.biz/guide"
+
+
+def test_a_note_names_at_most_five_candidates() -> None:
+    import numpy as np
+
+    from authorag.rerankers.calibration import stuffed_note
+
+    names = [f"https://s{i}.example" for i in range(7)]
+    assert stuffed_note(np.ones(7, dtype=np.bool_), names) == (
+        "keyword-stuffed, not used as the relevance reference: https://s0.example, https://s1.example, "
+        "https://s2.example, https://s3.example, https://s4.example and 2 more")
+
+
+def test_the_plain_path_is_noted_in_the_ranking() -> None:
+    reranker, mode = build_reranker(relevance="bm25")
+    cands = candidates([("https://a.it/1", "Le vaccinazioni raccomandate in gravidanza sono influenza e pertosse.",
+                         None), ("https://b.it/2", "Come cambiare una gomma forata.", None)], mode)[0]
+    ranking = reranker.rerank("Quali vaccinazioni sono raccomandate in gravidanza?", cands)
+    assert [c.domain for c in ranking] == ["a.it", "b.it"]
+    assert ranking.provenance["relevance_note"] == (
+        "query language 'it' is not one lexical relevance reads (en, de, es, fr): plain word tokens, no stemming")
