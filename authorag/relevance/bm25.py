@@ -187,8 +187,8 @@ class BM25Relevance:
         if not candidates:
             return []
         lang = self.language_of(query, candidates).lexical
-        docs = [terms(c.text, lang, self.stopwords) for c in candidates]
-        query_terms = terms(query, lang, self.stopwords)
+        docs = [terms(c.text, lang, self.stopwords, drop_stopwords=False) for c in candidates]
+        query_terms = terms(query, lang, self.stopwords, drop_stopwords=False)
         if self.idf == "lucene":
             return lucene_bm25_scores(docs, query_terms, self.k1, self.b)
         model = build_okapi(docs, self.k1, self.b, self.epsilon, self.idf)

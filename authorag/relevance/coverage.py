@@ -26,9 +26,9 @@ candidates against a stuffed one.
 A page that *quotes* the question is not stuffed for it: a Q&A page quotes the error message it
 answers, a legal commentary the article it discusses. A quote is a run of at least
 :data:`QUOTE_MIN_WORDS` words that follow each other as they do in the query (stop words
-included); each quote counts as one word, what surrounds it is read as usual. Stuffing is
-repetition without prose: a text that only repeats the query is all quotes, each counting as one
-word that names the query, and is still stuffed.
+included); each quote counts as one word, what surrounds it is read as usual, as long as the
+quotes make up at most :data:`QUOTED_SHARE` of the text. Stuffing is repetition without prose: a
+text that mostly repeats the question is read word by word, and is still stuffed.
 
 Example:
     >>> [round(c, 3) for c in coverage("does cranberry juice prevent urinary tract infections",
@@ -59,13 +59,17 @@ each on average: a title-like snippet that names them once ("Cranberry juice and
 infections: the evidence is mixed") is not stuffed."""
 STUFFED_REPEAT = 2.0
 """From :data:`STUFFED_MIN_WORDS` words on, a stuffed text must use the query's words it names
-this many times each on average: a short page that answers a long question names most of its
+this many times each on average (inside quotes too: a page that echoes the question again and
+again repeats its words): a short page that answers a long question names most of its
 words once or twice ("huevo", "yema", "hervir" for "how long to boil an egg for a runny yolk"),
 which stemming in the query's language counts, and is not stuffed."""
 ECHO_MIN_WORDS = 6
 """Shorter texts (a title, a site name) are never called stuffed."""
 QUOTE_MIN_WORDS = 4
 """Words in a row, in the query's order, that make a quote of the query (see the module doc)."""
+QUOTED_SHARE = 1 / 3
+"""Quotes count as one word each only while they make up at most this share of a text's words:
+beyond it the text is the question said again and again, not prose that quotes it."""
 _MAX_QUERY_WORDS = 4 * MAX_QUERY_TERMS
 """Query words (stop words included) quotes are looked for in."""
 
@@ -144,22 +148,28 @@ def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str
     """Whether a text's stemmed ``words`` stuff the query's ``wanted`` words, each quote of the
     query (a run of :data:`QUOTE_MIN_WORDS` words whose neighbours follow each other in the query)
     read as one word that names the query."""
-    n = k = 0
+    quotes: list[int] = []  # lengths of the quotes
+    hits = uses = 0  # query words outside quotes; query words in all
     i, total = 0, len(words)
     while i < total:
         j = i
         while j + 1 < total and (words[j], words[j + 1]) in pairs:
             j += 1
-        run = j - i + 1
-        if run >= QUOTE_MIN_WORDS:
-            n, k = n + 1, k + 1
+        named = sum(1 for w in words[i:j + 1] if w in wanted)
+        uses += named
+        if j - i + 1 >= QUOTE_MIN_WORDS:
+            quotes.append(j - i + 1)
         else:
-            n += run
-            k += sum(1 for w in words[i:j + 1] if w in wanted)
+            hits += named
         i = j + 1
+    if sum(quotes) <= QUOTED_SHARE * total:  # quotes inside prose: each one word
+        n, k = total - sum(quotes) + len(quotes), hits + len(quotes)
+    else:  # mostly the question again and again: no prose to quote it in
+        n, k = total, uses
     dense = n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
-    # it must also repeat the query's words: an honest snippet names them once, a page once or twice
-    return dense and k >= (STUFFED_REPEAT if n >= STUFFED_MIN_WORDS else ECHO_REPEAT) * found
+    # it must also repeat the query's words (quotes included): an honest snippet names them once,
+    # a page once or twice
+    return dense and uses >= (STUFFED_REPEAT if n >= STUFFED_MIN_WORDS else ECHO_REPEAT) * found
 
 
 def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = None) -> list[bool]:
@@ -174,5 +184,5 @@ def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = Non
     return coverage_and_stuffing(query, texts, language)[1]
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
            "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

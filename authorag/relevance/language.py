@@ -189,7 +189,8 @@ def _stemmer(language: str) -> Callable[[list[str]], list[str]]:
     return stem
 
 
-def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset()) -> list[str]:
+def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset(), *,
+          drop_stopwords: bool = True) -> list[str]:
     """The words of ``text`` lexical relevance matches in ``language``: tokens less stop words,
     stemmed and folded (see the module doc); for :data:`PLAIN` or a language not read, the tokens
     less ``extra_stopwords`` only.
@@ -200,7 +201,8 @@ def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset(
     """
     if language not in _SNOWBALL:
         return tokenize(text, extra_stopwords)
-    stop = STOPWORDS[language] | extra_stopwords if extra_stopwords else STOPWORDS[language]
+    stop = STOPWORDS[language] if drop_stopwords else frozenset()
+    stop = stop | extra_stopwords if extra_stopwords else stop
     return [fold(s) for s in _stemmer(language)(tokenize(text, stop))]
 
 

@@ -65,6 +65,10 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
         best = float(arr[~stuffed].max())
         if best > 0.0:
             return np.minimum(arr / best, 1.0), join_notes(note, stuffed_note(stuffed, names))
+        # only stuffed pages have relevance: repeating the query is no evidence, trust orders
+        why = join_notes("no candidate but keyword-stuffed ones has relevance above 0: trust orders",
+                         stuffed_note(stuffed, names))
+        return np.ones_like(arr), join_notes(note, why)
     return arr / hi, note
 
 

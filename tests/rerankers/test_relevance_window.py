@@ -96,8 +96,8 @@ def test_coverage_reads_a_long_page_s_window_only() -> None:
 def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list[bool]]:
     # The plain algorithm, one text and one word at a time (no stemming cache): each run of
     # QUOTE_MIN_WORDS or more words whose neighbours follow each other in the query is one word.
-    from authorag.relevance.coverage import (ECHO_MIN_WORDS, ECHO_REPEAT, QUOTE_MIN_WORDS, STUFFED_MIN_WORDS,
-                                             STUFFED_REPEAT, stuffed_share)
+    from authorag.relevance.coverage import (ECHO_MIN_WORDS, ECHO_REPEAT, QUOTE_MIN_WORDS, QUOTED_SHARE,
+                                             STUFFED_MIN_WORDS, STUFFED_REPEAT, stuffed_share)
     from authorag.relevance.language import stem_words
     from authorag.relevance.tokens import tokenize
     from authorag.text_window import read_window
@@ -116,10 +116,15 @@ def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list
                 runs[-1].append(b)
             else:
                 runs.append([b])
-        n = sum(1 if len(r) >= QUOTE_MIN_WORDS else len(r) for r in runs)
-        k = sum(1 if len(r) >= QUOTE_MIN_WORDS else sum(w in stems for w in r) for r in runs)
+        uses = sum(w in stems for w in words)
+        quoted = sum(len(r) for r in runs if len(r) >= QUOTE_MIN_WORDS)
+        if quoted <= QUOTED_SHARE * len(words):
+            n = sum(1 if len(r) >= QUOTE_MIN_WORDS else len(r) for r in runs)
+            k = sum(1 if len(r) >= QUOTE_MIN_WORDS else sum(w in stems for w in r) for r in runs)
+        else:
+            n, k = len(words), uses
         dense = bool(found) and n >= ECHO_MIN_WORDS and k >= stuffed_share(n) * n
-        stuffed.append(dense and k >= (STUFFED_REPEAT if n >= STUFFED_MIN_WORDS else ECHO_REPEAT) * len(found))
+        stuffed.append(dense and uses >= (STUFFED_REPEAT if n >= STUFFED_MIN_WORDS else ECHO_REPEAT) * len(found))
     return cov, stuffed
 
 

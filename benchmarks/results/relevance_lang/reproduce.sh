@@ -3,8 +3,8 @@
 # user wants, measured before (BASE, the commit before the change) and after (this tree), with
 # BM25 and with dense relevance, on every hand-written track, each split:
 #   before/{dev,test}, after/{dev,test}: relevance alone and the default, bm25 and dense;
-#   words_power/{1,1.5}/dev: the window's words share with a relevance that judges meaning,
-#     on_topic ** p (fusion.WORDS_POWER; after/ is p = 2), calibrated on the dev halves only;
+#   words_power/1/dev: the window's words share with a relevance that judges meaning at
+#     on_topic ** 1 (the earlier rule; fusion.WORDS_POWER, after/ is p = 2), dev halves only;
 #   cases/: the multilingual dev cases of scripts/eval_relevance_lang.py, before and after.
 # Runs go to the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/relevance_lang;
 # compare.md, compare.json and cases.json are copied here.
@@ -23,7 +23,7 @@ git archive "$BASE" authorag | tar -x -C "$BEFORE"
 # compare SRC OUT SPLIT [WORDS_POWER]: bench compare with the package in SRC into OUT.
 compare() {
   rm -rf "${2:?}"
-  PYTHONPATH=$1 nice "$PY" -c 'import sys
+  PYTHONPATH=$1 nice "$PY" -P -c 'import sys
 import authorag.rerankers.fusion as fusion
 if sys.argv[1]:
     fusion.WORDS_POWER = float(sys.argv[1])
@@ -34,13 +34,13 @@ sys.exit(main(sys.argv[2:]))' "${4:-}" bench compare --methods relevance-only,de
   cp "$2/compare.md" "$2/compare.json" "$COMMITTED/${2#"$USER_OUT"/}/"
 }
 
+# the runs are independent: in parallel (-P: the package comes from PYTHONPATH, not the cwd)
 for split in dev test; do
-  compare "$BEFORE" "$USER_OUT/before/$split" "$split"
-  compare "$PWD" "$USER_OUT/after/$split" "$split"
+  compare "$BEFORE" "$USER_OUT/before/$split" "$split" &
+  compare "$PWD" "$USER_OUT/after/$split" "$split" &
 done
-for p in 1 1.5; do
-  compare "$PWD" "$USER_OUT/words_power/$p/dev" dev "$p"
-done
+compare "$PWD" "$USER_OUT/words_power/1/dev" dev 1 &
+wait
 mkdir -p "$USER_OUT/cases" "$COMMITTED/cases"
 for side in before after; do
   src=$PWD; [ "$side" = before ] && src=$BEFORE
