@@ -154,7 +154,7 @@ def run_case(case: Case, relevance: str) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Multilingual dev cases for lexical relevance and the window.")
     parser.add_argument("--out", type=Path, required=True, help="JSON file to write")
     parser.add_argument("--relevance", default="bm25,dense", help="comma-separated relevances (default bm25,dense)")
     args = parser.parse_args(argv)
