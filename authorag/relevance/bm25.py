@@ -1,7 +1,7 @@
 """BM25 relevance (``relevance.bm25``) over the candidates of one query, with ``rank-bm25``.
 
 Text is split into words in the query's language by :func:`authorag.relevance.language.terms`
-(English, German, Spanish, French: stop words dropped, Snowball stems, accents folded; any other
+(English, German, Spanish, French: Snowball stems, accents folded, stop words kept; any other
 language: plain word tokens; documented there, so that scores can be reproduced anywhere).
 
 IDF statistics come from the candidate set itself (the reranking setting), not from a corpus:
@@ -148,12 +148,11 @@ class BM25Relevance:
         b: length normalization in [0, 1] (Okapi default 0.75).
         epsilon: floor for negative Okapi IDF, as a share of the mean IDF (default 0.25).
         idf: ``"lucene"`` (default) or ``"okapi"`` (see :data:`IdfMode`).
-        stopwords: words to drop besides the language's own stop words (e.g.
-            :data:`ENGLISH_STOPWORDS` with ``language="plain"``); None drops no others.
+        stopwords: words to drop (e.g. :data:`ENGLISH_STOPWORDS`); None keeps every word.
         language: ``"auto"`` (default: the query's language,
             :func:`~authorag.relevance.language.detect_language`), an ISO 639-1 code of
             :data:`~authorag.relevance.language.LEXICAL_LANGUAGES`, or ``"plain"`` (word tokens
-            only: no stemming, no stop words but ``stopwords``).
+            only, no stemming).
 
     Raises:
         ConfigError: on an out-of-range parameter.

@@ -8,7 +8,7 @@ way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and Fr
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
    letter/digit runs);
 2. drops the language's stop words (short function-word lists written for authorag:
-   :data:`STOPWORDS`);
+   :data:`STOPWORDS`), unless ``drop_stopwords=False`` (BM25 keeps them: its IDF weighs them);
 3. stems each word with the language's Snowball stemmer (``snowballstemmer``; the faster
    ``PyStemmer`` is used when installed, with the same stems);
 4. folds accents and other diacritics off the stems (``médic`` -> ``medic``), so a query typed

@@ -3,6 +3,7 @@ reference documentation of an error message stays on topic, notes name their can
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ class _Cosines:
     def __init__(self, by_url: dict[str, float]) -> None:
         self.by_url = by_url
 
-    def score(self, query: str, candidates: list[Candidate]) -> list[float]:
+    def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         return [self.by_url[c.url] for c in candidates]
 
 
