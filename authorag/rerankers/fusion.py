@@ -125,10 +125,11 @@ def default_meaning_on_topic(on_topic: float) -> float:
     return math.sqrt(on_topic)
 
 
-WORDS_POWER = 2.0
+WORDS_POWER = 1.5
 """With a relevance that judges meaning, the words' window needs ``on_topic ** WORDS_POWER`` of
 its best (:func:`words_on_topic`). Chosen on the dev halves against 1 (the words' own share, the
-earlier rule) and 1.5 (docs/relevance.md, "The window keeps the page a user wants")."""
+earlier rule: the reference page of an error message falls out) and 2 (an off-topic trusted page
+of the no-harm pairs gets in)."""
 
 
 def words_on_topic(on_topic: float) -> float:
@@ -142,7 +143,7 @@ def words_on_topic(on_topic: float) -> float:
 
     Example:
         >>> round(words_on_topic(0.55), 4), words_on_topic(0.0), words_on_topic(1.0)
-        (0.3025, 0.0, 1.0)
+        (0.4079, 0.0, 1.0)
     """
     return on_topic ** WORDS_POWER
 

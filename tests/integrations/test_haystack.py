@@ -58,7 +58,7 @@ def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     mix = {u: COVERAGE_SHARE * cov[u] / max(cov.values()) + (1 - COVERAGE_SHARE) * s[u] / s[BLOG] for u in s}
     mayo = out[0].meta["authority"]
     assert mayo["relevance_norm"] == pytest.approx(mix[MAYO] / max(mix[u] for u in s if u != BLOG))
-    assert mayo["relevance_note"] == "1 keyword-stuffed candidate(s) not used as the relevance reference"
+    assert mayo["relevance_note"] == f"keyword-stuffed, not used as the relevance reference: {BLOG}"
     assert out[0].score == pytest.approx(0.5 + 0.5 * (0.5 * mayo["relevance_norm"] + 0.5 * mayo["trust"]))
     assert out[2].meta["authority"]["tier"] == "hosted"  # a user's blog on blogspot
     assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept

@@ -3,8 +3,6 @@
 # user wants, measured before (BASE, the commit before the change) and after (this tree), with
 # BM25 and with dense relevance, on every hand-written track, each split:
 #   before/{dev,test}, after/{dev,test}: relevance alone and the default, bm25 and dense;
-#   words_power/1/dev: the window's words share with a relevance that judges meaning at
-#     on_topic ** 1 (the earlier rule; fusion.WORDS_POWER, after/ is p = 2), dev halves only;
 #   cases/: the multilingual dev cases of scripts/eval_relevance_lang.py, before and after.
 # Runs go to the user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/relevance_lang;
 # compare.md, compare.json and cases.json are copied here.
@@ -39,7 +37,6 @@ for split in dev test; do
   compare "$BEFORE" "$USER_OUT/before/$split" "$split" &
   compare "$PWD" "$USER_OUT/after/$split" "$split" &
 done
-compare "$PWD" "$USER_OUT/words_power/1/dev" dev 1 &
 wait
 mkdir -p "$USER_OUT/cases" "$COMMITTED/cases"
 for side in before after; do
