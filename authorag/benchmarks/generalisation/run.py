@@ -188,7 +188,7 @@ SCORED = ("default", "page-evidence-off")
 
 def _shared_track(track: str, pages: list[ss.LabelledPage]) -> tuple[list[Row], list[Row]]:
     exclude = TRACK_EXCLUDES.get(track, ())
-    by_domain: Callable[[ss.LabelledPage], str] = lambda p: p.domain  # noqa: E731
+    by_domain: Callable[[ss.LabelledPage], str] = lambda p: p.domain
     if track in ("fakebr-pt", "coaid-covid"):
         rows: list[Row] = []
         for label, neutral in (("text on an unknown host", True), ("text with its real URL", False)):

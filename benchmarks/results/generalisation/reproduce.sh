@@ -1,5 +1,5 @@
 #!/bin/bash
-# Generalisation tracks (`authorag bench tracks`, issue 44): every track, the default against
+# Generalisation tracks (`authorag bench tracks`: evaluation that cannot be fitted to one collection): every track, the default against
 # page-evidence-off (table + constant) and relevance-only, bootstrap 95 % CIs, seed 0, BM25
 # relevance; the hand-written v2 sets in both halves:
 #   dev/:  the dev half (tune here);
@@ -8,7 +8,7 @@
 # folder given as the first argument or $AUTHORAG_SHARED_DATA (never vendored). Runs go to the
 # user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/generalisation; only
 # compare.md and compare.json are copied here. With NAME=before they are copied to before/ instead
-# (the record of the code before the issue-44 changes). About 3 minutes on 2 cores.
+# (the record of the code before the generalisation work changed any default). About 3 minutes on 2 cores.
 #   bash benchmarks/results/generalisation/reproduce.sh /path/to/shared/data
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
