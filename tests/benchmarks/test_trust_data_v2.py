@@ -62,3 +62,15 @@ def test_every_page_has_a_parsable_host_and_trusted_and_untrusted_differ(case_se
         by_role = {p.role: d for p, d in zip(case.pages, domains)}
         if "trusted" in by_role and "untrusted" in by_role and case.kind != "user-content":
             assert by_role["trusted"] != by_role["untrusted"], case.id
+
+
+def test_v2_sets_run_as_compare_tracks_with_language_breakdown() -> None:
+    from authorag.benchmarks.runner import RunConfig, run_condition
+
+    result = run_condition(RunConfig(task="trust-pairs-v2", method="relevance-only", track_relevance=("rank",),
+                                     split="test"))
+    metrics = result["metrics"]
+    # weight 0 with rank relevance keeps the input order: trusted first as written, last reversed
+    assert metrics["rows"]["trusted first (rank)"]["value"] == pytest.approx(0.5)
+    assert {f"trusted first (rank), lang {g}" for g in V2_LANGS} <= set(metrics["detail_rows"])
+    assert {f"trusted first (rank), kind {k}" for k in V2_KINDS} <= set(metrics["detail_rows"])
