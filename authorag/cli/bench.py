@@ -203,6 +203,12 @@ def _build_task_summaries() -> list[dict[str, Any]]:
             ("no-harm-hard", len(load_cases("no-harm-hard")),
              "hand-written: on-topic page above an off-topic trusted one sharing more of the question's words"),
             ("no-harm-lists", len(load_cases("no-harm-lists")), "hand-written: 5-7 pages, on-topic above off-topic, trusted first"),
+            ("trust-pairs-v2", len(load_cases("trust-pairs-v2")),
+             "hand-written, 8 topics, en/de/es/fr: trusted page first over six kinds of untrusted page"),
+            ("no-harm-pairs-v2", len(load_cases("no-harm-pairs-v2")),
+             "hand-written, 8 topics, en/de/es/fr: ordinary on-topic page above a trusted off-topic one"),
+            ("rerank-lists-v2", len(load_cases("rerank-lists-v2")),
+             "hand-written, 8 topics, en/de/es/fr: trusted, untrusted and off-topic pages in order"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks
