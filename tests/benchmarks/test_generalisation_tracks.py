@@ -102,6 +102,10 @@ def test_bench_tracks_end_to_end_on_a_subset(tmp_path: Path, capsys: pytest.Capt
     table = (out / "compare.md").read_text(encoding="utf-8")
     assert "| rerank-lists-v2 | trusted first (bm25) |" in table
     assert "`decodex`: not a prior source in this build, a no-op" in table
+    verdicts = [r["deltas"]["default"]["verdict"] for t in record["tracks"] for r in t["rows"]]
+    met = "met" if all(v == "beats" for v in verdicts) else "not met"
+    assert (f"every row that ran): {verdicts.count('beats')} beat, {verdicts.count('ties')} tie, "
+            f"{verdicts.count('loses')} lose: **{met}**.") in table
 
 
 def test_bench_tracks_skips_shared_sets_without_a_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],

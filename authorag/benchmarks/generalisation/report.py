@@ -72,7 +72,23 @@ def _summary(record: Mapping[str, Any]) -> list[str]:
         shown = ", ".join(v or "–" for v in verdicts) if verdicts else "skipped"
         rows.append([entry["track"], shown, str(entry.get("wall_time_s", "–"))])
     return ["| track | verdict per metric (default vs baseline) | seconds |", "|---|---|---|",
-            *("| " + " | ".join(r) + " |" for r in rows)]
+            *("| " + " | ".join(r) + " |" for r in rows), "", rule_line(record)]
+
+
+def rule_line(record: Mapping[str, Any]) -> str:
+    """The cross-dataset rule read off the headline rows: met only when every row that ran beats.
+
+    Example:
+        >>> row = {"deltas": {"default": {"verdict": "ties"}}}
+        >>> rule_line({"baseline": "b", "tracks": [{"rows": [row]}, {"rows": []}]})
+        'Cross-dataset rule (default against `b`, every row that ran): 0 beat, 1 tie, 0 lose: **not met**.'
+    """
+    verdicts = [r["deltas"].get("default", {}).get("verdict") for e in record["tracks"] for r in e.get("rows", [])]
+    counts = {v: sum(1 for x in verdicts if x == v) for v in ("beats", "ties", "loses")}
+    met = bool(verdicts) and counts["beats"] == len(verdicts)
+    return (f"Cross-dataset rule (default against `{record['baseline']}`, every row that ran): "
+            f"{counts['beats']} beat, {counts['ties']} tie, {counts['loses']} lose: "
+            f"**{'met' if met else 'not met'}**.")
 
 
 def render_tracks(record: Mapping[str, Any]) -> str:
