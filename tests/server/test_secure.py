@@ -118,3 +118,25 @@ def test_serve_says_one_line_for_a_bad_allow(capsys: pytest.CaptureFixture[str])
     assert main(["serve", "--port", "1", "--allow", "*"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "bad domain pattern '*'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("flags", "hosts"), [
+    ([], "localhost,127.0.0.1,::1"),
+    (["--host", "0.0.0.0"], "*"),
+    (["--allowed-hosts", "api.example.org", "--allowed-hosts", "localhost"], "api.example.org,localhost"),
+])
+def test_serve_gives_its_workers_the_host_names(monkeypatch: pytest.MonkeyPatch, flags: list[str], hosts: str) -> None:
+    import os
+
+    import uvicorn
+
+    from authorag.cli import main
+    from authorag.cli.serve import check_port_free as real_check
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: None)  # the process boundary
+    monkeypatch.setattr("authorag.cli.serve.check_port_free", lambda host, port: real_check("127.0.0.1", port))
+    monkeypatch.setattr(os, "environ", {k: v for k, v in os.environ.items() if not k.startswith("AUTHORAG_")})
+    from authorag.testing import free_port
+
+    assert main(["serve", "--relevance", "rank", "--port", str(free_port()), *flags]) == 0
+    assert os.environ["AUTHORAG_ALLOWED_HOSTS"] == hosts
