@@ -97,3 +97,28 @@ def test_store_info_verifies_and_shows_the_checksum(tmp_path: Path, capsys: pyte
     assert main(["priors", "store-info", str(path)]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["checksum"] == PriorStore(path).header[CHECKSUM_FIELD] and len(shown["checksum"]) == 32
+
+
+def test_get_many_checks_the_entries_it_reads(tmp_path: Path) -> None:
+    path = _store(tmp_path)
+    _flip(path, _value_at(path, "nih.gov"), np.float32("inf").tobytes())
+    _settle(path)
+    mm, header, _ = _open(path)
+    mm.close()
+    remember_verified(path, header)
+    store = PriorStore(path)
+    assert store.get_many(["cdc.gov", "missing.org"])[0][0] == pytest.approx(0.8)
+    with pytest.raises(PriorUnavailable, match=r"value of entry \d+ is inf"):
+        store.get_many(["cdc.gov", "nih.gov"])
+
+
+def test_a_store_without_a_checksum_still_opens_and_store_info_says_to_rebuild(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A store written before checksums: its arrays are checked; store-info warns."""
+    from hostile.stores import edit
+
+    old = tmp_path / "old.store"
+    old.write_bytes(edit(_store(tmp_path).read_bytes(), lambda h: h.pop(CHECKSUM_FIELD)))
+    assert PriorStore(old)["nih.gov"].value == pytest.approx(0.9)
+    assert main(["priors", "store-info", str(old)]) == 0
+    assert "has no checksum (written by an older authorag); rebuild it" in capsys.readouterr().err

@@ -55,14 +55,8 @@ from authorag.priors.store.check import (
     check_start,
     header_json,
 )
-from authorag.priors.store.verify import (
-    CHECKSUM_FIELD,
-    PLACEHOLDER,
-    check_checksum,
-    remember_verified,
-    seal,
-    was_verified,
-)
+from authorag.priors.store.verify import CHECKSUM_FIELD, PLACEHOLDER, check_checksum
+from authorag.priors.store.verify import remember_verified, seal, was_verified
 from authorag.types import SourceValue
 from authorag.validation import check_unit
 
@@ -364,12 +358,19 @@ class PriorStore(Mapping[str, SourceValue]):
 
     def get_many(self, keys: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Vectorized lookup: (values, raw) as float64 with NaN where a key is absent."""
+        if not self._n:
+            return np.full(len(keys), np.nan), np.full(len(keys), np.nan)
         fp, val, raw = self.arrays()
         want = fingerprints_of(keys, self._salt)
-        pos = np.minimum(np.searchsorted(fp, want), max(self._n - 1, 0))
-        hit = fp[pos] == want if self._n else np.zeros(len(keys), dtype=bool)
-        values = np.where(hit, val[pos].astype(np.float64), np.nan) if self._n else np.full(len(keys), np.nan)
-        raws = np.full(len(keys), np.nan) if raw is None or not self._n else np.where(hit, raw[pos].astype(np.float64), np.nan)
+        pos = np.minimum(np.searchsorted(fp, want), self._n - 1)
+        hit = fp[pos] == want
+        values = np.where(hit, val[pos].astype(np.float64), np.nan)
+        bad = np.flatnonzero(hit & ~((values >= 0.0) & (values <= 1.0)))  # the entries read are checked, as in get()
+        if len(bad):
+            i = int(pos[int(bad[0])])
+            raise bad_store(self.path, f"value of entry {i} is {float(val[i])!r}; values must be finite "
+                                       "numbers in [0, 1]")
+        raws = np.full(len(keys), np.nan) if raw is None else np.where(hit, raw[pos].astype(np.float64), np.nan)
         return values, raws
 
     def info(self) -> dict[str, Any]:

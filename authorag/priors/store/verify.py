@@ -59,7 +59,8 @@ def seal(path: Path, header: Mapping[str, Any], blob: bytes, blob_at: int) -> No
     with path.open("r+b") as f:
         value = digest(f, header, blob_at + len(blob))
         f.seek(blob_at)
-        f.write(blob.replace(f'"{CHECKSUM_FIELD}": "{PLACEHOLDER}"'.encode(), f'"{CHECKSUM_FIELD}": "{value}"'.encode(), 1))
+        old, new = f'"{CHECKSUM_FIELD}": "{PLACEHOLDER}"', f'"{CHECKSUM_FIELD}": "{value}"'
+        f.write(blob.replace(old.encode(), new.encode(), 1))
 
 
 def check_checksum(path: Path, header: Mapping[str, Any], data_start: int) -> None:
