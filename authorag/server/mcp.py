@@ -151,7 +151,9 @@ class AuthorityMcpServer:
         """The streamable HTTP endpoint at ``path`` as an ASGI app, with the HTTP API's limits.
 
         Stateless JSON responses: every request stands alone, so any worker can answer it.
-        DNS-rebinding protection is on when ``host`` is a loopback name. ``GET /healthz`` and
+        Requests for other ``Host`` names than the server's :attr:`~ServerConfig.allowed_hosts`
+        (default: the loopback names when ``host`` is a loopback address) get 421, as from
+        ``authorag serve``. ``GET /healthz`` and
         ``GET /readyz`` (200 once the scorer is loaded) answer as the HTTP API's do, without a key.
         """
         from starlette.exceptions import HTTPException
@@ -159,7 +161,15 @@ class AuthorityMcpServer:
         from starlette.responses import JSONResponse
         from starlette.routing import Route
 
-        from authorag.server.middleware import BearerAuthMiddleware, BodyLimitMiddleware
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from authorag.server.middleware import (
+            LOOPBACK_HOSTS,
+            BearerAuthMiddleware,
+            BodyLimitMiddleware,
+            HostCheckMiddleware,
+            allowed_hosts_for,
+        )
         from authorag.server.schemas import API_VERSION, STATUS_CODES, error_body
 
         async def healthz(_: Request) -> JSONResponse:
@@ -172,8 +182,12 @@ class AuthorityMcpServer:
                                  "config": self.service.config.public()}, 200 if self._warm_error is None else 503)
 
         cfg = self.service.config
+        hosts = allowed_hosts_for(host, cfg.allowed_hosts)
         app: Any = self.server.streamable_http_app(
             streamable_http_path=path, json_response=True, stateless_http=True, host=host,
+            # the Host check is HostCheckMiddleware's, the same as authorag serve's; the SDK keeps its Origin check
+            transport_security=None if hosts == LOOPBACK_HOSTS else TransportSecuritySettings(
+                enable_dns_rebinding_protection=False),
             max_request_body_size=cfg.max_body_bytes,
             custom_starlette_routes=[Route("/healthz", healthz), Route("/readyz", readyz)])
 
@@ -187,6 +201,7 @@ class AuthorityMcpServer:
         app.add_exception_handler(HTTPException, http_error)
         if cfg.api_key is not None:
             app = BearerAuthMiddleware(app, cfg.api_key, self.service.metrics)
+        app = HostCheckMiddleware(app, hosts, self.service.metrics)
         return BodyLimitMiddleware(app, max_bytes=cfg.max_body_bytes, metrics=self.service.metrics,
                                    max_header_bytes=cfg.max_header_bytes, read_timeout_s=cfg.read_timeout_s)
 

@@ -177,6 +177,10 @@ def test_the_limits_table_in_the_docs_is_the_config() -> None:
     section = text.split("## Limits", 1)[1].split("\n## ", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
             if line.startswith("| ") and not line.startswith("| limit")]
+    ranges = {row[0].strip("`"): row[1] for row in rows if len(row) == 2}
+    assert ranges == {x.flag: f"{x.low:g} to {x.high:.0f} {'s' if x.field.endswith('_s') else 'bytes'}"
+                      for x in LIMITS if (x.low, x.high) != (1, 10**9)}
+    rows = [row for row in rows if len(row) != 2]
     assert len(rows) == len(LIMITS)
     defaults = ServerConfig()
     for limit, (_, default, flag, variable, error) in zip(LIMITS, rows, strict=True):

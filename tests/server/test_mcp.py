@@ -380,3 +380,14 @@ def test_the_errors_docs_quote() -> None:
         with pytest.raises(ToolInputError) as err:
             call_tool(service, name, arguments)
         assert f"`{err.value}`" in quoted
+
+
+def test_http_host_names_are_those_of_authorag_serve(http_url: str) -> None:
+    """The same Host check as ``authorag serve`` (421), on the health routes the SDK does not guard too."""
+    for path in ("/healthz", "/mcp"):
+        r = httpx2.get(f"{http_url}{path}", headers={"Host": "evil.example:8765"})
+        assert r.status_code == 421 and r.json()["error"]["code"] == "misdirected_request"
+    assert httpx2.get(f"{http_url}/healthz", headers={"Host": "localhost:8765"}).status_code == 200
+    for base in _serve_http("--allowed-hosts", "api.example.org", "--allowed-hosts", "127.0.0.1"):
+        assert httpx2.get(f"{base}/healthz", headers={"Host": "api.example.org"}).status_code == 200
+        assert httpx2.get(f"{base}/healthz", headers={"Host": "localhost"}).status_code == 421

@@ -14,7 +14,8 @@ from authorag.server.metrics import Metrics
 
 @pytest.mark.parametrize("text,url", [
     ("title: T\nurl: https://www.cdc.gov/flu\ntext: flu", "https://www.cdc.gov/flu"),
-    ("Source: 'https://nih.gov/x'\nbody", "https://nih.gov/x"),
+    ("Source: 'https://nih.gov/x'\n\nbody", "https://nih.gov/x"),
+    ("Source: 'https://nih.gov/x'\nbody", ""),  # no end marker: the page's first lines, not a header
     ("  URL:   https://a.org/b  \n", "https://a.org/b"),
     ("https://www.mayoclinic.org/c\nThe text", "https://www.mayoclinic.org/c"),
     ("\n\nhttp://a.org\nx", "http://a.org"),
@@ -47,7 +48,7 @@ def test_a_string_document_is_scored_without_its_labels(document: str, url: str,
 
 def test_url_priority_and_echo() -> None:
     documents: list[str | dict[str, Any]] = [
-        "url: https://a.org/x\ntext", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"]
+        "url: https://a.org/x\ntext: t", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"]
     cols = read_documents(documents, [None, "https://c.org", ""], rank_fields=None, max_chars=100, max_tokens=None)
     assert cols.urls == ["https://a.org/x", "https://c.org", ""]
     assert echo(documents[1]) == {"text": "t", "source": "https://b.org", "extra": 1}
