@@ -27,9 +27,10 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence, Set
 
 from authorag.audit.model import AuditSource, AuditStatement
+from authorag.deadline import stop_if_past_deadline
 
 LEXICAL_SUPPORT_AT = 0.9
 """Coverage at or above which the lexical rule marks a source as supporting a statement."""
@@ -42,6 +43,11 @@ NEGATION_CUES = frozenset({
     "myth", "myths", "false", "untrue", "debunked", "disproven", "unproven", "misconception",
 })
 """Words that turn a sentence's claim around; statement and source sentence must share them."""
+MAX_CUES = 8
+"""A statement with more distinct cue words than this is never supported by the lexical rule
+(and a run found in source sentences holding more than this many between them supports nothing):
+the cue check then stays a comparison of small sets, however the text is built."""
+_TOO_MANY_CUES = frozenset({"\x00"})  # no word is "\x00": a subset of no statement's cues
 
 _WORD = re.compile(r"\w+(?:'\w+)*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -58,15 +64,28 @@ def words(text: str) -> list[str]:
 
 
 def _cues(tokens: Sequence[str]) -> frozenset[str]:
-    return frozenset(t for t in tokens if t in NEGATION_CUES or t.endswith("n't"))
+    found = frozenset(t for t in tokens if t in NEGATION_CUES or t.endswith("n't"))
+    return found if len(found) <= MAX_CUES else _TOO_MANY_CUES
 
 
-def _runs(tokens: Sequence[str]) -> list[tuple[str, ...]]:
-    return [tuple(tokens[k:k + RUN_WORDS]) for k in range(len(tokens) - RUN_WORDS + 1)]
+def _runs(tokens: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    return zip(*(tokens[k:] for k in range(RUN_WORDS)))
+
+
+def _merge(old: frozenset[str] | None, new: frozenset[str]) -> frozenset[str]:
+    """The cues of the sentences holding a run, with one more sentence's (kept small: a union of
+    more than :data:`MAX_CUES` cues can equal no statement's, so it becomes the mismatch marker)."""
+    if old is None or old is new or new <= old:
+        return new if old is None else old
+    if _TOO_MANY_CUES in (old, new):
+        return _TOO_MANY_CUES
+    union = old | new
+    return union if len(union) <= MAX_CUES else _TOO_MANY_CUES
 
 
 class SourceIndex:
-    """A source text's word runs (the sentences each occurs in), built once per source.
+    """A source text's word runs, each with the cue words of the sentences it occurs in; built
+    once per source, in time linear in the text.
 
     Args:
         text: the source's text.
@@ -74,42 +93,79 @@ class SourceIndex:
             long the text is); None keeps every run.
     """
 
-    def __init__(self, text: str, wanted: set[tuple[str, ...]] | None = None) -> None:
-        self.runs: dict[tuple[str, ...], list[int]] = {}
-        self.cues: list[frozenset[str]] = []
+    def __init__(self, text: str, wanted: Set[tuple[str, ...]] | None = None) -> None:
+        self.runs: dict[tuple[str, ...], frozenset[str]] = {}
+        runs = self.runs
         for sentence in _SENTENCE.split(text):
             tokens = words(sentence)
-            if not tokens:
+            if len(tokens) < RUN_WORDS:
                 continue
-            n = len(self.cues)
-            self.cues.append(_cues(tokens))
+            cues = _cues(tokens)
             for run in _runs(tokens):
                 if wanted is None or run in wanted:
-                    self.runs.setdefault(run, []).append(n)
+                    old = runs.get(run)
+                    if old is not cues:
+                        runs[run] = _merge(old, cues)
+
+
+class PreparedStatement:
+    """A statement's words read once for every source: its length, cue words and the positions
+    of each distinct run of :data:`RUN_WORDS` words."""
+
+    def __init__(self, statement: str) -> None:
+        tokens = words(statement)
+        self.size = len(tokens)
+        self.cues = _cues(tokens)
+        self.eligible = self.size >= max(MIN_WORDS, RUN_WORDS) and self.cues is not _TOO_MANY_CUES
+        self.positions: dict[tuple[str, ...], list[int]] = {}
+        if self.eligible:
+            for k, run in enumerate(_runs(tokens)):
+                self.positions.setdefault(run, []).append(k)
+
+    def coverage(self, index: SourceIndex) -> float | None:
+        """The statement's coverage by the source when the lexical rule fires, else None.
+
+        Work is bounded by the smaller of the statement's distinct runs and the source's runs,
+        plus the statement's length when only some of its runs are found."""
+        if not self.eligible or not index.runs:
+            return None
+        mine, theirs = self.positions, index.runs
+        matched = [r for r in mine if r in theirs] if len(mine) <= len(theirs) else [r for r in theirs if r in mine]
+        coverage = 1.0  # when every distinct run is found, every word is in a found run
+        if len(matched) < len(mine):
+            if RUN_WORDS * sum(len(mine[r]) for r in matched) < LEXICAL_SUPPORT_AT * self.size:
+                return None  # too few runs found to cover enough words, wherever they are
+            covered = bytearray(self.size)
+            ones = b"\x01" * RUN_WORDS
+            for r in matched:
+                for k in mine[r]:
+                    covered[k:k + RUN_WORDS] = ones
+            coverage = covered.count(1) / self.size
+            if coverage < LEXICAL_SUPPORT_AT:
+                return None
+        cues: set[str] = set()
+        for r in matched:
+            found = theirs[r]
+            if not found <= self.cues:
+                return None
+            cues |= found
+        return round(coverage, 4) if cues == self.cues else None
 
 
 def lexical_coverage(statement: str, index: SourceIndex) -> float | None:
     """The statement's coverage by the source when the lexical rule fires, else None."""
-    tokens = words(statement)
-    if len(tokens) < max(MIN_WORDS, RUN_WORDS):
-        return None
-    covered = [False] * len(tokens)
-    sentences: set[int] = set()
-    for k, run in enumerate(_runs(tokens)):
-        found = index.runs.get(run)
-        if found:
-            covered[k:k + RUN_WORDS] = [True] * RUN_WORDS
-            sentences.update(found)
-    coverage = sum(covered) / len(tokens)
-    if coverage < LEXICAL_SUPPORT_AT:
-        return None
-    source_cues = frozenset[str]().union(*(index.cues[n] for n in sentences))
-    return round(coverage, 4) if source_cues == _cues(tokens) else None
+    return PreparedStatement(statement).coverage(index)
 
 
 def lexical_matrix(statements: Sequence[AuditStatement], sources: Sequence[AuditSource]
                    ) -> tuple[tuple[float | None, ...], ...]:
     """Coverage per statement and source where the lexical rule fires (None elsewhere).
+
+    Each statement is read once and each source once; the call's deadline
+    (:func:`authorag.deadline.deadline_scope`) is checked before each source.
+
+    Raises:
+        DeadlinePassed: the call's deadline passed part-way.
 
     Example:
         >>> src = [AuditSource("1", "https://a.org", "Flu shots halve the risk of flu in adults."),
@@ -117,10 +173,19 @@ def lexical_matrix(statements: Sequence[AuditStatement], sources: Sequence[Audit
         >>> lexical_matrix([AuditStatement("Flu shots halve the risk of flu in adults.")], src)
         ((1.0, None),)
     """
-    wanted = {run for st in statements for run in _runs(words(st.text))}
-    indexes = [SourceIndex(s.text, wanted) for s in sources]
-    return tuple(tuple(lexical_coverage(st.text, ix) for ix in indexes) for st in statements)
+    prepared: list[PreparedStatement] = []
+    for st in statements:
+        stop_if_past_deadline()
+        prepared.append(PreparedStatement(st.text))
+    wanted = {run for p in prepared for run in p.positions}
+    columns: list[list[float | None]] = []
+    for source in sources:
+        stop_if_past_deadline()
+        index = SourceIndex(source.text, wanted) if source.text and wanted else None
+        columns.append([None if index is None else p.coverage(index) for p in prepared])
+    return tuple(tuple(col[i] for col in columns) for i in range(len(prepared)))
 
 
-__all__ = ["LEXICAL_SUPPORT_AT", "MIN_WORDS", "NEGATION_CUES", "RUN_WORDS", "SourceIndex", "lexical_coverage",
+__all__ = ["LEXICAL_SUPPORT_AT", "MAX_CUES", "MIN_WORDS", "NEGATION_CUES", "RUN_WORDS", "PreparedStatement",
+           "SourceIndex", "lexical_coverage",
            "lexical_matrix", "words"]
