@@ -113,11 +113,35 @@ def audit_annotations() -> tuple[str, dict[str, Any]]:
     return "/v1/audit", {"question": "q", "answer": text, "annotations": spans}
 
 
+def audit_lexical() -> tuple[str, dict[str, Any]]:  # one long statement, one source repeating its words
+    return "/v1/audit", {"question": "q", "answer": "a " * 50_000,
+                         "sources": [{"id": "1", "url": "https://a.org/", "text": "a " * 2_300_000}]}
+
+
+def audit_lexical_sources() -> tuple[str, dict[str, Any]]:  # every statement against 200 sources
+    answer = " ".join(f"Claim {k} says that w{k}a w{k}b w{k}c w{k}d hold [1]." for k in range(500))[:100_000]
+    return "/v1/audit", {"question": "q", "answer": answer, "sources": _sources(200)}
+
+
+def audit_lexical_partial() -> tuple[str, dict[str, Any]]:  # sources repeating some of a statement's runs
+    statement = "a " * 45_000 + " ".join(f"u{j}" for j in range(8_000))
+    texts = [f"a a a. u{3 * i} u{3 * i + 1} u{3 * i + 2}." * 4 for i in range(200)]
+    return "/v1/audit", {"question": "q", "answer": statement[:100_000],
+                         "sources": [{**s, "text": t} for s, t in zip(_sources(200), texts)]}
+
+
+def rank_fields_repeated() -> tuple[str, dict[str, Any]]:  # one large field named 32 times
+    docs = [{"url": f"https://www.site-{i}.com/a", "body": f"value {i} " * 550} for i in range(1000)]
+    return "/v1/rerank", {"query": "value", "documents": docs, "rank_fields": ["body"] * 32}
+
+
 SCENARIOS: dict[str, Callable[[], tuple[str, dict[str, Any]]]] = {
     "bm25_max": bm25_max, "bm25_vocabulary": bm25_vocabulary, "bm25_unicode": bm25_unicode,
     "rank_fields_max": rank_fields_max, "echo_max": echo_max, "authority_max": authority_max,
     "audit_statements": audit_statements, "audit_markers": audit_markers, "audit_links": audit_links,
-    "audit_annotations": audit_annotations,
+    "audit_annotations": audit_annotations, "audit_lexical": audit_lexical,
+    "audit_lexical_sources": audit_lexical_sources, "audit_lexical_partial": audit_lexical_partial,
+    "rank_fields_repeated": rank_fields_repeated,
 }
 
 
