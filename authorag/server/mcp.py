@@ -24,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from authorag._optional import require
 
@@ -39,6 +40,7 @@ from mcp.server.stdio import stdio_server
 from authorag.errors import AuthoragError
 from authorag.priors.base import AuthorityScorer
 from authorag.server.config import ServerConfig
+from authorag.server.mcp_stdio import AnsweredLines
 from authorag.server.mcp_tools import (
     TOOLS,
     ToolInputError,
@@ -142,9 +144,13 @@ class AuthorityMcpServer:
             raise DeadlineExceeded(service.config.request_deadline_s) from None
 
     async def run_stdio(self) -> None:
-        """Serve one client over stdin/stdout until it closes them."""
+        """Serve one client over stdin/stdout until it closes them: a message (one line) over
+        ``--max-body-bytes`` is refused, and every line the server cannot read gets a JSON-RPC
+        error (:mod:`authorag.server.mcp_stdio`)."""
         self.start_warm_up()
-        async with stdio_server() as (read, write):
+        lines = AnsweredLines(sys.stdin.buffer, self.service.config.max_body_bytes)
+        async with stdio_server(stdin=cast(Any, lines)) as (read, write):
+            lines.connect(write.send)
             await self.server.run(read, write, self.server.create_initialization_options())
 
     def http_app(self, path: str = DEFAULT_PATH, host: str = "127.0.0.1") -> Any:
