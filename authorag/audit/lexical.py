@@ -49,11 +49,15 @@ MAX_CUES = 8
 """A statement with more distinct cue words than this is never supported by the lexical rule
 (and a run found in source sentences holding more than this many between them supports nothing):
 the cue check then stays a comparison of small sets, however the text is built."""
+_PIECE = 1 << 15
+"""Characters (or words) handled in one call into C: the interpreter lock is free for other
+threads (the server's event loop) between pieces, however long a source's text."""
 _REMEMBERED = 256  # partial coverages remembered per statement
 _TOO_MANY_CUES = frozenset({"\x00"})  # no word is "\x00": a subset of no statement's cues
 
 _WORD = re.compile(r"\w+(?:'\w+)*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SPACES = re.compile(r"\s*")
 
 
 def words(text: str) -> list[str]:
@@ -67,7 +71,10 @@ def words(text: str) -> list[str]:
 
 
 def _cues(tokens: Sequence[str]) -> frozenset[str]:
-    found = frozenset(t for t in set(tokens) if t in NEGATION_CUES or t.endswith("n't"))
+    distinct: set[str] = set()
+    for k in range(0, len(tokens), _PIECE):
+        distinct.update(tokens[k:k + _PIECE])
+    found = frozenset(t for t in distinct if t in NEGATION_CUES or t.endswith("n't"))
     return found if len(found) <= MAX_CUES else _TOO_MANY_CUES
 
 
@@ -99,16 +106,42 @@ class SourceIndex:
     def __init__(self, text: str, wanted: Set[tuple[str, ...]] | None = None) -> None:
         self.runs: dict[tuple[str, ...], frozenset[str]] = {}
         runs = self.runs
-        for sentence in _SENTENCE.split(text):
-            tokens = words(sentence)
+        for tokens in _sentence_words(text):
             if len(tokens) < RUN_WORDS:
                 continue
             cues = _cues(tokens)
-            found = set(_runs(tokens))
-            for run in found if wanted is None else found & wanted:
-                old = runs.get(run)
-                if old is not cues:
-                    runs[run] = _merge(old, cues)
+            for k in range(0, len(tokens) - RUN_WORDS + 1, _PIECE):
+                found = set(_runs(tokens[k:k + _PIECE + RUN_WORDS - 1]))
+                for run in found if wanted is None else found & wanted:
+                    old = runs.get(run)
+                    if old is not cues:
+                        runs[run] = _merge(old, cues)
+
+
+def _sentence_words(text: str) -> Iterator[list[str]]:
+    """The words of each sentence of ``text``, read in pieces of about :data:`_PIECE` characters
+    cut at white space (a sentence across pieces is joined again)."""
+    carry: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(start + _PIECE, len(text))
+        if end < len(text):
+            cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
+            end = _SPACES.match(text, cut if cut > start else end).end()  # a piece ends after white space
+        parts = _SENTENCE.split(text[start:end])
+        start = end
+        ended = start >= len(text) or not parts[-1].strip()
+        for i, part in enumerate(parts):
+            tokens = words(part)
+            if i == 0 and carry:
+                carry.extend(tokens)
+                tokens, carry = carry, []
+            if i == len(parts) - 1 and not ended:
+                carry = tokens
+            elif tokens:
+                yield tokens
+    if carry:
+        yield carry
 
 
 class PreparedStatement:

@@ -152,3 +152,18 @@ def test_the_matrix_stops_at_the_calls_deadline() -> None:
         lexical_matrix(statements, sources)
     with deadline_scope(time.monotonic() + 60):
         assert lexical_matrix(statements, sources) == ((1.0,), (1.0,), (1.0,))
+
+
+def test_text_read_in_pieces_gives_the_same_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
+    # long texts are read in pieces (so other threads get the interpreter between them); tiny
+    # pieces put a cut at every place a sentence, a word or a run of white space can be cut
+    from authorag.audit import lexical
+
+    monkeypatch.setattr(lexical, "_PIECE", 7)
+    rng = random.Random(3)
+    vocab = ["flu", "shot.", "works!", "a", "b\n", "c", "not", "x?", " ", "\n\n", "dd  "]
+    for _ in range(2_000):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randrange(0, 40)))
+        expected = [w for w in (words(s) for s in re.split(r"(?<=[.!?])\s+|\n+", text)) if w]
+        assert list(lexical._sentence_words(text)) == expected, text  # pyright: ignore[reportPrivateUsage]
+    assert lexical_coverage("flu shots work well", SourceIndex("so flu shots work well. ok")) == 1.0
