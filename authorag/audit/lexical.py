@@ -127,7 +127,8 @@ def _sentence_words(text: str) -> Iterator[list[str]]:
         end = min(start + _PIECE, len(text))
         if end < len(text):
             cut = max(text.rfind(" ", start, end), text.rfind("\n", start, end))
-            end = _SPACES.match(text, cut if cut > start else end).end()  # a piece ends after white space
+            space = _SPACES.match(text, cut if cut > start else end)  # a piece ends after its white space
+            end = space.end() if space is not None else end
         parts = _SENTENCE.split(text[start:end])
         start = end
         ended = start >= len(text) or not parts[-1].strip()
