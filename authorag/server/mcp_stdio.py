@@ -5,9 +5,9 @@ without a word, so a client that sent it waits forever. :class:`AnsweredLines` s
 it: it reads stdin in bounded pieces, refuses a line over the size limit (the HTTP API's
 ``--max-body-bytes``) without keeping it, and answers every line the SDK would drop (not JSON,
 cut short, nested too deep, a lone surrogate escape, not a JSON-RPC message) with a JSON-RPC
-error, as the streamable HTTP transport answers such a body: ``-32700`` (parse error, ``id``
-null) when the line is not JSON, ``-32600`` (invalid request, with the request's ``id`` when
-one can be read) when it is JSON but not a message the server takes.
+error, as the streamable HTTP transport answers such a body: ``PARSE_ERROR`` (``id`` null)
+when the line is not JSON, ``INVALID_REQUEST`` (with the request's ``id`` when one can be read)
+when it is JSON but not a message the server takes, or is over the size limit.
 
 Example:
     >>> problem(b'{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}') is None
@@ -77,7 +77,7 @@ class AnsweredLines:
     Args:
         source: the binary stream to read (stdin's buffer).
         max_bytes: the longest line taken (without its newline); a longer one is read in
-            bounded pieces, dropped and answered with ``-32600``.
+            bounded pieces, dropped and answered with ``INVALID_REQUEST``.
 
     Attributes:
         answer: where answers go; set once the transport's write stream exists (lines that need
