@@ -27,7 +27,8 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence, Set
+from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class SourceIndex:
             long the text is); None keeps every run.
     """
 
-    def __init__(self, text: str, wanted: Set[tuple[str, ...]] | None = None) -> None:
+    def __init__(self, text: str, wanted: AbstractSet[tuple[str, ...]] | None = None) -> None:
         self.runs: dict[tuple[str, ...], frozenset[str]] = {}
         runs = self.runs
         for tokens in _sentence_words(text):

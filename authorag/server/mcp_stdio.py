@@ -48,7 +48,7 @@ def problem(line: bytes) -> tuple[str | int | None, int, str] | None:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         reason = f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
-    except Exception as exc:
+    except (ValueError, RecursionError) as exc:  # not JSON pydantic could read: json says why below
         reason = f"{type(exc).__name__}: {exc}"
     try:
         value: Any = json.loads(line)

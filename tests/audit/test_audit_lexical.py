@@ -18,8 +18,8 @@ from authorag.audit.lexical import (
     lexical_matrix,
     words,
 )
-from authorag.deadline import DeadlinePassed, deadline_scope
 from authorag.audit.model import AuditSource, AuditStatement
+from authorag.deadline import DeadlinePassed, deadline_scope
 
 SOURCE = ("Cranberry products have been studied for decades. Cranberry juice can reduce the number of "
           "urinary tract infections in women. Drink plenty of water.")

@@ -246,11 +246,11 @@ def test_stdio_answers_every_line_it_cannot_read() -> None:
     errors = [(a["id"], a["error"]["code"], a["error"]["message"]) for a in answers[:4]]
     assert errors == [
         (2, -32600, "the message is not a valid JSON-RPC request: it is nested too deep; send a flatter message"),
-        (3, -32600, "the message is not a valid JSON-RPC request: it holds a lone surrogate escape (\\ud800-\\udfff); "
-                    "send text as UTF-8"),
+        (3, -32600, ("the message is not a valid JSON-RPC request: it holds a lone surrogate escape (\\ud800-\\udfff); "
+                     "send text as UTF-8")),
         (None, -32700, "parse error: the line is not complete JSON (cut short?); send one JSON-RPC message per line"),
-        (None, -32600, "the message is over the limit of 20000 bytes; send a smaller one (server setting "
-                       "--max-body-bytes)"),
+        (None, -32600, ("the message is over the limit of 20000 bytes; send a smaller one (server setting "
+                        "--max-body-bytes)")),
     ]
     assert answers[4]["id"] == 6 and [t["name"] for t in answers[4]["result"]["tools"]] == TOOLS
 
