@@ -10,11 +10,15 @@ statement and source (both case-folded into words: letters and digits, with inne
   :data:`LEXICAL_SUPPORT_AT`, and the source sentences holding those runs carry the same
   negation and debunking cues (:data:`NEGATION_CUES`, and words ending in ``n't``) as the
   statement: "cranberries cure infections" is not supported by "it is a myth that cranberries
-  cure infections", nor "vaccines do not cause autism" by "vaccines cause autism".
+  cure infections", nor "vaccines do not cause autism" by "vaccines cause autism" (a statement
+  with more than :data:`MAX_CUES` distinct cue words is never supported).
 
 The rule only ever says *supported*. When it does not fire, the statement may still be
 supported in other words; that takes a judge (``--judge``). Work is linear in the length of
-the statements and of the source texts; memory grows with the statements only.
+the statements and of the source texts (each statement is read once, each source once, long
+texts in pieces); memory grows with the statements only. Under a deadline
+(:func:`authorag.deadline.deadline_scope`) :func:`lexical_matrix` stops between statements and
+sources once it passes.
 
 Example:
     >>> index = SourceIndex("Background. Cranberry juice can reduce the number of urinary tract infections in women.")
