@@ -94,6 +94,8 @@ LIMITS: tuple[Limit, ...] = (
           "documents of a rerank request dense relevance has not seen (it encodes each; seen ones are remembered)",
           "422 too_many_unseen_documents"),
     Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
+    Limit("max_policy_patterns", "--max-policy-patterns",
+          "patterns in each of the allow and deny lists of an MCP rerank call's policy", "tool error too_many_policy_patterns"),
     Limit("max_urls", "--max-urls", "URLs per /v1/authority request", "422 too_many_urls"),
     Limit("max_answer_chars", "--max-answer-chars", "characters of an audited answer", "422 answer_too_long"),
     Limit("max_statements", "--max-statements", "statements of an audited answer (given or read)",
@@ -150,6 +152,7 @@ class ServerConfig:
     max_query_terms: int = _limit("max_query_terms", 512)
     max_unseen_documents: int = _limit("max_unseen_documents", 300)
     max_rank_fields: int = _limit("max_rank_fields", 32)
+    max_policy_patterns: int = _limit("max_policy_patterns", 100)
     max_answer_chars: int = _limit("max_answer_chars", 100_000)
     max_statements: int = _limit("max_statements", 500)
     max_citations: int = _limit("max_citations", 5_000)

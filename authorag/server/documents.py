@@ -184,12 +184,17 @@ def read_documents(
 ) -> DocumentColumns:
     """Read every document of a request (see the module docstring for the URL order).
 
+    ``rank_fields`` names the fields of object documents to score, in order; a name given again
+    is read once.
+
     Raises:
         ConfigError: ``urls`` is not aligned with ``documents``, or an object has no text.
     """
     if urls is not None and len(urls) != len(documents):
         raise ConfigError(f"urls has {len(urls)} entries but documents has {len(documents)}; "
                           "send one URL (or null) per document")
+    if rank_fields:  # a field named twice is read once: repeats would only multiply the work
+        rank_fields = tuple(dict.fromkeys(rank_fields))
     out = DocumentColumns([], [], [], [])
     add_text, add_url = out.texts.append, out.urls.append
     for i, doc in enumerate(documents):  # runs once per document of every request

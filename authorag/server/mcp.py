@@ -24,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from authorag._optional import require
 
@@ -39,9 +40,11 @@ from mcp.server.stdio import stdio_server
 from authorag.errors import AuthoragError
 from authorag.priors.base import AuthorityScorer
 from authorag.server.config import ServerConfig
+from authorag.server.mcp_stdio import AnsweredLines
 from authorag.server.mcp_tools import (
     TOOLS,
     ToolInputError,
+    ToolSpec,
     input_schema,
     output_schema,
     run_tool,
@@ -109,7 +112,7 @@ class AuthorityMcpServer:
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            body = await self._run(params.name, params.arguments)
+            body, text = await self._run(params.name, params.arguments)
         except ToolInputError as exc:
             return _error(str(exc))
         except AuthoragError as exc:  # the scorer, a judge backend, a prior file
@@ -118,10 +121,10 @@ class AuthorityMcpServer:
             log.exception("tool %r failed", params.name)
             return _error(f"{params.name}: the server failed on this call ({type(exc).__name__}); it has been "
                           "logged, please report it with the arguments that caused it")
-        return types.CallToolResult(content=[types.TextContent(text=json.dumps(body, ensure_ascii=False))],
-                                    structured_content=body)
+        return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=body)
 
-    async def _run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    async def _run(self, name: str, arguments: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+        """The tool's result and its JSON text, both made on a service thread for a large call."""
         if not self._ready.is_set():
             self.start_warm_up()
             await asyncio.get_running_loop().run_in_executor(None, self._ready.wait)
@@ -132,19 +135,23 @@ class AuthorityMcpServer:
         service = self.service
         deadline = time.monotonic() + service.config.request_deadline_s
         if not service.offload and not service.heavy(args):  # about a millisecond of work: inline
-            return run_tool(service, spec, args, deadline)
+            return _answer(service, spec, args, deadline)
         # judge calls, dense encoding and large calls: the service's threads, as in the HTTP API
         pool = service.executor if service.offload else service.cpu_executor
-        future = asyncio.get_running_loop().run_in_executor(pool, run_tool, service, spec, args, deadline)
+        future = asyncio.get_running_loop().run_in_executor(pool, _answer, service, spec, args, deadline)
         try:
             return await asyncio.wait_for(future, timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
             raise DeadlineExceeded(service.config.request_deadline_s) from None
 
     async def run_stdio(self) -> None:
-        """Serve one client over stdin/stdout until it closes them."""
+        """Serve one client over stdin/stdout until it closes them: a message (one line) over
+        ``--max-body-bytes`` is refused, and every line the server cannot read gets a JSON-RPC
+        error (:mod:`authorag.server.mcp_stdio`)."""
         self.start_warm_up()
-        async with stdio_server() as (read, write):
+        lines = AnsweredLines(sys.stdin.buffer, self.service.config.max_body_bytes)
+        async with stdio_server(stdin=cast(Any, lines)) as (read, write):
+            lines.connect(write.send)
             await self.server.run(read, write, self.server.create_initialization_options())
 
     def http_app(self, path: str = DEFAULT_PATH, host: str = "127.0.0.1") -> Any:
@@ -219,6 +226,11 @@ class AuthorityMcpServer:
         uvicorn.run(self.http_app(path, host), host=host, port=port, log_level=log_level, access_log=False,
                     http=protocol_path(), h11_max_incomplete_event_size=cfg.max_header_bytes,
                     timeout_graceful_shutdown=int(cfg.request_deadline_s) + 1)
+
+
+def _answer(service: RerankService, spec: ToolSpec, args: Any, deadline: float) -> tuple[dict[str, Any], str]:
+    body = run_tool(service, spec, args, deadline)
+    return body, json.dumps(body, ensure_ascii=False)
 
 
 def _error(message: str) -> types.CallToolResult:

@@ -294,13 +294,20 @@ class RerankService:
 
         Raises:
             LimitExceeded: the answer is over one of the audit limits.
-            DeadlineExceeded: ``deadline`` passed before the work began.
+            DeadlineExceeded: ``deadline`` passed (the lexical rule stops between statements and
+                sources, so the thread is freed soon after).
         """
         from authorag.audit.pipeline import audit
 
         self.warm_up()
         self._check_deadline(deadline)
-        report = audit(request.model_dump(exclude_none=True), scorer=self._scorer, limits=self.config.audit_limits())
+        try:
+            with deadline_scope(deadline):
+                report = audit(request.model_dump(exclude_none=True), scorer=self._scorer,
+                               limits=self.config.audit_limits())
+        except DeadlinePassed:
+            raise DeadlineExceeded(self.config.request_deadline_s) from None
+        self._check_deadline(deadline)
         return report.to_dict()
 
     def _check_deadline(self, deadline: float | None) -> None:

@@ -116,3 +116,10 @@ def test_learned_tier_through_the_service() -> None:
     out = svc.authority(AuthorityRequest(urls=["nih.gov", "cranberry-cures-4u.biz"]))
     assert [r["tier"] for r in out["results"]] == ["table", "learned"]
     assert out["meta"]["scorer"] == "reserved>hosted>table>learned>page"
+
+
+def test_a_rank_field_named_again_is_read_once() -> None:
+    # before, each repeat added the field again: 32 x one large field was 32 x the text to score
+    cols = read_documents([{"title": "Flu", "body": "shots " * 3, "url": "https://cdc.gov"}], None,
+                          rank_fields=["body", "title", "body", "body"], max_chars=10_000, max_tokens=None)
+    assert cols.texts == ["body: shots shots shots \ntitle: Flu"]
