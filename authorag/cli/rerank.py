@@ -33,11 +33,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     add_scorer_options(p)
     p.set_defaults(func=_rerank)
 
-    d = sub.add_parser("demo", help="rerank a bundled TREC health question and show before/after")
+    d = sub.add_parser("demo", help="rerank a bundled TREC health question and show before/after (--judge local "
+                                    "adds the LLM judge: needs the model extra)")
     _add_relevance(d, "bm25")
     add_policy_options(d)
     _add_suitability(d)
-    add_scorer_options(d, judge_default="local")
+    add_scorer_options(d, judge_default="none")
     d.set_defaults(func=_demo)
 
 
