@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import stat
 import sys
 import time
@@ -22,6 +23,44 @@ Subparsers = argparse._SubParsersAction  # pyright: ignore[reportPrivateUsage]
 
 JSON_VERSION = 1
 """Version of the CLI's JSON output shapes."""
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def plain_text(text: str) -> str:
+    """Help text without reStructuredText markup: ``:mod:`a.b``` -> ``a.b``, ``:class:`~a.B``` -> ``B``
+    (the last part, as Sphinx shows a ``~`` target), double-backquoted literals without quotes.
+
+    Example:
+        >>> plain_text("fused: \"trust\" (:mod:`authorag.trust`), (:class:`~authorag.x.Calibration`), ``none``")
+        'fused: "trust" (authorag.trust), (Calibration), none'
+    """
+    def role(m: re.Match[str]) -> str:
+        target = m.group(1)
+        return target.rsplit(".", 1)[-1] if m.group(0).split("`", 1)[1].startswith("~") else target
+
+    return _LITERAL.sub(r"\1", _ROLE.sub(role, text))
+
+
+class PlainHelpFormatter(argparse.HelpFormatter):
+    """Every help and description text as plain text (:func:`plain_text`): settings fields take
+    their help from docstrings written for Sphinx."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        return None if text is None else plain_text(text)
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain_text(text))
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose help is plain text; sub-commands' parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", PlainHelpFormatter)
+        super().__init__(*args, **kwargs)
 
 
 DEFAULT_MAX_INPUT_MIB = 64
