@@ -33,8 +33,8 @@ def plain_text(text: str) -> str:
     (the last part, as Sphinx shows a ``~`` target), double-backquoted literals without quotes.
 
     Example:
-        >>> plain_text("fused: \"trust\" (:mod:`authorag.trust`), (:class:`~authorag.x.Calibration`), ``none``")
-        'fused: "trust" (authorag.trust), (Calibration), none'
+        >>> plain_text("fused (:mod:`authorag.trust`), (:class:`~authorag.x.Calibration`), ``none``")
+        'fused (authorag.trust), (Calibration), none'
     """
     def role(m: re.Match[str]) -> str:
         target = m.group(1)
