@@ -81,7 +81,7 @@ def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.Captu
 
 def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     f = tmp_path / "c.jsonl"
-    f.write_text('{"url": "a.com"}\nnot json\n', encoding="utf-8")
+    f.write_text('{"url": "a.com", "text": "t"}\nnot json\n', encoding="utf-8")
     code, _, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--no-learned")
     assert code == 1 and f"{f}:2: not valid JSON" in err
     code, _, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--weight", "2", "--no-learned")
