@@ -27,7 +27,6 @@ import asyncio
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
@@ -38,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_server import HOST, RawConnection, payload, raw_request  # noqa: E402
+from bench_server import HOST, RawConnection, payload, raw_request
 
-from authorag.testing import free_port, wait_until_ready  # noqa: E402
+from authorag.testing import free_port, wait_until_ready
 
 TARGET_RSS_MB, TARGET_HEALTHZ_P99_MS, TARGET_REFUSAL_MS = 1536.0, 100.0, 50.0
 

@@ -22,19 +22,18 @@ def test_gate_admits_within_its_budget_and_refuses_past_it() -> None:
         with gate.admit(4):
             assert gate.in_flight == 10 and gate.full()
         with pytest.raises(Overloaded, match=r"^the server is encoding 6 pages for other requests and this "
-                                             r"request's 5 new pages would pass it: the budget is 10 pages"):
-            with gate.admit(5):
-                pass
+                                             r"request's 5 new pages would pass it: the budget is 10 pages"), \
+                gate.admit(5):
+            pass
         assert gate.in_flight == 6  # a refusal holds nothing
     assert gate.in_flight == 0 and not gate.full()
 
 
 def test_gate_admits_a_request_larger_than_its_budget_when_idle_and_releases_on_error() -> None:
     gate = CostGate(10)
-    with pytest.raises(RuntimeError, match="boom"):
-        with gate.admit(25):
-            assert gate.in_flight == 25
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError, match="boom"), gate.admit(25):
+        assert gate.in_flight == 25
+        raise RuntimeError("boom")
     assert gate.in_flight == 0
     with gate.admit(0), gate.admit(0):  # no new pages: never counted, never refused
         assert gate.in_flight == 0
