@@ -155,17 +155,27 @@ class RawConnection:
     writes fixed bytes and reads ``Content-Length`` bodies (what uvicorn sends), nothing more.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int = 0) -> None:
+        self.reader, self.writer, self.port = reader, writer, port
 
     @classmethod
     async def open(cls, port: int) -> RawConnection:
-        return cls(*await asyncio.open_connection(HOST, port))
+        return cls(*await asyncio.open_connection(HOST, port), port=port)
 
     async def send(self, request: bytes) -> int:
-        """Send ``request``; returns the response status once its body is read."""
+        """Send ``request``; returns the response status once its body is read. A connection the
+        server closed while idle (its keep-alive timeout, while slow requests warmed the others)
+        is opened again and the request sent once more."""
         self.writer.write(request)
-        head = await self.reader.readuntil(b"\r\n\r\n")
+        try:
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionResetError) as exc:
+            if isinstance(exc, asyncio.IncompleteReadError) and exc.partial:
+                raise
+            self.writer.close()
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+            self.writer.write(request)
+            head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])
         length = 0
         for line in head.split(b"\r\n"):
