@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_bench_server_script_reports_levels(tmp_path: Path) -> None:
     assert "c=  4" in proc.stdout and "rate=50/s" in proc.stdout
 
 
-def _bench_module() -> object:
+def _bench_module() -> Any:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("bench_server", ROOT / "scripts" / "bench_server.py")
@@ -43,8 +44,7 @@ def _bench_module() -> object:
 
 
 def test_fresh_texts_are_new_for_every_variant_and_document_and_have_the_words_asked() -> None:
-    bench: object = _bench_module()
-    payload = getattr(bench, "payload")
+    payload = _bench_module().payload
     first, again, other = payload(3, 1, 200, True), payload(3, 1, 200, True), payload(3, 2, 200, True)
     texts = [d.split("\ntext: ", 1)[1] for d in first["documents"]]
     assert first == again  # seeded by variant and index
