@@ -45,6 +45,7 @@ from starlette.responses import Response
 
 from authorag.errors import ConfigError, LimitExceeded
 from authorag.priors.base import AuthorityScorer
+from authorag.server.admission import Overloaded, refusal
 from authorag.server.config import ServerConfig
 from authorag.server.metrics import CONTENT_TYPE
 from authorag.server.middleware import (
@@ -168,6 +169,10 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
         code = exc.code if isinstance(exc, LimitExceeded) else "invalid_request"
         return _error(422, code, str(exc), service)
 
+    @app.exception_handler(Overloaded)
+    async def _overloaded(_: Request, exc: Overloaded) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        return _error(503, "overloaded", str(exc), service, {"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(DeadlineExceeded)
     async def _deadline(_: Request, exc: DeadlineExceeded) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
         return _error(503, "deadline_exceeded", str(exc), service)
@@ -202,6 +207,9 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
     started: float = getattr(request.state, "started", time.monotonic())
     deadline = started + service.config.request_deadline_s
     raw = await request.body()
+    gate = service.gate
+    if service.dense and gate.full():  # refused before parsing: an answer within milliseconds
+        raise Overloaded(refusal(None, gate.in_flight, gate.budget))
     pool = service.executor if service.offload else service.cpu_executor
     parsed = None
     if len(raw) <= INLINE_BODY_BYTES and not service.offload:

@@ -93,6 +93,10 @@ LIMITS: tuple[Limit, ...] = (
     Limit("max_unseen_documents", "--max-unseen-documents",
           "documents of a rerank request dense relevance has not seen (it encodes each; seen ones are remembered)",
           "422 too_many_unseen_documents"),
+    Limit("max_encoding_documents", "--max-encoding-documents",
+          "new pages dense relevance encodes at once in one worker process, over all its requests (a request "
+          "that does not fit is refused at once, with Retry-After; one alone is always admitted)",
+          "503 overloaded"),
     Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
     Limit("max_policy_patterns", "--max-policy-patterns",
           "patterns in each of the allow and deny lists of an MCP rerank call's policy", "tool error too_many_policy_patterns"),
@@ -151,6 +155,7 @@ class ServerConfig:
     max_query_chars: int = _limit("max_query_chars", 10_000)
     max_query_terms: int = _limit("max_query_terms", 512)
     max_unseen_documents: int = _limit("max_unseen_documents", 300)
+    max_encoding_documents: int = _limit("max_encoding_documents", 300)
     max_rank_fields: int = _limit("max_rank_fields", 32)
     max_policy_patterns: int = _limit("max_policy_patterns", 100)
     max_answer_chars: int = _limit("max_answer_chars", 100_000)
