@@ -22,7 +22,7 @@ READ_LANGUAGES = ("en", "de", "es", "fr")
 CANDIDATE_LANGUAGES = ("en", "de", "es", "fr", "pt", "it", "nl", "pl", "ru", "zh", "ja", "ar", "tr", "sv", "ca", "ro",
                        "da", "no", "cs", "id")
 """Languages the identifier chooses among."""
-SAMPLE_CHARS = 240
+SAMPLE_CHARS = 140
 """Characters the identifier reads (a few sentences; cost grows with them)."""
 SKIP_CHARS = 200
 """A page longer than this many characters beyond :data:`SAMPLE_CHARS` is sampled after its opening."""

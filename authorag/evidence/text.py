@@ -29,6 +29,7 @@ Example:
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -191,11 +192,14 @@ def _is_binary(raw: bytes) -> bool:
     return b"\x00" in sample or bad > 0.05 * len(sample)
 
 
+_CAPS = re.compile(r"[A-Z][A-Z][A-Z][A-Z]+")
+CAPS_CHARS = 2000
+"""Characters of the window searched for words in capitals."""
+
+
 def _caps_words(window: str) -> list[str]:
-    """Words of four or more letters all in capitals (at most the first ones met, in order)."""
-    if sum(1 for ch in window[:3000] if ch.isupper()) < 4 * CAPS_MIN:
-        return []
-    return [w for w in window[:3000].split() if len(w) >= 4 and w.isupper() and w.isalpha()]
+    """Runs of four or more ASCII capitals, in the window's first :data:`CAPS_CHARS` characters."""
+    return _CAPS.findall(window, 0, CAPS_CHARS)
 
 
 def _family_cues(lang: str, counts: list[int], words: int, marks: bytes, window: str) -> tuple[Cue, ...]:

@@ -57,7 +57,7 @@ def test_issue_pages_stay_at_unknown_and_the_spam_page_falls_naming_its_cue() ->
              Candidate.create("https://zq-moneytips.net/roth-ira", ROTH),
              Candidate.create("https://zq-pcfix.net/download", SPAM)]
     assert len(SPAM.split()) == 25
-    py, west, roth, spam = load_scorer().score(cands)
+    py, west, roth, spam = load_scorer(ScorerSettings(page_evidence=True)).score(cands)
     for d in (py, west, roth):
         assert d.credibility is None and d.tier == "unknown"
         assert {s.name: s.raw for s in d.credibility_sources}[STATUS_SOURCE] == "abstained"
@@ -72,7 +72,7 @@ def test_issue_pages_stay_at_unknown_and_the_spam_page_falls_naming_its_cue() ->
                                  "https://www.reddit.com/r/AskHistorians/comments/abc/x/",
                                  "https://zqblog.wordpress.com/2020/01/01/hello-world/", "https://github.com/psf/requests"])
 def test_a_platform_address_alone_is_never_credible(url: str) -> None:
-    d = load_scorer().score([Candidate.create(url, "")])[0]
+    d = load_scorer(ScorerSettings(page_evidence=True)).score([Candidate.create(url, "")])[0]
     assert d.tier == "hosted" and d.credibility is None
     why = {s.name: s.raw for s in d.credibility_sources}[WHY_SOURCE]
     assert why == "no page text; no known cue in the address; the hosting platform's address is not evidence"
@@ -181,6 +181,7 @@ def test_detail_carries_the_verdict_and_keeps_recognition() -> None:
 
 def test_tiered_fills_only_what_no_table_knows() -> None:
     scorer = TieredAuthority(load_scorer(ScorerSettings()).inner, page=PageEvidence())  # type: ignore[attr-defined]
+    assert ScorerSettings().page_evidence is False  # opt-in: measured, it wins no track beyond the CI  # type: ignore[attr-defined]
     cands = [Candidate.create("https://www.nih.gov/health/x", CURE), Candidate.create("https://zq-clinic-notes.org/t", NEWS),
              Candidate.create("https://johndoe.wordpress.com/2020/01/01/story/", CURE),
              Candidate.create("https://site77.example.com/", NEWS)]
