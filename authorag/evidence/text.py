@@ -2,7 +2,7 @@
 
 The text layer reads the window of the text a candidate carries that
 :func:`authorag.text_window.read_window` gives, identifies its language
-(:func:`~authorag.evidence.lang.page_language`) and, in English, German, Spanish and French,
+(:func:`~authorag.evidence.lang.page_languages`) and, in English, German, Spanish and French,
 counts the key words of each cue family in that language's list (:data:`CUE_WORDS`, written for
 each language, not translated). Two symbols are read in every language: exclamation marks and
 words in capitals.
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from authorag.evidence.lang import READ_LANGUAGES, page_language
+from authorag.evidence.lang import READ_LANGUAGES, page_languages
 from authorag.evidence.words import WordCounter
 from authorag.text_window import read_window
 
@@ -233,6 +233,7 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
     words = [0] * n
     cues: list[tuple[Cue, ...]] = [()] * n
     by_lang: dict[str, list[tuple[int, str, bytes]]] = {}
+    readable: list[tuple[int, str, bytes]] = []
     for i, text in enumerate(texts):
         window = read_window(text) if text else ""
         raw = window.encode("utf-8", "ignore")
@@ -241,11 +242,13 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
         elif _is_binary(raw):
             status[i] = "binary"
         else:
-            language[i] = lang = page_language(window)
-            if lang not in READ_LANGUAGES:
-                status[i] = "language"
-            else:
-                by_lang.setdefault(lang, []).append((i, window, raw))
+            readable.append((i, window, raw))
+    for page, lang in zip(readable, page_languages([w for _, w, _ in readable])):
+        language[page[0]] = lang
+        if lang not in READ_LANGUAGES:
+            status[page[0]] = "language"
+        else:
+            by_lang.setdefault(lang, []).append(page)
     for lang, pages in by_lang.items():
         counter, _ = _counter(lang)
         counts, nwords, marks = counter.count_marked([raw for _, _, raw in pages])
