@@ -97,12 +97,11 @@ def page_languages(texts: Sequence[str]) -> list[str]:
     page, feat = np.concatenate(pages), np.concatenate(feats)
     scores = np.full((n, len(langs)), np.float32(_RAW_FLOOR), dtype=np.float32)
     if len(page):
-        keys, counts = np.unique(page * len(output) + feat, return_counts=True)
+        keys, counts = np.unique(page * len(output) + feat, return_counts=True)  # sorted by page
         rows, cols = keys // len(output), keys % len(output)
-        seen = np.unique(rows)
-        part = np.zeros((n, len(langs)), dtype=np.float32)
-        np.add.at(part, rows, np.log1p(counts.astype(np.float32))[:, None] * ptc[cols])
-        scores[seen] = part[seen] + prior
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        contrib = np.log1p(counts.astype(np.float32))[:, None] * ptc[cols].astype(np.float32)
+        scores[rows[starts]] = np.add.reduceat(contrib, starts, axis=0) + prior
     return [langs[int(j)] for j in scores.argmax(axis=1)]
 
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+import numpy as np
+
 from authorag.evidence.lang import READ_LANGUAGES, page_languages
 from authorag.evidence.words import WordCounter
 from authorag.text_window import read_window
@@ -193,7 +195,7 @@ def _is_binary(raw: bytes) -> bool:
 
 
 _CAPS = re.compile(r"[A-Z][A-Z][A-Z][A-Z]+")
-CAPS_CHARS = 2000
+CAPS_CHARS = 1200
 """Characters of the window searched for words in capitals."""
 
 
@@ -202,13 +204,13 @@ def _caps_words(window: str) -> list[str]:
     return _CAPS.findall(window, 0, CAPS_CHARS)
 
 
-def _family_cues(lang: str, counts: list[int], words: int, marks: bytes, window: str) -> tuple[Cue, ...]:
-    """The cues present in one page (``counts``: per key word of the language's counter)."""
+def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: bytes, window: str) -> tuple[Cue, ...]:
+    """The cues present in one page (``hits_of``: (key word's group, count) of the words found, in group order)."""
     _, owners = _counter(lang)
     found: dict[str, list[tuple[str, int]]] = {}
-    for (family, word), n in zip(owners, counts):
-        if n:
-            found.setdefault(family, []).append((word, n))
+    for g, n in hits_of:
+        family, word = owners[g]
+        found.setdefault(family, []).append((word, n))
     denom = max(words, RATE_FLOOR) / 100.0
     cues: list[Cue] = []
     for family, hits in found.items():
@@ -252,12 +254,16 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
     for lang, pages in by_lang.items():
         counter, _ = _counter(lang)
         counts, nwords, marks = counter.count_marked([raw for _, _, raw in pages])
-        for (i, window, _), row, w, m in zip(pages, counts.tolist(), nwords.tolist(), marks):
+        found: list[list[tuple[int, int]]] = [[] for _ in pages]
+        rows, cols = np.nonzero(counts)  # row-major: each page's words in group order
+        for r, g, n in zip(rows.tolist(), cols.tolist(), counts[rows, cols].tolist()):
+            found[r].append((g, n))
+        for (i, window, _), hits_of, w, m in zip(pages, found, nwords.tolist(), marks):
             words[i] = w
             if w < MIN_WORDS:
                 status[i] = "too_short"
             else:
-                cues[i] = _family_cues(lang, row, w, m, window)
+                cues[i] = _family_cues(lang, hits_of, w, m, window)
     return TextBatch(tuple(status), tuple(language), tuple(words), tuple(cues))
 
 
