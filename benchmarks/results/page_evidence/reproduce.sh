@@ -16,5 +16,12 @@ $PY -m authorag bench compare --methods default:page_evidence=true,default \
   --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled \
   --split test --track-relevance bm25 --seed 0 --out "$RUNS/compare"
 cp "$RUNS"/compare/compare.md "$RUNS"/compare/compare.json "$OUT"/
-$PY scripts/bench_page_evidence.py --repeats 200 --out "$RUNS/speed.json"
-cp "$RUNS"/speed.json "$OUT"/speed.json
+# Speed: this tier and the tier before the rebuild (commit 2705fe9, a temporary worktree), run at
+# the same time so that the machine's load hits both alike; the target compares their added cost.
+PREV=$(mktemp -d)/prev
+git worktree add --detach "$PREV" 2705fe9 >/dev/null
+(cd "$PREV" && PYTHONPATH=$PWD "$OLDPWD/$PY" scripts/bench_page_evidence.py --repeats 100 --out "$RUNS/speed_previous.json") &
+$PY scripts/bench_page_evidence.py --repeats 100 --out "$RUNS/speed.json"
+wait
+git worktree remove --force "$PREV"
+cp "$RUNS"/speed.json "$RUNS"/speed_previous.json "$OUT"/
