@@ -16,6 +16,11 @@ $PY -m authorag bench compare --methods default:page_evidence=true,default \
   --tracks trust-pairs,no-harm-pairs,no-harm-lists,graded-trec2019,ragauth-trec2019-resampled \
   --split test --track-relevance bm25 --seed 0 --out "$RUNS/compare"
 cp "$RUNS"/compare/compare.md "$RUNS"/compare/compare.json "$OUT"/
+$PY -m authorag bench compare --methods default:page_evidence=true,default \
+  --tracks trust-pairs-v2,no-harm-pairs-v2,rerank-lists-v2 \
+  --split test --track-relevance bm25 --seed 0 --out "$RUNS/compare_v2"
+cp "$RUNS"/compare_v2/compare.md "$OUT"/compare_v2.md
+cp "$RUNS"/compare_v2/compare.json "$OUT"/compare_v2.json
 # Speed: this tier and the tier before the rebuild (commit 2705fe9, a temporary worktree), run at
 # the same time so that the machine's load hits both alike; the target compares their added cost.
 PREV=$(mktemp -d)/prev
