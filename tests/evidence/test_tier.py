@@ -239,3 +239,16 @@ def test_model_scores_present_cues_and_round_trips(tmp_path: Path) -> None:
         PageModel((1.0, 0.0), 1.0)
     with pytest.raises(ConfigError, match="platt slope must be > 0"):
         PageModel((-1.0, 0.0), 0.5)
+
+
+def test_the_rerank_breakdown_carries_the_verdict() -> None:
+    from authorag import AuthorityReranker
+    from authorag.adapters import breakdowns
+
+    reranker = AuthorityReranker(load_scorer(ScorerSettings(page_evidence=True)))
+    ranking = reranker.rerank("fix my pc", [Candidate.create("https://zq-pcfix.net/download", SPAM, id="spam"),
+                                           Candidate.create("https://zq-blog-7.biz/x", "", id="empty")])
+    rows = {c.id: r for c, r in zip(ranking.candidates, breakdowns(ranking, "rank"))}
+    assert (rows["spam"]["raw"][STATUS_SOURCE], rows["empty"]["raw"][STATUS_SOURCE]) == ("spoke", "abstained")
+    assert rows["empty"]["raw"][WHY_SOURCE] == "no page text; no known cue in the address"
+    assert rows["spam"]["raw"][WHY_SOURCE].startswith("low-credibility cues: download-and-fix spam (download, fixer")
