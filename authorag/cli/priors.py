@@ -87,7 +87,9 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-_COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources")
+_COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "page evidence", "sources")
+_VERDICT = ("page.status", "page.why")
+"""Credibility sources of page evidence's verdict: shown in their own column, not among the sources."""
 LEGEND = (f"trust 0-1 orders sources: {UNKNOWN_LEVEL:g} = nothing known; below {UNKNOWN_LEVEL:g} = known low credibility (it outweighs "
           "fame); recognition = links and popularity (not trust); credibility = reporting reliability where "
           f"a source rates it; tier = which layer answered ({', '.join(get_args(Tier))})")
@@ -96,8 +98,11 @@ LEGEND = (f"trust 0-1 orders sources: {UNKNOWN_LEVEL:g} = nothing known; below {
 def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
     rec = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
     cred = "unknown" if r["credibility"] is None else f"{r['credibility']:.2f}"
-    srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
-    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", r["trust_reason"], rec, cred, r["tier"],
+    srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items()
+                     if k not in _VERDICT)
+    status = r["raw"].get("page.status")
+    page = f"{status}: {r['raw'].get('page.why')}" if status else "-"
+    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", r["trust_reason"], rec, cred, r["tier"], page,
             srcs or (r["note"] or ""))
 
 

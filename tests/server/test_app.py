@@ -151,4 +151,4 @@ def test_authority_item_is_the_score_json_row(server_url: str, capsys: pytest.Ca
     assert [{k: v for k, v in i.items() if k != "error"} for i in items] == \
         [{k: v for k, v in r.items() if k not in ("version", "scorer")} for r in rows]
     assert [(i["trust_reason"], "host" in r) for i, r in zip(items, rows)] == \
-        [("credible", True), ("page evidence", True), ("unknown", True)]
+        [("credible", True), ("recognition only", True), ("unknown", True)]
