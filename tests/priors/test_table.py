@@ -89,11 +89,14 @@ def test_optin_sources(prior) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_suffix_rules(prior) -> None:  # type: ignore[no-untyped-def]
-    d = prior.lookup("https://some-obscure-office.gov/page")
+    d = prior.lookup("https://abbevillecitymarshal.gov/page")  # in the .gov registry, in no table
     assert (d.tier, d.authority, d.confidence) == ("rule", 0.85, 0.5)
     assert "suffix rule .gov" in (d.note or "")
+    unregistered = prior.lookup("https://some-obscure-office.gov/page")
+    assert (unregistered.tier, unregistered.authority, unregistered.credibility) == ("unknown", None, None)
+    assert unregistered.note == "some-obscure-office.gov is not in the .gov registry (us_dotgov.csv.gz)"
     assert prior.lookup("cs.some-uni.ac.uk").authority == 0.75
-    assert load_prior(rules=()).lookup("some-obscure-office.gov").tier == "unknown"
+    assert load_prior(rules=()).lookup("abbevillecitymarshal.gov").tier == "unknown"
     custom = load_prior(rules=[SuffixRule("museum", 0.6)])
     assert custom.lookup("art.museum").authority == 0.6
     with pytest.raises(ConfigError, match=r"authority must be in \[0, 1\], got 1.5"):
