@@ -72,6 +72,8 @@ COUNTRY_WORDS = frozenset({
     "my", "ph", "id", "th", "vn", "tr", "ae", "sa", "eg", "ru", "ua", "america", "usgov", "ukgov"})
 """Country tokens that, beside an institution's name, claim its jurisdiction."""
 
+_NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
+"""Labels that name no one (``www.nhs.uk`` is a registrable domain whose label is ``www``)."""
 _ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
                          "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
 _ASCII_FOLD = str.maketrans({"0": "o", "1": "l", "|": "l", "i": "l", "5": "s"})
@@ -206,7 +208,7 @@ class LookalikeIndex:
         self.targets[domain] = institution
         self._skeletons.setdefault(skeleton(domain), domain)
         label = _label(domain, suffix)
-        if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in OFFICE_WORDS:
+        if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in _NOT_BRANDS:
             old = self._brands.get(label)
             if old is None or (institution and not old[1]):
                 self._brands[label] = (domain, institution)
