@@ -65,18 +65,9 @@ def hijacked(data_dir: Path) -> dict[str, object]:
 
 
 def _targets(top: int) -> list[tuple[str, str]]:
-    from authorag.domains import parse_host
-
     with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
         rows = list(csv.DictReader(gzip.decompress(raw.read()).decode("utf-8").splitlines()))
-    out: list[tuple[str, str]] = []
-    for r in rows:
-        parsed = parse_host(r["domain"], strict=False)
-        if parsed.suffix and parsed.domain == r["domain"]:
-            out.append((r["domain"][: -len(parsed.suffix) - 1], parsed.suffix))
-        if len(out) == top:
-            break
-    return out
+    return [(r["domain"][: -len(r["suffix"]) - 1], r["suffix"]) for r in rows[:top]]
 
 
 def variants(label: str) -> dict[str, str | None]:
@@ -126,7 +117,7 @@ def false_alarms() -> dict[str, object]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--data-dir", type=Path, required=True, help="the shared data folder (stop_predatory_journals)")
     ap.add_argument("--top", type=int, default=1000)
     ap.add_argument("--out", type=Path, default=None)

@@ -4,10 +4,16 @@ Run by a maintainer: ``python scripts/vendor_registries.py [SHARED_DATA_DIR]``. 
 
 - ``authorag/data/us_dotgov.csv.gz``: every registered .gov domain and its type (CC0, CISA
   .gov registry ``current-full.csv``), read by the ``.gov`` suffix rule;
+- the institution and outlet lists of the prior sources ``universities`` (Hipo university
+  domains, MIT), ``government`` (US federal and state domains outside .gov, GSA, public
+  domain), ``wikiproject`` (Wikipedia WikiProject source lists, CC BY-SA 4.0), ``decodex``
+  (Le Monde's Décodex 2017, ODbL: its own file), ``legitphish`` (LegitPhish phishing domains,
+  CC BY 4.0) and ``predatory`` (Stop Predatory Journals journals and publishers, MIT);
 - ``authorag/data/lookalike_targets.csv.gz``: the domains a look-alike may imitate: registrable
   domains the shipped prior trusts (trust at or above ``TRUSTED_FROM``, suffix rule included)
-  and the federal .gov domains, each marked ``institution`` when a government, treaty or
-  academic suffix vouches for it. Built from the shipped prior, so run it after the prior
+  and the federal .gov domains, with their public suffix, each marked ``institution`` when a
+  public body's suffix rule (government, military, treaty, national health service) or the .gov
+  registry vouches for it. Built from the shipped prior, so run it after the prior
   sources change (``authorag priors compile``).
 """
 from __future__ import annotations
@@ -21,25 +27,70 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts.vendor_data import PRIOR_OUT, write_csv_gz  # noqa: E402
 
 TRUSTED_FROM = 0.6
+ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",
+                               "edu.sg", "edu.br", "edu.mx", "ac.at", "ac.il"})
+"""Suffix rules whose domains are universities, not public bodies: their short names are
+common acronyms, so a country or service word beside them claims nothing."""
 
 
-def vendor_dotgov(src: Path) -> list[list[str]]:
+def vendor_dotgov(src: Path) -> list[list[object]]:
     with open(src / "us_dotgov_domains/current-full.csv", newline="", encoding="utf-8") as f:
         rows = sorted({(r["Domain name"].strip().lower(), r["Domain type"].strip()) for r in csv.DictReader(f)
                        if r["Domain name"].strip()})
-    out = [list(r) for r in rows]
+    out: list[list[object]] = [list(r) for r in rows]
     write_csv_gz(PRIOR_OUT / "us_dotgov.csv.gz", ["domain", "type"], out)
     return out
 
 
-def build_targets(dotgov: list[list[str]]) -> None:
+def _csv(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        return list(csv.DictReader(f))
+
+
+def _host(url: str) -> str | None:
+    from authorag.domains import parse_host
+    from authorag.platforms import match_platform
+
+    url = url.strip()
+    if not url or match_platform(url) is not None:  # a platform's page: its host is not the publisher
+        return None
+    parsed = parse_host(url, strict=False)
+    return None if parsed.host is None or parsed.kind == "invalid" else parsed.host.removeprefix("www.")
+
+
+def vendor_sources(src: Path) -> None:
+    unis = sorted({(r["domain"].strip().lower(), r["alpha_two_code"]) for r in
+                   _csv(src / "university_domains_hipo/university_domains_flat.csv") if r["domain"].strip()})
+    write_csv_gz(PRIOR_OUT / "universities.csv.gz", ["domain", "country"], [list(r) for r in unis])
+    gov = sorted({(r["Domain name"].strip().lower(), r["Type of government"].strip()) for r in
+                  _csv(src / "us_govt_urls_non_dotgov/1_govt_urls_full.csv")
+                  if r["Type of government"].strip() in ("Federal", "State") and "/" not in r["Domain name"]
+                  and r["Domain name"].strip()})
+    write_csv_gz(PRIOR_OUT / "government.csv.gz", ["domain", "level"], [list(r) for r in gov])
+    wiki = sorted({(r["site"].strip().lower(), r["label"]) for r in
+                   _csv(src / "wikipedia_reliable_sources/wikipedia_site_labels.csv")
+                   if not r["path_pattern"].strip() and r["site"].strip()})
+    write_csv_gz(PRIOR_OUT / "wikiproject.csv.gz", ["domain", "label"], [list(r) for r in wiki])
+    decodex = sorted({(r["url"].strip().lower().removeprefix("www."), int(r["fiability"])) for r in
+                      _csv(src / "decodex_fr_2017/decodex-latest.csv") if "/" not in r["url"] and r["url"].strip()})
+    write_csv_gz(PRIOR_OUT / "decodex.csv.gz", ["domain", "fiability"], [list(r) for r in decodex])
+    phish = sorted({r["domain"].strip().lower() for r in _csv(src / "credinet_weak_labels/legitphish_domains.csv")
+                    if r["label"].strip() == "0" and r["domain"].strip()})
+    write_csv_gz(PRIOR_OUT / "legitphish.csv.gz", ["domain"], [[d] for d in phish])
+    pred: set[tuple[str, str]] = set()
+    for kind, file in (("journal", "journals.csv"), ("publisher", "publishers.csv")):
+        pred.update((h, kind) for r in _csv(src / "stop_predatory_journals" / file) if (h := _host(r["url"])))
+    write_csv_gz(PRIOR_OUT / "predatory.csv.gz", ["host", "kind"], [list(r) for r in sorted(pred)])
+
+
+def build_targets(dotgov: list[list[object]]) -> None:
     from authorag.domains import parse_host
     from authorag.priors.rules import DEFAULT_RULES, match_rule
     from authorag.priors.sources import SOURCES, load_source
-    from authorag.priors.table import load_prior
+    from authorag.priors.table import PriorTable
     from authorag.trust import DEFAULT_TRUST_RULE
 
-    prior = load_prior()
+    prior = PriorTable([s for s in SOURCES.values() if not s.optin], lookalikes=None)
     domains: set[str] = set()
     for name, spec in SOURCES.items():
         if not spec.optin:
@@ -49,17 +100,21 @@ def build_targets(dotgov: list[list[str]]) -> None:
         trust = DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d))
         if trust >= TRUSTED_FROM:
             rule = match_rule(d, DEFAULT_RULES)
-            rows[d] = [d, round(trust, 3), "institution" if rule is not None else "trusted"]
-    for d, kind in dotgov:
+            public = rule is not None and rule.suffix not in ACADEMIC_SUFFIXES
+            rows[d] = [d, parse_host(d).suffix, round(trust, 3), "institution" if public else "trusted"]
+    for d, kind in ((str(a), str(b)) for a, b in dotgov):
         if kind.startswith("Federal") and d not in rows:
-            rows[d] = [d, round(DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d)), 3), "institution"]
-    write_csv_gz(PRIOR_OUT / "lookalike_targets.csv.gz", ["domain", "trust", "kind"],
-                 sorted(rows.values(), key=lambda r: (-float(r[1]), str(r[0]))))  # type: ignore[arg-type]
+            rows[d] = [d, "gov", round(DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d)), 3), "institution"]
+    write_csv_gz(PRIOR_OUT / "lookalike_targets.csv.gz", ["domain", "suffix", "trust", "kind"],
+                 sorted(rows.values(), key=lambda r: (-float(r[2]), str(r[0]))))  # type: ignore[arg-type]
 
 
 def main(argv: list[str]) -> int:
-    src = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "shared" / "data"
+    paths = [a for a in argv if not a.startswith("--")]
+    src = Path(paths[0]) if paths else Path(__file__).resolve().parents[2] / "shared" / "data"
     dotgov = vendor_dotgov(src)
+    if "--targets-only" not in argv:
+        vendor_sources(src)
     build_targets(dotgov)
     return 0
 

@@ -293,17 +293,13 @@ class LookalikeIndex:
 
 
 def _read_targets() -> Iterator[tuple[str, str, bool]]:
-    from authorag.domains import parse_host
-
     try:
         with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
             text = gzip.decompress(raw.read()).decode("utf-8")
     except OSError as exc:
         raise PriorUnavailable(f"cannot read {TARGETS_FILE} ({exc}); reinstall authorag") from exc
     for row in csv.DictReader(text.splitlines()):
-        parsed = parse_host(row["domain"], strict=False)
-        if parsed.domain == row["domain"] and parsed.suffix:
-            yield row["domain"], parsed.suffix, row["kind"] == "institution"
+        yield row["domain"], row["suffix"], row["kind"] == "institution"
 
 
 @cache

@@ -21,6 +21,9 @@ source                        axis         value
 ``averitec_misinfo`` (opt-in) credibility  listed misinformation domain: 0.05
 ``grinberg2019`` (opt-in)     credibility  black 0.0, red 0.1, orange 0.2, yellow 0.35,
                                            satire 0.3, green 0.8
+``universities``, ``government``,          institution and outlet lists, see
+``wikiproject``, ``decodex``,  credibility  :mod:`authorag.priors.institutions` (ownership
+``legitphish``, ``predatory``              alone is capped)
 ============================  ===========  =====================================================
 """
 from __future__ import annotations
@@ -109,7 +112,9 @@ PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org",
 self-citation; preprints are cited through the published paper), not what they report."""
 
 
-def _policy_only(domain: str) -> bool:
+def policy_only(domain: str) -> bool:
+    """True for a domain whose "unreliable" Wikipedia rating is citation policy (a preprint
+    server, Wikipedia itself, a hosting platform), not a judgement of what it reports."""
     from authorag.platforms import default_platforms
 
     bare = domain.strip().lower().removeprefix("www.")
@@ -119,7 +124,7 @@ def _policy_only(domain: str) -> bool:
 def _read_perennial(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
     for r in rows:
         status = int(r["status"])
-        if status == -1 and _policy_only(r["domain"]):
+        if status == -1 and policy_only(r["domain"]):
             continue
         yield r["domain"], _PERENNIAL[status], float(status)
 
@@ -151,6 +156,29 @@ def _read_ut1_fakenews(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, fl
         yield r["host"], UT1_FAKENEWS_VALUE, "fakenews"
 
 
+def _institutions() -> tuple[SourceSpec, ...]:
+    from authorag.priors import institutions as i
+
+    return (
+        SourceSpec("universities", "universities.csv.gz", "credibility", 0.5, False, "MIT (Hipo university-domains-list)",
+                   "Universities in 201 countries (Hipo): ownership, capped", i.read_universities, frozenset({"hipo"})),
+        SourceSpec("government", "government.csv.gz", "credibility", 0.5, False, "public domain (US GSA)",
+                   "US federal and state domains outside .gov (GSA): ownership, capped", i.read_government,
+                   frozenset({"gsa"})),
+        SourceSpec("wikiproject", "wikiproject.csv.gz", "credibility", 0.6, False, "CC BY-SA 4.0 (Wikipedia)",
+                   "Wikipedia WikiProject and perennial source lists (kynoptic/wikipedia-reliable-sources)",
+                   i.read_wikiproject, frozenset({"wikiproject"})),
+        SourceSpec("decodex", "decodex.csv.gz", "credibility", 0.6, False, "ODbL 1.0 (Le Monde, Sciences Po médialab)",
+                   "Décodex 2017 (Le Monde): French and foreign outlets, both ends", i.read_decodex,
+                   frozenset({"decodex"})),
+        SourceSpec("legitphish", "legitphish.csv.gz", "credibility", 0.6, False, "CC BY 4.0 (LegitPhish)",
+                   "LegitPhish phishing domains", i.read_legitphish, frozenset({"legitphish"})),
+        SourceSpec("predatory", "predatory.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
+                   "Stop Predatory Journals: predatory journals and publishers", i.read_predatory,
+                   frozenset({"predatory"})),
+    )
+
+
 SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
     SourceSpec("ccnews_pagerank", "ccnews_pagerank.csv.gz", "authority", 0.6, False, "Apache-2.0",
                "PageRank of the CC-News news-domain link graph (Burdisso et al. 2024)", _read_ccnews),
@@ -170,6 +198,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
     SourceSpec("ut1_fakenews", "ut1_fakenews.csv.gz", "credibility", 0.4, False, "CC BY-SA 4.0",
                "UT1 blacklists, Université Toulouse Capitole: the fakenews category", _read_ut1_fakenews,
                frozenset({"ut1"})),
+    *_institutions(),
 )})
 
 

@@ -114,7 +114,7 @@ class PriorTable:
                  extra: Iterable[ExtraSource] = (), lookalikes: LookalikeIndex | None | Literal["default"] = "default",
                  ) -> None:
         self.specs: tuple[SourceSpec, ...] = tuple(sources)
-        self.lookalikes: LookalikeIndex | None = default_index() if lookalikes == "default" else lookalikes
+        self._lookalikes: LookalikeIndex | None | Literal["default"] = lookalikes
         self.rules: tuple[SuffixRule, ...] = tuple(rules)
         self.extra: tuple[ExtraSource, ...] = tuple(extra)
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
@@ -125,6 +125,13 @@ class PriorTable:
         self._axis.update({e.name: e.axis for e in self.extra})
         self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
         self._len: int | None = None
+
+    @property
+    def lookalikes(self) -> LookalikeIndex | None:
+        """The look-alike index hosts no table knows are checked against (built on first use)."""
+        if isinstance(self._lookalikes, str):
+            self._lookalikes = default_index()
+        return self._lookalikes
 
     @property
     def source_names(self) -> tuple[str, ...]:
@@ -138,7 +145,7 @@ class PriorTable:
             if n not in extra_names:
                 source_spec(n)
         return PriorTable([s for s in self.specs if s.name not in names], self.rules,
-                          [e for e in self.extra if e.name not in names], self.lookalikes)
+                          [e for e in self.extra if e.name not in names], self._lookalikes)
 
     @property
     def prior_stores(self) -> dict[str, dict[str, Any]]:
@@ -236,7 +243,7 @@ class PriorTable:
 
         Example:
             >>> [s.name for s in load_prior().host_credibility("70news.wordpress.com", "wordpress.com")]
-            ['cred1']
+            ['cred1', 'decodex']
         """
         out: list[SourceValue] = []
         for name, table in self._tables.items():
@@ -287,7 +294,7 @@ def load_prior(
 
     Example:
         >>> load_prior(exclude=["majestic"]).source_names
-        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews')
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'wikiproject', 'decodex', 'legitphish', 'predatory')
     """
     excluded = set(exclude)
     wanted = set(optin)
