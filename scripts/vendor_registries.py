@@ -19,6 +19,7 @@ Run by a maintainer: ``python scripts/vendor_registries.py [SHARED_DATA_DIR]``. 
 from __future__ import annotations
 
 import csv
+import json
 import sys
 from pathlib import Path
 
@@ -58,6 +59,16 @@ def _host(url: str) -> str | None:
     return None if parsed.host is None or parsed.kind == "invalid" else parsed.host.removeprefix("www.")
 
 
+def _place(url: str) -> set[str]:
+    from authorag.domains import parse_host
+
+    url = url.strip()
+    if "/" in url.split("://", 1)[-1].rstrip("/"):
+        return set()  # a section (lefigaro.fr/vox, liberation.fr/tribunes): the outlet is rated on its own
+    host = (parse_host(url, strict=False).host or "").removeprefix("www.")
+    return {host, host.removeprefix("fr.")} - {""}  # the French edition names the platform too
+
+
 def vendor_sources(src: Path) -> None:
     unis = sorted({(r["domain"].strip().lower(), r["alpha_two_code"]) for r in
                    _csv(src / "university_domains_hipo/university_domains_flat.csv") if r["domain"].strip()})
@@ -67,12 +78,21 @@ def vendor_sources(src: Path) -> None:
                   if r["Type of government"].strip() in ("Federal", "State") and "/" not in r["Domain name"]
                   and r["Domain name"].strip()})
     write_csv_gz(PRIOR_OUT / "government.csv.gz", ["domain", "level"], [list(r) for r in gov])
+    # sites the perennial list (already the wikipedia_perennial source) rates are left to it:
+    # one origin counted once, and the community-wide list wins over a project's
+    perennial = set(json.loads((src / "burdisso2024_news_reliability/wikipedia_perennial_sources.json").read_text()))
     wiki = sorted({(r["site"].strip().lower(), r["label"]) for r in
                    _csv(src / "wikipedia_reliable_sources/wikipedia_site_labels.csv")
-                   if not r["path_pattern"].strip() and r["site"].strip()})
+                   if not r["path_pattern"].strip() and r["site"].strip()
+                   and r["site"].strip().lower().removeprefix("www.") not in perennial})
     write_csv_gz(PRIOR_OUT / "wikiproject.csv.gz", ["domain", "label"], [list(r) for r in wiki])
+    # Décodex rates platforms and opinion sections as places ("Plateforme, forum, espace-tribune"):
+    # a rating of reddit.com is not one of what its users post, so those hosts are left out
+    places = {h for r in _csv(src / "decodex_fr_2017/decodex_juillet_2017_enrichi.csv")
+              if r["Catégorie"].startswith("Plateforme") for h in _place(r["attr_home"])}
     decodex = sorted({(r["url"].strip().lower().removeprefix("www."), int(r["fiability"])) for r in
-                      _csv(src / "decodex_fr_2017/decodex-latest.csv") if "/" not in r["url"] and r["url"].strip()})
+                      _csv(src / "decodex_fr_2017/decodex-latest.csv") if "/" not in r["url"] and r["url"].strip()
+                      and r["url"].strip().lower().removeprefix("www.") not in places})
     write_csv_gz(PRIOR_OUT / "decodex.csv.gz", ["domain", "fiability"], [list(r) for r in decodex])
     phish = sorted({r["domain"].strip().lower() for r in _csv(src / "credinet_weak_labels/legitphish_domains.csv")
                     if r["label"].strip() == "0" and r["domain"].strip()})

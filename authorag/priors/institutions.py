@@ -11,6 +11,9 @@ source              value
                     unreliable 0.1, satire 0.3
 ``legitphish``      a LegitPhish phishing domain: 0.05
 ``predatory``       a predatory journal or publisher (Stop Predatory Journals): 0.1
+``reference``       official documentation, standards, edited reference works, preprint
+                    servers, journals and wire services: the value and reason of each
+                    row of ``authorag/data/reference_works.csv`` (hand-written by the project)
 ==================  ====================================================================
 
 Ownership is not accuracy: a university or a government owns campaign pages, student blogs
@@ -42,23 +45,35 @@ def read_government(rows: Rows) -> Values:
         yield r["domain"], OWNERSHIP_CAP, r["level"]
 
 
+def _platform(domain: str) -> bool:
+    from authorag.platforms import default_platforms
+
+    return domain.removeprefix("www.") in default_platforms().platforms
+
+
 def read_wikiproject(rows: Rows) -> Values:
     from authorag.priors.sources import policy_only
 
     for r in rows:
-        if r["label"] == "unreliable_or_deprecated" and policy_only(r["domain"]):
-            continue  # citation policy (self-published, preprints, platforms), not what they report
+        if _platform(r["domain"]) or r["label"] == "unreliable_or_deprecated" and policy_only(r["domain"]):
+            continue  # a platform's rating is not its users' pages'; citation policy is not accuracy
         yield r["domain"], _WIKIPROJECT[r["label"]], r["label"]
 
 
 def read_decodex(rows: Rows) -> Values:
     for r in rows:
-        yield r["domain"], _DECODEX[int(r["fiability"])], float(r["fiability"])
+        if not _platform(r["domain"]):  # a rating of reddit.com is not one of what its users post
+            yield r["domain"], _DECODEX[int(r["fiability"])], float(r["fiability"])
 
 
 def read_legitphish(rows: Rows) -> Values:
     for r in rows:
         yield r["domain"], PHISHING_VALUE, "phishing"
+
+
+def read_reference(rows: Rows) -> Values:
+    for r in rows:
+        yield r["domain"], float(r["credibility"]), r["kind"]
 
 
 def read_predatory(rows: Rows) -> Values:
@@ -67,4 +82,4 @@ def read_predatory(rows: Rows) -> Values:
 
 
 __all__ = ["OWNERSHIP_CAP", "PHISHING_VALUE", "PREDATORY_VALUE", "read_decodex", "read_government",
-           "read_legitphish", "read_predatory", "read_universities", "read_wikiproject"]
+           "read_legitphish", "read_predatory", "read_reference", "read_universities", "read_wikiproject"]

@@ -8,7 +8,10 @@ registered under those suffixes, yet it ends in ``.gov``. So:
 - under ``.gov``, the rule applies only to registrable domains in the CISA .gov registry
   (``authorag/data/us_dotgov.csv.gz``, CC0, vendored by ``scripts/vendor_registries.py``);
 - under every closed suffix, the rule never applies to an internationalized name (a label in
-  punycode), since none of the default closed suffixes registers them.
+  punycode), since none of the default closed suffixes registers them;
+- a registry that says who holds a name can say more than the suffix: a federal .gov domain
+  (an agency bound by the Information Quality Act's guidelines for what it publishes) gets
+  :data:`FEDERAL_CREDIBILITY`, above the .gov rule's value for state, county and city sites.
 
 Example:
     >>> from authorag.priors.rules import SuffixRule
@@ -30,17 +33,19 @@ from authorag.priors.rules import SuffixRule
 DOTGOV_FILE = "us_dotgov.csv.gz"
 REGISTRIES: dict[str, str] = {"gov": DOTGOV_FILE}
 """Suffix → the vendored registry file listing every registered domain under it."""
+FEDERAL_CREDIBILITY = 0.9
+"""Credibility of a federal .gov domain (the registry's type starts with ``Federal``)."""
 
 
 @cache
-def registered_domains(file: str) -> frozenset[str]:
-    """Every domain a vendored registry file lists (read once)."""
+def registered_domains(file: str) -> dict[str, str]:
+    """Every domain a vendored registry file lists, with its type (read once)."""
     try:
         with resources.files("authorag.data").joinpath(file).open("rb") as raw:
             text = gzip.decompress(raw.read()).decode("utf-8")
     except OSError as exc:
         raise PriorUnavailable(f"cannot read registry file {file} ({exc}); reinstall authorag") from exc
-    return frozenset(r["domain"] for r in csv.DictReader(text.splitlines()))
+    return {r["domain"]: r["type"] for r in csv.DictReader(text.splitlines())}
 
 
 def refusal(rule: SuffixRule, host: str | None, domain: str | None) -> str | None:
@@ -55,4 +60,20 @@ def refusal(rule: SuffixRule, host: str | None, domain: str | None) -> str | Non
     return None
 
 
-__all__ = ["DOTGOV_FILE", "REGISTRIES", "refusal", "registered_domains"]
+def registry_credibility(rule: SuffixRule, domain: str | None) -> float | None:
+    """The credibility the registry gives ``domain`` under ``rule`` (else the rule's own).
+
+    Example:
+        >>> from authorag.priors.rules import SuffixRule
+        >>> registry_credibility(SuffixRule("gov", 0.85, credibility=0.85), "irs.gov")
+        0.9
+        >>> registry_credibility(SuffixRule("gov", 0.85, credibility=0.85), "abbevillecitymarshal.gov")
+        0.85
+    """
+    registry = REGISTRIES.get(rule.suffix)
+    if registry is not None and domain is not None and registered_domains(registry).get(domain, "").startswith("Federal"):
+        return FEDERAL_CREDIBILITY
+    return rule.credibility
+
+
+__all__ = ["DOTGOV_FILE", "FEDERAL_CREDIBILITY", "REGISTRIES", "refusal", "registered_domains", "registry_credibility"]

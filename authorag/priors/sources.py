@@ -176,6 +176,9 @@ def _institutions() -> tuple[SourceSpec, ...]:
         SourceSpec("predatory", "predatory.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
                    "Stop Predatory Journals: predatory journals and publishers", i.read_predatory,
                    frozenset({"predatory"})),
+        SourceSpec("reference", "reference_works.csv", "credibility", 0.6, False, "Apache-2.0 (authorag project)",
+                   "Official documentation, standards and reference works (hand-written, with reasons)",
+                   i.read_reference, frozenset({"reference"})),
     )
 
 
@@ -235,7 +238,8 @@ def normalize_key(raw: str) -> str | None:
 def _read_gz(file: str) -> str:
     try:
         with resources.files("authorag.data").joinpath(file).open("rb") as raw:
-            return gzip.decompress(raw.read()).decode("utf-8")
+            data = raw.read()
+            return (gzip.decompress(data) if file.endswith(".gz") else data).decode("utf-8")
     except OSError as exc:
         raise PriorUnavailable(f"cannot read prior data file {file} ({exc}); reinstall authorag") from exc
 

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
 from authorag.priors.lookalike import IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index
-from authorag.priors.registry import refusal
+from authorag.priors.registry import refusal, registry_credibility
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
 from authorag.priors.store.mapped import PriorStore
@@ -204,8 +204,9 @@ class PriorTable:
             rule = None
         auth_sv = tuple(v for v in found if self._axis[v.name] == "authority")
         cred_sv = tuple(v for v in found if self._axis[v.name] == "credibility")
-        if rule is not None and rule.credibility is not None:
-            cred_sv += (SourceValue(RULE_CREDIBILITY, rule.credibility, f".{rule.suffix}"),)
+        rule_cred = None if rule is None else registry_credibility(rule, domain)
+        if rule is not None and rule_cred is not None:
+            cred_sv += (SourceValue(RULE_CREDIBILITY, rule_cred, f".{rule.suffix}"),)
         authority, a_conf = _combine(auth_sv, self._weight)
         credibility, _ = _combine(cred_sv, self._weight)
         if authority is not None:
@@ -294,7 +295,7 @@ def load_prior(
 
     Example:
         >>> load_prior(exclude=["majestic"]).source_names
-        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'wikiproject', 'decodex', 'legitphish', 'predatory')
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'wikiproject', 'decodex', 'legitphish', 'predatory', 'reference')
     """
     excluded = set(exclude)
     wanted = set(optin)

@@ -18,7 +18,8 @@ def prior():  # type: ignore[no-untyped-def]
 
 def test_default_sources_exclude_optin(prior) -> None:  # type: ignore[no-untyped-def]
     assert prior.source_names == ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial", "cred1", "ut1_fakenews",
-                                  "universities", "government", "wikiproject", "decodex", "legitphish", "predatory")
+                                  "universities", "government", "wikiproject", "decodex", "legitphish", "predatory",
+                                  "reference")
 
 
 def test_known_domain_beats_random_blogspot_subsite(prior) -> None:  # type: ignore[no-untyped-def]
@@ -39,12 +40,11 @@ def test_subdomain_with_own_reputation_matches_first(prior) -> None:  # type: ig
 def test_two_axes_kept_separate(prior) -> None:  # type: ignore[no-untyped-def]
     d = prior.lookup("infowars.com")
     assert d.authority is not None and d.authority > 0.8  # widely linked
-    # Wikipedia perennial: blacklisted (0.0); CRED-1: conspiracy (0.073); WikiProject lists:
-    # unreliable (0.2); Décodex: unreliable (0.1); weighted by source confidence 0.7, 0.7, 0.6, 0.6
-    assert d.credibility == pytest.approx((0.7 * 0.0 + 0.7 * 0.073 + 0.6 * 0.2 + 0.6 * 0.1) / 2.6)
+    # Wikipedia perennial: blacklisted (0.0); CRED-1: conspiracy (0.073); Décodex: unreliable
+    # (0.1); weighted by source confidence 0.7, 0.7, 0.6
+    assert d.credibility == pytest.approx((0.7 * 0.0 + 0.7 * 0.073 + 0.6 * 0.1) / 2.0)
     assert [(s.name, s.value, s.raw) for s in d.credibility_sources] == [
-        ("wikipedia_perennial", 0.0, -2.0), ("cred1", 0.073, "conspiracy"),
-        ("wikiproject", 0.2, "unreliable_or_deprecated"), ("decodex", 0.1, 2.0)]
+        ("wikipedia_perennial", 0.0, -2.0), ("cred1", 0.073, "conspiracy"), ("decodex", 0.1, 2.0)]
 
 
 def test_credibility_evidence_of_the_new_sources(prior) -> None:  # type: ignore[no-untyped-def]
@@ -55,10 +55,13 @@ def test_credibility_evidence_of_the_new_sources(prior) -> None:  # type: ignore
     # an institutional suffix is credibility evidence even where a table knows the domain
     nih = prior.lookup("https://www.nih.gov/x")
     assert [(s.name, s.value, s.raw) for s in nih.credibility_sources] == [
-        ("wikiproject", 0.85, "reliable"), ("suffix_rule", 0.85, ".gov")]
-    # perennial "generally unreliable" because of Wikipedia's citation policy only: no evidence
-    assert prior.lookup("https://en.wikipedia.org/wiki/X").credibility is None
-    assert prior.lookup("https://arxiv.org/abs/1").credibility is None
+        ("wikiproject", 0.85, "reliable"), ("suffix_rule", 0.9, ".gov")]  # a federal .gov domain
+    # perennial "generally unreliable" because of Wikipedia's citation policy only: not evidence;
+    # the hand-written reference list rates them as what they are (a tertiary work, preprints)
+    assert [(s.name, s.value) for s in prior.lookup("https://en.wikipedia.org/wiki/X").credibility_sources] == [
+        ("reference", 0.75)]
+    assert [(s.name, s.value) for s in prior.lookup("https://arxiv.org/abs/1").credibility_sources] == [
+        ("reference", 0.7)]
     # a bare public suffix that is a site (nhs.uk) finds the site's www. entry
     nhs = prior.lookup("nhs.uk")
     assert nhs.tier == "table" and nhs.matched == "www.nhs.uk" and nhs.credibility == 0.85
