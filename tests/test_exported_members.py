@@ -28,6 +28,7 @@ EXPORTED: dict[str, list[str]] = {
                        "audit", "parse_input"],
     "authorag.audit.prompts": [],
     "authorag.benchmarks": [],
+    "authorag.benchmarks.generalisation": [],
     "authorag.benchmarks.judge_study": [],
     "authorag.benchmarks.page_evidence": [],
     "authorag.benchmarks.paper": [],

@@ -1,4 +1,4 @@
-"""``authorag bench list|run|report|compare|check|suite|judges``: the AuthorityBench-open command line.
+"""``authorag bench list|run|report|compare|check|suite|judges|tracks``: the AuthorityBench-open command line.
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
@@ -75,9 +75,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.set_defaults(func=_check)
     from authorag.cli.bench_judges import add_judges
     from authorag.cli.bench_suite import add_suite
+    from authorag.cli.bench_tracks import add_tracks
 
     add_suite(bsub)
     add_judges(bsub)
+    add_tracks(bsub)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
