@@ -45,6 +45,21 @@ def read_government(rows: Rows) -> Values:
         yield r["domain"], OWNERSHIP_CAP, r["level"]
 
 
+PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org", "biorxiv.org", "medrxiv.org",
+                                                    "ssrn.com", "osf.io"})
+"""Domains whose perennial "unreliable" status reflects Wikipedia's citation policy (no
+self-citation; preprints are cited through the published paper), not what they report."""
+
+
+def policy_only(domain: str) -> bool:
+    """True for a domain whose "unreliable" Wikipedia rating is citation policy (a preprint
+    server, Wikipedia itself, a hosting platform), not a judgement of what it reports."""
+    from authorag.platforms import default_platforms
+
+    bare = domain.strip().lower().removeprefix("www.")
+    return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().platforms
+
+
 def _platform(domain: str) -> bool:
     from authorag.platforms import default_platforms
 
@@ -52,8 +67,6 @@ def _platform(domain: str) -> bool:
 
 
 def read_wikiproject(rows: Rows) -> Values:
-    from authorag.priors.sources import policy_only
-
     for r in rows:
         if _platform(r["domain"]) or r["label"] == "unreliable_or_deprecated" and policy_only(r["domain"]):
             continue  # a platform's rating is not its users' pages'; citation policy is not accuracy
@@ -81,5 +94,6 @@ def read_predatory(rows: Rows) -> Values:
         yield r["host"], PREDATORY_VALUE, r["kind"]
 
 
-__all__ = ["OWNERSHIP_CAP", "PHISHING_VALUE", "PREDATORY_VALUE", "read_decodex", "read_government",
-           "read_legitphish", "read_predatory", "read_reference", "read_universities", "read_wikiproject"]
+__all__ = ["OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
+           "read_government", "read_legitphish", "read_predatory", "read_reference", "read_universities",
+           "read_wikiproject"]

@@ -41,6 +41,7 @@ from typing import Literal
 
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.priors.institutions import policy_only
 from authorag.types import SourceValue
 
 log = logging.getLogger(__name__)
@@ -106,25 +107,10 @@ does not sink below the unknown level; deprecated (-2) is 0.0, and a second low-
 source (CRED-1, UT1) pulls an unreliable one below the threshold."""
 
 
-PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org", "biorxiv.org", "medrxiv.org",
-                                                    "ssrn.com", "osf.io"})
-"""Domains whose perennial "unreliable" status reflects Wikipedia's citation policy (no
-self-citation; preprints are cited through the published paper), not what they report."""
-
-
-def policy_only(domain: str) -> bool:
-    """True for a domain whose "unreliable" Wikipedia rating is citation policy (a preprint
-    server, Wikipedia itself, a hosting platform), not a judgement of what it reports."""
-    from authorag.platforms import default_platforms
-
-    bare = domain.strip().lower().removeprefix("www.")
-    return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().platforms
-
-
 def _read_perennial(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
     for r in rows:
         status = int(r["status"])
-        if status == -1 and policy_only(r["domain"]):
+        if status == -1 and policy_only(r["domain"]):  # authorag.priors.institutions
             continue
         yield r["domain"], _PERENNIAL[status], float(status)
 
