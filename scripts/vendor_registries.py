@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -59,6 +60,28 @@ def _host(url: str) -> str | None:
     return None if parsed.host is None or parsed.kind == "invalid" else parsed.host.removeprefix("www.")
 
 
+@cache
+def _recognised() -> frozenset[str]:
+    from authorag.priors.sources import SOURCES, load_source
+
+    return frozenset(k for n, spec in SOURCES.items() if spec.axis == "authority" and not spec.optin
+                     for k in load_source(n))
+
+
+def _phishing_site(host: str) -> bool:
+    """A LegitPhish row names a phishing site when its host is a user's site on a hosting platform
+    or a name no authority source knows; a phishing page on docs.google.com or github.com says
+    nothing about those services (the row is a URL's host, not the site's owner)."""
+    from authorag.domains import host_keys, parse_host
+    from authorag.platforms import match_platform
+
+    hit = match_platform(f"https://{host}/")
+    if hit is not None:
+        return not hit.official and hit.owner == host.removeprefix("www.")
+    parsed = parse_host(host, strict=False)
+    return parsed.kind != "invalid" and not any(k in _recognised() for k in host_keys(parsed.host, parsed.domain))
+
+
 def _place(url: str) -> set[str]:
     from authorag.domains import parse_host
 
@@ -94,8 +117,8 @@ def vendor_sources(src: Path) -> None:
                       _csv(src / "decodex_fr_2017/decodex-latest.csv") if "/" not in r["url"] and r["url"].strip()
                       and r["url"].strip().lower().removeprefix("www.") not in places})
     write_csv_gz(PRIOR_OUT / "decodex.csv.gz", ["domain", "fiability"], [list(r) for r in decodex])
-    phish = sorted({r["domain"].strip().lower() for r in _csv(src / "credinet_weak_labels/legitphish_domains.csv")
-                    if r["label"].strip() == "0" and r["domain"].strip()})
+    phish = sorted({h for r in _csv(src / "credinet_weak_labels/legitphish_domains.csv")
+                    if r["label"].strip() == "0" and (h := r["domain"].strip().lower()) and _phishing_site(h)})
     write_csv_gz(PRIOR_OUT / "legitphish.csv.gz", ["domain"], [[d] for d in phish])
     pred: set[tuple[str, str]] = set()
     for kind, file in (("journal", "journals.csv"), ("publisher", "publishers.csv")):

@@ -15,7 +15,7 @@ from authorag.priors.table import load_prior
     ("government", "usps.com", OWNERSHIP_CAP, "Federal"),
     ("decodex", "lefigaro.fr", 0.8, 4.0),
     ("decodex", "buzzdemois.com", 0.1, 2.0),
-    ("legitphish", "keraekken-loagginnusa.godaddysites.com", 0.05, "phishing"),
+    ("legitphish", "alertadminbos.weebly.com", 0.05, "phishing"),
     ("predatory", "rapidintellect.com", 0.1, "journal"),
     ("reference", "docs.python.org", 0.8, "official docs"),
     ("reference", "arxiv.org", 0.7, "preprints"),
@@ -47,6 +47,12 @@ def test_phishing_host_on_a_platform_is_below_unknown() -> None:
     from authorag.trust import DEFAULT_TRUST_RULE
     from authorag.types import candidates_from
 
-    d = load_scorer(ScorerSettings()).score(candidates_from(["https://keraekken-loagginnusa.godaddysites.com/"]))[0]
+    d = load_scorer(ScorerSettings()).score(candidates_from(["https://alertadminbos.weebly.com/"]))[0]
     assert DEFAULT_TRUST_RULE.of(d).reason == "low credibility"
     assert DEFAULT_TRUST_RULE.value(d) == pytest.approx(0.3 * 0.9 * 0.05 / 0.35)
+
+
+def test_phishing_pages_on_services_do_not_mark_the_service() -> None:
+    phishing = load_source("legitphish")
+    assert [h for h in ("docs.google.com", "github.com", "www.dropbox.com", "drive.google.com") if h in phishing] == []
+    assert phishing["alertadminbos.weebly.com"].value == pytest.approx(0.05)  # a user's site on a platform
