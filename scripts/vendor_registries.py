@@ -14,7 +14,8 @@ Run by a maintainer: ``python scripts/vendor_registries.py [SHARED_DATA_DIR]``. 
   and the federal .gov domains, with their public suffix, each marked ``institution`` when a
   public body's suffix rule (government, military, treaty, national health service) or the .gov
   registry vouches for it. Built from the shipped prior, so run it after the prior
-  sources change (``authorag priors compile``).
+  sources change (``authorag priors compile``). Every other registrable domain the prior
+  rates above the unknown level is listed as ``known`` (a look-alike may spell it out as words).
 """
 from __future__ import annotations
 
@@ -145,8 +146,10 @@ def build_targets(dotgov: list[list[object]]) -> None:
             rule = match_rule(d, DEFAULT_RULES)
             public = rule is not None and rule.suffix not in ACADEMIC_SUFFIXES
             rows[d] = [d, parse_host(d).suffix, round(trust, 3), "institution" if public else "trusted"]
+        elif trust > DEFAULT_TRUST_RULE.unknown_level:
+            rows[d] = [d, parse_host(d).suffix, round(trust, 3), "known"]  # spelled-out names only
     for d, kind in ((str(a), str(b)) for a, b in dotgov):
-        if kind.startswith("Federal") and d not in rows:
+        if kind.startswith("Federal") and rows.get(d, [None, None, None, "known"])[3] == "known":
             rows[d] = [d, "gov", round(DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d)), 3), "institution"]
     write_csv_gz(PRIOR_OUT / "lookalike_targets.csv.gz", ["domain", "suffix", "trust", "kind"],
                  sorted(rows.values(), key=lambda r: (-float(r[2]), str(r[0]))))  # type: ignore[arg-type]

@@ -18,8 +18,11 @@ confusable skeleton    the name's UTS #39 skeleton (each character mapped to the
                        is confusable with, from the ``confusable-homoglyphs`` data) equals a
                        target's: ``nіh.gov``, ``rnicrosoft.com``, ``paypa1.com``
 brand with a claim     a label token is a target's name and another token claims office:
-                       ``gov``, ``int``, ``official`` for any target; a country code or a
-                       service word (``refund``, ``login``...) for an institution's name
+                       ``gov``, ``int``, ``official`` for any target; the institution's own
+                       country code or a service word (``refund``, ``login``...) for a
+                       public body's name
+spelled out            a closed government suffix (``gov-uk``, ``gouv.fr``) or a domain the
+                       prior knows (``dwd-de``) written as words of another name
 edit distance one      the name differs from a target's by one edit (names of at least
                        :data:`MIN_EDIT_LENGTH` characters, same suffix)
 =====================  ====================================================================
@@ -66,11 +69,6 @@ SERVICE_WORDS = frozenset({"refund", "refunds", "tax", "taxes", "login", "signin
                            "relief", "stimulus", "update", "alert", "alerts", "online", "service", "services",
                            "help", "auth", "rebate", "fine", "fines", "penalty", "notice", "vaccine", "covid"})
 """Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
-COUNTRY_WORDS = frozenset({
-    "us", "usa", "uk", "gb", "eu", "ca", "au", "nz", "ie", "de", "fr", "es", "it", "nl", "be", "ch", "at", "se",
-    "no", "dk", "fi", "pl", "pt", "br", "mx", "ar", "in", "pk", "ng", "za", "ke", "gh", "jp", "kr", "cn", "sg",
-    "my", "ph", "id", "th", "vn", "tr", "ae", "sa", "eg", "ru", "ua", "america", "usgov", "ukgov"})
-"""Country tokens that, beside an institution's name, claim its jurisdiction."""
 
 _NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
 """Labels that name no one (``www.nhs.uk`` is a registrable domain whose label is ``www``)."""
@@ -168,6 +166,19 @@ def _label(domain: str, suffix: str) -> str:
     return domain[: -len(suffix) - 1] if suffix and domain.endswith("." + suffix) else domain.split(".", 1)[0]
 
 
+_US = frozenset({"us", "usa", "america", "usgov"})
+
+
+def _countries(domain: str) -> frozenset[str]:
+    """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov)."""
+    last = domain.rsplit(".", 1)[-1]
+    if last in ("gov", "mil"):
+        return _US
+    if last == "uk":
+        return frozenset({"uk", "gb", "ukgov"})
+    return frozenset({last}) if len(last) == 2 else frozenset()
+
+
 def _deletions(word: str) -> Iterator[str]:
     for i in range(len(word)):
         yield word[:i] + word[i + 1:]
@@ -193,7 +204,10 @@ class LookalikeIndex:
             suffix, and whether a government, treaty or academic suffix or registry vouches for it.
     """
 
-    def __init__(self, targets: Iterable[tuple[str, str, bool]]) -> None:
+    def __init__(self, targets: Iterable[tuple[str, str, bool]], known: Iterable[str] = (),
+                 closed: Iterable[str] = ()) -> None:
+        self.known: frozenset[str] = frozenset(known)
+        self.closed: frozenset[str] = frozenset(c for c in closed if "." in c)
         self.targets: dict[str, bool] = {}
         self._skeletons: dict[str, str] = {}
         self._brands: dict[str, tuple[str, bool]] = {}
@@ -236,8 +250,23 @@ class LookalikeIndex:
         skel = self._skeletons.get(skeleton(unicode_name(domain)))
         if skel is not None and skel != domain:
             return Lookalike("confusable", skel, f"{unicode_name(domain)} reads as {skel}")
-        return self.brand_claim(name[: -len(suffix) - 1] if name.endswith("." + suffix) else name) \
-            or self._edit(_label(domain, suffix), suffix, domain)
+        text = name[: -len(suffix) - 1] if name.endswith("." + suffix) else name
+        return self.brand_claim(text) or self.spelled(text, domain) or self._edit(_label(domain, suffix), suffix, domain)
+
+    def spelled(self, text: str, domain: str) -> Lookalike | None:
+        """A closed government suffix or a known domain spelled out as words of another name
+        (``hmrc-gov-uk.refund-portal.co``, ``amendes-gouv.fr-paiement.com``, ``dwd-de.warnung.info``)."""
+        tokens = _TOKEN.findall(text.lower())
+        for i in range(len(tokens) - 1):
+            pair = f"{tokens[i]}.{tokens[i + 1]}"
+            if pair == domain or domain.endswith("." + pair):
+                continue  # the name is under that suffix or is that domain
+            if pair in self.closed:
+                owner = f"{tokens[i - 1]}.{pair}" if i > 0 else pair
+                return Lookalike("suffix spelled", owner, f"{pair!r} spelled inside {domain}")
+            if pair in self.known and pair != domain:
+                return Lookalike("domain spelled", pair, f"{pair!r} spelled inside {domain}")
+        return None
 
     def _unicode(self, name: str, domain: str) -> Lookalike | None:
         hidden = _ZERO_WIDTH.search(name)
@@ -267,7 +296,8 @@ class LookalikeIndex:
             if hit is None:
                 continue
             office = [w for w in tokens if w != t and w in OFFICE_WORDS]
-            weak = [w for w in tokens if w != t and (w in SERVICE_WORDS or w in COUNTRY_WORDS)] if hit[1] else []
+            home = _countries(hit[0])
+            weak = [w for w in tokens if w != t and (w in SERVICE_WORDS or w in home)] if hit[1] else []
             if office or weak:
                 return Lookalike("brand claim", hit[0], f"{t!r} beside {(office or weak)[0]!r}")
         return None
@@ -292,20 +322,24 @@ class LookalikeIndex:
         return None
 
 
-def _read_targets() -> Iterator[tuple[str, str, bool]]:
+def _read_targets() -> Iterator[tuple[str, str, str]]:
     try:
         with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
             text = gzip.decompress(raw.read()).decode("utf-8")
     except OSError as exc:
         raise PriorUnavailable(f"cannot read {TARGETS_FILE} ({exc}); reinstall authorag") from exc
-    for row in csv.DictReader(text.splitlines()):
-        yield row["domain"], row["suffix"], row["kind"] == "institution"
+    for domain, suffix, _trust, kind in csv.reader(text.splitlines()[1:]):  # domain,suffix,trust,kind
+        yield domain, suffix, kind
 
 
 @cache
 def default_index() -> LookalikeIndex:
     """The index over the shipped target list (built once per process)."""
-    return LookalikeIndex(_read_targets())
+    from authorag.priors.rules import DEFAULT_RULES
+
+    rows = list(_read_targets())
+    return LookalikeIndex([(d, s, k == "institution") for d, s, k in rows if k != "known"],
+                          known=(d for d, _, _ in rows), closed=(r.suffix for r in DEFAULT_RULES))
 
 
 __all__ = ["IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index", "mixed_script",

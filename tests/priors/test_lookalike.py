@@ -47,6 +47,10 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("xn--80ak6aa92e.com", "confusable", "apple.com"),
     ("reuers.com", "edit distance", "reuters.com"),
     ("nytimse.com", "edit distance", "nytimes.com"),
+    ("amendes-gouv.fr-paiement-securise.com", "suffix spelled", "amendes.gouv.fr"),
+    ("hmrc-gov-uk.refund-portal.co", "brand claim", "hmrc.gov.uk"),
+    ("dwd-de.unwetter-warnung.info", "domain spelled", "dwd.de"),
+    ("cdc-login.com", "brand claim", "cdc.gov"),
 ])
 def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
@@ -57,7 +61,8 @@ def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str
 
 
 @pytest.mark.parametrize("host", ["nihr.ac.uk", "whonet.org", "example-clinic.org", "irs.com", "taxrefundhelp.net",
-                                  "gov.uk", "nature-walks.net", "stackexchange.com", "bücher.de"])
+                                  "gov.uk", "nature-walks.net", "stackexchange.com", "bücher.de", "my-blog.com",
+                                  "nhs.uk", "gov.ie", "govtrack.us"])
 def test_ordinary_and_listed_hosts_are_not_lookalikes(host: str) -> None:
     from authorag.domains import parse_host
 
@@ -76,8 +81,9 @@ def test_index_from_given_targets_only() -> None:
     found = index.check("example-agency-gov.net", "example-agency-gov.net")
     assert found is None  # the brand is one token: 'example-agency' splits into two words
     index = LookalikeIndex([("acme.gov", "gov", True), ("acmecorp.com", "com", False)])
-    assert index.check("acme-uk.biz", "acme-uk.biz").imitates == "acme.gov"  # type: ignore[union-attr]
-    assert index.check("acmecorp-uk.biz", "acmecorp-uk.biz") is None  # country words only for institutions
+    assert index.check("acme-usa.biz", "acme-usa.biz").imitates == "acme.gov"  # type: ignore[union-attr]
+    assert index.check("acme-uk.biz", "acme-uk.biz") is None  # another country's word claims nothing
+    assert index.check("acmecorp-usa.biz", "acmecorp-usa.biz") is None  # country words only for public bodies
     assert index.check("acmecorp-official.biz", "acmecorp-official.biz").imitates == "acmecorp.com"  # type: ignore[union-attr]
     assert index.check("acmecorq.com", "acmecorq.com").kind == "edit distance"  # type: ignore[union-attr]
     assert index.check("acme.gov", "acme.gov") is None
