@@ -1,8 +1,8 @@
 """Look-alike hosts: names made to pass for a trusted domain, checked against an index built once.
 
 A phishing or clone site borrows the name of a source people trust: ``ftc-gov.net`` and
-``irs-gov.tax-refund.net`` put an agency's acronym beside ``gov``; ``nytimes.co`` and
-``reuers.com`` are one edit away; ``nіh.gov`` swaps a Latin ``i`` for a Cyrillic one, and
+``irs-gov.tax-refund.net`` put an agency's acronym beside ``gov``; ``whitehuose.gov`` is
+one edit away; ``nіh.gov`` swaps a Latin ``i`` for a Cyrillic one, and
 ``ni\u200dh.gov`` hides a zero-width joiner. None of these is in a domain table, so without this
 check they take the unknown level, or a suffix rule's credibility. :class:`LookalikeIndex` holds
 the domains worth imitating (``authorag/data/lookalike_targets.csv.gz``: the domains the shipped
@@ -23,8 +23,11 @@ brand with a claim     a label token is a target's name and another token claims
                        public body's name
 spelled out            a closed government suffix (``gov-uk``, ``gouv.fr``) or a domain the
                        prior knows (``dwd-de``) written as words of another name
-edit distance one      the name differs from a target's by one edit (names of at least
-                       :data:`MIN_EDIT_LENGTH` characters, same suffix)
+edit distance one      the name differs by one edit from a public body's name of at least
+                       :data:`MIN_EDIT_LENGTH` characters, or by one substituted or swapped
+                       letter from another target's name of at least
+                       :data:`MIN_MEDIA_EDIT_LENGTH` (same suffix; newsrooms' names collide
+                       by chance: ``worldpress.org`` is not ``wordpress.org``)
 =====================  ====================================================================
 
 Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
@@ -55,7 +58,9 @@ LOOKALIKE_CREDIBILITY = 0.05
 IMPERSONATION = "impersonation"
 """Name of the credibility value a look-alike or an impersonating account gets."""
 MIN_EDIT_LENGTH = 6
-"""Names shorter than this are not compared by edit distance (short names collide by chance)."""
+"""Public bodies' names shorter than this are not compared by edit distance (short names collide by chance)."""
+MIN_MEDIA_EDIT_LENGTH = 9
+"""Other targets' names are compared only from this length, and only by a substituted or swapped letter."""
 MIN_BRAND_LENGTH = 3
 """A target's name shorter than this is never read as a brand (``go.com``)."""
 TARGETS_FILE = "lookalike_targets.csv.gz"
@@ -226,7 +231,7 @@ class LookalikeIndex:
             old = self._brands.get(label)
             if old is None or (institution and not old[1]):
                 self._brands[label] = (domain, institution)
-        if len(label) >= MIN_EDIT_LENGTH:
+        if len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
             self._labels.setdefault((label, suffix), domain)
             for d in _deletions(label):
                 self._deleted.setdefault((d, suffix), domain)
@@ -317,8 +322,10 @@ class LookalikeIndex:
         for key in keys:
             for table in (self._labels, self._deleted):
                 target = table.get(key)
-                if target is not None and target != domain and _within_one(label, _label(target, suffix)):
-                    return Lookalike("edit distance", target, f"{label!r} is one edit from {_label(target, suffix)!r}")
+                name = "" if target is None else _label(target, suffix)
+                if (target is not None and target != domain and _within_one(label, name)
+                        and (self.targets[target] or len(name) == len(label))):
+                    return Lookalike("edit distance", target, f"{label!r} is one edit from {name!r}")
         return None
 
 
