@@ -125,7 +125,7 @@ def test_text_report_is_rounded_and_says_why(tmp_path: Path, capsys: pytest.Capt
     assert ("  [0] cites 2; supported by 2; relevant None: " + COPIED + "\n"
             "      why: supported by [2]: 100 % of the statement's words are in the source's text (lexical rule); "
             "the other sources were not judged\n") in out
-    assert "  1: nih.gov tier table authority 0.979 credibility 0.85 trust 0.83 credible True\n" in out
+    assert "  1: nih.gov tier table authority 0.979 credibility 0.87 trust 0.86 credible True\n" in out
     assert "  2: cranberrycure.blogspot.com tier hosted authority 0.400 credibility - trust 0.35 credible None\n" in out
     assert "  3: bbc.co.uk tier table authority 0.979 credibility 0.90 trust 0.89 credible True\n" in out
     assert "  groundedness: 1.0 (95 % CI 0.167-1.000)\n" in out
