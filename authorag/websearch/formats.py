@@ -130,7 +130,7 @@ def host_regex(pattern: str) -> str | None:
         return f"^{re.escape(pat[1:])}$"
     if pat.startswith("*."):
         return f"\\.{re.escape(pat[2:])}$"
-    return f"(.*\\.)?{re.escape(pat)}$"
+    return f"^(.*\\.)?{re.escape(pat)}$"
 
 
 def write_searxng(policy: CompiledPolicy) -> Export:
