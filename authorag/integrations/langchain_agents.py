@@ -26,13 +26,13 @@ from authorag._optional import require
 
 require("langchain.agents", extra="langchain", feature="authorag.integrations.langchain_agents")
 
-from langchain.agents.middleware import AgentMiddleware  # noqa: E402
-from langchain.agents.middleware.types import ToolCallRequest  # noqa: E402
-from langchain_core.messages import ToolMessage  # noqa: E402
-from langgraph.types import Command  # noqa: E402
+from langchain.agents.middleware import AgentMiddleware
+from langchain.agents.middleware.types import ToolCallRequest
+from langchain_core.messages import ToolMessage
+from langgraph.types import Command
 
-from authorag.priors.base import AuthorityScorer  # noqa: E402
-from authorag.websearch.results import ResultFilter, SearchResults, find_results  # noqa: E402
+from authorag.priors.base import AuthorityScorer
+from authorag.websearch.results import ResultFilter, SearchResults, find_results
 
 QUERY_KEYS: tuple[str, ...] = ("query", "q", "search_query", "question")
 """Tool-call arguments read, in order, as the query the results are ranked for."""

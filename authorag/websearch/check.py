@@ -16,7 +16,13 @@ from typing import Any, cast
 
 from authorag.errors import ConfigError
 from authorag.rerankers.domain_lists import DomainList
-from authorag.websearch.results import AUTHORITY_KEY, NOTE_KEY, RESULT_URL_KEYS, ResultFilter, find_results
+from authorag.websearch.results import (
+    AUTHORITY_KEY,
+    NOTE_KEY,
+    RESULT_URL_KEYS,
+    ResultFilter,
+    find_results,
+)
 
 MAX_CHECK_RESULTS = 10_000
 """Most results one ``authorag check`` run reads (over all responses); more is refused before scoring."""

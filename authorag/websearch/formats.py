@@ -91,8 +91,8 @@ def goggle_instruction(entry: Entry) -> str | None:
 
 def write_goggle(policy: CompiledPolicy, name: str = "authorag trust policy") -> Export:
     """The policy as a Goggle (see the module docstring)."""
-    header = [f"! name: {name}", "! description: source trust from authorag's priors: boost trusted, downrank "
-              "low-credibility, discard denied", "! public: false", "! author: authorag"]
+    header = [f"! name: {name}", ("! description: source trust from authorag's priors: boost trusted, downrank "
+                                  "low-credibility, discard denied"), "! public: false", "! author: authorag"]
     fixed = [*policy.deny, *policy.allow]
     room = GOGGLE_MAX_INSTRUCTIONS - len(fixed)
     if room < 0:

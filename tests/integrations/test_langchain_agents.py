@@ -15,15 +15,15 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
-from langchain.agents import create_agent  # noqa: E402
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage  # noqa: E402
-from langchain_core.tools import tool  # noqa: E402
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.tools import tool
 
-from authorag import adapters  # noqa: E402
-from authorag.errors import ConfigError  # noqa: E402
-from authorag.integrations.langchain_agents import AuthorityMiddleware  # noqa: E402
-from authorag.websearch.results import ResultFilter, find_results  # noqa: E402
+from authorag import adapters
+from authorag.errors import ConfigError
+from authorag.integrations.langchain_agents import AuthorityMiddleware
+from authorag.websearch.results import ResultFilter, find_results
 
 QUERY = "does cranberry juice prevent urinary tract infections"
 RESULTS = [
@@ -41,7 +41,7 @@ RESULTS = [
 class ScriptedChatModel(GenericFakeChatModel):
     """The framework's scripted chat model, recording what it was given; tools bind to itself."""
 
-    seen: list[list[BaseMessage]] = []
+    seen: list[list[BaseMessage]] = []  # noqa: RUF012  (a pydantic field: each instance gets its own list)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
         return self
@@ -86,7 +86,7 @@ def _core_order(**policy: Any) -> list[str]:
     flt = ResultFilter(reranker, mode)
     found = find_results(RESULTS)
     assert found is not None
-    cands, source = flt.candidates(found)
+    cands, _ = flt.candidates(found)
     return [c.url for c in reranker.rerank(QUERY, cands).candidates]
 
 
