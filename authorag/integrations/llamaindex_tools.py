@@ -26,10 +26,10 @@ from authorag._optional import require
 
 require("llama_index.core", extra="llamaindex", feature="authorag.integrations.llamaindex_tools")
 
-from llama_index.core.tools import FunctionTool  # noqa: E402
+from llama_index.core.tools import FunctionTool
 
-from authorag.priors.base import AuthorityScorer  # noqa: E402
-from authorag.websearch.results import ResultFilter, find_results  # noqa: E402
+from authorag.priors.base import AuthorityScorer
+from authorag.websearch.results import ResultFilter, find_results
 
 
 def _query(args: tuple[Any, ...], kwargs: Mapping[str, Any], query_arg: str) -> str:

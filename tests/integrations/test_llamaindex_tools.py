@@ -14,12 +14,12 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
-from llama_index.core.agent.workflow import FunctionAgent  # noqa: E402
-from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock  # noqa: E402
-from llama_index.core.llms.mock import MockFunctionCallingLLM  # noqa: E402
+from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+from llama_index.core.llms.mock import MockFunctionCallingLLM
 
-from authorag.errors import ConfigError  # noqa: E402
-from authorag.integrations.llamaindex_tools import trusted_search_tool  # noqa: E402
+from authorag.errors import ConfigError
+from authorag.integrations.llamaindex_tools import trusted_search_tool
 
 QUERY = "does cranberry juice prevent urinary tract infections"
 RESULTS = [
