@@ -6,8 +6,8 @@ candidates from ``adapters.candidates_of``. The surfaces, each used as a user us
 SDK, document objects), ``/v2/rerank`` (Cohere v2 SDK, texts with the ``urls`` extension, and
 YAML strings), ``/rerank`` (Jina shape over httpx) on a real uvicorn, LangChain's
 ``AuthorityCompressor`` and ``AuthorityRetriever`` (over LangChain's in-memory vector store), Haystack's
-``AuthorityRanker``, LlamaIndex's ``AuthorityPostprocessor``, the agents' LangChain ``AuthorityMiddleware``
-and LlamaIndex ``trusted_search_tool`` (search results in, as an agent's tool gives them), and the bench method ``default`` of the rerank tracks. No expected winner is
+``AuthorityRanker``, LlamaIndex's ``AuthorityPostprocessor``, the agents' LangChain ``AuthorityMiddleware``,
+Haystack ``AuthorityToolHook`` and LlamaIndex ``trusted_search_tool`` (search results in, as an agent's tool gives them), and the bench method ``default`` of the rerank tracks. No expected winner is
 written here: whatever the defaults decide, every surface must decide the same. Every surface is
 given BM25 (the default of every surface, ``dense-or-bm25``, computes dense relevance where the
 embeddings extra is installed: tests/server/test_dense_surfaces.py runs that default on the server,
@@ -225,6 +225,21 @@ def _llamaindex_tool(query: str, urls: Sequence[str], texts: Sequence[str], poli
     return [r["i"] for r in json.loads(tool.call(query=query).content)["results"]]
 
 
+def _haystack_hook(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
+    from haystack.components.agents.state import State
+    from haystack.dataclasses import ChatMessage, ToolCall
+
+    from authorag.integrations.haystack_agents import AuthorityToolHook
+
+    results = [{"url": u, "content": t, "i": i} for i, (u, t) in enumerate(zip(urls, texts))]
+    origin = ToolCall(tool_name="web_search", arguments={"query": query})
+    state = State(schema={"messages": {"type": list[ChatMessage]}}, data={"messages": [
+        ChatMessage.from_assistant(tool_calls=[origin]), ChatMessage.from_tool(json.dumps(results), origin=origin)]})
+    AuthorityToolHook(relevance="bm25", **policy).run(state)
+    result = state.get("messages")[-1].tool_call_result
+    return [r["i"] for r in json.loads(result.result)["results"]]
+
+
 def _bench(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
@@ -254,7 +269,8 @@ def test_every_surface_gives_the_core_order(policy_name: str, servers: dict[str,
                "haystack": _haystack(query, urls, texts, policy), "llamaindex": _llamaindex(query, urls, texts, policy),
                "bench default": _bench(query, urls, texts, policy),
                "langchain agent middleware": _agent_middleware(query, urls, texts, policy),
-               "llamaindex search tool": _llamaindex_tool(query, urls, texts, policy)}
+               "llamaindex search tool": _llamaindex_tool(query, urls, texts, policy),
+               "haystack agent hook": _haystack_hook(query, urls, texts, policy)}
         if n % (2 if policy_name == "default" else 4) == 0:  # a CLI process per input costs about a second
             got["cli"] = _cli(query, urls, texts, policy, tmp_path)
         # v2 YAML strings: the server reads the URL from the header and scores the text after it,
