@@ -8,9 +8,10 @@ JSON string). Other tools' results and tool errors are left alone.
 
 Install with ``pip install 'authorag[haystack]'``.
 
-Example:
-    >>> agent = Agent(chat_generator=generator, tools=[web_search],  # doctest: +SKIP
-    ...               hooks={"after_tool": [AuthorityToolHook(deny=("*.biz",), min_authority=0.35)]})
+Usage (docs/integrations.md has a runnable example)::
+
+    agent = Agent(chat_generator=generator, tools=[web_search],
+                  hooks={"after_tool": [AuthorityToolHook(deny=("*.biz",), min_authority=0.35)]})
 """
 from __future__ import annotations
 

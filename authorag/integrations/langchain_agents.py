@@ -11,10 +11,12 @@ outputs, errors and ``Command`` results pass through untouched.
 
 Install with ``pip install 'authorag[langchain]'``.
 
-Example:
-    >>> from langchain.agents import create_agent  # doctest: +SKIP
-    >>> agent = create_agent(model, tools=[web_search],  # doctest: +SKIP
-    ...                      middleware=[AuthorityMiddleware(deny=("*.blogspot.com",), min_authority=0.3)])
+Usage (docs/integrations.md has a runnable example)::
+
+    from langchain.agents import create_agent
+
+    agent = create_agent(model, tools=[web_search],
+                         middleware=[AuthorityMiddleware(deny=("*.blogspot.com",), min_authority=0.3)])
 """
 from __future__ import annotations
 

@@ -8,9 +8,10 @@ per result and an ``authorag`` note of what was dropped and why. Anything else i
 
 Install with ``pip install 'authorag[llamaindex]'``.
 
-Example:
-    >>> tool = trusted_search_tool(my_search, deny=("*.biz",), min_authority=0.35)  # doctest: +SKIP
-    >>> agent = FunctionAgent(tools=[tool], llm=llm)  # doctest: +SKIP
+Usage (docs/integrations.md has a runnable example)::
+
+    tool = trusted_search_tool(my_search, deny=("*.biz",), min_authority=0.35)
+    agent = FunctionAgent(tools=[tool], llm=llm)
 """
 from __future__ import annotations
 
