@@ -24,12 +24,12 @@ from authorag._optional import require
 
 require("haystack", extra="haystack", feature="authorag.integrations.haystack_agents")
 
-from haystack import default_from_dict, default_to_dict  # noqa: E402
-from haystack.components.agents.state import State  # noqa: E402
-from haystack.components.agents.state.state_utils import replace_values  # noqa: E402
-from haystack.dataclasses import ChatMessage  # noqa: E402
+from haystack import default_from_dict, default_to_dict
+from haystack.components.agents.state import State
+from haystack.components.agents.state.state_utils import replace_values
+from haystack.dataclasses import ChatMessage
 
-from authorag.websearch.results import ResultFilter, SearchResults, find_results  # noqa: E402
+from authorag.websearch.results import ResultFilter, SearchResults, find_results
 
 QUERY_KEYS: tuple[str, ...] = ("query", "q", "search_query", "question")
 """Tool-call arguments read, in order, as the query the results are ranked for."""

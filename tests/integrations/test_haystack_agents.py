@@ -14,13 +14,13 @@ import pytest
 
 pytest.importorskip("haystack")
 
-from haystack.components.agents import Agent  # noqa: E402
-from haystack.components.generators.chat import MockChatGenerator  # noqa: E402
-from haystack.dataclasses import ChatMessage, ToolCall  # noqa: E402
-from haystack.tools import Tool  # noqa: E402
+from haystack.components.agents import Agent
+from haystack.components.generators.chat import MockChatGenerator
+from haystack.dataclasses import ChatMessage, ToolCall
+from haystack.tools import Tool
 
-from authorag.errors import ConfigError  # noqa: E402
-from authorag.integrations.haystack_agents import AuthorityToolHook  # noqa: E402
+from authorag.errors import ConfigError
+from authorag.integrations.haystack_agents import AuthorityToolHook
 
 QUERY = "does cranberry juice prevent urinary tract infections"
 RESULTS = [
