@@ -20,6 +20,7 @@ Usage (docs/integrations.md has a runnable example)::
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -82,7 +83,9 @@ class AuthorityMiddleware(AgentMiddleware):  # type: ignore[type-arg]
 
     @staticmethod
     def _message(result: ToolMessage, content: Any) -> ToolMessage:
-        return result.model_copy(update={"content": content})
+        """A copy of ``result`` with the rewritten content (a JSON string when the tool gave a Python list)."""
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+        return result.model_copy(update={"content": text})
 
     def wrap_tool_call(self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], _Result]) -> _Result:
         """Run the tool; rewrite its output when it holds search results."""

@@ -143,3 +143,15 @@ def test_rerank_without_drops_keeps_every_result_in_core_order() -> None:
 def test_bad_policy_field_is_refused() -> None:
     with pytest.raises(ConfigError, match="unknown policy field"):
         AuthorityMiddleware(wieght=0.5)
+
+
+def test_list_content_becomes_a_json_string() -> None:
+    from langchain.agents.middleware.types import ToolCallRequest
+
+    call = {"name": "web_search", "args": {"query": QUERY}, "id": "c", "type": "tool_call"}
+    request = ToolCallRequest(tool_call=call, tool=None, state={}, runtime=None)  # type: ignore[arg-type]
+    message = ToolMessage(content=[dict(r) for r in RESULTS], tool_call_id="c")  # type: ignore[arg-type]
+    out = AuthorityMiddleware(deny=("*.biz",)).wrap_tool_call(request, lambda _r: message)
+    assert isinstance(out, ToolMessage) and isinstance(out.content, str)
+    got = json.loads(out.content)
+    assert len(got["results"]) == 3 and got["authorag"]["dropped"][0]["reason"] == "matches the deny list"
