@@ -74,13 +74,16 @@ def check_responses(flt: ResultFilter, responses: Sequence[Any], query: str = ""
     if total > MAX_CHECK_RESULTS:
         raise ConfigError(f"{total} results, over the limit of {MAX_CHECK_RESULTS} per run; split the input")
     allow = DomainList.compile(flt.reranker.policy.allow)
+    if only_allowed and not allow:
+        raise ConfigError("only_allowed (--only-allowed) checks results against the allow list, which is empty; "
+                          "give the domains the provider was asked to include with --allow")
     reports: list[dict[str, Any]] = []
     for response, f in zip(responses, found):
         assert f is not None
         q = cast(Mapping[str, Any], response).get("query") if isinstance(response, Mapping) else None
         out = flt.apply(query or (q if isinstance(q, str) else ""), f)
         out = json.loads(out) if isinstance(out, str) else out
-        reports.append(_report(out, only_allowed and bool(allow), allow))
+        reports.append(_report(out, only_allowed, allow))
     return {"responses": reports, "violations": sum(len(r["violations"]) for r in reports),
             "results": total, "policy": flt.reranker.policy.to_dict()}
 

@@ -84,3 +84,8 @@ def test_cli_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert report["violations"] == 2 and report["results"] == 4
     assert [r["authority"]["domain"] for r in report["responses"][0]["results"]] == ["mayoclinic.org", "nih.gov"]  # the response's own query
     assert err == "authorag check: 2 of 4 results break the policy\n"
+
+
+def test_only_allowed_needs_an_allow_list() -> None:
+    with pytest.raises(ConfigError, match="allow list, which is empty"):
+        check_responses(_filter(), [TAVILY], only_allowed=True)

@@ -156,3 +156,17 @@ def test_cli_export_writes_the_format(capsys: pytest.CaptureFixture[str]) -> Non
 def test_cli_export_refuses_a_bad_threshold(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "goggle", "--trusted-from", "1.5"]) == 1
     assert "trusted_from must be in [0, 1], got 1.5" in capsys.readouterr().err
+
+
+def test_goggle_over_the_instruction_limit_cuts_the_weakest(small: CompiledPolicy,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from authorag.websearch import formats
+
+    monkeypatch.setattr(formats, "GOGGLE_MAX_INSTRUCTIONS", 6)  # 3 user patterns + 3 of the 6 band domains
+    export = write_goggle(small)
+    _, ins = parse_goggle(export.text)
+    assert len(ins) == 6
+    kept = {i.site for i in ins if i.action in ("boost", "downrank")} - {"who.int"}
+    assert kept == {"infowars.com", "naturalnews.com", "reuters.com"}  # the strongest signals, either way
+    assert sorted(c["pattern"] for c in export.cut) == ["cdc.gov", "example.org", "nih.gov"]
+    assert "! - cut 2 trusted-band domains for the cap" in export.text
