@@ -40,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
     from authorag import __version__
 
-    parser = argparse.ArgumentParser(prog="authorag", description="Authority-aware reranking for RAG.")
+    from authorag.cli._util import CommandParser
+
+    parser = CommandParser(prog="authorag", description="Authority-aware reranking for RAG.")
     parser.add_argument("--version", action="version", version=f"authorag {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

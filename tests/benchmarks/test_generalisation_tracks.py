@@ -95,13 +95,13 @@ def test_bench_tracks_end_to_end_on_a_subset(tmp_path: Path, capsys: pytest.Capt
         delta, cells = row["deltas"]["default"], row["cells"]
         assert delta["value"] == pytest.approx(cells["default"]["value"] - cells["page-evidence-off"]["value"])
         assert delta["verdict"] == verdict(tuple(delta["ci"]))
-    assert (decodex["n_items"], decodex["excluded_sources"], decodex["excluded_present"]) == (3, ["decodex"], [])
-    assert wiki["excluded_present"] == ["wikipedia_perennial"]
+    assert (decodex["n_items"], decodex["excluded_sources"], decodex["excluded_present"]) == (3, ["decodex"], ["decodex"])
+    assert wiki["excluded_present"] == ["wikipedia_perennial", "wikiproject"]
     assert set(decodex["rows"][0]["cells"]) == {"default", "page-evidence-off"}
     assert c3["rows"][1]["cells"]["default"]["value"] is None  # one query of two pages: no Spearman
     table = (out / "compare.md").read_text(encoding="utf-8")
     assert "| rerank-lists-v2 | trusted first (bm25) |" in table
-    assert "`decodex`: not a prior source in this build, a no-op" in table
+    assert "- `decodex-fr`: leave-source-out, the prior is rebuilt without `decodex`\n" in table
     verdicts = [r["deltas"]["default"]["verdict"] for t in record["tracks"] for r in t["rows"]]
     met = "met" if all(v == "beats" for v in verdicts) else "not met"
     assert (f"every row that ran): {verdicts.count('beats')} beat, {verdicts.count('ties')} tie, "
