@@ -57,7 +57,7 @@ def _tool_text(seen: list[list[ChatMessage]]) -> str:
     return str(results[0].result)
 
 
-POLICY: dict[str, Any] = {"deny": ("*.biz",), "min_authority": 0.35}
+POLICY: dict[str, Any] = {"deny": ("*.biz",), "min_authority": 0.4}
 TAVILY = json.dumps({"query": QUERY, "results": RESULTS})
 
 
@@ -67,7 +67,7 @@ def _check(seen: list[list[ChatMessage]]) -> None:
     assert got["query"] == QUERY
     assert {d["url"]: d["reason"] for d in got["authorag"]["dropped"]} == {
         "https://healthy-tips-4u.example.biz/cranberry": "matches the deny list",
-        "https://cranberrycure.blogspot.com/post": "trust 0.26 below min_authority 0.35"}
+        "https://cranberrycure.blogspot.com/post": "trust 0.35 below min_authority 0.4"}
 
 
 def test_sync_agent_reads_filtered_results() -> None:

@@ -90,7 +90,7 @@ def _core_order(**policy: Any) -> list[str]:
     return [c.url for c in reranker.rerank(QUERY, cands).candidates]
 
 
-POLICY = {"deny": ("*.biz",), "min_authority": 0.35}
+POLICY = {"deny": ("*.biz",), "min_authority": 0.4}
 
 
 def test_sync_agent_reads_filtered_results() -> None:
@@ -106,7 +106,7 @@ def test_sync_agent_reads_filtered_results() -> None:
     assert seen["results"][0]["authority"]["trust_reason"] == "credible"
     dropped = {d["url"]: d["reason"] for d in seen["authorag"]["dropped"]}
     assert dropped == {"https://healthy-tips-4u.example.biz/cranberry": "matches the deny list",
-                       "https://cranberrycure.blogspot.com/post": "trust 0.26 below min_authority 0.35"}
+                       "https://cranberrycure.blogspot.com/post": "trust 0.35 below min_authority 0.4"}
     assert seen["authorag"]["kept"] == 2
     assert out["messages"][-1].content == "Per nih.gov, the effect is modest."
 

@@ -30,7 +30,7 @@ RESULTS = [
     {"url": "https://www.nih.gov/news/cranberry-uti", "title": "Cranberry and UTIs",
      "content": "A review of trials of cranberry products for urinary tract infections found a modest effect."},
 ]
-POLICY: dict[str, Any] = {"deny": ("*.biz",), "min_authority": 0.35}
+POLICY: dict[str, Any] = {"deny": ("*.biz",), "min_authority": 0.4}
 
 
 def web_search(query: str) -> list[dict[str, str]]:
@@ -73,7 +73,7 @@ def test_agent_reads_filtered_results(search: Any) -> None:
     assert got["results"][0]["authority"]["trust_reason"] == "credible"
     assert {d["url"]: d["reason"] for d in got["authorag"]["dropped"]} == {
         "https://healthy-tips-4u.example.biz/cranberry": "matches the deny list",
-        "https://cranberrycure.blogspot.com/post": "trust 0.26 below min_authority 0.35"}
+        "https://cranberrycure.blogspot.com/post": "trust 0.35 below min_authority 0.4"}
     assert answer == "Per nih.gov, the effect is modest."
 
 

@@ -35,9 +35,9 @@ def _filter(**policy: Any) -> ResultFilter:
     {"search_results": [{"link": r["url"], "title": r["title"], "snippet": r["content"]} for r in RESULTS]},
 ])
 def test_every_shape_gives_the_same_verdict(shape: object) -> None:
-    report = check_responses(_filter(deny=["*.biz"], min_authority=0.35), [shape], query=TAVILY["query"])
+    report = check_responses(_filter(deny=["*.biz"], min_authority=0.4), [shape], query=TAVILY["query"])
     (response,) = report["responses"]
-    assert [v["reason"] for v in response["violations"]] == ["matches the deny list", "trust 0.26 below min_authority 0.35"]
+    assert [v["reason"] for v in response["violations"]] == ["matches the deny list", "trust 0.35 below min_authority 0.4"]
     kept = [r.get("url") or r.get("link") for r in response["results"]]
     assert kept == ["https://www.mayoclinic.org/cranberry", "https://www.nih.gov/news/cranberry-uti"]
 
@@ -78,7 +78,7 @@ def test_result_limit_is_enforced_before_scoring(monkeypatch: pytest.MonkeyPatch
 def test_cli_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "tavily.json"
     path.write_text(json.dumps(TAVILY), encoding="utf-8")
-    assert main(["check", "-i", str(path), "--deny", "*.biz", "--min-authority", "0.35"]) == 0
+    assert main(["check", "-i", str(path), "--deny", "*.biz", "--min-authority", "0.4"]) == 0
     out, err = capsys.readouterr()
     report = json.loads(out)
     assert report["violations"] == 2 and report["results"] == 4

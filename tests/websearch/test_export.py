@@ -24,15 +24,15 @@ def default_policy() -> CompiledPolicy:
 
 @pytest.fixture(scope="module")
 def small() -> CompiledPolicy:
-    return compile_policy(RerankPolicy(deny=("*.biz", "badsite.net"), allow=("who.int",), min_authority=0.35),
+    return compile_policy(RerankPolicy(deny=("*.biz", "badsite.net"), allow=("who.int",), min_authority=0.4),
                           domains=SMALL)
 
 
 def test_bands_from_the_priors(small: CompiledPolicy) -> None:
-    assert [e.pattern for e in small.trusted] == ["reuters.com", "nih.gov", "cdc.gov"]
+    assert [e.pattern for e in small.trusted] == ["nih.gov", "cdc.gov", "reuters.com"]
     assert [e.pattern for e in small.low] == ["infowars.com", "naturalnews.com", "example.org"]
     assert [e.trust for e in small.trusted] == sorted((e.trust for e in small.trusted), reverse=True)
-    assert small.low[-1].trust == pytest.approx(0.3)  # unknown: under min_authority 0.35
+    assert small.low[-1].trust == pytest.approx(0.3)  # unknown: under min_authority 0.4
 
 
 def test_default_goggle_is_accepted(default_policy: CompiledPolicy) -> None:
@@ -54,7 +54,7 @@ def test_goggle_round_trips_allow_deny(small: CompiledPolicy) -> None:
     rows = [(i.pattern, i.action, i.strength, i.site) for i in ins]
     assert rows[:3] == [(".biz^", "discard", None, None), ("", "discard", None, "badsite.net"),
                         ("", "boost", 5, "who.int")]
-    assert ("", "boost", 4, "reuters.com") in rows and ("", "boost", 3, "nih.gov") in rows
+    assert ("", "boost", 4, "nih.gov") in rows and ("", "boost", 3, "reuters.com") in rows
     assert ("", "downrank", 5, "infowars.com") in rows
 
 
@@ -101,7 +101,7 @@ def test_one_list_providers_block_side(small: CompiledPolicy, fmt: str) -> None:
 def test_patterns_a_list_cannot_hold_are_reported(small: CompiledPolicy) -> None:
     export = write_list("tavily", small)
     assert [n["pattern"] for n in export.not_expressible] == ["*.biz"]
-    assert json.loads(export.text)["include_domains"] == ["who.int", "reuters.com", "nih.gov", "cdc.gov"]
+    assert json.loads(export.text)["include_domains"] == ["who.int", "nih.gov", "cdc.gov", "reuters.com"]
 
 
 def test_user_lists_over_the_cap_are_refused() -> None:
@@ -167,6 +167,6 @@ def test_goggle_over_the_instruction_limit_cuts_the_weakest(small: CompiledPolic
     _, ins = parse_goggle(export.text)
     assert len(ins) == 6
     kept = {i.site for i in ins if i.action in ("boost", "downrank")} - {"who.int"}
-    assert kept == {"infowars.com", "naturalnews.com", "reuters.com"}  # the strongest signals, either way
-    assert sorted(c["pattern"] for c in export.cut) == ["cdc.gov", "example.org", "nih.gov"]
+    assert kept == {"infowars.com", "naturalnews.com", "nih.gov"}  # the strongest signals, either way
+    assert sorted(c["pattern"] for c in export.cut) == ["cdc.gov", "example.org", "reuters.com"]
     assert "! - cut 2 trusted-band domains for the cap" in export.text
