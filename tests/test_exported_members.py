@@ -58,6 +58,7 @@ EXPORTED: dict[str, list[str]] = {
                            "IndexOptions", "RelevanceFusion", "Retriever"],
     "authorag.server": [],
     "authorag.tiers": [],
+    "authorag.websearch": [],
     "authorag.settings": ["CONFIG_ENV", "ENV_PREFIX", "MAX_TOML_BYTES", "MAX_TOML_NESTING", "NO_FLAG", "TABLES", "Flag",
                           "add_flags", "build", "cache_dir", "check_fields", "check_setting", "config_table",
                           "config_tables", "describe", "env_name", "env_text", "env_values", "export_env",
