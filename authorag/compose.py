@@ -11,17 +11,17 @@ The default composition (chosen by measurement, docs/priors.md "Choosing the def
     hosted    user content on hosting platforms
     table     the shipped prior table, recognition and credibility
     rule      suffix rules for .gov/.edu/... where the table has no entry
-    page      pages no table knows: a credibility estimate from their URL and text
-              (:mod:`authorag.evidence`; thin evidence stays unknown)
     unknown   everything else: the unknown level
 
-The learned prior (``learned=True``) and an LLM judge (``judge="local"|"openai"``) are opt-in.
+The learned prior (``learned=True``), an LLM judge (``judge="local"|"openai"``) and page evidence
+(``page_evidence=True``: the cues found in the text of pages no table knows,
+:mod:`authorag.evidence`) are opt-in.
 
 Example:
     >>> from authorag.types import candidates_from
     >>> scorer = load_scorer(ScorerSettings())
     >>> scorer.name
-    'reserved>hosted>table>page'
+    'reserved>hosted>table'
     >>> [d.tier for d in scorer.score(candidates_from(["nih.gov", "https://johndoe.wordpress.com/x"]))]
     ['table', 'hosted']
 """
@@ -82,8 +82,9 @@ class ScorerSettings:
             left out of its training too (retrained once and cached when they differ from the
             shipped model's).
         page_evidence: the page-evidence tier: candidates no table knows get a credibility
-            estimate from their URL and page text (tier ``page``; thin evidence stays unknown).
-            On by default (benchmarks/results/trust/).
+            estimate from the cues found in their page text and URL (tier ``page``; it abstains
+            where it finds none). Off by default: measured against page evidence off, it wins no
+            track beyond the CI (benchmarks/results/page_evidence/, docs/evidence.md).
         judge: ``none``, ``local`` (embedded model) or ``openai`` (any OpenAI-compatible server).
         judge_method: registered judge name (``point``: one call per domain).
         judge_model: model name (openai) or GGUF path (local).
@@ -120,8 +121,8 @@ class ScorerSettings:
     learned: bool = field(default=False, metadata=flag(
         help="add the learned-prior tier for domains the table does not know (opt-in)"))
     learned_tail: tuple[str, ...] = field(default=DEFAULT_LEARNED_TAIL, metadata=flag(metavar="SOURCE"))
-    page_evidence: bool = field(default=True, metadata=flag(
-        help="credibility from the URL and text of pages no table knows (default on; --no-page-evidence turns it off)"))
+    page_evidence: bool = field(default=False, metadata=flag(
+        help="credibility from the cues found in the text and URL of pages no table knows (opt-in)"))
     judge: JudgeKind = field(default="none", metadata=flag(help="judge unknown/low-confidence domains with an LLM"))
     judge_method: str = "point"
     judge_model: str | None = field(default=None, metadata=flag(
@@ -232,7 +233,7 @@ def composition_name(settings: ScorerSettings) -> str:
 
     Example:
         >>> composition_name(ScorerSettings(learned=True, exclude_sources=("majestic",)))
-        'reserved>hosted>table-majestic>learned>page'
+        'reserved>hosted>table-majestic>learned'
     """
     parts = (["reserved"] if settings.reserved else []) + (["hosted"] if settings.hosted else [])
     table = "table" + "".join(f"-{s}" for s in settings.exclude_sources) + "".join(f"+{s}" for s in settings.optin_sources)

@@ -51,4 +51,16 @@ def past_deadline() -> bool:
     return deadline is not None and time.monotonic() >= deadline
 
 
-__all__ = ["DeadlinePassed", "deadline_scope", "has_deadline", "past_deadline"]
+def stop_if_past_deadline() -> None:
+    """Raise :class:`DeadlinePassed` when the current call's deadline has passed: a long step
+    calls it between its units of work (a batch, a statement, a source), so a call past its
+    deadline stops costing CPU within one unit.
+
+    Raises:
+        DeadlinePassed: the deadline has passed.
+    """
+    if past_deadline():
+        raise DeadlinePassed("the call's deadline passed; its work stopped part-way")
+
+
+__all__ = ["DeadlinePassed", "deadline_scope", "has_deadline", "past_deadline", "stop_if_past_deadline"]

@@ -7,13 +7,16 @@ text, median 6.8k characters; the text layer reads at most 8,000), drawn with re
 (seeded, new draws every repeat), 86 % of them from domains no table knows. Conditions, run
 interleaved round-robin in one process so that machine noise hits all alike:
 
-* text pages: the default composition (``load_scorer()``: reserved > hosted > table > page,
-  prior-only rerank) against the same without the page-evidence tier (``page_evidence=False``);
+* text pages: the composition with page evidence (``load_scorer(ScorerSettings(page_evidence=True))``:
+  reserved > hosted > table > page, prior-only rerank; page evidence is opt-in) against the same
+  without the page-evidence tier (``page_evidence=False``, the default);
   the default with its page memo emptied before every request (``page memo emptied``: every
   page's text read afresh, its URL and source-type readings remembered, as a service that meets
   known sites with new pages does), and with every memo emptied (``memos emptied``). In the warm
   condition a page drawn before is remembered per URL and text. Target, with the page memo
-  emptied: at most 50 us per candidate added.
+  emptied: at most 1.5 times the microseconds per candidate the tier added before it was rebuilt
+  to read languages and cues (61.75, median wall-clock of the committed speed.json of that
+  version), so at most 92.6 us per candidate added.
 * URL-only candidates (the same URLs, no text): the default against the same without the tier.
   Target: the default's rerank within 1.3x of the one without the tier.
 
@@ -46,7 +49,9 @@ from authorag.tiers.tiered import TieredAuthority
 
 CANDIDATES = 100
 WARMUP = 20
-TEXT_TARGET_US = 50.0
+PREVIOUS_TEXT_US = 61.75
+"""Microseconds per candidate the tier added (page memo emptied) before the rebuild (committed speed.json)."""
+TEXT_TARGET_US = round(1.5 * PREVIOUS_TEXT_US, 1)
 URL_TARGET_RATIO = 1.3
 
 
@@ -56,17 +61,17 @@ def _cands(pages: list[tuple[str, str]], text: bool) -> list[Candidate]:
 
 def _conditions() -> dict[str, tuple[AuthorityReranker, bool, Callable[[], None] | None]]:
     """name -> (reranker, candidates carry text, what to do before each timed request)."""
-    base, page = load_scorer(ScorerSettings(page_evidence=False)), load_scorer(ScorerSettings())
+    base, page = load_scorer(ScorerSettings(page_evidence=False)), load_scorer(ScorerSettings(page_evidence=True))
     assert isinstance(page, TieredAuthority) and page.page is not None
     cold, model = copy.copy(page), page.page.model  # load_scorer hands out one scorer per settings
-    fresh_text = copy.copy(page)
-    fresh_text.page = PageEvidence(model)  # its own tier: the URL memo stays warm, the page memo is emptied
+    fresh_text, fresh_tier = copy.copy(page), PageEvidence(model)
+    fresh_text.page = fresh_tier  # its own tier: the URL memo stays warm, the page memo is emptied
 
     def forget() -> None:
         cold.page = PageEvidence(model)  # a tier with empty memos
 
     def forget_pages() -> None:
-        fresh_text.page.forget_pages()
+        fresh_tier.forget_pages()
 
     return {"no page evidence": (AuthorityReranker(base), True, None),
             "default": (AuthorityReranker(page), True, None),

@@ -1,5 +1,7 @@
 """Loopback load test of ``POST /v1/rerank`` with 100 documents per request (prior-only authority,
-or the hybrid scorer with the local judge on a warm cache).
+or the hybrid scorer with the local judge on a warm cache), or with pages new to the server on
+every request (``--fresh-texts``) to measure what dense relevance costs against BM25 in one run
+(``--against bm25``).
 
 Starts ``authorag serve`` on 127.0.0.1 (a free port) as a subprocess, then for each concurrency
 level runs an httpx async client for at most ``--duration`` seconds or ``--max-requests``
@@ -10,6 +12,9 @@ Usage:
     .venv/bin/python scripts/bench_server.py                       # 1, 8, 32 concurrent; 2 workers
     .venv/bin/python scripts/bench_server.py --workers 1 --relevance rank --json out.json
     git worktree add /tmp/base HEAD~5 && .venv/bin/python scripts/bench_server.py --baseline /tmp/base
+    # the default relevance against BM25, 20 new ~200-word pages per request (docs/results/perf/)
+    .venv/bin/python scripts/bench_server.py --relevance dense-or-bm25 --against bm25 --documents 20 \
+        --words 200 --fresh-texts --concurrency 1 4 --duration 15 --max-requests 400 --json out.json
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -36,19 +42,29 @@ SOURCES = ["https://www.nih.gov/news/{i}", "https://en.wikipedia.org/wiki/Topic_
            "https://someblog{i}.blogspot.com/post", "https://www.cdc.gov/flu/{i}", "https://www.bbc.co.uk/news/{i}",
            "https://healthy-tips-{i}.example.biz/x", "https://www.mayoclinic.org/{i}", "https://www.reddit.com/r/{i}",
            "https://www.harvard.edu/{i}"]
+FILLER = ["the", "of", "and", "to", "in", "a", "is", "that", "for", "with", "as", "was", "on", "by", "patients",
+          "results", "were", "not", "more", "than", "after", "which", "may", "these", "those", "health", "care",
+          "risk", "group", "years", "found", "reported", "compared", "authors", "data", "number", "effect"]
 WORDS = ["cranberry", "juice", "urinary", "tract", "infection", "clinical", "trial", "women", "recurrent", "evidence", "review", "prevention", "antibiotics", "bacteria", "bladder", "study", "placebo", "dose", "daily"]
 
 
-def payload(n_docs: int, variant: int = 0) -> dict[str, Any]:
-    """A Cohere v1 request with ``n_docs`` YAML-style documents of ~40 words each.
+def payload(n_docs: int, variant: int = 0, words: int = 40, fresh_texts: bool = False) -> dict[str, Any]:
+    """A Cohere v1 request with ``n_docs`` YAML-style documents of ``words`` words each.
 
     ``variant`` > 0 gives every document a URL path no other variant uses (same hosts), so a
-    server that caches parsed URLs sees new URLs on every request.
+    server that caches parsed URLs sees new URLs on every request. ``fresh_texts`` also gives
+    every document of every variant its own text (topic words and filler drawn from a generator
+    seeded by variant and index), so a server that remembers pages (dense relevance) sees only
+    new ones.
     """
     docs = []
     for i in range(n_docs):
         url = SOURCES[i % len(SOURCES)].format(i=i) + (f"/v{variant}" if variant else "")
-        text = " ".join(WORDS[(i + j) % len(WORDS)] for j in range(40))
+        if fresh_texts:
+            rng = random.Random(variant * 1_000_003 + i)
+            text = " ".join(rng.choice(WORDS) if rng.random() < 0.3 else rng.choice(FILLER) for _ in range(words))
+        else:
+            text = " ".join(WORDS[(i + j) % len(WORDS)] for j in range(words))
         docs.append(f"title: Document {i}\nurl: {url}\ntext: {text}")
     return {"model": "authorag-authority", "query": "does cranberry juice prevent urinary tract infections",
             "documents": docs, "top_n": 10}
@@ -139,17 +155,27 @@ class RawConnection:
     writes fixed bytes and reads ``Content-Length`` bodies (what uvicorn sends), nothing more.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int = 0) -> None:
+        self.reader, self.writer, self.port = reader, writer, port
 
     @classmethod
     async def open(cls, port: int) -> RawConnection:
-        return cls(*await asyncio.open_connection(HOST, port))
+        return cls(*await asyncio.open_connection(HOST, port), port=port)
 
     async def send(self, request: bytes) -> int:
-        """Send ``request``; returns the response status once its body is read."""
+        """Send ``request``; returns the response status once its body is read. A connection the
+        server closed while idle (its keep-alive timeout, while slow requests warmed the others)
+        is opened again and the request sent once more."""
         self.writer.write(request)
-        head = await self.reader.readuntil(b"\r\n\r\n")
+        try:
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionResetError) as exc:
+            if isinstance(exc, asyncio.IncompleteReadError) and exc.partial:
+                raise
+            self.writer.close()
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+            self.writer.write(request)
+            head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])
         length = 0
         for line in head.split(b"\r\n"):
@@ -301,7 +327,14 @@ def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (default 2 = cores here)")
-    ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank"])
+    ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank", "dense", "dense-or-bm25"])
+    ap.add_argument("--against", choices=["bm25", "rank", "dense", "dense-or-bm25"],
+                    help="also measure this checkout with this relevance in the same run, then print "
+                         "--relevance's numbers over it (e.g. the default dense-or-bm25 against bm25)")
+    ap.add_argument("--words", type=int, default=40, help="words per document (default 40)")
+    ap.add_argument("--fresh-texts", action="store_true",
+                    help="every document of every request is a page the server has not seen (new text "
+                         "and URL): what dense relevance must encode; implies --fresh-urls")
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
     ap.add_argument("--rate", type=float, nargs="*", default=[],
                     help="also run open-loop levels at these request rates (per second) over "
@@ -332,18 +365,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{ms:>8.3f} ms  {name}")
         return 0
     load_before = os.getloadavg()[0]
-    body = json.dumps(payload(args.documents)).encode()
+    args.fresh_urls = args.fresh_urls or args.fresh_texts
+    body = json.dumps(payload(args.documents, words=args.words)).encode()
     per_level = args.max_requests + max(args.concurrency)  # distinct bodies a level may need
 
     def level_bodies(level: int) -> list[bytes]:
         if not args.fresh_urls:
             return [body]
         first = 1 + level * per_level  # levels never share a URL
-        return [json.dumps(payload(args.documents, v)).encode() for v in range(first, first + per_level)]
+        return [json.dumps(payload(args.documents, v, args.words, args.fresh_texts)).encode()
+                for v in range(first, first + per_level)]
 
-    def measure(source: Path | None) -> tuple[list[dict[str, Any]], float | None]:
+    def measure(source: Path | None, relevance: str = args.relevance,
+                offset: int = 0) -> tuple[list[dict[str, Any]], float | None]:
         port = free_port(HOST)
-        proc = start_server(port, args.workers, args.relevance, args.judge, args.judge_model, source,
+        proc = start_server(port, args.workers, relevance, args.judge, args.judge_model, source,
                             args.serve_arg if source is None else ())
         warm_s = None
         try:
@@ -353,11 +389,11 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(3 * args.workers):  # per-request judge budgets may need more than one pass
                     httpx.post(url, content=body, headers={"content-type": "application/json"}, timeout=1800)
                 warm_s = round(time.perf_counter() - t0, 1)
-            levels = [run(run_level(port, "/v1/rerank", level_bodies(i), c, args.duration,
+            levels = [run(run_level(port, "/v1/rerank", level_bodies(offset + i), c, args.duration,
                                             args.max_requests, proc.pid, args.client))
                       for i, c in enumerate(args.concurrency)]
             n = len(args.concurrency)
-            levels += [run(run_rate(port, "/v1/rerank", level_bodies(n + i), r, max(args.concurrency),
+            levels += [run(run_rate(port, "/v1/rerank", level_bodies(offset + n + i), r, max(args.concurrency),
                                             args.duration, args.max_requests, proc.pid))
                        for i, r in enumerate(args.rate)]
         finally:
@@ -368,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[dict[str, Any]]] = {}
     if args.baseline is not None:
         runs["baseline"], _ = measure(args.baseline)
+    elif args.against is not None:  # other levels, so neither server has seen the other's pages
+        runs["baseline"], _ = measure(None, args.against, len(args.concurrency) + len(args.rate))
     levels, warm_s = measure(None)
     runs["current"] = levels
     report = {"endpoint": "/v1/rerank", "documents": args.documents, "request_bytes": len(body),
@@ -376,10 +414,14 @@ def main(argv: list[str] | None = None) -> int:
               "judge_model": args.judge_model, "cache_warmup_seconds": warm_s,
               "client": ("raw keep-alive sockets" if args.client == "raw" else "httpx.AsyncClient")
               + " in one asyncio process on the same machine", "fresh_urls": args.fresh_urls,
-              "baseline": None if args.baseline is None else str(args.baseline),
+              "baseline": str(args.baseline) if args.baseline is not None else (
+                  None if args.against is None else f"this checkout, --relevance {args.against}"),
+              "words_per_document": args.words, "fresh_texts": args.fresh_texts,
               "cpus": os.cpu_count(), "load_average_before": load_before, "python": platform.python_version(),
               "levels": levels, "baseline_levels": runs.get("baseline")}
     for name, lvs in runs.items():
+        if args.against is not None:
+            name = args.relevance if name == "current" else args.against
         for lv in lvs:
             level = f"c={lv['concurrency']:>3}" if "concurrency" in lv else f"rate={lv['offered_per_s']:g}/s"
             print(f"{name:>8} {level}  {lv['req_per_s']:>7} req/s  p50 {lv['p50_ms']} ms  "
@@ -390,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         for old, new in zip(runs["baseline"], runs["current"]):
             level = f"c={new['concurrency']:>3}" if "concurrency" in new else f"rate={new['offered_per_s']:g}/s"
             print(f"ratio {level}  req/s x{new['req_per_s'] / max(old['req_per_s'], 1e-9):.2f}  "
+                  f"p50 x{(new['p50_ms'] or 0) / max(old['p50_ms'] or 1e-9, 1e-9):.2f}  "
                   f"p99 x{(new['p99_ms'] or 0) / max(old['p99_ms'] or 1e-9, 1e-9):.2f}  server CPU/req "
                   f"x{new['server_cpu_ms_per_req'] / max(old['server_cpu_ms_per_req'], 1e-9):.2f}")
     print(json.dumps({k: v for k, v in report.items() if k not in ("levels", "baseline_levels")}))

@@ -1,17 +1,13 @@
 """Build the page-evidence model shipped as ``authorag/data/page_evidence.json``.
 
-Trains :mod:`authorag.evidence.train` on every vendored TREC HM 2019 page (NIST credibility, 276
-pages, 29 topics): ridge logistic regression over the URL, source-type and text layers, Platt
-scaling on leave-topic-out logits. No weak labels: UT1 and CRED-1 list the domains of 2 of the
-276 pages, so they can teach the page layers nothing (domain-name evidence is the learned
-prior's job). Deterministic: the same data gives the same file.
-
-Evaluation never uses this file on the tracks built from these pages: the bench swaps in models
-fitted without the scored page's topics (:mod:`authorag.benchmarks.page_evidence.crossfit`).
+The cue weights are hand-set (:data:`authorag.evidence.model.CUE_WEIGHTS`); this script fits the
+calibration (Platt scaling of the cue score, and the base rate) on two collections no evaluation
+track is built from: RAMDocs documents (``--data-dir``, the shared data folder) and the
+hand-written dev pages (:mod:`authorag.benchmarks.page_evidence.dev_pages`), each weighted
+equally. TREC HM 2019, CoAID and Fake.br are never fitted on. Deterministic.
 
 Run:
-    PYTHONPATH=$PWD .venv/bin/python scripts/build_page_evidence.py            # writes the shipped file
-    PYTHONPATH=$PWD .venv/bin/python scripts/build_page_evidence.py --out /tmp/pe.json --l2 30
+    PYTHONPATH=$PWD .venv/bin/python scripts/build_page_evidence.py --data-dir /work/shared/data
 """
 from __future__ import annotations
 
@@ -19,8 +15,8 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from authorag.benchmarks.page_evidence.crossfit import labelled_pages, model_meta
-from authorag.evidence.train import DEFAULT_L2, FitConfig, fit_page_model
+from authorag.benchmarks.page_evidence.collections import calibration_pages, fit_calibration
+from authorag.evidence.model import PageModel
 
 OUT = Path("authorag/data/page_evidence.json")
 
@@ -28,14 +24,16 @@ OUT = Path("authorag/data/page_evidence.json")
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--out", type=Path, default=OUT)
-    p.add_argument("--l2", type=float, default=DEFAULT_L2, help=f"ridge strength (default {DEFAULT_L2:g})")
+    p.add_argument("--data-dir", type=Path, required=True, help="folder holding ramdocs/RAMDocs_test.jsonl")
+    p.add_argument("--questions", type=int, default=300, help="RAMDocs questions read (default 300)")
     args = p.parse_args(argv)
-    pages = labelled_pages()
-    cfg = FitConfig(l2=args.l2)
-    model = fit_page_model(pages.matrix, pages.labels, pages.topics, cfg, meta=model_meta(pages, cfg))
+    pages = calibration_pages(args.data_dir, args.questions)
+    if "ramdocs" not in pages:
+        raise SystemExit(f"{args.data_dir}/ramdocs/RAMDocs_test.jsonl not found: pass --data-dir with the shared data")
+    model = fit_calibration(PageModel((1.0, 0.0), 0.5), pages)
     model.save(args.out)
-    print(f"wrote {args.out}: {len(pages.labels)} pages, base rate {model.base_rate:.3f}, "
-          f"platt a={model.platt[0]:.3f} b={model.platt[1]:.3f}")
+    print(f"wrote {args.out}: platt a={model.platt[0]:.3f} b={model.platt[1]:.3f}, base rate {model.base_rate:.3f}, "
+          f"{model.meta['collections']}")
     return 0
 
 

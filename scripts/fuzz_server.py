@@ -48,7 +48,8 @@ from authorag.testing import free_port, wait_until_ready
 KEY = "fuzz-key"
 DEFAULTS = ServerConfig()
 CODES = {"bad_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "payload_too_large",
-         "unsupported_media_type", "invalid_request", "headers_too_large", "not_ready", "deadline_exceeded",
+         "unsupported_media_type", "misdirected_request", "invalid_request", "headers_too_large", "not_ready",
+         "deadline_exceeded",
          "too_many_urls", *(limit.error.split()[1] for limit in LIMITS if limit.error[:1].isdigit())}
 """Every documented error code (docs/server.md, Errors and Limits)."""
 POSTS = ("/v1/rerank", "/v2/rerank", "/rerank", "/v1/authority", "/v1/audit")
@@ -171,12 +172,12 @@ class Hostile:
 
 
 RAW_JUNK = [
-    b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
-    b"POST /v1/rerank HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n",
-    b"POST /v1/rerank HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-    b"POST /v1/rerank HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabc",
-    b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03",
-    b"GET /healthz HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 40_000 + b"\r\n\r\n",
+    b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    b"POST /v1/rerank HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n",
+    b"POST /v1/rerank HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n",
+    b"POST /v1/rerank HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabc",
+    b"GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n", b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03",
+    b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX: " + b"a" * 40_000 + b"\r\n\r\n",
 ]
 
 
@@ -270,7 +271,7 @@ def hostile_cases(url: str, n: int, seed: int, report: Report) -> None:
 def schema_cases(url: str, n: int, report: Report) -> None:
     import schemathesis
 
-    schema = schemathesis.openapi.from_url(f"{url}/openapi.json")
+    schema = schemathesis.openapi.from_url(f"{url}/openapi.json", headers={"Authorization": f"Bearer {KEY}"})
     for result in schema.get_all_operations():
         op = result.ok()
         for mode in schemathesis.GenerationMode:

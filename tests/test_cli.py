@@ -81,7 +81,7 @@ def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.Captu
 
 def test_rerank_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     f = tmp_path / "c.jsonl"
-    f.write_text('{"url": "a.com"}\nnot json\n', encoding="utf-8")
+    f.write_text('{"url": "a.com", "text": "t"}\nnot json\n', encoding="utf-8")
     code, _, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--no-learned")
     assert code == 1 and f"{f}:2: not valid JSON" in err
     code, _, err = run(capsys, "rerank", "-q", "q", "-i", str(f), "--weight", "2", "--no-learned")
@@ -96,7 +96,7 @@ def test_demo_prior_only(capsys: pytest.CaptureFixture[str]) -> None:
     assert "fusion             top 3: 2/3 credible" in out
     assert "authority filter   top 3: 2/3 credible" in out
     # what moved, in plain words, with the evidence; the policy in one line; the column legend
-    assert "- umn.edu rose from 5 to 2: on topic (relevance 0.82 of the best), trust 0.73 (credible: the " \
+    assert "- umn.edu rose from 5 to 2: on topic (relevance 0.82 of the best), trust 0.70 (credible: universities, the " \
            "institutional suffix .edu)" in out
     assert ("policy: window fusion: pages from 0.55 of the best relevance are on topic and come first, ordered by "
             "0.5 x relevance + 0.5 x trust; the rest follow in relevance order") in " ".join(out.split())

@@ -18,11 +18,16 @@ def test_piped_score_is_tsv_with_full_input(capsys: pytest.CaptureFixture[str]) 
     assert main(["score", url, "nih.gov", "--no-learned"]) == 0
     out = capsys.readouterr()
     lines = out.out.splitlines()
-    assert lines[0].split("\t") == ["input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources"]
-    # a user's page on a hosting platform: hosted tier; its trust comes from page evidence (URL only here)
-    assert lines[1].split("\t")[:7] == [url, "someone.blogspot.com", "0.386", "page evidence", "0.400", "0.39",
-                                        "hosted"]
-    assert lines[2].split("\t")[:7] == ["nih.gov", "nih.gov", "0.834", "credible", "0.979", "0.85", "table"]
+    assert lines[0].split("\t") == ["input", "domain", "trust", "why", "recognition", "credibility", "tier",
+                                    "page evidence", "sources"]
+    # a user's page on a hosting platform: hosted tier; page evidence is opt-in (--page-evidence)
+    assert lines[1].split("\t")[:9] == [url, "someone.blogspot.com", "0.350", "recognition only", "0.400", "unknown",
+                                        "hosted", "-", "hosted.blog=0.40"]
+    assert lines[2].split("\t")[:8] == ["nih.gov", "nih.gov", "0.834", "credible", "0.979", "0.85", "table", "-"]
+    assert main(["score", url, "--no-learned", "--page-evidence"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split("\t")
+    assert row[7:] == ["abstained: no page text; no known cue in the address; the hosting platform's address is not "
+                       "evidence", "hosted.blog=0.40"]
     assert "0.3 = nothing known; below 0.3 = known low credibility" in out.err  # the legend, once, off stdout
     # every tier a row can show is in the legend (the page tier was missing)
     assert "tier = which layer answered (reserved, hosted, table, rule, learned, judge, page, unknown)" in out.err

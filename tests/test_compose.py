@@ -34,7 +34,7 @@ def test_default_composition_tiers() -> None:
     scorer = load_scorer(ScorerSettings())
     details = scorer.score(candidates_from(URLS))
     assert [d.tier for d in details] == TIERS
-    assert scorer.name == "reserved>hosted>table>page"
+    assert scorer.name == "reserved>hosted>table"
     assert details[1].authority == 0.4 and details[1].matched == "johndoe.wordpress.com"
     assert details[1].note is not None and "user content (blog) on wordpress.com" in details[1].note
     assert details[2].authority is None and "RFC 2606" in (details[2].note or "")
@@ -83,8 +83,8 @@ def test_config_file_errors(tmp_path: Path) -> None:
 
 def test_composition_names() -> None:
     assert composition_name(ScorerSettings(exclude_sources=("majestic",), learned=True)) == \
-        "reserved>hosted>table-majestic>learned>page"
-    assert composition_name(ScorerSettings(hosted=False, judge="local")) == "reserved>table>judge.point:local>page"
+        "reserved>hosted>table-majestic>learned"
+    assert composition_name(ScorerSettings(hosted=False, judge="local")) == "reserved>table>judge.point:local"
 
 
 def test_subdomain_discount() -> None:
@@ -104,7 +104,7 @@ def test_source_type_adjust_scales_shop_and_forum_pages() -> None:
     plain = load_scorer(ScorerSettings()).score(candidates_from(urls))
     scorer = load_scorer(ScorerSettings(source_type_adjust=True))
     adjusted = scorer.score(candidates_from(urls))
-    assert scorer.name == "reserved>hosted>table+pagetype>page"
+    assert scorer.name == "reserved>hosted>table+pagetype"
     shop, research, forum, unknown, hosted = adjusted
     assert plain[0].authority is not None and plain[2].authority is not None
     assert shop.authority == pytest.approx(0.3 + 0.5 * (plain[0].authority - 0.3))

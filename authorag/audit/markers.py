@@ -10,7 +10,8 @@ Marker forms (``N`` a source id; ``[A-Za-z0-9_.:-]`` ids such as ``S2`` work in 
 Bracket markers are always citations: a number that names no source (and no footnote) raises
 :class:`~authorag.errors.ConfigError` naming the id. Parentheses, carets and superscripts also
 appear in ordinary prose (``(2)`` in a list, ``x^2``), so they count only when the number names a
-source or a footnote. A bracket whose content is not an id (``[sic]``) is text.
+source or a footnote, and a parenthesis attached to the word or number before it (``Article
+6(1)``, ``alert(1)``) is text. A bracket whose content is not an id (``[sic]``) is text.
 
 A footnote list at the end of the answer (``[1] https://...``, ``[^1]: ...``, ``1. https://...``,
 under an optional ``Sources:``/``References`` heading) maps labels to URLs; a URL matches a listed
@@ -42,7 +43,8 @@ MAX_RANGE = 50
 
 _ID = r"[A-Za-z0-9_.:\-–]+"
 _BRACKET = re.compile(rf"\[(\^?)\s*({_ID}(?:\s*[,;]\s*\^?{_ID})*)\s*\](?!\()")
-_PAREN = re.compile(r"\((\d+(?:\s*[,;–-]\s*\d+)*)\)")
+# A parenthesis attached to the word or number before it is text: "Article 6(1)", "alert(1)", "83(5)".
+_PAREN = re.compile(r"(?<!\w)\((\d+(?:\s*[,;–-]\s*\d+)*)\)")
 _CARET = re.compile(r"(?<!\[)\^(\d+)")
 _SUPER = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
 _SUPER_MAP = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")

@@ -74,7 +74,8 @@ _TASKS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
     **TASK_BUILDERS, "tail-trec2019": tail_task, "hosted-urls": hosted_task})
 
 RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
-RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", "graded-trec2019")
+RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", "graded-trec2019",
+                "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.tracks.rerank`)."""
 
 

@@ -9,7 +9,8 @@ module imports ``authorag.cli`` (tests/test_architecture.py checks it). ``priors
 ``score`` and ``priors`` (its sub-commands in ``priors_pagerank``, ``priors_learned``,
 ``priors_store``); ``rerank.py`` holds ``rerank`` and ``demo``; ``bench.py`` holds ``bench``
 (``bench suite`` in ``bench_suite``, ``bench judges`` in ``bench_judges``); ``judge.py``,
-``serve.py``, ``mcp.py``, ``audit.py`` and ``spark.py`` one command each; ``_util`` the shared input,
+``serve.py``, ``mcp.py``, ``audit.py`` and ``spark.py`` one command each; ``websearch.py`` holds
+``export`` and ``check``; ``_util`` the shared input,
 output and progress helpers.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "authorag.cli.bench",
     "authorag.cli.audit",
     "authorag.cli.spark",
+    "authorag.cli.websearch",
 )
 
 
@@ -38,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
     from authorag import __version__
 
-    parser = argparse.ArgumentParser(prog="authorag", description="Authority-aware reranking for RAG.")
+    from authorag.cli._util import CommandParser
+
+    parser = CommandParser(prog="authorag", description="Authority-aware reranking for RAG.")
     parser.add_argument("--version", action="version", version=f"authorag {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import re
 import stat
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from authorag.errors import ConfigError
 
@@ -22,6 +24,64 @@ Subparsers = argparse._SubParsersAction  # pyright: ignore[reportPrivateUsage]
 JSON_VERSION = 1
 """Version of the CLI's JSON output shapes."""
 
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def plain_text(text: str) -> str:
+    """Help text without reStructuredText markup: ``:mod:`a.b``` -> ``a.b``, ``:class:`~a.B``` -> ``B``
+    (the last part, as Sphinx shows a ``~`` target), double-backquoted literals without quotes.
+
+    Example:
+        >>> plain_text("fused (:mod:`authorag.trust`), (:class:`~authorag.x.Calibration`), ``none``")
+        'fused (authorag.trust), (Calibration), none'
+    """
+    def role(m: re.Match[str]) -> str:
+        target = m.group(1)
+        return target.rsplit(".", 1)[-1] if m.group(0).split("`", 1)[1].startswith("~") else target
+
+    return _LITERAL.sub(r"\1", _ROLE.sub(role, text))
+
+
+class PlainHelpFormatter(argparse.HelpFormatter):
+    """Every help and description text as plain text (:func:`plain_text`): settings fields take
+    their help from docstrings written for Sphinx."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        return None if text is None else plain_text(text)
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(plain_text(text))
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose help is plain text; sub-commands' parsers are of this class too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", PlainHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
+DEFAULT_MAX_INPUT_MIB = 64
+"""Largest input file (or stdin) a command reads, in MiB, unless ``--max-input-mib`` raises it."""
+_CHUNK = 1 << 20
+MAX_INPUT_FLAG_HELP = ("largest input file (or stdin) read, in MiB (default %(default)s); a larger one is "
+                       "refused before it is parsed")
+
+
+def add_max_input(p: argparse.ArgumentParser) -> None:
+    """``--max-input-mib``: the input size cap of :func:`read_text` and :func:`read_jsonl`."""
+    p.add_argument("--max-input-mib", type=float, default=DEFAULT_MAX_INPUT_MIB, metavar="MIB", help=MAX_INPUT_FLAG_HELP)
+
+
+def input_cap(args: argparse.Namespace) -> int:
+    """The ``--max-input-mib`` of ``args`` in bytes (checked: a positive number)."""
+    mib = float(getattr(args, "max_input_mib", DEFAULT_MAX_INPUT_MIB))
+    if not mib > 0:
+        raise ConfigError(f"--max-input-mib must be a positive number of MiB, got {mib:g}")
+    return int(mib * (1 << 20))
+
 
 def read_lines(path: str) -> list[str]:
     """Non-empty, non-comment lines of a file (``-`` reads stdin)."""
@@ -29,32 +89,74 @@ def read_lines(path: str) -> list[str]:
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def read_text(path: str) -> str:
+def _chunks(path: str, max_bytes: int) -> Iterator[bytes]:
+    """The bytes of a regular file (or stdin for ``-``) in chunks; raises once more than
+    ``max_bytes`` have been read, so a huge input costs one chunk of memory, not its size."""
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)  # None for a text-only stdin (a test, an embedding)
+        fh: IO[bytes] = io.BytesIO(sys.stdin.read(max_bytes + 1).encode("utf-8")) if stream is None else stream
+        yield from _capped(fh, path, max_bytes)
+        return
+    p = Path(path)
+    try:
+        if not stat.S_ISREG(p.stat().st_mode):  # before opening: opening a pipe waits for a writer
+            raise ConfigError(f"input file {path!r} is not a regular file (a folder, device or pipe); "
+                              "give a file, or - for stdin")
+        with p.open("rb") as fh:
+            yield from _capped(fh, path, max_bytes)
+    except OSError as exc:
+        raise ConfigError(f"cannot read input file {path!r}: {exc.strerror}") from exc
+
+
+def _capped(fh: IO[bytes], path: str, max_bytes: int) -> Iterator[bytes]:
+    total = 0
+    while chunk := fh.read(min(_CHUNK, max_bytes + 1 - total)):
+        total += len(chunk)
+        if total > max_bytes:
+            raise ConfigError(f"input {'stdin' if path == '-' else repr(path)} is larger than the "
+                              f"{max_bytes / (1 << 20):g} MiB input limit; split it into smaller files, "
+                              "or raise the limit with --max-input-mib")
+        yield chunk
+
+
+def read_text(path: str, max_bytes: int = DEFAULT_MAX_INPUT_MIB << 20) -> str:
     """A regular file (or stdin for ``-``) as UTF-8 text (a leading byte-order mark dropped).
 
     Raises:
         ConfigError: the file is missing, a device, folder or pipe (``/dev/zero`` would never
-            end), or not UTF-8, naming it and the line.
+            end), larger than ``max_bytes``, or not UTF-8, naming it and the line.
     """
-    if path == "-":
-        stream = getattr(sys.stdin, "buffer", None)  # None for a text-only stdin (a test, an embedding)
-        if stream is None:
-            return sys.stdin.read().removeprefix("\ufeff")
-        data = stream.read()
-    else:
-        p = Path(path)
-        try:
-            if not stat.S_ISREG(p.stat().st_mode):  # before opening: opening a pipe waits for a writer
-                raise ConfigError(f"input file {path!r} is not a regular file (a folder, device or pipe); "
-                                  "give a file, or - for stdin")
-            data = p.read_bytes()
-        except OSError as exc:
-            raise ConfigError(f"cannot read input file {path!r}: {exc.strerror}") from exc
+    data = b"".join(_chunks(path, max_bytes))
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise ConfigError(f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x}); save the file as UTF-8") from None
+
+
+def _text_lines(path: str, max_bytes: int) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line, read as the file streams in (at most ``max_bytes``);
+    each chunk is searched once, so a long line costs its length, not its length squared."""
+    line, n = bytearray(), 0
+    for chunk in _chunks(path, max_bytes):
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            line += chunk[start:end]
+            n += 1
+            yield n, _decode(bytes(line), path, n)
+            line.clear()
+            start = end + 1
+        line += chunk[start:]
+    if line:
+        yield n + 1, _decode(bytes(line), path, n + 1)
+
+
+def _decode(raw: bytes, path: str, n: int) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}:{n}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8") from None
+    return text.removeprefix("\ufeff") if n == 1 else text
 
 
 def load_json(text: str, where: str, shape: str) -> Any:
@@ -71,10 +173,10 @@ def load_json(text: str, where: str, shape: str) -> Any:
         raise ConfigError(f"{where}: not valid JSON ({exc}); {shape}") from exc
 
 
-def read_jsonl(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each JSON object line; a bad line raises naming its number."""
-    text = read_text(path)
-    for n, line in enumerate(text.splitlines(), start=1):
+def read_jsonl(path: str, max_bytes: int = DEFAULT_MAX_INPUT_MIB << 20) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each JSON object line, read as the file streams in (at most
+    ``max_bytes``); a bad line raises naming its number."""
+    for n, line in _text_lines(path, max_bytes):
         if not line.strip():
             continue
         obj = load_json(line, f"{path}:{n}", "each line must be one JSON object")

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from authorag.cli._util import JSON_VERSION, Subparsers
+from authorag.cli._util import JSON_VERSION, Subparsers, add_max_input
 from authorag.compose import add_scorer_options
 
 
@@ -44,23 +44,49 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--on-failure", choices=["raise", "skip"], default="skip",
                    help="a failed LLM step raises, or leaves its value null (default)")
     p.add_argument("--text-budget", type=int, default=500, help="characters of each source's text shown to the judge")
+    add_max_input(p)
     add_scorer_options(p, judge_flags=False)
     p.set_defaults(func=_run)
 
 
-def _read(path: str) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
-    """(where, object) pairs and whether the input is a batch."""
+def _read(path: str, max_bytes: int) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
+    """(where, object) pairs and whether the input is a batch; each object checked by :func:`_check`."""
     from authorag.cli._util import load_json, read_jsonl, read_text
     from authorag.errors import ConfigError
 
     if path.endswith(".jsonl"):
-        return [(f"{path}:{n}", obj) for n, obj in read_jsonl(path)], True
-    data = load_json(read_text(path), path, "give one answer object, a list of them, or a .jsonl file")
-    if isinstance(data, list):
-        return [(f"{path}[{i}]", o) for i, o in enumerate(data)], True
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected an object with 'question', 'answer' and 'sources'")
-    return [(path, data)], False
+        items, batch = [(f"{path}:{n}", obj) for n, obj in read_jsonl(path, max_bytes)], True
+    else:
+        data = load_json(read_text(path, max_bytes), path, "give one answer object, a list of them, or a .jsonl file")
+        if isinstance(data, list):
+            items, batch = [(f"{path}[{i}]", o) for i, o in enumerate(data)], True
+        elif isinstance(data, dict):
+            items, batch = [(path, data)], False
+        else:
+            raise ConfigError(f"{path}: expected an object with 'question', 'answer' and 'sources'")
+    if not items:
+        raise ConfigError(f"{path}: no answers in it; give one object with 'question', 'answer' and 'sources'")
+    for where, obj in items:
+        _check(where, obj)
+    return items, batch
+
+
+_SHAPE = "give {\"question\": ..., \"answer\": ..., \"sources\": [...]} (docs/audit.md, Input)"
+
+
+def _check(where: str, obj: Any) -> None:
+    """An answer with text (the library checks the fields' types as the server does): there is
+    nothing to audit in an empty one."""
+    from authorag.audit.structured import citation_spans
+    from authorag.errors import ConfigError
+
+    if not isinstance(obj, dict):
+        raise ConfigError(f"{where}: expected a JSON object with 'question', 'answer' and 'sources', got "
+                          f"{type(obj).__name__}")
+    fields: dict[str, Any] = obj  # pyright: ignore[reportUnknownVariableType]
+    if not fields.get("statements") and not citation_spans(fields)[0].strip():
+        raise ConfigError(f"{where}: the answer is empty (no text under 'answer' or a chat message, and no "
+                          f"'statements'): nothing to audit; {_SHAPE}")
 
 
 def _judge(args: argparse.Namespace) -> Any:
@@ -78,6 +104,10 @@ def _judge(args: argparse.Namespace) -> Any:
     return AuditJudge(backend, on_failure=args.on_failure, text_budget=args.text_budget)
 
 
+STATEMENT_WIDTH = 90
+"""Characters of a statement the text report shows (longer ones end in an ellipsis; --json has them whole)."""
+
+
 def _n(v: Any, digits: int) -> str:
     return "-" if v is None else f"{v:.{digits}f}"
 
@@ -89,7 +119,7 @@ def _summary(report: Any) -> str:
     for i, (st, row) in enumerate(zip(d["statements"], support, strict=True)):
         sup = "?" if row is None else ",".join(s["id"] for s, v in zip(d["sources"], row, strict=True) if v) or "-"
         lines.append(f"  [{i}] cites {','.join(st['citations']) or '-'}; supported by {sup}; "
-                     f"relevant {st['relevant']}: {st['text'][:90]}")
+                     f"relevant {st['relevant']}: {_cut(st['text'], STATEMENT_WIDTH)}")
         if row is not None or d["judge"] is not None:
             lines.append(f"      why: {st['support_reason']}")
     lines.append("sources:")
@@ -104,6 +134,20 @@ def _summary(report: Any) -> str:
         lines.append(f"  {k}: {v if not isinstance(v, float) else round(v, 3)}{ci}")
     lines += [f"note: {n}" for n in d["notes"]]
     return "\n".join(lines)
+
+
+def _html_holds(reports: list[Any], batch: bool) -> str:
+    """What the HTML page holds, in one line."""
+    statements = sum(len(r.statements) for r in reports)
+    sources = sum(len(r.sources) for r in reports)
+    what = f"{len(reports)} answers with per-system aggregates" if batch else "1 answer"
+    return (f"{what}, {statements} statements, {sources} sources: citation and support heatmaps, sortable "
+            "sources, metrics with intervals; open it in a browser (no network needed)")
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis when longer."""
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
 
 
 def _write(out: Path, reports: list[Any], batch: bool) -> None:
@@ -127,14 +171,14 @@ def _run(args: argparse.Namespace) -> int:
 
     from authorag.audit.batch import aggregate, audit_many, markdown
     from authorag.audit.pipeline import audit
-    from authorag.cli._util import show_progress
+    from authorag.cli._util import input_cap, show_progress
     from authorag.compose import load_scorer, settings_from_args
     from authorag.errors import ConfigError
 
     if args.html and not Path(args.html).resolve().parent.is_dir():  # before any LLM call is spent
         raise ConfigError(f"cannot write --html {args.html!r}: its folder does not exist; create it or "
                           "give another path")
-    items, batch = _read(args.file)
+    items, batch = _read(args.file, input_cap(args))
     judge = _judge(args)
     scorer = load_scorer(settings_from_args(args, judge_flags=False))
     if judge is not None and batch:  # fail on a bad line before spending LLM calls on the others
@@ -152,6 +196,8 @@ def _run(args: argparse.Namespace) -> int:
             Path(args.html).write_text(page, encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot write --html {args.html!r}: {exc.strerror}; give a writable file path") from exc
+        print(f"authorag audit: wrote {args.html} ({len(page.encode('utf-8')) >> 10} KiB): "
+              + _html_holds(reports, batch), file=sys.stderr)
     if args.json:
         body: Any = [r.to_dict() for r in reports] if batch else reports[0].to_dict()
         if batch:

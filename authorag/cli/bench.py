@@ -1,4 +1,4 @@
-"""``authorag bench list|run|report|compare|check|suite|judges``: the AuthorityBench-open command line.
+"""``authorag bench list|run|report|compare|check|suite|judges|tracks``: the AuthorityBench-open command line.
 
 Example:
     authorag bench run --task credauth-baly --method prior --lists 200 --pairs 500
@@ -75,9 +75,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     chk.set_defaults(func=_check)
     from authorag.cli.bench_judges import add_judges
     from authorag.cli.bench_suite import add_suite
+    from authorag.cli.bench_tracks import add_tracks
 
     add_suite(bsub)
     add_judges(bsub)
+    add_tracks(bsub)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
@@ -201,6 +203,12 @@ def _build_task_summaries() -> list[dict[str, Any]]:
             ("no-harm-hard", len(load_cases("no-harm-hard")),
              "hand-written: on-topic page above an off-topic trusted one sharing more of the question's words"),
             ("no-harm-lists", len(load_cases("no-harm-lists")), "hand-written: 5-7 pages, on-topic above off-topic, trusted first"),
+            ("trust-pairs-v2", len(load_cases("trust-pairs-v2")),
+             "hand-written, 8 topics, en/de/es/fr: trusted page first over six kinds of untrusted page"),
+            ("no-harm-pairs-v2", len(load_cases("no-harm-pairs-v2")),
+             "hand-written, 8 topics, en/de/es/fr: ordinary on-topic page above a trusted off-topic one"),
+            ("rerank-lists-v2", len(load_cases("rerank-lists-v2")),
+             "hand-written, 8 topics, en/de/es/fr: trusted, untrusted and off-topic pages in order"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

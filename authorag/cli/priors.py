@@ -16,8 +16,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "score", help="score the authority of URLs or domains",
         description="Score how authoritative the source of each URL or domain is, with the default "
-                    "composition every surface uses (reserved names, hosted user pages, prior table; "
-                    "opt-in learned prior and LLM judge). Prints a table (tab-separated when piped) or, "
+                    "composition every surface uses (reserved names, hosted user pages, prior table, then "
+                    "page evidence for sources no table knows: here read from the URL alone, as there is "
+                    "no page text; --no-page-evidence turns it off; opt-in learned prior and LLM judge). Prints a table (tab-separated when piped) or, "
                     "with --json, one object per input in input order.",
         epilog="examples: authorag score nih.gov https://someone.blogspot.com/x; "
                "authorag score -i urls.txt --json; authorag score --judge local riverside-family-clinic.net")
@@ -86,7 +87,9 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-_COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "sources")
+_COLUMNS = ("input", "domain", "trust", "why", "recognition", "credibility", "tier", "page evidence", "sources")
+_VERDICT = ("page.status", "page.why")
+"""Credibility sources of page evidence's verdict: shown in their own column, not among the sources."""
 LEGEND = (f"trust 0-1 orders sources: {UNKNOWN_LEVEL:g} = nothing known; below {UNKNOWN_LEVEL:g} = known low credibility (it outweighs "
           "fame); recognition = links and popularity (not trust); credibility = reporting reliability where "
           f"a source rates it; tier = which layer answered ({', '.join(get_args(Tier))})")
@@ -95,8 +98,11 @@ LEGEND = (f"trust 0-1 orders sources: {UNKNOWN_LEVEL:g} = nothing known; below {
 def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
     rec = "unknown" if r["authority"] is None else f"{r['authority']:.3f}"
     cred = "unknown" if r["credibility"] is None else f"{r['credibility']:.2f}"
-    srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items())
-    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", r["trust_reason"], rec, cred, r["tier"],
+    srcs = ", ".join(f"{k}={v:.2f}" for k, v in {**r["sources"], **r["credibility_sources"]}.items()
+                     if k not in _VERDICT)
+    status = r["raw"].get("page.status")
+    page = f"{status}: {r['raw'].get('page.why')}" if status else "-"
+    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", r["trust_reason"], rec, cred, r["tier"], page,
             srcs or (r["note"] or ""))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,8 @@ def add_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_import)
     _add_fetch_parser(psub)
-    info = psub.add_parser("store-info", help="show a prior store's source name, size, transform and provenance")
+    info = psub.add_parser("store-info", help="verify a prior store whole (arrays, checksum) and show its source "
+                                              "name, size, transform and provenance")
     info.add_argument("store", metavar="STORE")
     info.set_defaults(func=_store_info)
 
@@ -128,7 +130,11 @@ def parse_size(text: str) -> int | None:
 def _store_info(args: argparse.Namespace) -> int:
     from authorag.priors.store.mapped import PriorStore
 
-    print(json.dumps({"version": JSON_VERSION, **PriorStore(args.store).info()}, indent=1))
+    info = PriorStore(args.store).verify()  # the whole file, every time: arrays and checksum
+    print(json.dumps({"version": JSON_VERSION, **info}, indent=1))
+    if info["checksum"] is None:
+        print(f"authorag: warning: {args.store} has no checksum (written by an older authorag); rebuild it with "
+              "'authorag priors import' or 'priors build' so damage to it is found", file=sys.stderr)
     return 0
 
 

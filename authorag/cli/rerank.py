@@ -7,8 +7,8 @@ import math
 import sys
 from typing import Any, get_args
 
-from authorag.adapters import url_from_metadata
-from authorag.cli._util import JSON_VERSION, Subparsers, read_jsonl, write_jsonl
+from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
+from authorag.cli._util import JSON_VERSION, Subparsers, add_max_input, input_cap, read_jsonl, write_jsonl
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
 from authorag.policy_options import add_policy_options
@@ -23,7 +23,9 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--query", "-q", required=True,
                    help="the question the candidates were retrieved for (bm25 and dense relevance score "
                         "the text against it)")
-    p.add_argument("--input", "-i", default="-", help="candidates JSONL ('-' for stdin)")
+    p.add_argument("--input", "-i", default="-", help="candidates JSONL ('-' for stdin): one object per line with "
+                                                      "a string 'text'")
+    add_max_input(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (query, provenance: scorer, prior stores, policy; results) "
                         "instead of one JSON line per candidate")
@@ -33,11 +35,12 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     add_scorer_options(p)
     p.set_defaults(func=_rerank)
 
-    d = sub.add_parser("demo", help="rerank a bundled TREC health question and show before/after")
+    d = sub.add_parser("demo", help="rerank a bundled TREC health question and show before/after (--judge local "
+                                    "adds the LLM judge: needs the model extra)")
     _add_relevance(d, "bm25")
     add_policy_options(d)
     _add_suitability(d)
-    add_scorer_options(d, judge_default="local")
+    add_scorer_options(d, judge_default="none")
     d.set_defaults(func=_demo)
 
 
@@ -72,30 +75,63 @@ def build_reranker(args: argparse.Namespace) -> tuple[Any, str]:
     return adapters.build_reranker(load_scorer(settings_from_args(args)), args.relevance, fields, suitability)
 
 
-def _read(path: str) -> tuple[list[tuple[str, str, float | None]], list[dict[str, Any]]]:
+def _read(path: str, max_bytes: int) -> tuple[list[tuple[str, str, float | None]], list[dict[str, Any]]]:
+    """(url, text, score) of each candidate line and the lines; each line is checked as the
+    server checks a document object (a string 'text'), before any scoring."""
     items: list[tuple[str, str, float | None]] = []
     rows: list[dict[str, Any]] = []
-    for n, obj in read_jsonl(path):
+    for n, obj in read_jsonl(path, max_bytes):
         if "_example" in obj:
             continue
-        score = obj.get("score")
-        if score is not None:
-            try:
-                score = float(score)
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"{path}:{n}: 'score' must be a number, got {score!r}") from exc
-            if not math.isfinite(score):  # NaN would rank nothing and print as invalid JSON
-                raise ConfigError(f"{path}:{n}: 'score' must be a finite number, got {obj['score']!r}")
-        items.append((url_from_metadata(obj), str(obj.get("text", "")), score))
+        items.append((_url(obj, f"{path}:{n}"), _text(obj, f"{path}:{n}"), _score(obj, f"{path}:{n}")))
         rows.append(obj)
+    if not items:
+        raise ConfigError(f"{path}: no candidates (no JSON object line); give one object per line, "
+                          'e.g. {"url": "https://www.nih.gov/x", "text": "..."}')
     return items, rows
+
+
+def _text(obj: dict[str, Any], where: str) -> str:
+    text = obj.get("text")
+    if not isinstance(text, str):
+        got = "no 'text'" if "text" not in obj else f"'text' {json.dumps(text)[:40]}"
+        raise ConfigError(f"{where}: an object without a string 'text' field ({got}); "
+                          'send {"text": ..., "url": ...}')
+    return text
+
+
+def _url(obj: dict[str, Any], where: str) -> str:
+    url = url_from_metadata(obj)
+    if not url:
+        for key in DEFAULT_URL_KEYS:
+            value = obj.get(key)
+            if value is not None and not isinstance(value, str):
+                raise ConfigError(f"{where}: {key!r} must be a string (the page's URL), got "
+                                  f"{type(value).__name__} {json.dumps(value)[:40]}")
+    return url
+
+
+def _score(obj: dict[str, Any], where: str) -> float | None:
+    score = obj.get("score")
+    if score is None:
+        return None
+    try:
+        score = float(score)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: 'score' must be a number, got {score!r}") from exc
+    if not math.isfinite(score):  # NaN would rank nothing and print as invalid JSON
+        raise ConfigError(f"{where}: 'score' must be a finite number, got {obj['score']!r}")
+    return score
 
 
 def _rerank(args: argparse.Namespace) -> int:
     from authorag.adapters import ORDER_MODES, breakdowns, candidates
 
+    if not args.query.strip():
+        raise ConfigError("--query is empty; give the question the candidates were retrieved for "
+                          "(relevance and the on-topic window read it)")
     reranker, mode = build_reranker(args)  # validates the options before reading any input
-    items, rows = _read(args.input)
+    items, rows = _read(args.input, input_cap(args))
     if mode not in ORDER_MODES and items and all(score is not None for _, _, score in items):
         sys.stderr.write(f"authorag rerank: note: every line has a 'score', which relevance {args.relevance!r} "
                          "does not fuse (it scores the text against --query; each score is kept as "

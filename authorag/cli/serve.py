@@ -61,7 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
     from authorag.validation import check_positive_int
 
     uvicorn = require("uvicorn", extra="server", feature="authorag serve")
-    config = server_config(args)
+    config = with_bind(server_config(args), args.host)
     check_positive_int("--workers", args.workers)
     check_port_free(args.host, args.port)
     _check_files(config)
@@ -79,6 +79,16 @@ def _serve(args: argparse.Namespace) -> int:
     uvicorn.run("authorag.server.app:app_from_env", factory=True, host=args.host, port=args.port,
                 workers=args.workers, **uvicorn_kw)
     return 0
+
+
+def with_bind(config: ServerConfig, host: str) -> ServerConfig:
+    """``config`` with the ``Host`` names a server bound to ``host`` answers
+    (:func:`~authorag.server.middleware.allowed_hosts_for`: loopback names on a loopback address)."""
+    import dataclasses
+
+    from authorag.server.middleware import allowed_hosts_for
+
+    return dataclasses.replace(config, allowed_hosts=allowed_hosts_for(host, config.allowed_hosts))
 
 
 def check_port_free(host: str, port: int) -> None:
@@ -138,7 +148,8 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
     lines = [
         f"authorag serve: {base}  ({args.workers} worker{'s' if args.workers != 1 else ''})",
         f"  rerank    POST {base}/v2/rerank  (also /v1/rerank, /rerank; authority: POST {base}/v1/authority)",
-        f"  docs      {base}/docs",
+        f"  openapi   {base}/openapi.json" + (f"  (docs {base}/docs)" if config.docs else ""),
+        f"  hosts     {', '.join(config.allowed_hosts)}  (--allowed-hosts)",
         f"  scorer    {composition_name(config.scorer)}",
         f"  relevance {relevance_words(config)}; {_fusion_words(policy)}",
         (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "

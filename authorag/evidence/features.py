@@ -1,23 +1,18 @@
-"""The page-evidence feature matrix: URL, source-type and text layers of a batch of candidates.
-
-:func:`page_features` reads each candidate once per layer (the text layer in one batched pass)
-and returns a float matrix with one column per :data:`FEATURES` name, NaN where a layer has no
-evidence (text not read), plus what each layer saw (for the reasons in the breakdown).
-
-The source-type layer is :class:`~authorag.suitability.classifier.SourceTypeClassifier` on the
-URL layers only (suffix, lists, path): the text layer reads the page's words itself, and hosting
-platforms are the URL layer's ``u.hosted`` cue.
-Its features are the winning type's confidence in that type's column.
+"""The URL and source-type layers of page evidence: what a candidate's address and source type show.
 
 Neither layer reads the text, so :class:`UrlReader` remembers their reading per URL (bounded:
 :data:`MEMO_SIZE` URLs of at most :data:`MEMO_KEY_CHARS` characters); the tier keeps one, and a
-URL seen again costs a dictionary look-up for those two layers.
+URL seen again costs a dictionary look-up.
+
+The source-type layer is :class:`~authorag.suitability.classifier.SourceTypeClassifier` on the
+URL layers only (suffix, lists, path). Its only cue is a listed content farm: no URL pattern or
+source type makes a page credible (:data:`LOW_TYPES`).
 
 Example:
     >>> from authorag.types import Candidate
-    >>> batch = page_features([Candidate.create("https://a-clinic.org/faq", "A short page.")])
-    >>> batch.matrix.shape == (1, len(FEATURES)), batch.text.status[0]
-    (True, 'too_short')
+    >>> ev = UrlReader().read([Candidate.create("https://a-clinic.org/faq?hop=x1", "")])[0]
+    >>> ev.low_cues
+    (('u.referral', 'affiliate referral parameter'),)
 """
 from __future__ import annotations
 
@@ -26,25 +21,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-import numpy as np
-from numpy.typing import NDArray
-
-from authorag.evidence.text import TEXT_FEATURES, TextBatch, text_features
-from authorag.evidence.url import URL_FEATURES, UrlFeatures, url_features
+from authorag.evidence.url import LOW_URL_CUES, UrlFeatures, url_features
 from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
-from authorag.suitability.taxonomy import SOURCE_TYPES, SourceTypeResult, unknown_source
+from authorag.suitability.taxonomy import SourceTypeResult, unknown_source
 from authorag.types import Candidate
 
 EvidenceLayer = Literal["url", "type", "text"]
 LAYERS: tuple[EvidenceLayer, ...] = ("url", "type", "text")
-TYPE_FEATURES: tuple[str, ...] = tuple(f"s.{t}" for t in SOURCE_TYPES if t != "unknown")
-FEATURES: tuple[str, ...] = (*URL_FEATURES, *TYPE_FEATURES, *TEXT_FEATURES)
-"""Every feature name, in matrix column order."""
-LAYER_OF: dict[str, EvidenceLayer] = {**{n: "url" for n in URL_FEATURES}, **{n: "type" for n in TYPE_FEATURES},
-                                      **{n: "text" for n in TEXT_FEATURES}}
-_TYPE_COLUMN = {t: len(URL_FEATURES) + i for i, t in enumerate(t for t in SOURCE_TYPES if t != "unknown")}
-_TEXT_START = len(URL_FEATURES) + len(TYPE_FEATURES)
-
+LOW_TYPES = frozenset({"content_farm"})
+"""Source types known to mean low credibility (the type layer's only cue)."""
 
 MEMO_SIZE = 10_000
 MEMO_KEY_CHARS = 512
@@ -59,35 +44,16 @@ class UrlEvidence:
     Attributes:
         url: the URL layer's reading.
         source_type: the source-type layer's result.
-        row: the candidate's URL and source-type columns of the feature matrix.
+        low_cues: the cues of both layers known to mean low credibility, as (name, what was found).
         url_reason: what the URL layer saw, for the breakdown.
         type_reason: what the source-type layer saw, for the breakdown.
     """
 
     url: UrlFeatures
     source_type: SourceTypeResult
-    row: tuple[float, ...]
+    low_cues: tuple[tuple[str, str], ...]
     url_reason: str
     type_reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class FeatureBatch:
-    """The features of a batch of candidates.
-
-    Attributes:
-        matrix: ``(candidates, len(FEATURES))`` floats; NaN = no evidence from that feature.
-        url: the URL layer's reading per candidate.
-        source_type: the source-type layer's result per candidate.
-        text: the text layer's reading per candidate.
-        evidence: the URL and source-type layers' reading per candidate, with their reasons.
-    """
-
-    matrix: NDArray[np.float64]
-    url: tuple[UrlFeatures, ...]
-    source_type: tuple[SourceTypeResult, ...]
-    text: TextBatch
-    evidence: tuple[UrlEvidence, ...]
 
 
 @cache
@@ -105,20 +71,19 @@ def _source_type(clf: SourceTypeClassifier, c: Candidate) -> SourceTypeResult:
 
 _NO_HOST = unknown_source("no readable host in the URL")
 _NO_TYPE = unknown_source("no layer matched the host or path")
-_TYPE_ZEROS = (0.0,) * len(TYPE_FEATURES)
 
 
 def url_evidence(c: Candidate, classifier: SourceTypeClassifier, hosted: bool | None = None) -> UrlEvidence:
-    """The URL and source-type layers' reading of one candidate (``hosted``: see :func:`page_features`)."""
+    """The URL and source-type layers' reading of one candidate (``hosted``: the caller knows
+    whether it is user content on a hosting platform; None: the URL layer asks the platform index)."""
     url = url_features(c.url, c.host, c.domain, hosted)
     stype = _source_type(classifier, c)
-    types = _TYPE_ZEROS
-    if stype.source_type != "unknown":
-        at = _TYPE_COLUMN[stype.source_type] - len(URL_FEATURES)
-        types = (*_TYPE_ZEROS[:at], stype.confidence, *_TYPE_ZEROS[at + 1:])
+    low = [(name, why) for name, why in url.cues if name in LOW_URL_CUES]
+    if stype.source_type in LOW_TYPES:
+        low.append((f"s.{stype.source_type}", f"{stype.source_type} ({stype.reason})"))
     url_reason = "; ".join(why for _, why in url.cues) or ("URL shape only" if url.has_path else "bare domain")
     type_reason = f"{stype.source_type} ({stype.reason})" if stype.source_type != "unknown" else "type unknown"
-    return UrlEvidence(url, stype, (*url.values, *types), url_reason, type_reason)
+    return UrlEvidence(url, stype, tuple(low), url_reason, type_reason)
 
 
 class UrlReader:
@@ -152,26 +117,5 @@ class UrlReader:
         return tuple(out)
 
 
-def page_features(candidates: Sequence[Candidate], classifier: SourceTypeClassifier | None = None,
-                  hosted: Sequence[bool] | None = None, reader: UrlReader | None = None) -> FeatureBatch:
-    """The feature matrix of ``candidates`` (never raises on odd URLs or text).
-
-    ``hosted``: per candidate, whether it is user content on a hosting platform, when the caller
-    already knows (the hosted tier asked the platform index); None: the URL layer asks it.
-    ``reader``: where the URL and source-type readings are remembered (its classifier is used;
-    None: read afresh with ``classifier``).
-    """
-    if reader is None:
-        reader = UrlReader(classifier, size=0)
-    evidence = reader.read(candidates, hosted)
-    texts = text_features([c.text for c in candidates])
-    matrix = np.empty((len(candidates), len(FEATURES)))
-    if candidates:
-        matrix[:, :_TEXT_START] = [ev.row for ev in evidence]
-        matrix[:, _TEXT_START:] = texts.values
-    return FeatureBatch(matrix, tuple(ev.url for ev in evidence), tuple(ev.source_type for ev in evidence), texts,
-                        evidence)
-
-
-__all__ = ["FEATURES", "LAYERS", "LAYER_OF", "MEMO_KEY_CHARS", "MEMO_SIZE", "TYPE_FEATURES", "EvidenceLayer",
-           "FeatureBatch", "UrlEvidence", "UrlReader", "default_type_classifier", "page_features", "url_evidence"]
+__all__ = ["LAYERS", "LOW_TYPES", "MEMO_KEY_CHARS", "MEMO_SIZE", "EvidenceLayer", "UrlEvidence", "UrlReader",
+           "default_type_classifier", "url_evidence"]

@@ -1,21 +1,18 @@
-"""The page-evidence model: an additive logistic model over the layers, calibrated, on the trust scale.
+"""The page-evidence model: cue weights, a calibration fitted on more than one collection, the trust map.
 
-``logit = bias + Σ_f w_f · (x_f − mean_f) / scale_f``, a feature without evidence (NaN)
-contributing 0, so each layer's contribution is the sum over its features and the breakdown
-shows it. The logit is mapped to a calibrated probability that the page is credible (Platt
-scaling fitted on out-of-fold logits, :mod:`authorag.evidence.train`), and that probability
-to the trust scale by :func:`page_trust`:
+A page's cue score is ``−Σ weight·(1 + min(rate, 10)/10)`` over its low cues plus
+``Σ weight`` over its high cues (:mod:`authorag.evidence.text`; the weights are hand-set per
+cue, not fitted). The score is mapped to a calibrated probability that the page is credible by
+Platt scaling, ``sigmoid(a · score + b)``, fitted by ``scripts/build_page_evidence.py`` on pages of
+two collections that no evaluation track is built from (RAMDocs documents and hand-written dev
+pages, each collection weighted equally), and that probability to the trust scale by
+:func:`page_trust`:
 
-* ``credibility == base_rate`` (the share of credible pages the model was trained on: evidence
-  that moves nothing) → :data:`~authorag.types.UNKNOWN_LEVEL` (0.3);
+* ``credibility == base_rate`` → :data:`~authorag.types.UNKNOWN_LEVEL` (0.3);
 * above it, linearly up to :data:`TRUST_HIGH` at certainty; below it, down to :data:`TRUST_LOW`.
 
-Page evidence alone never lifts a page to the level of a well-known institution (0.8–1 on the
-trust scale) nor puts it at the floor of a known misinformation site: what a page says about
-itself can be imitated.
-
-The shipped parameters are ``authorag/data/page_evidence.json``, built by
-``scripts/build_page_evidence.py``.
+The tier keeps a page with only low cues at or below the unknown level and caps any lift
+(:data:`~authorag.evidence.tier.MAX_LIFT`): what a page says about itself can be imitated.
 
 Example:
     >>> model = load_page_model()
@@ -25,22 +22,19 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.evidence.features import FEATURES
 from authorag.types import UNKNOWN_LEVEL
 
 ARTIFACT = "page_evidence.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 TRUST_LOW = 0.1
 """Trust of a page whose own evidence makes it certainly not credible."""
 TRUST_HIGH = 0.6
@@ -61,59 +55,51 @@ def page_trust(credibility: float | None, base_rate: float) -> float:
     return UNKNOWN_LEVEL - (base_rate - credibility) / base_rate * (UNKNOWN_LEVEL - TRUST_LOW)
 
 
-def _sigmoid(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -30.0, 30.0)))
+CUE_WEIGHTS: dict[str, float] = {
+    "spam": 1.0, "sales": 0.8, "cure": 1.0, "clickbait": 0.8, "conspiracy": 1.0, "excl": 0.6, "caps": 0.6,
+    "u.referral": 0.6, "u.stuffed": 0.8, "s.content_farm": 0.8, "attribution": 0.5, "sources": 0.5}
+"""Cue -> weight in the score (hand-set: low cues push down, high cues up; not fitted)."""
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-min(30.0, max(-30.0, x))))
 
 
 @dataclass(frozen=True)
 class PageModel:
-    """Parameters of the page-evidence model (one entry per :data:`FEATURES` name).
+    """The page-evidence model.
 
     Attributes:
-        weights: per-feature weights on the standardized scale.
-        means: per-feature centre (a feature at its mean contributes nothing).
-        scales: per-feature scale (1 for 0/1 features).
-        bias: the logit of a page whose every feature sits at its mean.
-        platt: ``(a, b)``: calibrated credibility = ``sigmoid(a · logit + b)``.
-        base_rate: share of credible pages in the training data (maps to the unknown level).
-        meta: how the model was trained (data, sizes, regularization, evaluation pointers).
+        platt: ``(a, b)``: calibrated credibility = ``sigmoid(a · score + b)``.
+        base_rate: share of credible pages in the calibration data (maps to the unknown level).
+        weights: cue -> weight (default :data:`CUE_WEIGHTS`).
+        meta: how it was calibrated (collections, sizes).
     """
 
-    weights: NDArray[np.float64]
-    means: NDArray[np.float64]
-    scales: NDArray[np.float64]
-    bias: float
     platt: tuple[float, float]
     base_rate: float
+    weights: Mapping[str, float] = field(default_factory=lambda: dict(CUE_WEIGHTS))
     meta: Mapping[str, Any] = field(default_factory=lambda: {})
 
     def __post_init__(self) -> None:
-        n = len(FEATURES)
-        if not (self.weights.shape == self.means.shape == self.scales.shape == (n,)):
-            raise ConfigError(f"page-evidence model needs {n} weights, means and scales, got "
-                              f"{self.weights.shape}, {self.means.shape}, {self.scales.shape}")
         if not 0.0 < self.base_rate < 1.0:
             raise ConfigError(f"page-evidence base_rate must be in (0, 1), got {self.base_rate}")
+        if self.platt[0] <= 0:
+            raise ConfigError(f"page-evidence platt slope must be > 0 (a higher score is more credible), got {self.platt[0]}")
 
-    def contributions(self, matrix: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Per-feature logit contributions (``matrix``'s shape); NaN features contribute 0."""
-        z = (matrix - self.means) / self.scales
-        return np.nan_to_num(z * self.weights, nan=0.0)
+    def score(self, low: Sequence[tuple[str, float]], high: Sequence[str]) -> float:
+        """The cue score of a page: ``low`` as (cue, rate per 100 words; 0 for URL cues), ``high`` as cue names."""
+        down = sum(self.weights.get(c, 0.0) * (1.0 + min(rate, 10.0) / 10.0) for c, rate in low)
+        return sum(self.weights.get(c, 0.0) for c in high) - down
 
-    def logits(self, matrix: NDArray[np.float64]) -> NDArray[np.float64]:
-        """The uncalibrated logit of each row."""
-        return self.bias + self.contributions(matrix).sum(axis=1)
-
-    def calibrated(self, logits: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Calibrated credibility probabilities of ``logits``."""
+    def calibrated(self, score: float) -> float:
+        """Calibrated credibility probability of a cue score."""
         a, b = self.platt
-        return _sigmoid(a * logits + b)
+        return _sigmoid(a * score + b)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON artifact (``features`` name each entry, so a reordering is caught on load)."""
-        return {"format": FORMAT_VERSION, "features": list(FEATURES),
-                "weights": [round(float(w), 6) for w in self.weights], "means": [round(float(m), 6) for m in self.means],
-                "scales": [round(float(s), 6) for s in self.scales], "bias": round(self.bias, 6),
+        """The JSON artifact."""
+        return {"format": FORMAT_VERSION, "weights": dict(sorted(self.weights.items())),
                 "platt": [round(self.platt[0], 6), round(self.platt[1], 6)], "base_rate": round(self.base_rate, 6),
                 "meta": dict(self.meta)}
 
@@ -122,17 +108,14 @@ class PageModel:
         """The model stored by :meth:`to_json`.
 
         Raises:
-            ConfigError: another format version or another feature list (rebuild it with
-                ``python scripts/build_page_evidence.py``).
+            ConfigError: another format version (rebuild it with ``python scripts/build_page_evidence.py``).
         """
-        if data.get("format") != FORMAT_VERSION or list(data.get("features", [])) != list(FEATURES):
-            raise ConfigError(f"{source}: format {data.get('format')!r} with {len(data.get('features', []))} features "
-                              f"does not match this version (format {FORMAT_VERSION}, {len(FEATURES)} features); "
-                              "rebuild it with 'python scripts/build_page_evidence.py'")
+        if data.get("format") != FORMAT_VERSION:
+            raise ConfigError(f"{source}: format {data.get('format')!r} does not match this version "
+                              f"(format {FORMAT_VERSION}); rebuild it with 'python scripts/build_page_evidence.py'")
         platt = data["platt"]
-        return cls(np.array(data["weights"], dtype=np.float64), np.array(data["means"], dtype=np.float64),
-                   np.array(data["scales"], dtype=np.float64), float(data["bias"]),
-                   (float(platt[0]), float(platt[1])), float(data["base_rate"]), dict(data.get("meta", {})))
+        return cls((float(platt[0]), float(platt[1])), float(data["base_rate"]),
+                   {str(k): float(v) for k, v in data.get("weights", CUE_WEIGHTS).items()}, dict(data.get("meta", {})))
 
     def save(self, path: str | Path) -> None:
         """Write the JSON artifact."""
@@ -145,7 +128,7 @@ def load_page_model(path: str | None = None) -> PageModel:
 
     Raises:
         PriorUnavailable: the file is missing or not JSON.
-        ConfigError: it was built for another feature list.
+        ConfigError: it was built for another format.
     """
     try:
         text = (Path(path).read_text(encoding="utf-8") if path is not None
@@ -157,4 +140,4 @@ def load_page_model(path: str | None = None) -> PageModel:
     return PageModel.from_json(data, path or ARTIFACT)
 
 
-__all__ = ["ARTIFACT", "TRUST_HIGH", "TRUST_LOW", "PageModel", "load_page_model", "page_trust"]
+__all__ = ["ARTIFACT", "CUE_WEIGHTS", "TRUST_HIGH", "TRUST_LOW", "PageModel", "load_page_model", "page_trust"]

@@ -1,97 +1,143 @@
-"""Text evidence: what a page's own words show about its credibility (no fetching).
+"""Text evidence: the cues a page's own words show, per language, each with the words found.
 
-The text layer reads the window of the text a candidate already carries that
-:func:`authorag.text_window.read_window` gives (at most 8,000 characters: the opening, with the
-title, byline, review notes and prices, and evenly spaced samples of the rest, where citations
-and reference lists sit). It counts words of a few cue families
-(:data:`FAMILIES`) and three symbols, as rates per 1,000 words shrunk towards the typical page
-for short texts (``(count + prior) / (words + PRIOR_WORDS)``), on a log scale.
+The text layer reads the window of the text a candidate carries that
+:func:`authorag.text_window.read_window` gives, identifies its language
+(:func:`~authorag.evidence.lang.page_languages`) and, in English, German, Spanish and French,
+counts the key words of each cue family in that language's list (:data:`CUE_WORDS`, written for
+each language, not translated). Two symbols are read in every language: exclamation marks and
+words in capitals.
 
-The word families are English. The symbols (``!``, currency signs, ``|`` navigation bars), the
-page length and the words ``doi`` / ``pubmed`` / ``pmid`` are not tied to a language. A text
-whose words are not English (fewer than :data:`MIN_STOPWORD_SHARE` of the words read are common
-English words) keeps only those language-free features and says so; empty, binary or too-short text
-gives no text evidence at all, with the reason.
+* **Low cues** (:data:`LOW_FAMILIES`, plus ``excl`` and ``caps``) are known to mark
+  low-credibility pages: download-and-fix spam, sales language, miracle-cure claims, clickbait,
+  distrust of institutions, sensational punctuation, shouting capitals. A family is *present*
+  when at least :data:`MIN_DISTINCT` of its words occur and its words make at least
+  :data:`LOW_RATE` per 100 words.
+* **High cues** (:data:`HIGH_FAMILIES`): statements attributed to someone, named studies and
+  sources; present when at least :data:`MIN_DISTINCT` of their words occur.
+
+A page in another language, or with fewer than :data:`MIN_WORDS` words, has no text cues, with
+the reason (``status``). Every cue names the words that were found.
 
 Example:
-    >>> page = "In a randomized trial, the researchers found that the study drug did not help. " * 4
-    >>> batch = text_features([page, "", "Ein kurzer Text ohne englische Wörter, aber mit vielen Wörtern. " * 6])
-    >>> batch.status, int(batch.counts[0, list(FAMILIES).index("study")])
-    (('read', 'empty', 'not_english'), 16)
+    >>> batch = read_texts(["Download our fixer tool now! Fix registry errors, remove every virus, click here "
+    ...                     "for an instant scan. Download today!", "", "Um texto em português sobre o governo, "
+    ...                     "as eleições e a economia do país, com muitos detalhes e números."])
+    >>> batch.status, [c.family for c in batch.cues[0]], batch.language
+    (('read', 'empty', 'language'), ['spam'], ('en', None, 'pt'))
+    >>> batch.cues[0][0].words
+    ('download', 'fixer', 'registry', 'virus', 'click', 'instant')
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 import numpy as np
-from numpy.typing import NDArray
 
+from authorag.evidence.lang import READ_LANGUAGES, page_languages
 from authorag.evidence.words import WordCounter
 from authorag.text_window import read_window
 
-MIN_WORDS = 30
-"""Fewer words than this: no text evidence (a title or a snippet says too little)."""
-PRIOR_WORDS = 100.0
-"""Rates are shrunk towards the typical page as if this many typical words were added."""
-MIN_STOPWORD_SHARE = 0.005
-"""Below this share of :data:`ENGLISH_WORDS` among the words read the English cue families are not used."""
+MIN_WORDS = 12
+"""Fewer words than this: no text evidence."""
+MIN_DISTINCT = 2
+"""Distinct words of a family that must occur for it to be present."""
+LOW_RATE = 3.0
+"""Words of a low family per 100 words (counted over at least :data:`RATE_FLOOR` words) for it to be present."""
+RATE_FLOOR = 40
+EXCL_MIN, EXCL_RATE = 3, 3.0
+"""Exclamation marks: at least this many and this many per 100 words."""
+CAPS_MIN, CAPS_SHARE = 3, 0.08
+"""Words of four or more capital letters: at least this many and this share of the words."""
 
-FAMILIES: dict[str, tuple[str, str]] = {
-    "study": ("citations of studies", "study studies studied research researchers trial trials randomized "
-              "randomised randomly placebo cohort clinical participants efficacy meta systematic controlled"),
-    "cite": ("journals and references", "pmc journal journals lancet jama bmj cochrane vol pp "
-             "references bibliography abstract al citation cited"),
-    "inst": ("named institutions", "university institute institutes nih cdc fda national department hospital "
-             "college association society foundation organization ministry agency"),
-    "review": ("review bylines and dates", "reviewed reviewer updated md phd rn mph editor editorial author authors"),
-    "hedge": ("measured language", "may might could suggest suggests suggested evidence insufficient limited "
-              "unclear inconclusive uncertain possible possibly likely unlikely"),
-    "risk": ("risks and safety", "risk risks safety side adverse harmful complications dose "
-             "dosage interactions warnings"),
-    "consult": ("see-your-doctor boilerplate", "consult physician doctor advice disclaimer informational "
-                "professional provider healthcare diagnose"),
-    "portal": ("site boilerplate", "privacy terms copyright reserved accessibility sitemap"),
-    "cure": ("cure and absolute claims", "cure cures cured curing miracle miraculous guaranteed guarantee proven "
-             "breakthrough secret secrets amazing incredible remedy remedies toxins toxin detox powerful naturally"),
-    "cta": ("calls to buy", "buy order cart shipping checkout discount coupon offer price prices sale subscribe "
-            "shop purchase"),
-    "first": ("first-person testimony", "i me my mine myself testimonial testimonials"),
-    "you": ("second-person address", "you your yours yourself"),
-    "fear": ("distrust of medicine", "pharma conspiracy suppressed mainstream poison poisons chemicals corrupt"),
-    "social": ("comments and sharing", "comment comments reply replies posted share tweet facebook twitter blog forum"),
-    "ads": ("ads and sign-ups", "advertisement sponsored ads advertise affiliate click newsletter signup"),
+LOW_FAMILIES = ("spam", "sales", "cure", "clickbait", "conspiracy")
+HIGH_FAMILIES = ("attribution", "sources")
+CUE_NAMES: dict[str, str] = {
+    "spam": "download-and-fix spam", "sales": "sales language", "cure": "miracle-cure claims",
+    "clickbait": "clickbait", "conspiracy": "distrust of institutions", "attribution": "attributed statements",
+    "sources": "named studies and sources", "excl": "sensational punctuation", "caps": "shouting capitals"}
+"""Cue -> what it stands for in the breakdown."""
+CUE_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "spam": "download downloads fixer registry cleaner malware virus viruses spyware crack keygen booster "
+                "optimizer click instant",
+        "sales": "buy cheap discount discounts coupon coupons bonus bestseller hurry bargain wholesale checkout",
+        "cure": "miracle miraculous cure cures cured guaranteed guarantee detox toxins cleanse breakthrough secret "
+                "secrets remedy remedies amazing incredible effortless",
+        "clickbait": "shocking unbelievable insane viral exposed bombshell outrageous shocked jaw",
+        "conspiracy": "pharma conspiracy suppressed mainstream coverup sheeple globalist globalists elites hoax "
+                      "plandemic depopulation deepstate censored",
+        "attribution": "said says according told reported stated announced spokesperson spokesman spokeswoman "
+                       "confirmed interview quoted",
+        "sources": "study studies journal researchers university published survey report data statistics census "
+                   "court ruling documentation specification"},
+    "de": {
+        "spam": "download herunterladen fixer registry cleaner malware virus viren trojaner crack keygen klicken "
+                "optimierer",
+        "sales": "kaufen billig rabatt gutschein gutscheine bestseller sonderangebot gratis",
+        "cure": "wunder wundermittel heilung heilt geheilt garantiert garantie entgiftung giftstoffe durchbruch "
+                "geheimnis geheimtipp sensationell unglaublich",
+        "clickbait": "schockierend wahnsinn skandal krass verboten viral",
+        "conspiracy": "pharma verschwörung mainstream lügenpresse systemmedien eliten vertuscht vertuschung "
+                      "zensiert zensur plandemie schlafschafe",
+        "attribution": "sagte sagt laut berichtete erklärte sprecher sprecherin mitteilte zufolge interview",
+        "sources": "studie studien forscher forscherin universität veröffentlicht bericht daten statistik umfrage "
+                   "gericht urteil zeitschrift dokumentation"},
+    "es": {
+        "spam": "descargar descarga descargue reparador virus malware limpiador crack clic optimizador",
+        "sales": "comprar compre barato descuento descuentos oferta ofertas gratis rebajas",
+        "cure": "milagro milagroso milagrosa cura curar garantizado garantizada desintoxicación toxinas secreto "
+                "secretos remedio asombroso",
+        "clickbait": "impactante increíble escándalo viral prohibido revelado",
+        "conspiracy": "farmacéuticas conspiración ocultan ocultar censura censurado plandemia élites manipulación",
+        "attribution": "dijo dice según afirmó informó declaró explicó portavoz aseguró entrevista",
+        "sources": "estudio estudios investigadores universidad publicado publicada datos informe encuesta "
+                   "estadísticas tribunal revista documentación"},
+    "fr": {
+        "spam": "télécharger téléchargement nettoyeur virus malware crack cliquez optimiseur",
+        "sales": "acheter achetez promo promotion réduction soldes gratuit gratuite",
+        "cure": "miracle miraculeux guérison garanti garantie garantis toxines secret secrets incroyable",
+        "clickbait": "choquant scandale hallucinant interdit buzz",
+        "conspiracy": "pharma complot complotiste caché cachée censure censuré plandémie élites mainstream "
+                      "manipulation merdias",
+        "attribution": "selon déclaré indiqué affirmé annoncé expliqué parole entretien",
+        "sources": "étude études chercheurs université publié publiée données rapport enquête statistiques "
+                   "tribunal revue documentation"},
 }
-"""Cue family -> (what it stands for, its key words)."""
-LANGUAGE_FREE_WORDS = ("doi", "pubmed", "pmid")
-ENGLISH_WORDS = ("with", "this", "that", "from", "have", "which", "are", "was", "were", "been")
-"""Common English words counted to tell English text (about 4 % of the words of English prose,
-next to none of German, French or Spanish prose)."""
-SYMBOLS: dict[str, tuple[str, tuple[bytes, ...]]] = {
-    "excl": ("exclamation marks", (b"!",)),
-    "money": ("currency signs", (b"$", "€".encode(), "£".encode())),
-    "pipe": ("navigation bars", (b"|",)),
-}
-"""Symbol feature -> (what it stands for, its UTF-8 byte sequences)."""
-TEXT_FEATURES: tuple[str, ...] = (*(f"t.{f}" for f in FAMILIES), "t.ids", *(f"t.{s}" for s in SYMBOLS), "t.len")
-"""The text layer's feature names, in matrix column order."""
-LANGUAGE_FREE: frozenset[str] = frozenset({"t.ids", *(f"t.{s}" for s in SYMBOLS), "t.len"})
-"""Features kept when the words are not English."""
-TextStatus = Literal["read", "not_english", "empty", "binary", "too_short"]
+"""Language -> cue family -> its key words (written for that language)."""
+TextStatus = Literal["read", "language", "empty", "binary", "too_short"]
 STATUS_REASONS: dict[TextStatus, str] = {
     "read": "page text read",
-    "not_english": "page words mostly not English: only language-free text cues used",
+    "language": f"page language not read (reads {', '.join(READ_LANGUAGES)})",
     "empty": "no page text",
     "binary": "page text is binary or control characters",
     "too_short": f"page text under {MIN_WORDS} words",
 }
-_SYMBOL_SET = bytes(sorted({b for _, group in SYMBOLS.values() for seq in group for b in seq}))
-_COUNTER = WordCounter({**{f: words.split() for f, (_, words) in FAMILIES.items()}, "ids": LANGUAGE_FREE_WORDS,
-                        "english": ENGLISH_WORDS}, marks=_SYMBOL_SET)
-_IDS, _ENGLISH = len(FAMILIES), len(FAMILIES) + 1
-_TYPICAL_RATE = 5.0
-"""Per-1,000-word rate short texts are shrunk towards (the order of a typical cue family's rate)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """A cue found in a page.
+
+    Attributes:
+        family: the cue (a key of :data:`CUE_NAMES`).
+        low: True for a cue known to mark low credibility.
+        words: the key words (or symbols) found, in list order.
+        rate: its occurrences per 100 words.
+    """
+
+    family: str
+    low: bool
+    words: tuple[str, ...]
+    rate: float
+
+    @property
+    def reason(self) -> str:
+        """What the breakdown says: the cue and what was found."""
+        return f"{CUE_NAMES[self.family]} ({', '.join(self.words)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,20 +145,42 @@ class TextBatch:
     """The text layer's reading of a batch of pages.
 
     Attributes:
-        values: ``(pages, len(TEXT_FEATURES))``; NaN where the layer has no evidence.
-        status: per page ``read``, ``not_english``, ``empty``, ``binary`` or ``too_short``.
+        status: per page ``read``, ``language`` (not a read language), ``empty``, ``binary`` or ``too_short``.
+        language: the language found (None without text).
         words: words read per page.
-        counts: ``(pages, len(FAMILIES))`` cue words counted per family (0 where not read).
+        cues: the cues present per page (none unless read).
     """
 
-    values: NDArray[np.float64]
     status: tuple[TextStatus, ...]
-    words: NDArray[np.int64]
-    counts: NDArray[np.int64]
+    language: tuple[str | None, ...]
+    words: tuple[int, ...]
+    cues: tuple[tuple[Cue, ...], ...]
 
     def reason(self, i: int) -> str:
         """Why page ``i``'s text gave the evidence it did."""
+        if self.status[i] == "language":
+            return f"page language {self.language[i]} not read (reads {', '.join(READ_LANGUAGES)})"
         return STATUS_REASONS[self.status[i]]
+
+
+def _key(word: str) -> str:
+    """The word as the counter reads it: its longest run of ASCII letters (accents separate words)."""
+    runs = "".join(ch if ch.isascii() and ch.isalnum() else " " for ch in word).split()
+    return max(runs, key=len)
+
+
+@cache
+def _counter(lang: str) -> tuple[WordCounter, tuple[tuple[str, str], ...]]:
+    """The language's counter (one group per key word) and each group's (family, word)."""
+    groups: dict[str, list[str]] = {}
+    owners: list[tuple[str, str]] = []
+    for family, words in CUE_WORDS[lang].items():
+        for word in words.split():
+            key = _key(word)
+            if key not in groups:
+                groups[key] = [key]
+                owners.append((family, word))
+    return WordCounter(groups, marks=b"!"), tuple(owners)
 
 
 _NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or b in (11, 12) or 14 <= b < 32))
@@ -126,59 +194,78 @@ def _is_binary(raw: bytes) -> bool:
     return b"\x00" in sample or bad > 0.05 * len(sample)
 
 
-_PRIOR_COUNT = PRIOR_WORDS * _TYPICAL_RATE / 1000.0
-_FAMILY = len(FAMILIES)
-_SYMBOL_BYTES = tuple(symbols for _, symbols in SYMBOLS.values())
+_CAPS = re.compile(r"[A-Z][A-Z][A-Z][A-Z]+")
+CAPS_CHARS = 1200
+"""Characters of the window searched for words in capitals."""
 
 
-_NO_SYMBOLS = [0] * len(_SYMBOL_BYTES)
+def _caps_words(window: str) -> list[str]:
+    """Runs of four or more ASCII capitals, in the window's first :data:`CAPS_CHARS` characters."""
+    return _CAPS.findall(window, 0, CAPS_CHARS)
 
 
-def _symbol_counts(kept: Sequence[bytes]) -> list[list[int]]:
-    """Occurrences of each :data:`SYMBOLS` group in each page, counted in the page's symbol bytes
-    alone (``kept``, the counter's marks: a sequence counts as if the bytes between its bytes were
-    not there)."""
-    return [[sum(map(k.count, group)) for group in _SYMBOL_BYTES] if k else _NO_SYMBOLS for k in kept]
+def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: bytes, window: str) -> tuple[Cue, ...]:
+    """The cues present in one page (``hits_of``: (key word's group, count) of the words found, in group order)."""
+    _, owners = _counter(lang)
+    found: dict[str, list[tuple[str, int]]] = {}
+    for g, n in hits_of:
+        family, word = owners[g]
+        found.setdefault(family, []).append((word, n))
+    denom = max(words, RATE_FLOOR) / 100.0
+    cues: list[Cue] = []
+    for family, hits in found.items():
+        rate = sum(n for _, n in hits) / denom
+        low = family in LOW_FAMILIES
+        if len(hits) >= MIN_DISTINCT and (not low or rate >= LOW_RATE):
+            cues.append(Cue(family, low, tuple(w for w, _ in hits), round(rate, 2)))
+    excl = len(marks)
+    if excl >= EXCL_MIN and excl / denom >= EXCL_RATE:
+        cues.append(Cue("excl", True, (f"{excl} '!'",), round(excl / denom, 2)))
+    caps = _caps_words(window)
+    if len(caps) >= CAPS_MIN and len(caps) >= CAPS_SHARE * words:
+        cues.append(Cue("caps", True, tuple(dict.fromkeys(caps))[:5], round(len(caps) / denom, 2)))
+    return tuple(cues)
 
 
-def text_features(texts: Sequence[str]) -> TextBatch:
-    """The text layer's features of each page, in order (one batched pass over all of them)."""
+def read_texts(texts: Sequence[str]) -> TextBatch:
+    """The text layer's reading of each page, in order (one counting pass per language)."""
     n = len(texts)
     status: list[TextStatus] = ["read"] * n
-    windows = [read_window(t) for t in texts]
-    todo: list[int] = []
-    raws: list[bytes] = []
-    for i, w in enumerate(windows):
-        raw = w.encode("utf-8", "ignore") if w else b""
+    language: list[str | None] = [None] * n
+    words = [0] * n
+    cues: list[tuple[Cue, ...]] = [()] * n
+    by_lang: dict[str, list[tuple[int, str, bytes]]] = {}
+    readable: list[tuple[int, str, bytes]] = []
+    for i, text in enumerate(texts):
+        window = read_window(text) if text else ""
+        raw = window.encode("utf-8", "ignore")
         if not raw or raw.isspace():
             status[i] = "empty"
         elif _is_binary(raw):
             status[i] = "binary"
         else:
-            todo.append(i)
-            raws.append(raw)
-    counts, words, kept = _COUNTER.count_marked(raws)
-    values = np.full((n, len(TEXT_FEATURES)), np.nan)
-    all_words = np.zeros(n, dtype=np.int64)
-    all_counts = np.zeros((n, _FAMILY), dtype=np.int64)
-    if todo:
-        rows = np.array(todo)
-        symbols = np.array(_symbol_counts(kept))
-        hits = np.hstack([counts[:, :_ENGLISH], symbols]).astype(np.float64)
-        rates = np.log1p(1000.0 * (hits + _PRIOR_COUNT) / (words[:, None] + PRIOR_WORDS))
-        english = counts[:, _ENGLISH] >= MIN_STOPWORD_SHARE * np.maximum(words, 1)
-        rates[~english, :_FAMILY] = np.nan
-        lengths = np.log10(np.maximum([len(texts[i]) for i in todo], 10))
-        short = words < MIN_WORDS
-        block = np.hstack([rates, lengths[:, None]])
-        block[short] = np.nan
-        values[rows] = block
-        all_words[rows] = words
-        all_counts[rows] = np.where(english[:, None] & ~short[:, None], counts[:, :_FAMILY], 0)
-        for j, i in enumerate(todo):
-            status[i] = "too_short" if short[j] else "read" if english[j] else "not_english"
-    return TextBatch(values, tuple(status), all_words, all_counts)
+            readable.append((i, window, raw))
+    for page, lang in zip(readable, page_languages([w for _, w, _ in readable])):
+        language[page[0]] = lang
+        if lang not in READ_LANGUAGES:
+            status[page[0]] = "language"
+        else:
+            by_lang.setdefault(lang, []).append(page)
+    for lang, pages in by_lang.items():
+        counter, _ = _counter(lang)
+        counts, nwords, marks = counter.count_marked([raw for _, _, raw in pages])
+        found: list[list[tuple[int, int]]] = [[] for _ in pages]
+        rows, cols = np.nonzero(counts)  # row-major: each page's words in group order
+        for r, g, n in zip(rows.tolist(), cols.tolist(), counts[rows, cols].tolist()):
+            found[r].append((g, n))
+        for (i, window, _), hits_of, w, m in zip(pages, found, nwords.tolist(), marks):
+            words[i] = w
+            if w < MIN_WORDS:
+                status[i] = "too_short"
+            else:
+                cues[i] = _family_cues(lang, hits_of, w, m, window)
+    return TextBatch(tuple(status), tuple(language), tuple(words), tuple(cues))
 
 
-__all__ = ["FAMILIES", "LANGUAGE_FREE", "SYMBOLS", "STATUS_REASONS", "TEXT_FEATURES", "TextBatch", "TextStatus",
-           "text_features"]
+__all__ = ["CUE_NAMES", "CUE_WORDS", "HIGH_FAMILIES", "LOW_FAMILIES", "MIN_WORDS", "STATUS_REASONS", "Cue",
+           "TextBatch", "TextStatus", "read_texts"]

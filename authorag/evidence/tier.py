@@ -1,27 +1,30 @@
 """PageEvidence: a credibility estimate for a page whose domain no table knows, from the page itself.
 
-:meth:`PageEvidence.estimate` reads the URL, source-type and text layers
-(:mod:`authorag.evidence.features`), applies the model (:mod:`authorag.evidence.model`) and
-returns a :class:`PageEstimate` per candidate: the calibrated probability that the page is
-credible, its value on the trust scale (:func:`~authorag.evidence.model.page_trust`), a
-confidence and each layer's contribution with its reason.
+:meth:`PageEvidence.estimate` reads the URL and source-type layers
+(:mod:`authorag.evidence.features`) and the text layer (:mod:`authorag.evidence.text`: the
+page's language and the cues present in it) and either **speaks** or **abstains**:
 
-Thin evidence keeps the page unknown: with no readable text (empty, binary, under 30 words or
-not English) and no URL cue, the estimate has ``credibility=None`` and trust
-:data:`~authorag.types.UNKNOWN_LEVEL`, with the reason. Bad input never raises.
+* it speaks downwards (trust at or below :data:`~authorag.types.UNKNOWN_LEVEL`) only on a cue
+  that is present and known to mean low credibility (spam, sales or miracle-cure language,
+  clickbait, distrust of institutions, sensational punctuation, shouting capitals, an affiliate
+  link, cure words in the domain name, a listed content farm);
+* it speaks upwards only on present high cues (attributed statements, named studies and
+  sources) and with no low cue, by at most :data:`MAX_LIFT`;
+* otherwise it abstains, and the page stays at the unknown level: no text, a language it does not
+  read, too few words, or no known cue. No URL pattern (a hosting platform's sub-site included)
+  makes a page credible.
 
-:meth:`PageEvidence.detail` turns an estimate into the :class:`~authorag.types.AuthorityDetail`
-the tiers pass on: tier ``page`` (when nothing else knew the source), ``authority`` left as it
-was (page evidence says nothing about recognition), ``credibility`` = the trust-scale value,
-``credibility_sources`` = the probability and the layers (``page.*``).
+Every reason names the cue and the words (or pattern) found in that page. The verdict is a
+field: :attr:`PageEstimate.spoke`, and ``page.status`` (``spoke`` / ``abstained``) with
+``page.why`` among the detail's credibility sources. Bad input never raises.
 
 Example:
     >>> from authorag.types import Candidate
     >>> page = PageEvidence()
-    >>> est = page.estimate([Candidate.create("https://zq-shop.biz/product/miracle?hop=x", ""),
+    >>> est = page.estimate([Candidate.create("https://zq-cure4all.biz/product?hop=x", ""),
     ...                      Candidate.create("https://zq-blog.biz/", "")])
-    >>> est[0].thin, est[1].thin, est[1].reason
-    (False, True, 'thin evidence: no page text and no URL cue')
+    >>> est[0].spoke, est[0].cues, est[1].spoke, est[1].why
+    (True, ('affiliate referral parameter', 'cure words in the domain name (zq-cure4all)'), False, 'no page text; no known cue in the address')
 """
 from __future__ import annotations
 
@@ -29,20 +32,10 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from authorag.evidence.features import (
-    FEATURES,
-    LAYER_OF,
-    LAYERS,
-    MEMO_KEY_CHARS,
-    MEMO_SIZE,
-    UrlEvidence,
-    UrlReader,
-    page_features,
-)
+from authorag.evidence.features import MEMO_KEY_CHARS, MEMO_SIZE, UrlEvidence, UrlReader
 from authorag.evidence.model import PageModel, load_page_model, page_trust
-from authorag.evidence.text import FAMILIES, STATUS_REASONS, SYMBOLS, TextStatus
+from authorag.evidence.text import TextBatch, read_texts
+from authorag.evidence.url import HOSTED_CUE, URL_FEATURES
 from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.trust import PAGE_EVIDENCE_SOURCE
 from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
@@ -53,9 +46,13 @@ FULL_WORDS = 500
 """Words of text at which the text layer's share of the confidence is full."""
 URL_ONLY_CONFIDENCE = 0.3
 """Share of :data:`MAX_CONFIDENCE` a URL cue gives without text."""
+MAX_LIFT = 0.06
+"""Most trust page evidence adds above the unknown level (present high cues, no low cue)."""
 FILLS_TIERS = frozenset({"unknown", "hosted", "learned", "judge"})
 """Tiers whose details the page tier adds credibility to (when they carry none): every tier that is
 not a table, a suffix rule or a reserved name."""
+STATUS_SOURCE, WHY_SOURCE = "page.status", "page.why"
+"""Credibility-source names of the verdict (raw ``spoke`` / ``abstained``) and its reason."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +60,8 @@ class LayerEvidence:
     """One layer's part of a page estimate.
 
     Attributes:
-        layer: ``url``, ``type``, ``text`` (or ``pool``).
-        contribution: its contribution to the logit (0: no evidence or neutral).
+        layer: ``url``, ``type`` or ``text``.
+        contribution: its contribution to the cue score (0: no cue).
         reason: what the layer saw.
     """
 
@@ -78,25 +75,36 @@ class PageEstimate:
     """What a page's own evidence says about its credibility.
 
     Attributes:
-        credibility: calibrated probability that the page is credible; None when thin.
-        trust: the value on the trust scale (``UNKNOWN_LEVEL`` when thin).
-        confidence: 0 (thin) to :data:`MAX_CONFIDENCE`.
-        logit: the model's logit before calibration (0 when thin).
+        credibility: calibrated probability that the page is credible; None when it abstained.
+        trust: the value on the trust scale (``UNKNOWN_LEVEL`` when it abstained).
+        confidence: 0 (abstained) to :data:`MAX_CONFIDENCE`.
+        score: the cue score (0 when it abstained).
         layers: each layer's contribution and reason.
-        reason: one line for the note.
+        cues: each cue found, with what was found (empty when it abstained).
+        why: why it spoke (the cues) or abstained.
+        language: the page's language (None without text).
     """
 
     credibility: float | None
     trust: float
     confidence: float
-    logit: float
+    score: float
     layers: tuple[LayerEvidence, ...]
-    reason: str
+    cues: tuple[str, ...]
+    why: str
+    language: str | None = None
 
     @property
-    def thin(self) -> bool:
-        """True when the evidence was too thin to move the page off the unknown level."""
-        return self.credibility is None
+    def spoke(self) -> bool:
+        """True when page evidence moved the page off the unknown level (or held it there on a low cue)."""
+        return self.credibility is not None
+
+    @property
+    def reason(self) -> str:
+        """One line for the note."""
+        if not self.spoke:
+            return f"page evidence abstained: {self.why}"
+        return f"page evidence spoke: credible with p={self.credibility:.2f} (trust {self.trust:.3f}) from {self.why}"
 
 
 class PageEvidence:
@@ -108,7 +116,7 @@ class PageEvidence:
 
     Example:
         >>> from authorag.types import Candidate
-        >>> d = PageEvidence().score([Candidate.create("https://zq-shop.biz/cart?ref=x", "")])[0]
+        >>> d = PageEvidence().score([Candidate.create("https://zq-cure4all.biz/cart?hop=x", "")])[0]
         >>> d.tier, d.authority, d.credibility < 0.3
         ('page', None, True)
     """
@@ -138,40 +146,27 @@ class PageEvidence:
         self._details = {}
 
     def estimate(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> list[PageEstimate]:
-        """One estimate per candidate, in order (``hosted``: see :func:`~authorag.evidence.features.page_features`)."""
+        """One estimate per candidate, in order (``hosted``: see :func:`~authorag.evidence.features.url_evidence`)."""
         if not candidates:
             return []
         self._fresh_memos()
-        batch = page_features(candidates, hosted=hosted, reader=self._reader)
-        per = self.model.contributions(batch.matrix)
-        parts = np.stack([per[:, _LAYER_COLUMNS[layer]].sum(axis=1) for layer in LAYERS], axis=1)
-        logits = self.model.bias + parts.sum(axis=1)
-        probs = self.model.calibrated(logits)
-        text_per = per[:, _TEXT_COLUMNS]
-        top_text: list[list[int]] = np.argsort(-np.abs(text_per), axis=1)[:, :3].tolist()
-        text_values: list[list[float]] = text_per.tolist()
-        words: list[int] = batch.text.words.tolist()
-        base_rate, out = self.model.base_rate, list[PageEstimate]()
-        for i, (ev, status, logit, prob, part) in enumerate(zip(batch.evidence, batch.text.status, logits.tolist(),
-                                                                 probs.tolist(), parts.tolist())):
-            if status == "read" or status == "not_english":
-                row = text_values[i]
-                text_reason = _text_reason(status, words[i], [(j, row[j]) for j in top_text[i]])
-            else:
-                text_reason = STATUS_REASONS[status]
-            out.append(_one(ev, status, words[i], logit, prob, part, text_reason, base_rate))
-        return out
+        evidence = self._reader.read(candidates, hosted)
+        texts = read_texts([c.text for c in candidates])
+        return [_one(self.model, ev, texts, i) for i, ev in enumerate(evidence)]
 
     def detail(self, estimate: PageEstimate, base: AuthorityDetail = UNKNOWN_DETAIL) -> AuthorityDetail:
-        """``base`` with the page's credibility added (tier ``page`` when ``base`` is unknown).
+        """``base`` with the page's credibility added (tier ``page`` when ``base`` is unknown) and the
+        verdict (``page.status``, ``page.why``) among its credibility sources.
 
-        A thin estimate returns ``base`` with the reason added to its note.
+        An estimate that abstained returns ``base`` with the verdict and the reason added to its note.
         """
         note = f"{base.note}; {estimate.reason}" if base.note else estimate.reason
+        verdict = (SourceValue(STATUS_SOURCE, 1.0 if estimate.spoke else 0.0, "spoke" if estimate.spoke else "abstained"),
+                   SourceValue(WHY_SOURCE, 0.0, estimate.why))
         if estimate.credibility is None:
-            return dataclasses.replace(base, note=note)
+            return dataclasses.replace(base, credibility_sources=(*base.credibility_sources, *verdict), note=note)
         url, stype, text = estimate.layers
-        sources = (SourceValue(PAGE_EVIDENCE_SOURCE, estimate.trust, round(estimate.credibility, 4)),
+        sources = (SourceValue(PAGE_EVIDENCE_SOURCE, estimate.trust, round(estimate.credibility, 4)), *verdict,
                    SourceValue("page.url", url.contribution, url.reason),
                    SourceValue("page.type", stype.contribution, stype.reason),
                    SourceValue("page.text", text.contribution, text.reason))
@@ -233,14 +228,6 @@ class PageEvidence:
         return f"PageEvidence(model={self.model.meta.get('name', 'custom')!r})"
 
 
-_LAYER_COLUMNS = {layer: np.array([LAYER_OF[f] == layer for f in FEATURES]) for layer in LAYERS}
-_TEXT_COLUMNS = np.array([j for j, f in enumerate(FEATURES) if LAYER_OF[f] == "text"])
-_CUE_NAMES = {f"t.{f}": why for f, (why, _) in FAMILIES.items()} | {f"t.{s}": why for s, (why, _) in SYMBOLS.items()} \
-    | {"t.ids": "DOI or PubMed words", "t.len": "page length"}
-_TEXT_NAMES = [_CUE_NAMES[FEATURES[j]] for j in _TEXT_COLUMNS.tolist()]
-"""The breakdown's name of each text feature, by its place among the text columns."""
-
-
 @dataclass(frozen=True, slots=True)
 class _Remembered:
     """The detail a candidate got, with what it depends on besides its URL and text."""
@@ -251,34 +238,52 @@ class _Remembered:
     detail: AuthorityDetail
 
 
-def _one(ev: UrlEvidence, status: TextStatus, words: int, logit: float, prob: float, parts: list[float],
-         text_reason: str, base_rate: float) -> PageEstimate:
-    """One candidate's estimate from its layers' readings and the model's numbers."""
+def _abstain(ev: UrlEvidence, texts: TextBatch, i: int) -> PageEstimate:
+    """The estimate of a page with no known cue: the unknown level, with why."""
+    status = texts.status[i]
+    head = f"no known cue in {texts.words[i]} words ({texts.language[i]})" if status == "read" else texts.reason(i)
+    tail = "; the hosting platform's address is not evidence" if ev.url.values[_HOSTED_AT] else ""
+    why = f"{head}; no known cue in the address{tail}"
+    layers = (LayerEvidence("url", 0.0, ev.url_reason), LayerEvidence("type", 0.0, ev.type_reason),
+              LayerEvidence("text", 0.0, texts.reason(i)))
+    return PageEstimate(None, UNKNOWN_LEVEL, 0.0, 0.0, layers, (), why, texts.language[i])
+
+
+def _one(model: PageModel, ev: UrlEvidence, texts: TextBatch, i: int) -> PageEstimate:
+    """One candidate's estimate: its present cues scored, calibrated and bounded, or abstention."""
+    text_cues = texts.cues[i]
+    low_text = [c for c in text_cues if c.low]
+    high = [] if (low_text or ev.low_cues) else [c for c in text_cues if not c.low]
+    if not (low_text or ev.low_cues or high):
+        return _abstain(ev, texts, i)
+    url_low = [(n, 0.0) for n, _ in ev.low_cues if n.startswith("u.")]
+    type_low = [(n, 0.0) for n, _ in ev.low_cues if n.startswith("s.")]
+    text_score = model.score([(c.family, c.rate) for c in low_text], [c.family for c in high])
+    parts = (model.score(url_low, ()), model.score(type_low, ()), text_score)
+    score = sum(parts)
+    prob = model.calibrated(score)
+    trust = page_trust(prob, model.base_rate)
+    down = bool(low_text or ev.low_cues)
+    cues = (*(why for _, why in ev.low_cues), *(c.reason for c in (*low_text, *high)))
+    kind = "low-credibility cues" if down else "credibility cues"
+    if (trust >= UNKNOWN_LEVEL) if down else (trust <= UNKNOWN_LEVEL):
+        weak = _abstain(ev, texts, i)
+        return dataclasses.replace(weak, why=f"{kind} too weak to move the page: {'; '.join(cues)}")
+    trust = min(trust, UNKNOWN_LEVEL + MAX_LIFT)
+    words = texts.words[i]
+    share = min(1.0, words / FULL_WORDS) if text_cues else 0.0
+    confidence = MAX_CONFIDENCE * max(share, URL_ONLY_CONFIDENCE if ev.low_cues else 0.0)
+    text_reason = f"{words} words read ({texts.language[i]})" if texts.status[i] == "read" else texts.reason(i)
+    if low_text or high:
+        text_reason += ": " + "; ".join(c.reason for c in (*low_text, *high))
     layers = (LayerEvidence("url", round(parts[0], 4), ev.url_reason),
               LayerEvidence("type", round(parts[1], 4), ev.type_reason),
               LayerEvidence("text", round(parts[2], 4), text_reason))
-    cues = ev.url.cues
-    if status != "read" and not cues:
-        why = "no page text" if status == "empty" else STATUS_REASONS[status]
-        return PageEstimate(None, UNKNOWN_LEVEL, 0.0, 0.0, layers, f"thin evidence: {why} and no URL cue")
-    share = min(1.0, words / FULL_WORDS) if status == "read" else 0.0
-    confidence = MAX_CONFIDENCE * max(share, URL_ONLY_CONFIDENCE if cues else 0.0)
-    trust = page_trust(prob, base_rate)
-    top = layers[0]  # the first of the largest |contribution|s, as max() picks it
-    for le in layers[1:]:
-        if abs(le.contribution) > abs(top.contribution):
-            top = le
-    reason = f"page evidence: credible with p={prob:.2f} (trust {trust:.3f}); strongest layer {top.layer} " \
-             f"({top.contribution:+.2f}: {top.reason})"
-    return PageEstimate(prob, trust, round(confidence, 4), logit, layers, reason)
+    return PageEstimate(prob, trust, round(confidence, 4), round(score, 4), layers, cues,
+                        f"{kind}: {'; '.join(cues)}", texts.language[i])
 
 
-def _text_reason(status: str, words: int, top: list[tuple[int, float]]) -> str:
-    """The status, words read and the (up to three) text features that moved the logit most, with their
-    sign (``top``: place among the text columns, contribution)."""
-    cues = ", ".join([f"{_TEXT_NAMES[j]} {v:+.2f}" for j, v in top if abs(v) >= 0.01])
-    head = f"{words} words read" if status == "read" else STATUS_REASONS["not_english"]
-    return f"{head}; {cues}" if cues else head
+_HOSTED_AT = URL_FEATURES.index(HOSTED_CUE)
 
 
-__all__ = ["FILLS_TIERS", "MAX_CONFIDENCE", "LayerEvidence", "PageEstimate", "PageEvidence"]
+__all__ = ["FILLS_TIERS", "MAX_CONFIDENCE", "MAX_LIFT", "STATUS_SOURCE", "WHY_SOURCE", "LayerEvidence", "PageEstimate", "PageEvidence"]

@@ -2,12 +2,12 @@
 
 Two kinds of feature, all 0/1 except the depth:
 
-* **cues** (:data:`URL_CUES`), the page kinds of low-credibility pools: referral and tracking
-  parameters (``?hop=``, ``?ref=``, ``utm_*``, ``replytocom``), shop / cart / product paths,
+* **cues** (:data:`URL_CUES`), the page kinds of low-credibility pools: affiliate referral
+  parameters (``?hop=``, ``?aff=``), shop / cart / product paths,
   tag / category / archive listings, dynamic database pages (``DisplayMonograph.asp?storeID=``,
   ``.php?id=``), print and AMP variants, hosting-platform sub-sites (``*.myshopify.com``) and
-  keyword-stuffed domain names (``1cure4cancer.com``). A cue is evidence on its own: a page
-  with no text and no cue has thin evidence.
+  keyword-stuffed domain names (``1cure4cancer.com``). Only :data:`LOW_URL_CUES` count as
+  evidence (downwards); the others are shown in the breakdown.
 * **shape** (:data:`URL_SHAPE`): path depth, query string, home page, file type (static page,
   script, PDF, none), ``.org`` and country-code suffixes.
 
@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from authorag.platforms import default_platforms
 
 URL_CUES: dict[str, tuple[str, re.Pattern[str]]] = {
-    "u.referral": ("referral or tracking parameter", re.compile(
-        r"[?&;](?:hop|ref|refid|aff|aff_?id|affiliate|partner|utm_\w+|clickid|gclid|fbclid|replytocom|"
-        r"_wpnonce|sessionid|sid|phpsessid|storeid|src|source|campaign|cmpid|mc_cid)=")),
+    "u.referral": ("affiliate referral parameter", re.compile(
+        r"[?&;](?:hop|refid|aff|aff_?id|affiliate|affiliate_?id|clickid)=")),
     "u.shop": ("shop, cart or product page", re.compile(
         r"/(?:products?|shop|store|cart|checkout|buy|order|catalog|item)(?:[/._?-]|$)|productdetails|"
         r"_p/|shopexd|/dp/|add-to-cart|[?&]add-to-cart=")),
@@ -50,6 +49,10 @@ URL_FEATURES: tuple[str, ...] = (*URL_CUES, HOSTED_CUE, STUFFED_CUE, *URL_SHAPE)
 CUE_REASONS: dict[str, str] = {**{k: v[0] for k, v in URL_CUES.items()},
                                HOSTED_CUE: "sub-site of a hosting platform",
                                STUFFED_CUE: "cure words in the domain name"}
+LOW_URL_CUES = frozenset({"u.referral", "u.stuffed"})
+"""URL cues known to mean low credibility (affiliate links of sales pages, cure words in the
+domain name): the only URL cues page evidence acts on. The others are read and shown, never
+scored; none makes a page credible."""
 _STATIC = frozenset({"htm", "html", "shtml", "xhtml"})
 _SCRIPT = frozenset({"php", "asp", "aspx", "cfm", "jsp", "cgi", "pl"})
 MAX_URL_CHARS = 2000
@@ -140,4 +143,4 @@ def _hosted(url: str, host: str, domain: str) -> bool:
     return hit is not None and not hit.official
 
 
-__all__ = ["CUE_REASONS", "MAX_URL_CHARS", "SHOP_PLATFORMS", "URL_CUES", "URL_FEATURES", "UrlFeatures", "split_path", "url_features"]
+__all__ = ["CUE_REASONS", "LOW_URL_CUES", "MAX_URL_CHARS", "SHOP_PLATFORMS", "URL_CUES", "URL_FEATURES", "UrlFeatures", "split_path", "url_features"]

@@ -55,14 +55,35 @@ def _many(suffixes: Iterable[str], authority: float, label: str, credibility: fl
 
 _CC_GOV = ("gov.uk", "gov.au", "gov.in", "gov.za", "gov.sg", "gov.br", "gc.ca", "canada.ca", "gouv.fr",
            "gob.mx", "gob.es", "go.jp", "go.kr", "gov.cn", "govt.nz", "gv.at", "admin.ch", "bund.de",
-           "gov.ie", "gov.it", "europa.eu", "gov.scot", "gov.wales")
-_PUBLIC_HEALTH = ("nhs.uk",)
+           "gov.ie", "gov.it", "europa.eu", "gov.scot", "gov.wales",
+           # more national government suffixes, registration restricted to public bodies
+           "gov.pl", "gov.pt", "gov.gr", "gov.il", "gov.tr", "gob.ar", "gob.cl", "gob.pe", "gov.co", "gov.ph",
+           "gov.my", "go.id", "go.th", "gov.ng", "go.ke", "gov.eg", "gov.sa", "gov.ae", "gov.hk", "gov.tw",
+           "gouv.qc.ca", "police.uk", "mod.uk")
+_NATIONAL_GOV_DOMAINS = (
+    # national governments, parliaments and official portals outside a closed suffix (hand-listed)
+    "bundesregierung.de", "bundestag.de", "bundesrat.de", "bundesgesundheitsministerium.de",
+    "bundesfinanzministerium.de", "auswaertiges-amt.de", "destatis.de", "rki.de", "bfarm.de", "pei.de",
+    "gouvernement.fr", "elysee.fr", "service-public.fr", "assemblee-nationale.fr", "senat.fr", "insee.fr",
+    "boe.es", "congreso.es", "senado.es", "ine.es", "isciii.es", "aemet.es",
+    "governo.it", "quirinale.it", "parlamento.it", "camera.it", "senato.it", "istat.it", "iss.it",
+    "rijksoverheid.nl", "overheid.nl", "government.nl", "tweedekamer.nl", "rivm.nl", "cbs.nl",
+    "regeringen.se", "riksdagen.se", "folkhalsomyndigheten.se", "regjeringen.no", "stortinget.no", "fhi.no",
+    "stm.dk", "ft.dk", "sst.dk", "valtioneuvosto.fi", "eduskunta.fi", "thl.fi",
+    "belgium.be", "premier.be", "sciensano.be", "gov.lu", "parlament.gv.at",
+    "parliament.uk", "parl.ca",
+    "santepubliquefrance.fr", "has-sante.fr", "inserm.fr", "cnrs.fr", "nice.org.uk",
+    "un.org", "unicef.org", "unhcr.org", "undp.org", "unesco.org", "wfp.org", "fao.org", "ilo.org", "iaea.org",
+    "wto.org", "paho.org", "oecd.org", "imf.org", "worldbank.org",
+)
+_PUBLIC_HEALTH = ("nhs.uk", "nhs.scot", "nhs.wales", "hse.ie")
 _CC_ACADEMIC = ("ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn", "edu.sg",
                 "edu.br", "edu.mx", "ac.at", "ac.il")
 
 DEFAULT_RULES: tuple[SuffixRule, ...] = tuple(
     _many(("gov", "mil"), 0.85, "US government / military", 0.85)
     + _many(_CC_GOV, 0.8, "national government", 0.8)
+    + _many(_NATIONAL_GOV_DOMAINS, 0.8, "national government or intergovernmental body (listed domain)", 0.8)
     + _many(_PUBLIC_HEALTH, 0.8, "national health service", 0.85)
     + _many(("edu",), 0.8, "accredited US higher education", 0.75)
     + _many(_CC_ACADEMIC, 0.75, "academic network", 0.75)

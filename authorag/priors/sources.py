@@ -21,6 +21,9 @@ source                        axis         value
 ``averitec_misinfo`` (opt-in) credibility  listed misinformation domain: 0.05
 ``grinberg2019`` (opt-in)     credibility  black 0.0, red 0.1, orange 0.2, yellow 0.35,
                                            satire 0.3, green 0.8
+``universities``, ``government``,          institution and outlet lists, see
+``wikiproject``, ``decodex``,  credibility  :mod:`authorag.priors.institutions` (ownership
+``legitphish``, ``predatory``              alone is capped)
 ============================  ===========  =====================================================
 """
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Literal
 
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError, PriorUnavailable
+from authorag.priors.institutions import policy_only
 from authorag.types import SourceValue
 
 log = logging.getLogger(__name__)
@@ -103,23 +107,10 @@ does not sink below the unknown level; deprecated (-2) is 0.0, and a second low-
 source (CRED-1, UT1) pulls an unreliable one below the threshold."""
 
 
-PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org", "biorxiv.org", "medrxiv.org",
-                                                    "ssrn.com", "osf.io"})
-"""Domains whose perennial "unreliable" status reflects Wikipedia's citation policy (no
-self-citation; preprints are cited through the published paper), not what they report."""
-
-
-def _policy_only(domain: str) -> bool:
-    from authorag.platforms import default_platforms
-
-    bare = domain.strip().lower().removeprefix("www.")
-    return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().platforms
-
-
 def _read_perennial(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, float, float | str]]:
     for r in rows:
         status = int(r["status"])
-        if status == -1 and _policy_only(r["domain"]):
+        if status == -1 and policy_only(r["domain"]):  # authorag.priors.institutions
             continue
         yield r["domain"], _PERENNIAL[status], float(status)
 
@@ -151,6 +142,32 @@ def _read_ut1_fakenews(rows: Iterator[dict[str, str]]) -> Iterator[tuple[str, fl
         yield r["host"], UT1_FAKENEWS_VALUE, "fakenews"
 
 
+def _institutions() -> tuple[SourceSpec, ...]:
+    from authorag.priors import institutions as i
+
+    return (
+        SourceSpec("universities", "universities.csv.gz", "credibility", 0.5, False, "MIT (Hipo university-domains-list)",
+                   "Universities in 201 countries (Hipo): ownership, capped", i.read_universities, frozenset({"hipo"})),
+        SourceSpec("government", "government.csv.gz", "credibility", 0.5, False, "public domain (US GSA)",
+                   "US federal and state domains outside .gov (GSA): ownership, capped", i.read_government,
+                   frozenset({"gsa"})),
+        SourceSpec("wikiproject", "wikiproject.csv.gz", "credibility", 0.6, False, "CC BY-SA 4.0 (Wikipedia)",
+                   "Wikipedia WikiProject and perennial source lists (kynoptic/wikipedia-reliable-sources)",
+                   i.read_wikiproject, frozenset({"wikiproject"})),
+        SourceSpec("decodex", "decodex.csv.gz", "credibility", 0.6, False, "ODbL 1.0 (Le Monde, Sciences Po médialab)",
+                   "Décodex 2017 (Le Monde): French and foreign outlets, both ends", i.read_decodex,
+                   frozenset({"decodex"})),
+        SourceSpec("legitphish", "legitphish.csv.gz", "credibility", 0.6, False, "CC BY 4.0 (LegitPhish)",
+                   "LegitPhish phishing domains", i.read_legitphish, frozenset({"legitphish"})),
+        SourceSpec("predatory", "predatory.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
+                   "Stop Predatory Journals: predatory journals and publishers", i.read_predatory,
+                   frozenset({"predatory"})),
+        SourceSpec("reference", "reference_works.csv", "credibility", 0.6, False, "Apache-2.0 (authorag project)",
+                   "Official documentation, standards and reference works (hand-written, with reasons)",
+                   i.read_reference, frozenset({"reference"})),
+    )
+
+
 SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
     SourceSpec("ccnews_pagerank", "ccnews_pagerank.csv.gz", "authority", 0.6, False, "Apache-2.0",
                "PageRank of the CC-News news-domain link graph (Burdisso et al. 2024)", _read_ccnews),
@@ -170,6 +187,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({s.name: s for s in (
     SourceSpec("ut1_fakenews", "ut1_fakenews.csv.gz", "credibility", 0.4, False, "CC BY-SA 4.0",
                "UT1 blacklists, Université Toulouse Capitole: the fakenews category", _read_ut1_fakenews,
                frozenset({"ut1"})),
+    *_institutions(),
 )})
 
 
@@ -206,7 +224,8 @@ def normalize_key(raw: str) -> str | None:
 def _read_gz(file: str) -> str:
     try:
         with resources.files("authorag.data").joinpath(file).open("rb") as raw:
-            return gzip.decompress(raw.read()).decode("utf-8")
+            data = raw.read()
+            return (gzip.decompress(data) if file.endswith(".gz") else data).decode("utf-8")
     except OSError as exc:
         raise PriorUnavailable(f"cannot read prior data file {file} ({exc}); reinstall authorag") from exc
 

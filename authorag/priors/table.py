@@ -5,13 +5,15 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
+from authorag.priors.lookalike import IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index
+from authorag.priors.registry import refusal, registry_credibility
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
 from authorag.priors.store.mapped import PriorStore
@@ -109,8 +111,10 @@ class PriorTable:
     name = "prior"
 
     def __init__(self, sources: Iterable[SourceSpec], rules: Iterable[SuffixRule] = DEFAULT_RULES,
-                 extra: Iterable[ExtraSource] = ()) -> None:
+                 extra: Iterable[ExtraSource] = (), lookalikes: LookalikeIndex | None | Literal["default"] = "default",
+                 ) -> None:
         self.specs: tuple[SourceSpec, ...] = tuple(sources)
+        self._lookalikes: LookalikeIndex | None | Literal["default"] = lookalikes
         self.rules: tuple[SuffixRule, ...] = tuple(rules)
         self.extra: tuple[ExtraSource, ...] = tuple(extra)
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
@@ -121,6 +125,13 @@ class PriorTable:
         self._axis.update({e.name: e.axis for e in self.extra})
         self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
         self._len: int | None = None
+
+    @property
+    def lookalikes(self) -> LookalikeIndex | None:
+        """The look-alike index hosts no table knows are checked against (built on first use)."""
+        if isinstance(self._lookalikes, str):
+            self._lookalikes = default_index()
+        return self._lookalikes
 
     @property
     def source_names(self) -> tuple[str, ...]:
@@ -134,7 +145,7 @@ class PriorTable:
             if n not in extra_names:
                 source_spec(n)
         return PriorTable([s for s in self.specs if s.name not in names], self.rules,
-                          [e for e in self.extra if e.name not in names])
+                          [e for e in self.extra if e.name not in names], self._lookalikes)
 
     @property
     def prior_stores(self) -> dict[str, dict[str, Any]]:
@@ -188,14 +199,22 @@ class PriorTable:
         if not found and host is not None and host == domain and not host.startswith("www."):
             found, matched = self._www_fallback(host)  # a bare public suffix: nhs.uk is www.nhs.uk
         rule = match_rule(host, self.rules)
+        refused = None if rule is None else refusal(rule, host, domain)
+        if refused is not None:
+            rule = None
         auth_sv = tuple(v for v in found if self._axis[v.name] == "authority")
         cred_sv = tuple(v for v in found if self._axis[v.name] == "credibility")
-        if rule is not None and rule.credibility is not None:
-            cred_sv += (SourceValue(RULE_CREDIBILITY, rule.credibility, f".{rule.suffix}"),)
+        rule_cred = None if rule is None else registry_credibility(rule, domain)
+        if rule is not None and rule_cred is not None:
+            cred_sv += (SourceValue(RULE_CREDIBILITY, rule_cred, f".{rule.suffix}"),)
         authority, a_conf = _combine(auth_sv, self._weight)
         credibility, _ = _combine(cred_sv, self._weight)
         if authority is not None:
             return AuthorityDetail(authority, a_conf, "table", auth_sv, credibility, cred_sv, matched)
+        if credibility is None:
+            suspect = self._suspect(host, domain, refused)
+            if suspect is not None:
+                return suspect
         if rule is not None:
             sv = SourceValue("rule", rule.authority, f".{rule.suffix}")
             note = f"suffix rule .{rule.suffix} ({rule.label})" if rule.label else f"suffix rule .{rule.suffix}"
@@ -204,7 +223,19 @@ class PriorTable:
         if credibility is not None:
             return AuthorityDetail(None, 0.0, "unknown", (), credibility, cred_sv, matched,
                                    "credibility known, authority unknown")
-        return UNKNOWN_DETAIL
+        return UNKNOWN_DETAIL if refused is None else AuthorityDetail(None, 0.0, "unknown", note=refused)
+
+    def _suspect(self, host: str | None, domain: str | None, refused: str | None) -> AuthorityDetail | None:
+        """The detail of a look-alike host, or of an internationalized name under a closed suffix
+        (below the unknown level, the reason in the note); None for an ordinary unknown host."""
+        found = None if self.lookalikes is None else self.lookalikes.check(host, domain)
+        if found is None and (refused is None or "xn--" not in (host or "")):
+            return None
+        why = found.reason if found is not None else refused
+        cred = (SourceValue(IMPERSONATION, LOOKALIKE_CREDIBILITY, found.imitates if found and found.imitates else why),)
+        note = "; ".join(n for n in (why, refused if found is not None else None) if n)
+        return AuthorityDetail(None, 0.0, "unknown", (), LOOKALIKE_CREDIBILITY, cred,
+                               found.imitates if found is not None else None, note)
 
     def host_credibility(self, host: str | None, domain: str | None) -> tuple[SourceValue, ...]:
         """Credibility values listed for ``host`` itself or a parent below ``domain`` (never for
@@ -213,7 +244,7 @@ class PriorTable:
 
         Example:
             >>> [s.name for s in load_prior().host_credibility("70news.wordpress.com", "wordpress.com")]
-            ['cred1']
+            ['cred1', 'decodex']
         """
         out: list[SourceValue] = []
         for name, table in self._tables.items():
@@ -264,7 +295,7 @@ def load_prior(
 
     Example:
         >>> load_prior(exclude=["majestic"]).source_names
-        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews')
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'wikiproject', 'decodex', 'legitphish', 'predatory', 'reference')
     """
     excluded = set(exclude)
     wanted = set(optin)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import resources
+from collections.abc import Sequence
 from typing import IO, Any
 
 from rich.console import Console
@@ -18,7 +19,7 @@ from rich.table import Table
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.scores import FUSED_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule, trust_rule_for
-from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, Ranking
 
 EXAMPLE = "trec_hm2019_topic6.jsonl"
 FILTER_K = 5
@@ -35,7 +36,7 @@ LEGEND = (
     "Columns: relevance = BM25 (or the configured relevance) relative to the best page that is not "
     "keyword-stuffed, 1.00 = best; "
     f"trust = how far the source can be trusted, 0-1 ({UNKNOWN_LEVEL:.2f} = nothing known, below = evidence "
-    "against it, above = evidence for it; the evidence is named under What changed); tier = who answered "
+    "against it, above = evidence for it; the evidence is named under What changed); tier = who set the trust "
     "(table: the shipped domain table, page: evidence from the page's URL and text, judge: the LLM judge, "
     "hosted: a user's page on a hosting platform, unknown: nobody); fused = the score of the order "
     "(on-topic pages from 0.50 up); NIST cred. and stance = the TREC assessors' labels, which the "
@@ -64,13 +65,51 @@ def load_example(name: str = EXAMPLE) -> tuple[dict[str, Any], list[Candidate]]:
     return header, cands
 
 
+class ScoredOnce:
+    """An :class:`~authorag.priors.base.AuthorityScorer` that answers with the details one scoring
+    of the example gave (by candidate id): the three orders show the same tier and trust for a
+    page, and a judge is asked once per page, whatever its budget or timing."""
+
+    def __init__(self, name: str, details: dict[str, AuthorityDetail]) -> None:
+        self.name = name
+        self.details = details
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        """The remembered detail of each candidate."""
+        return [self.details[str(c.id)] for c in candidates]
+
+
 def compute_demo(reranker: AuthorityReranker) -> DemoResult:
-    """Rank the bundled example three ways (the scoring, and any judge calls, happen here)."""
+    """Rank the bundled example three ways from one scoring of its pages (the scoring, and any
+    judge calls, happen here, once)."""
     header, cands = load_example()
-    before = reranker.rerank(header["query"], cands, weight=0.0, mode="rerank", top_k=None)
-    after = reranker.rerank(header["query"], cands)
-    filtered = reranker.rerank(header["query"], cands, mode="filter", top_k=FILTER_K)
+    details = reranker.scorer.score(cands)
+    once = AuthorityReranker(ScoredOnce(reranker.scorer.name, {str(c.id): d for c, d in zip(cands, details)}),
+                             relevance=reranker.relevance, policy=reranker.policy, suitability=reranker.suitability)
+    before = once.rerank(header["query"], cands, weight=0.0, mode="rerank", top_k=None)
+    after = once.rerank(header["query"], cands)
+    filtered = once.rerank(header["query"], cands, mode="filter", top_k=FILTER_K)
     return DemoResult(header, before, after, filtered)
+
+
+def trust_tier(c: Candidate, rule: TrustRule) -> str:
+    """The tier that set the candidate's trust: ``page`` when page evidence did (it outranks the
+    authority a judge or the learned prior gave the domain), else the detail's tier."""
+    auth = c.authority
+    if auth is None:
+        return "-"
+    return "page" if rule.of(auth).reason == "page evidence" else auth.tier
+
+
+def judge_note(result: DemoResult, rule: TrustRule) -> str | None:
+    """What the LLM judge did in this run, in plain words; None when no page was judged."""
+    judged = [c for c in result.after.candidates if c.authority is not None and c.authority.tier == "judge"]
+    if not judged:
+        return None
+    decided = [c.domain or c.url for c in judged if trust_tier(c, rule) == "judge"]
+    return (f"LLM judge: rated {len(judged)} of {len(result.after.candidates)} pages; it set the trust of "
+            f"{len(decided)}{': ' + ', '.join(decided) if decided else ''}. Where page evidence reads a page, "
+            "it sets the trust and the judge's rating of the domain is kept in the breakdown only.")
 
 
 def why(c: Candidate, rule: TrustRule) -> str:
@@ -100,7 +139,7 @@ def _trust(c: Candidate) -> float:
     return float(c.scores.get(TRUST_SCORE, UNKNOWN_LEVEL))
 
 
-def _table(title: str, ranking: Ranking, before: Ranking | None = None) -> Table:
+def _table(title: str, ranking: Ranking, rule: TrustRule, before: Ranking | None = None) -> Table:
     t = Table(title=title, title_justify="left")
     cols = ["#", "domain", "NIST cred.", "stance", "relevance", "trust", "tier", "fused"]
     if before is not None:
@@ -109,10 +148,9 @@ def _table(title: str, ranking: Ranking, before: Ranking | None = None) -> Table
         t.add_column(col)
     was = {} if before is None else {c.id: i for i, c in enumerate(before.candidates, start=1)}
     for i, c in enumerate(ranking.candidates, start=1):
-        auth = c.authority
         row = [str(i), c.domain or c.url, "credible" if c.metadata["nist_credibility"] else "not credible",
                str(c.metadata["stance"]), f"{c.scores['relevance.norm']:.2f}", f"{_trust(c):.2f}",
-               "-" if auth is None else auth.tier, f"{c.scores['fused']:.3f}"]
+               trust_tier(c, rule), f"{c.scores['fused']:.3f}"]
         if before is not None:
             delta = was[c.id] - i
             row.append("=" if delta == 0 else f"up {delta}" if delta > 0 else f"down {-delta}")
@@ -165,10 +203,11 @@ def print_demo(reranker: AuthorityReranker, result: DemoResult, out: IO[str]) ->
     console.print(f"scorer: {reranker.scorer.name}; relevance: {relevance}")
     console.print(f"policy: {describe_policy(p)}")
     console.print()
-    console.print(_table("before: relevance only (what the retriever gave)", result.before))
-    console.print(_table("after: relevance and trust (authorag's default)", result.after, result.before))
+    rule = trust_rule_for(p.unknown_level)
+    console.print(_table("before: relevance only (what the retriever gave)", result.before, rule))
+    console.print(_table("after: relevance and trust (authorag's default)", result.after, rule, result.before))
     console.print(_table(f"after: authority filter (the {FILTER_K} most trusted, then the fused order)",
-                         result.filtered, result.before))
+                         result.filtered, rule, result.before))
     console.print("[bold]What changed[/bold] (relevance only -> relevance and trust):")
     for line in moves(result, p) or ["no page entered or left the top 3"]:
         console.print(f"- {line}", soft_wrap=True)
@@ -176,6 +215,9 @@ def print_demo(reranker: AuthorityReranker, result: DemoResult, out: IO[str]) ->
     console.print("relevance only     " + _summary(result.before, header["gold_answer"]))
     console.print("fusion             " + _summary(result.after, header["gold_answer"]))
     console.print("authority filter   " + _summary(result.filtered, header["gold_answer"]))
+    note = judge_note(result, rule)
+    if note is not None:
+        console.print(note, soft_wrap=True)
     console.print()
     console.print(LEGEND, soft_wrap=True)
 

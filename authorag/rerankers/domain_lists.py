@@ -26,9 +26,9 @@ class DomainList:
         (True, True, False)
     """
 
-    suffixes: tuple[str, ...]
+    suffixes: frozenset[str]
     exact: frozenset[str]
-    owners: tuple[tuple[str, str], ...] = ()
+    owners: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def compile(cls, patterns: Iterable[str]) -> DomainList:
@@ -53,7 +53,7 @@ class DomainList:
                 host = _host_of(pat, raw)
                 exact.add(host)
                 suffixes.append(host)
-        return cls(tuple(suffixes), frozenset(exact), tuple(owners))
+        return cls(frozenset(suffixes), frozenset(exact), frozenset(owners))
 
     def matches(self, host: str | None) -> bool:
         """True when ``host`` (a normalized host) matches any pattern."""
@@ -61,7 +61,10 @@ class DomainList:
             return False
         if host in self.exact:
             return True
-        return any(host == s or host.endswith("." + s) for s in self.suffixes)
+        if not self.suffixes:
+            return False
+        # the host and each parent domain: one set lookup per label, however long the list
+        return host in self.suffixes or any(host[i + 1:] in self.suffixes for i, c in enumerate(host) if c == ".")
 
     def matches_candidate(self, candidate: Candidate) -> bool:
         """Match on the candidate's host (falls back to its registrable domain), or on an owner
@@ -72,7 +75,10 @@ class DomainList:
             return False
         host = candidate.host.removeprefix("www.")
         path = url_path(candidate.url)
-        return any(host == h and (path == p or path.startswith(p + "/")) for h, p in self.owners)
+        # the path and each parent path, looked up with the host: one set lookup per segment
+        if (host, path) in self.owners:
+            return True
+        return any((host, path[:i]) in self.owners for i, c in enumerate(path) if c == "/" and i > 0)
 
     def __bool__(self) -> bool:
         return bool(self.suffixes or self.exact or self.owners)

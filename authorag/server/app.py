@@ -2,7 +2,8 @@
 
 Endpoints: ``POST /v1/rerank``, ``/v2/rerank``, ``/rerank`` (same body, Cohere v1/v2 and Jina
 shapes), ``POST /v1/authority``, ``POST /v1/audit``, ``GET /healthz``, ``/readyz``, ``/metrics``,
-``/openapi.json``. No endpoint fetches a URL. Every error, including an unexpected one (500
+``/openapi.json`` (``/metrics`` and ``/openapi.json`` with the API key when one is set; ``/docs``
+and ``/redoc`` only with ``--docs``). No endpoint fetches a URL. Every error, including an unexpected one (500
 ``internal_error``), is ``{"version": 1, "error": {"code", "status", "message"}}``. POST bodies
 must be sent as ``Content-Type: application/json`` (415 otherwise), so a web page cannot make a
 browser post a "simple" form or text request to a server on localhost.
@@ -44,9 +45,16 @@ from starlette.responses import Response
 
 from authorag.errors import ConfigError, LimitExceeded
 from authorag.priors.base import AuthorityScorer
+from authorag.server.admission import Overloaded, refusal
 from authorag.server.config import ServerConfig
 from authorag.server.metrics import CONTENT_TYPE
-from authorag.server.middleware import UNAUTHORIZED, BodyLimitMiddleware, MetricsMiddleware, bearer_token
+from authorag.server.middleware import (
+    UNAUTHORIZED,
+    BodyLimitMiddleware,
+    HostCheckMiddleware,
+    MetricsMiddleware,
+    bearer_token,
+)
 from authorag.server.schemas import (
     API_VERSION,
     STATUS_CODES,
@@ -67,7 +75,7 @@ _M = TypeVar("_M", bound=BaseModel)
 CLIENT_CLOSED = 499
 """The status counted in ``/metrics`` for a client that disconnected before its answer."""
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorResponse} for code in (401, 408, 413, 415, 422, 431, 500, 503)
+    code: {"model": ErrorResponse} for code in (401, 408, 413, 415, 421, 422, 431, 500, 503)
 }
 
 
@@ -161,6 +169,10 @@ def _install_handlers(app: FastAPI, service: RerankService) -> None:
         code = exc.code if isinstance(exc, LimitExceeded) else "invalid_request"
         return _error(422, code, str(exc), service)
 
+    @app.exception_handler(Overloaded)
+    async def _overloaded(_: Request, exc: Overloaded) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
+        return _error(503, "overloaded", str(exc), service, {"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(DeadlineExceeded)
     async def _deadline(_: Request, exc: DeadlineExceeded) -> JSONResponse:  # pyright: ignore[reportUnusedFunction]
         return _error(503, "deadline_exceeded", str(exc), service)
@@ -195,6 +207,9 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
     started: float = getattr(request.state, "started", time.monotonic())
     deadline = started + service.config.request_deadline_s
     raw = await request.body()
+    gate = service.gate
+    if service.dense and gate.full():  # refused before parsing: an answer within milliseconds
+        raise Overloaded(refusal(None, gate.in_flight, gate.budget))
     pool = service.executor if service.offload else service.cpu_executor
     parsed = None
     if len(raw) <= INLINE_BODY_BYTES and not service.offload:
@@ -265,14 +280,17 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         return JSONResponse({"status": "ready", "version": API_VERSION, "pid": os.getpid(),
                              "config": service.config.public(paths=full), "judge": service.judge_state(full)})
 
-    @app.get("/metrics", response_class=PlainTextResponse)
+    @app.get("/metrics", response_class=PlainTextResponse, dependencies=auth, responses={401: {"model": ErrorResponse}})
     async def metrics() -> PlainTextResponse:  # pyright: ignore[reportUnusedFunction]
-        """Prometheus text format."""
+        """Prometheus text format (with the API key when one is set)."""
         return PlainTextResponse(service.metrics.render(), media_type=CONTENT_TYPE)
 
 
-def _install_openapi(app: FastAPI) -> None:
-    """Add the request models (validated from raw bodies) to the generated OpenAPI document."""
+def _install_openapi(app: FastAPI, config: ServerConfig) -> None:
+    """Serve ``/openapi.json`` (and, with :attr:`ServerConfig.docs`, ``/docs`` and ``/redoc``)
+    behind the API key when one is set, with the request models (validated from raw bodies)
+    added to the generated document."""
+    auth = [Depends(_auth_dependency(config))]
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -287,6 +305,14 @@ def _install_openapi(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    app.add_api_route("/openapi.json", lambda: JSONResponse(openapi()), dependencies=auth, include_in_schema=False)
+    if config.docs:
+        from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+
+        app.add_api_route("/docs", lambda: get_swagger_ui_html(openapi_url="/openapi.json", title=app.title),
+                          dependencies=auth, include_in_schema=False)
+        app.add_api_route("/redoc", lambda: get_redoc_html(openapi_url="/openapi.json", title=app.title),
+                          dependencies=auth, include_in_schema=False)
 
 
 def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | None = None) -> FastAPI:
@@ -317,13 +343,16 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
 
     from authorag import __version__
 
-    app = FastAPI(title="authorag", version=__version__, lifespan=lifespan,
-                  description="Authority-aware reranking (Cohere/Jina-compatible rerank API).")
+    # /openapi.json, /docs and /redoc are added by _install_openapi, behind the key
+    app = FastAPI(title="authorag", version=__version__, lifespan=lifespan, openapi_url=None, docs_url=None,
+                  redoc_url=None, description="Authority-aware reranking (Cohere/Jina-compatible rerank API).")
     _install_handlers(app, service)
     _install_routes(app, service)
-    _install_openapi(app)
+    _install_openapi(app, cfg)
     app.add_middleware(BodyLimitMiddleware, max_bytes=cfg.max_body_bytes, metrics=service.metrics,
                        max_header_bytes=cfg.max_header_bytes, read_timeout_s=cfg.read_timeout_s)
+    if cfg.allowed_hosts:  # authorag serve sets them (allowed_hosts_for); a library app answers any host
+        app.add_middleware(HostCheckMiddleware, hosts=cfg.allowed_hosts, metrics=service.metrics)
     routes = frozenset(str(getattr(r, "path", "")) for r in app.routes)
     app.add_middleware(MetricsMiddleware, metrics=service.metrics, routes=routes)
     app.state.service = service

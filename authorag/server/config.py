@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from urllib.parse import urlsplit
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
@@ -47,7 +48,7 @@ from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.rerankers.authority import RerankPolicy
-from authorag.settings import build, env_values, flag, read_settings
+from authorag.settings import build, env_name, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 
 ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense", "dense-or-bm25"]
@@ -69,14 +70,20 @@ class Limit:
     flag: str
     meaning: str
     error: str
+    low: float = 1
+    high: float = 10**9
+    """The range a server starts with (inclusive): a value outside refuses to start."""
 
 
 LIMITS: tuple[Limit, ...] = (
-    Limit("max_body_bytes", "--max-body-bytes", "request body size in bytes", "413 payload_too_large"),
-    Limit("read_timeout_s", "--read-timeout", "seconds to receive a request's headers, and then its body", "408 request_timeout"),
-    Limit("max_header_bytes", "--max-header-bytes", "request header size in bytes", "431 headers_too_large"),
+    Limit("max_body_bytes", "--max-body-bytes", "request body size in bytes", "413 payload_too_large",
+          1024, 2**30),
+    Limit("read_timeout_s", "--read-timeout", "seconds to receive a request's headers, and then its body",
+          "408 request_timeout", 0.1, 3600),
+    Limit("max_header_bytes", "--max-header-bytes", "request header size in bytes", "431 headers_too_large",
+          1024, 2**20),
     Limit("request_deadline_s", "--request-deadline", "seconds from the request's start to its answer",
-          "503 deadline_exceeded"),
+          "503 deadline_exceeded", 0.1, 3600),
     Limit("max_documents", "--max-documents", "documents per rerank request", "422 too_many_documents"),
     Limit("max_doc_chars", "--max-doc-chars", "characters scored per document",
           "none: the rest is cut and meta.authorag.truncated lists the document"),
@@ -86,7 +93,13 @@ LIMITS: tuple[Limit, ...] = (
     Limit("max_unseen_documents", "--max-unseen-documents",
           "documents of a rerank request dense relevance has not seen (it encodes each; seen ones are remembered)",
           "422 too_many_unseen_documents"),
+    Limit("max_encoding_documents", "--max-encoding-documents",
+          "new pages dense relevance encodes at once in one worker process, over all its requests (a request "
+          "that does not fit is refused at once, with Retry-After; one alone is always admitted)",
+          "503 overloaded"),
     Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
+    Limit("max_policy_patterns", "--max-policy-patterns",
+          "patterns in each of the allow and deny lists of an MCP rerank call's policy", "tool error too_many_policy_patterns"),
     Limit("max_urls", "--max-urls", "URLs per /v1/authority request", "422 too_many_urls"),
     Limit("max_answer_chars", "--max-answer-chars", "characters of an audited answer", "422 answer_too_long"),
     Limit("max_statements", "--max-statements", "statements of an audited answer (given or read)",
@@ -142,7 +155,9 @@ class ServerConfig:
     max_query_chars: int = _limit("max_query_chars", 10_000)
     max_query_terms: int = _limit("max_query_terms", 512)
     max_unseen_documents: int = _limit("max_unseen_documents", 300)
+    max_encoding_documents: int = _limit("max_encoding_documents", 300)
     max_rank_fields: int = _limit("max_rank_fields", 32)
+    max_policy_patterns: int = _limit("max_policy_patterns", 100)
     max_answer_chars: int = _limit("max_answer_chars", 100_000)
     max_statements: int = _limit("max_statements", 500)
     max_citations: int = _limit("max_citations", 5_000)
@@ -155,6 +170,15 @@ class ServerConfig:
         help="fuse source-type x query-topic suitability (docs/suitability.md); off by default"))
     suitability_matrix: str | None = field(default=None, metadata=flag(
         metavar="YAML", help="your own suitability matrix file"))
+    allowed_hosts: tuple[str, ...] = field(default=(), metadata=flag(
+        metavar="HOST", help="Host header names the server answers, others get 421 (repeat the flag; '*' for any; "
+                             "default: the loopback names when bound to a loopback address, else any)"))
+    docs: bool = field(default=False, metadata=flag(
+        help="serve /docs and /redoc (their pages load scripts from a CDN; off by default; /openapi.json is "
+             "always served, with the API key when one is set)"))
+    show_url_queries: bool = field(default=False, metadata=flag(
+        help="show the query strings of URL settings in /readyz (secret-named values still hidden; "
+             "default {default}: scheme, host, port and path only)"))
 
     def __post_init__(self) -> None:
         check_choice("relevance", self.relevance, SERVER_RELEVANCE)
@@ -165,10 +189,34 @@ class ServerConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
                 raise ConfigError(f"{name} must be in (0, 3600] seconds, got {value!r}")
+        self._check_ranges()
         if self.judge_deadline_s >= self.request_deadline_s:
             raise ConfigError(f"judge_deadline_s ({self.judge_deadline_s:g}) must be shorter than request_deadline_s "
                               f"({self.request_deadline_s:g}): a request waits on its judge calls; raise "
                               "--request-deadline or lower --judge-deadline")
+
+    def _check_ranges(self) -> None:
+        """Each limit within its :data:`LIMITS` range, the policy's domain lists and the host names
+        well formed: a server that would refuse every request does not start."""
+        from authorag.rerankers.domain_lists import DomainList
+
+        for limit in LIMITS:
+            value = getattr(self, limit.field)
+            if not limit.low <= value <= limit.high:
+                raise ConfigError(
+                    f"{limit.field} must be in [{_number(limit.low)}, {_number(limit.high)}], got {value!r}: outside it the server "
+                    f"would refuse requests it should serve; set {limit.flag} ({env_name(limit.field)}, or "
+                    f"{limit.field} in [server]) within that range")
+        for name in ("allow", "deny"):
+            try:
+                DomainList.compile(getattr(self.policy, name))
+            except ConfigError as exc:
+                raise ConfigError(f"{name}: {exc}; fix --{name} (AUTHORAG_{name.upper()}, or {name} in "
+                                  "[reranker])") from None
+        for host in self.allowed_hosts:
+            if host != "*" and (not host or any(c in host for c in "/@ ,")):
+                raise ConfigError(f"allowed_hosts entries are host names like 'api.example.org' or '*', got "
+                                  f"{host!r}; fix --allowed-hosts (AUTHORAG_ALLOWED_HOSTS)")
 
     def relevance_in_use(self) -> str:
         """The relevance this server computes: :attr:`relevance`, with ``dense-or-bm25`` resolved
@@ -218,10 +266,10 @@ class ServerConfig:
     def public(self, *, paths: bool = False) -> dict[str, Any]:
         """A JSON view without secrets (for logs and ``/readyz``).
 
-        The API key is left out; the credentials of every URL-like value are redacted
-        (``redis://:PASS@host`` -> ``redis://***@host``, ``?password=`` values); absolute file
-        paths are cut to their file name unless ``paths`` (``/readyz`` shows them only to a
-        request with the API key).
+        The API key is left out; every URL is cut to its scheme, host, port and path
+        (:func:`public_url`: no user name, password or query unless :attr:`show_url_queries`);
+        absolute file paths are cut to their file name unless ``paths`` (``/readyz`` shows them
+        only to a request with the API key).
         """
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
                if f.name not in ("api_key", "scorer", "policy")}
@@ -229,20 +277,52 @@ class ServerConfig:
         out["relevance_in_use"] = self.relevance_in_use()
         out["scorer"] = self.scorer.public()
         out["auth"] = self.api_key is not None
-        return {k: _public_value(v, paths) for k, v in out.items()}
+        return {k: _public_value(v, paths, self.show_url_queries) for k, v in out.items()}
 
 
-def _public_value(value: Any, paths: bool) -> Any:
-    """``value`` with credentials redacted and (unless ``paths``) absolute paths cut to a file name."""
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _public_value(value: Any, paths: bool, queries: bool) -> Any:
+    """``value`` with URLs cut to scheme, host, port and path (:func:`public_url`) and (unless
+    ``paths``) absolute paths cut to a file name."""
     if isinstance(value, dict):
-        return {k: _public_value(v, paths) for k, v in cast(dict[str, Any], value).items()}
+        return {k: _public_value(v, paths, queries) for k, v in cast(dict[str, Any], value).items()}
     if isinstance(value, tuple | list):
-        return [_public_value(v, paths) for v in cast(tuple[Any, ...], value)]
+        return [_public_value(v, paths, queries) for v in cast(tuple[Any, ...], value)]
     if not isinstance(value, str):
         return value
+    if "://" in value:
+        return public_url(value, paths=paths, queries=queries)
     text = redact_credentials(value)
     name, sep, rest = text.partition("=")  # prior files are NAME=PATH
     path = rest if sep and not name.startswith(("/", "~")) else text
-    if paths or "://" in path or not (os.path.isabs(path) or path.startswith("~")):
+    if paths or not (os.path.isabs(path) or path.startswith("~")):
         return text
     return f"{name}={os.path.basename(path)}" if path is rest else os.path.basename(path)
+
+
+def public_url(url: str, *, paths: bool = False, queries: bool = False) -> str:
+    """``url`` as ``/readyz`` shows it: scheme, host, port and path only, by allowlist (no user
+    name, password, query or fragment, whatever their names), the path of a socket or file URL
+    cut to its file name unless ``paths``; ``queries`` keeps the query with secret-named values hidden.
+
+    Example:
+        >>> public_url("rediss://u:pw@cache:6380/0?ssl_keyfile=/etc/k.pem&client_secret=s")
+        'rediss://cache:6380/0'
+        >>> public_url("unix:///run/redis/redis.sock?db=1")
+        'unix:///redis.sock'
+    """
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "(a URL that cannot be parsed, hidden)"
+    netloc = (f"[{host}]" if ":" in host else host) + ("" if port is None else f":{port}")
+    path = parts.path
+    if not paths and not host and path.startswith("/"):
+        path = "/" + os.path.basename(path)
+    query = f"?{redact_credentials('?' + parts.query)[1:]}" if queries and parts.query else ""
+    return f"{parts.scheme}://{netloc}{path}{query}"

@@ -7,11 +7,18 @@ Where the source URL comes from, first match wins:
    ``source``, ``link``, ``href``, ``source_url``: the lookup of every surface);
 3. a string document whose first non-empty line is a bare ``http(s)://`` URL (what Haystack's
    ``CohereRanker`` sends with ``meta_fields_to_embed=["url"]``);
-4. the header block of a string document: its leading ``key: value`` lines (Cohere recommends
-   YAML strings for structured documents in v2), read with the same lookup (keys in any case).
-   The header ends at the first line that is not such a line, at a blank line, or at the
-   ``text`` / ``content`` / ``body`` key. Lines indented deeper than the first continue the
-   value above them.
+4. the header block of a string document (Cohere recommends YAML strings for structured
+   documents in v2), by this grammar:
+
+   - the header is the ``key: value`` lines the string starts with, at the first line's
+     indentation; a line indented deeper continues the value above it;
+   - it must end with an end marker: a blank line, a ``text`` / ``content`` / ``body`` /
+     ``page_content`` key (at any indentation; its value starts the text) or the end of the
+     string. Key lines followed directly by plain text are not a header: they are the page's
+     first lines, and the document gets no URL from them;
+   - its URL keys are those of the shared lookup (any letter case, quotes dropped), read in line
+     order: the first whose value is an address (has ``://``, or is one word with a dot) names
+     the source; later URL keys are ignored (``source: Reuters`` is skipped as a name).
 
 Only what the client wrote before the text may name the URL: a ``Source: ...`` line inside the
 text is data, never the document's source (page text could otherwise borrow any site's
@@ -38,7 +45,9 @@ _BARE_URL = re.compile(r"\s*(https?://\S+)[ \t\r\f\v]*(?:\n|\Z)", re.IGNORECASE)
 # characters, so the match never backtracks far.
 _KEY = r"[A-Za-z_][\w.-]{0,39}(?: [\w.-]{1,39}){0,3}[ \t]*:(?:[ \t][^\n]*)?"  # up to 4 words
 _NOT_TEXT = rf"(?!(?:{'|'.join(TEXT_KEYS)})[ \t]*:)"
-_HEADER = re.compile(rf"[\r\n]*([ \t]*){_NOT_TEXT}{_KEY}(?:\n(?:\1[ \t]+\S[^\n]*|\1{_NOT_TEXT}{_KEY}))*", re.IGNORECASE)
+_HEADER = re.compile(rf"[\r\n]*([ \t]*){_NOT_TEXT}{_KEY}(?:\n(?:\1[ \t]+{_NOT_TEXT}\S[^\n]*|\1{_NOT_TEXT}{_KEY}))*",
+                     re.IGNORECASE)
+_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*(?:\n|\Z)")  # the end marker of a header that is not a text key
 _TEXT_KEY = re.compile(rf"\n([ \t]*(?:{'|'.join(TEXT_KEYS)})[ \t]*:[ \t]?)", re.IGNORECASE)
 _URL_LINE = re.compile(rf"^([ \t]*)({'|'.join(DEFAULT_URL_KEYS)})[ \t]*:[ \t]([^\n]*)", re.IGNORECASE | re.MULTILINE)
 
@@ -84,6 +93,10 @@ def split_string_document(text: str) -> tuple[str, str]:
         'https://evil.example/page'
         >>> split_string_document("title: Cure\\ntext: Miracle cure.\\nsource: https://www.nih.gov/study")[0]
         ''
+        >>> split_string_document("source: https://evil.example/p\\nurl: https://www.nih.gov/x\\ntext: Cure.")[0]
+        'https://evil.example/p'
+        >>> split_string_document("snippet: Cure.\\nsource: https://www.nih.gov/x\\nBuy now.")[0]
+        ''
         >>> split_string_document("title: Flu facts\\nurl: https://www.cdc.gov/flu\\ntext: Get a shot.")
         ('https://www.cdc.gov/flu', 'title: Flu facts\\nGet a shot.')
         >>> split_string_document("url: https://www.cdc.gov/flu\\ntext: Get a shot.")
@@ -98,27 +111,38 @@ def split_string_document(text: str) -> tuple[str, str]:
     block = _HEADER.match(head)
     if block is None:
         return "", text
-    indent = len(block.group(1))
-    found: dict[str, str] = {}
-    spans: list[tuple[int, int]] = []
-    for line in _URL_LINE.finditer(head, block.start(1), block.end()):
-        if len(line.group(1)) == indent:  # not a continuation line
-            value = line.group(3).strip()
-            if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
-                value = value[1:-1]
-            found.setdefault(line.group(2).lower(), value)
-            spans.append((line.start(), line.end() + 1 if text[line.end():line.end() + 1] == "\n" else line.end()))
     key = _TEXT_KEY.match(text, block.end())  # the key of the text after the header ("text: ...") is not text
+    ended = block.end() == len(text) or key is not None or _BLANK_LINE.match(text, block.end()) is not None
+    if not ended:  # key lines then plain text (or a header longer than HEADER_CHARS): the page's first lines
+        return "", text
+    url, spans = _url_lines(text, head, block)
     if key is not None:
         spans.append((key.start(1), key.end()))
     if not spans:
-        return url_from_metadata(found), text
+        return url, text
     kept, start = [], 0
     for a, b in spans:
         kept.append(text[start:a])
         start = b
     kept.append(text[start:])
-    return url_from_metadata(found), "".join(kept)
+    return url, "".join(kept)
+
+
+def _url_lines(text: str, head: str, block: re.Match[str]) -> tuple[str, list[tuple[int, int]]]:
+    """The header's source (its first URL-key value that is an address) and the spans of all its
+    URL-key lines (labels, removed from the scored text)."""
+    indent = len(block.group(1))
+    url = ""
+    spans: list[tuple[int, int]] = []
+    for line in _URL_LINE.finditer(head, block.start(1), block.end()):
+        if len(line.group(1)) == indent:  # not a continuation line
+            value = line.group(3).strip()
+            if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1].strip()
+            if not url and ("://" in value or ("." in value.strip(".") and not any(c.isspace() for c in value))):
+                url = value
+            spans.append((line.start(), line.end() + 1 if text[line.end():line.end() + 1] == "\n" else line.end()))
+    return url, spans
 
 
 def truncate(text: str, max_chars: int, max_tokens: int | None) -> tuple[str, bool]:
@@ -160,12 +184,17 @@ def read_documents(
 ) -> DocumentColumns:
     """Read every document of a request (see the module docstring for the URL order).
 
+    ``rank_fields`` names the fields of object documents to score, in order; a name given again
+    is read once.
+
     Raises:
         ConfigError: ``urls`` is not aligned with ``documents``, or an object has no text.
     """
     if urls is not None and len(urls) != len(documents):
         raise ConfigError(f"urls has {len(urls)} entries but documents has {len(documents)}; "
                           "send one URL (or null) per document")
+    if rank_fields:  # a field named twice is read once: repeats would only multiply the work
+        rank_fields = tuple(dict.fromkeys(rank_fields))
     out = DocumentColumns([], [], [], [])
     add_text, add_url = out.texts.append, out.urls.append
     for i, doc in enumerate(documents):  # runs once per document of every request

@@ -24,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from authorag._optional import require
 
@@ -39,9 +40,11 @@ from mcp.server.stdio import stdio_server
 from authorag.errors import AuthoragError
 from authorag.priors.base import AuthorityScorer
 from authorag.server.config import ServerConfig
+from authorag.server.mcp_stdio import AnsweredLines
 from authorag.server.mcp_tools import (
     TOOLS,
     ToolInputError,
+    ToolSpec,
     input_schema,
     output_schema,
     run_tool,
@@ -109,7 +112,7 @@ class AuthorityMcpServer:
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            body = await self._run(params.name, params.arguments)
+            body, text = await self._run(params.name, params.arguments)
         except ToolInputError as exc:
             return _error(str(exc))
         except AuthoragError as exc:  # the scorer, a judge backend, a prior file
@@ -118,10 +121,10 @@ class AuthorityMcpServer:
             log.exception("tool %r failed", params.name)
             return _error(f"{params.name}: the server failed on this call ({type(exc).__name__}); it has been "
                           "logged, please report it with the arguments that caused it")
-        return types.CallToolResult(content=[types.TextContent(text=json.dumps(body, ensure_ascii=False))],
-                                    structured_content=body)
+        return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=body)
 
-    async def _run(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    async def _run(self, name: str, arguments: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+        """The tool's result and its JSON text, both made on a service thread for a large call."""
         if not self._ready.is_set():
             self.start_warm_up()
             await asyncio.get_running_loop().run_in_executor(None, self._ready.wait)
@@ -132,26 +135,32 @@ class AuthorityMcpServer:
         service = self.service
         deadline = time.monotonic() + service.config.request_deadline_s
         if not service.offload and not service.heavy(args):  # about a millisecond of work: inline
-            return run_tool(service, spec, args, deadline)
+            return _answer(service, spec, args, deadline)
         # judge calls, dense encoding and large calls: the service's threads, as in the HTTP API
         pool = service.executor if service.offload else service.cpu_executor
-        future = asyncio.get_running_loop().run_in_executor(pool, run_tool, service, spec, args, deadline)
+        future = asyncio.get_running_loop().run_in_executor(pool, _answer, service, spec, args, deadline)
         try:
             return await asyncio.wait_for(future, timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
             raise DeadlineExceeded(service.config.request_deadline_s) from None
 
     async def run_stdio(self) -> None:
-        """Serve one client over stdin/stdout until it closes them."""
+        """Serve one client over stdin/stdout until it closes them: a message (one line) over
+        ``--max-body-bytes`` is refused, and every line the server cannot read gets a JSON-RPC
+        error (:mod:`authorag.server.mcp_stdio`)."""
         self.start_warm_up()
-        async with stdio_server() as (read, write):
+        lines = AnsweredLines(sys.stdin.buffer, self.service.config.max_body_bytes)
+        async with stdio_server(stdin=cast(Any, lines)) as (read, write):
+            lines.connect(write.send)
             await self.server.run(read, write, self.server.create_initialization_options())
 
     def http_app(self, path: str = DEFAULT_PATH, host: str = "127.0.0.1") -> Any:
         """The streamable HTTP endpoint at ``path`` as an ASGI app, with the HTTP API's limits.
 
         Stateless JSON responses: every request stands alone, so any worker can answer it.
-        DNS-rebinding protection is on when ``host`` is a loopback name. ``GET /healthz`` and
+        Requests for other ``Host`` names than the server's :attr:`~ServerConfig.allowed_hosts`
+        (default: the loopback names when ``host`` is a loopback address) get 421, as from
+        ``authorag serve``. ``GET /healthz`` and
         ``GET /readyz`` (200 once the scorer is loaded) answer as the HTTP API's do, without a key.
         """
         from starlette.exceptions import HTTPException
@@ -159,7 +168,15 @@ class AuthorityMcpServer:
         from starlette.responses import JSONResponse
         from starlette.routing import Route
 
-        from authorag.server.middleware import BearerAuthMiddleware, BodyLimitMiddleware
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from authorag.server.middleware import (
+            LOOPBACK_HOSTS,
+            BearerAuthMiddleware,
+            BodyLimitMiddleware,
+            HostCheckMiddleware,
+            allowed_hosts_for,
+        )
         from authorag.server.schemas import API_VERSION, STATUS_CODES, error_body
 
         async def healthz(_: Request) -> JSONResponse:
@@ -172,8 +189,12 @@ class AuthorityMcpServer:
                                  "config": self.service.config.public()}, 200 if self._warm_error is None else 503)
 
         cfg = self.service.config
+        hosts = allowed_hosts_for(host, cfg.allowed_hosts)
         app: Any = self.server.streamable_http_app(
             streamable_http_path=path, json_response=True, stateless_http=True, host=host,
+            # the Host check is HostCheckMiddleware's, the same as authorag serve's; the SDK keeps its Origin check
+            transport_security=None if hosts == LOOPBACK_HOSTS else TransportSecuritySettings(
+                enable_dns_rebinding_protection=False),
             max_request_body_size=cfg.max_body_bytes,
             custom_starlette_routes=[Route("/healthz", healthz), Route("/readyz", readyz)])
 
@@ -187,6 +208,7 @@ class AuthorityMcpServer:
         app.add_exception_handler(HTTPException, http_error)
         if cfg.api_key is not None:
             app = BearerAuthMiddleware(app, cfg.api_key, self.service.metrics)
+        app = HostCheckMiddleware(app, hosts, self.service.metrics)
         return BodyLimitMiddleware(app, max_bytes=cfg.max_body_bytes, metrics=self.service.metrics,
                                    max_header_bytes=cfg.max_header_bytes, read_timeout_s=cfg.read_timeout_s)
 
@@ -204,6 +226,11 @@ class AuthorityMcpServer:
         uvicorn.run(self.http_app(path, host), host=host, port=port, log_level=log_level, access_log=False,
                     http=protocol_path(), h11_max_incomplete_event_size=cfg.max_header_bytes,
                     timeout_graceful_shutdown=int(cfg.request_deadline_s) + 1)
+
+
+def _answer(service: RerankService, spec: ToolSpec, args: Any, deadline: float) -> tuple[dict[str, Any], str]:
+    body = run_tool(service, spec, args, deadline)
+    return body, json.dumps(body, ensure_ascii=False)
 
 
 def _error(message: str) -> types.CallToolResult:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import json
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -151,6 +152,64 @@ class BearerAuthMiddleware:
             return
         self.metrics.observe_error("unauthorized")
         await send_error(send, 401, "unauthorized", UNAUTHORIZED, headers=((b"www-authenticate", b"Bearer"),))
+
+
+LOOPBACK_HOSTS: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+"""The ``Host`` names a server bound to a loopback address answers by default."""
+
+
+def allowed_hosts_for(bind: str, configured: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``Host`` names a server bound to ``bind`` answers: ``configured`` when given, else
+    :data:`LOOPBACK_HOSTS` for a loopback address (a web page on another name cannot reach it by
+    DNS rebinding), else ``("*",)``: any.
+
+    Example:
+        >>> allowed_hosts_for("127.0.0.1", ()), allowed_hosts_for("0.0.0.0", ())
+        (('localhost', '127.0.0.1', '::1'), ('*',))
+    """
+    if configured:
+        return configured
+    try:
+        loopback = bind == "localhost" or ipaddress.ip_address(bind.strip("[]")).is_loopback
+    except ValueError:
+        loopback = False
+    return LOOPBACK_HOSTS if loopback else ("*",)
+
+
+def host_name(scope: Scope) -> str | None:
+    """The name of the request's ``Host`` header, lower case, without port, brackets or a final dot.
+
+    Example:
+        >>> host_name({"headers": [(b"host", b"[::1]:8000")]}), host_name({"headers": []})
+        ('::1', None)
+    """
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            text = bytes(value).decode("latin-1").strip().lower()
+            host = text[1:text.find("]")] if text.startswith("[") else text.rsplit(":", 1)[0]
+            return host.rstrip(".")
+    return None
+
+
+class HostCheckMiddleware:
+    """Answer 421 to a request whose ``Host`` is not one of ``hosts`` (``"*"``: any), so a web
+    page that rebinds its own name to a loopback address cannot use the server."""
+
+    def __init__(self, app: ASGIApp, hosts: tuple[str, ...], metrics: Metrics) -> None:
+        self.app = app
+        self.hosts = frozenset(h.lower().strip("[]").rstrip(".") for h in hosts)
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        host = host_name(scope) if scope["type"] == "http" else None
+        if scope["type"] != "http" or "*" in self.hosts or host in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        self.metrics.observe_error("misdirected_request")
+        await send_error(send, 421, "misdirected_request",
+                         f"this server does not answer for the host {str(host)[:100]!r} (it answers "
+                         f"{', '.join(sorted(self.hosts))}); to serve that name, start it with --allowed-hosts NAME "
+                         "(AUTHORAG_ALLOWED_HOSTS)")
 
 
 class MetricsMiddleware:

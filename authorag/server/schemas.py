@@ -152,7 +152,8 @@ class ErrorBody(BaseModel):
 
 STATUS_CODES: dict[int, str] = {
     400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout",
-    413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request", 431: "headers_too_large",
+    413: "payload_too_large", 415: "unsupported_media_type", 421: "misdirected_request", 422: "invalid_request",
+    431: "headers_too_large",
     500: "internal_error", 503: "not_ready"}
 """The error ``code`` of an HTTP error raised without one (``HTTPException(408)`` -> ``request_timeout``)."""
 

@@ -27,6 +27,7 @@ from authorag.relevance.base import CountsUnseen
 from authorag.relevance.tokens import tokenize
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.scores import FUSED_SCORE
+from authorag.server.admission import CostGate
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
 from authorag.server.metrics import Metrics
@@ -64,6 +65,8 @@ class RerankService:
         self._custom_scorer = scorer is not None
         # Resolved once: dense-or-bm25 looks for the embeddings extra on disk, and offload is read per request.
         self._dense = config.relevance_in_use() == "dense"
+        self.gate = CostGate(config.max_encoding_documents)
+        """Pages dense relevance encodes at once in this process (``max_encoding_documents``)."""
 
     @property
     def cpu_executor(self) -> ThreadPoolExecutor:
@@ -127,6 +130,11 @@ class RerankService:
         return self._reranker
 
     @property
+    def dense(self) -> bool:
+        """True when this server computes dense relevance (then :attr:`gate` admits requests)."""
+        return self._dense
+
+    @property
     def offload(self) -> bool:
         """True when scoring may block for long (judge calls, dense encoding, a scorer given by
         the caller, whose cost the server cannot know): every request then runs in a thread."""
@@ -175,13 +183,14 @@ class RerankService:
                                     f"{cfg.max_query_terms} for BM25 relevance; send a shorter query (server "
                                     "setting --max-query-terms)")
 
-    def _check_unseen(self, texts: Sequence[str]) -> None:
+    def _check_unseen(self, texts: Sequence[str]) -> int:
         """``max_unseen_documents``: the pages dense relevance would encode, counted before it
-        encodes any (each costs tens of milliseconds of CPU; pages seen before are remembered)."""
+        encodes any (each costs milliseconds of CPU; pages seen before are remembered); returns
+        their number (0 for a relevance that encodes nothing)."""
         assert self._reranker is not None
         relevance = self._reranker.relevance
         if not isinstance(relevance, CountsUnseen):
-            return
+            return 0
         n, cap = relevance.unseen(texts), self.config.max_unseen_documents
         if n > cap:
             raise LimitExceeded(
@@ -190,6 +199,7 @@ class RerankService:
                 f"a page); the limit is {cap} new documents per request. Send at most {cap} new documents "
                 "per request (documents already sent are remembered and cost nothing), or raise the server "
                 "setting --max-unseen-documents, or use --relevance bm25")
+        return n
 
     def heavy(self, request: BaseModel) -> bool:
         """True for a request whose work (bounded by the limits) may take more than a few
@@ -211,6 +221,8 @@ class RerankService:
         Raises:
             LimitExceeded: a request over one of the limits (documents, query, rank_fields, documents
                 new to dense relevance).
+            Overloaded: its new pages do not fit in ``max_encoding_documents`` beside the pages
+                other requests are encoding.
             ConfigError: ``urls`` misaligned, or a document object without text.
             DeadlineExceeded: ``deadline`` passed.
         """
@@ -220,12 +232,12 @@ class RerankService:
         self._check_deadline(deadline)
         docs = read_documents(request.documents, request.urls, rank_fields=request.rank_fields,
                               max_chars=self.config.max_doc_chars, max_tokens=request.max_tokens_per_doc)
-        self._check_unseen(docs.texts)
+        unseen = self._check_unseen(docs.texts)
         cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
         self._check_deadline(deadline)
         changes = {} if policy is None else _changed_fields(self._reranker.policy, policy)
-        try:
-            with deadline_scope(deadline):  # a long step (dense relevance) stops between its batches
+        try:  # a long step (dense relevance) stops between its batches; refused when the budget is full
+            with self.gate.admit(unseen), deadline_scope(deadline):
                 ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n, **changes)
         except DeadlinePassed:
             raise DeadlineExceeded(self.config.request_deadline_s) from None
@@ -294,13 +306,20 @@ class RerankService:
 
         Raises:
             LimitExceeded: the answer is over one of the audit limits.
-            DeadlineExceeded: ``deadline`` passed before the work began.
+            DeadlineExceeded: ``deadline`` passed (the lexical rule stops between statements and
+                sources, so the thread is freed soon after).
         """
         from authorag.audit.pipeline import audit
 
         self.warm_up()
         self._check_deadline(deadline)
-        report = audit(request.model_dump(exclude_none=True), scorer=self._scorer, limits=self.config.audit_limits())
+        try:
+            with deadline_scope(deadline):
+                report = audit(request.model_dump(exclude_none=True), scorer=self._scorer,
+                               limits=self.config.audit_limits())
+        except DeadlinePassed:
+            raise DeadlineExceeded(self.config.request_deadline_s) from None
+        self._check_deadline(deadline)
         return report.to_dict()
 
     def _check_deadline(self, deadline: float | None) -> None:

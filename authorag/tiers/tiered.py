@@ -26,6 +26,7 @@ from authorag.errors import ConfigError
 from authorag.evidence.tier import PageEvidence
 from authorag.platforms import HostedMatch, PlatformIndex, default_platforms
 from authorag.priors.base import AuthorityScorer, prior_stores_of
+from authorag.priors.lookalike import IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index
 from authorag.suitability.classifier import split_url
 from authorag.suitability.cues import path_votes, strongest
 from authorag.tiers.reserved import maybe_special, special_host
@@ -44,6 +45,10 @@ SUBDOMAIN_DISCOUNT = 0.5
 PAGE_TYPE_DISCOUNT = 0.5
 """Under ``source_type_adjust``: share of the domain's distance above the unknown level a shop or
 forum page keeps (the same shrink as ``subdomains="discount"``; not fitted)."""
+CLAIMS_CHECKED_ON = ("blog", "site", "code", "document", "forum", "qa")
+"""Content types whose account names are read for a claimed institution (``medium.com/@who-official``,
+``cdc-gov.github.io``). Social and video accounts are not: institutions run accounts there under
+their own names, and the platform's verification, which the URL does not show, tells them apart."""
 PAGE_TYPES_ADJUSTED = ("commercial", "forum")
 """Page-level source types (from URL path cues: ``/product/``, ``/shop/``, ``/questions/``...) whose
 authority is not the domain's: a vendor's product page or a forum thread on a well-linked domain."""
@@ -70,6 +75,8 @@ class TieredAuthority:
         source_type_adjust: scale a shop or forum page's authority (a URL path cue of
             :mod:`authorag.suitability.cues`) towards ``unknown_level`` when its domain's value is
             above it; the note says why. Off by default (benchmarks/results/default/).
+        lookalikes: the look-alike index whose institution names an account's handle is checked
+            against (:mod:`authorag.priors.lookalike`); None turns the check off.
         page: the page-evidence tier (:class:`~authorag.evidence.tier.PageEvidence`): adds a
             credibility estimate from the page's URL and text to every candidate the other tiers
             leave without one and no table knows (tier ``page`` when it was unknown). Off by
@@ -83,7 +90,8 @@ class TieredAuthority:
                  platforms: PlatformIndex | None | Literal["default"] = "default",
                  hosted_authority: float = DEFAULT_HOSTED_AUTHORITY, subdomains: SubdomainRule = "inherit",
                  unknown_level: float = UNKNOWN_LEVEL, name: str | None = None,
-                 source_type_adjust: bool = False, page: PageEvidence | None = None) -> None:
+                 source_type_adjust: bool = False, page: PageEvidence | None = None,
+                 lookalikes: LookalikeIndex | None | Literal["default"] = "default") -> None:
         check_unit("hosted_authority", hosted_authority)
         check_choice("subdomains", subdomains, ("inherit", "discount"))
         self.inner = inner
@@ -94,6 +102,7 @@ class TieredAuthority:
         self.unknown_level = unknown_level
         self.source_type_adjust = source_type_adjust
         self.page = page
+        self.lookalikes = default_index() if lookalikes == "default" else lookalikes
         self.name = name if name is not None else self._default_name()
         self._memo: dict[str, object] = {}
 
@@ -132,9 +141,21 @@ class TieredAuthority:
         owner = f", owner {hit.owner}" if hit.owner else ""
         note = f"user content ({hit.content_type}) on {hit.platform}{owner}: the platform's authority is not the page's"
         source = SourceValue(f"hosted.{hit.content_type}", self.hosted_authority, hit.platform)
+        claim = self._claim(hit)
+        if claim is not None:
+            credibility = (*credibility, claim)
+            note += f"; impersonation risk: the account name claims {claim.raw} (no lift from the claim)"
         cred = sum(s.value for s in credibility) / len(credibility) if credibility else None
         return AuthorityDetail(self.hosted_authority, HOSTED_CONFIDENCE, "hosted", (source,), cred, credibility,
                                matched=hit.owner or hit.platform, note=note)
+
+    def _claim(self, hit: HostedMatch) -> SourceValue | None:
+        """The ``impersonation`` value of an account whose name claims a known institution."""
+        if self.lookalikes is None or not hit.owner or hit.content_type not in CLAIMS_CHECKED_ON:
+            return None
+        handle = hit.owner.removesuffix("." + hit.platform).rsplit("/", 1)[-1]
+        found = self.lookalikes.brand_claim(handle, glued=False)
+        return None if found is None else SourceValue(IMPERSONATION, LOOKALIKE_CREDIBILITY, found.imitates)
 
     def _front_cached(self, candidate: Candidate) -> AuthorityDetail | None:
         key = candidate.url

@@ -48,8 +48,8 @@ def test_audit_tiers_equal_score(tmp_path: Path, capsys: pytest.CaptureFixture[s
     audited = {s["url"]: s for s in _audit(tmp_path, capsys, *flags)["sources"]}
     for url in (BLOG, "https://www.nih.gov/health/uti"):
         assert (audited[url]["tier"], audited[url]["authority"]) == (scored[url]["tier"], scored[url]["authority"])
-    # without the hosted tier, page evidence answers for the blog (tier page, no recognition)
-    expected = {(): ("hosted", 0.4), ("--no-hosted",): ("page", None), ("--hosted-authority", "0.25"): ("hosted", 0.25)}
+    # without the hosted tier the blog is unknown (page evidence is opt-in)
+    expected = {(): ("hosted", 0.4), ("--no-hosted",): ("unknown", None), ("--hosted-authority", "0.25"): ("hosted", 0.25)}
     assert (audited[BLOG]["tier"], audited[BLOG]["authority"]) == expected[flags]
 
 
@@ -125,17 +125,17 @@ def test_text_report_is_rounded_and_says_why(tmp_path: Path, capsys: pytest.Capt
     assert ("  [0] cites 2; supported by 2; relevant None: " + COPIED + "\n"
             "      why: supported by [2]: 100 % of the statement's words are in the source's text (lexical rule); "
             "the other sources were not judged\n") in out
-    assert "  1: nih.gov tier table authority 0.979 credibility 0.85 trust 0.83 credible True\n" in out
-    assert "  2: cranberrycure.blogspot.com tier hosted authority 0.400 credibility 0.25 trust 0.25 credible None\n" in out
+    assert "  1: nih.gov tier table authority 0.979 credibility 0.87 trust 0.86 credible True\n" in out
+    assert "  2: cranberrycure.blogspot.com tier hosted authority 0.400 credibility - trust 0.35 credible None\n" in out
     assert "  3: bbc.co.uk tier table authority 0.979 credibility 0.90 trust 0.89 credible True\n" in out
     assert "  groundedness: 1.0 (95 % CI 0.167-1.000)\n" in out
     assert "  credibility_rate: 1.0 (95 % CI 0.290-1.000)\n" in out  # nih.gov and bbc.co.uk credible
 
 
 def test_credibility_rate_reads_the_trust_rule() -> None:
-    report = audit(ITEM)  # nih.gov: .gov credibility evidence; the hosted blog: page evidence only
+    report = audit(ITEM)  # nih.gov: .gov credibility evidence; the hosted blog: recognition only
     assert [(s.domain, s.trust_reason, s.credible) for s in report.sources] == [
-        ("nih.gov", "credible", True), ("cranberrycure.blogspot.com", "page evidence", None)]
+        ("nih.gov", "credible", True), ("cranberrycure.blogspot.com", "recognition only", None)]
     assert report.metrics["credibility_rate"] == 1.0
     bad = {**ITEM, "sources": [*ITEM["sources"], {"id": "3", "url": "https://www.infowars.com/posts/x"}],
            "answer": ITEM["answer"] + " Cranberries cure everything [3]."}

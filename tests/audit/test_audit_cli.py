@@ -70,3 +70,43 @@ def test_plot_needs_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(MissingDependencyError, match=r"audit plots needs .*pip install 'authorag\[bench\]'"):
         plot({}, tmp_path / "p.png")
+
+
+@pytest.mark.parametrize("body", [{"question": "q"}, {"question": "q", "answer": "  "},
+                                  {"question": "q", "choices": [{"message": {"content": ""}}]}])
+def test_an_empty_answer_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: dict[str, object]) -> None:
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(body))
+    assert main(["audit", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"{path}: the answer is empty (no text under 'answer' or a chat message, and no 'statements'): " \
+           "nothing to audit" in captured.err
+
+
+def test_an_empty_batch_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "b.jsonl"
+    path.write_text("\n")
+    assert main(["audit", str(path)]) == 1
+    assert f"{path}: no answers in it" in capsys.readouterr().err
+
+
+def test_long_statements_end_in_an_ellipsis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = "Flu vaccines cut the risk of influenza in adults and children " + "by a clear margin " * 4 + "[1]."
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({**ANSWER, "answer": long + "\n\nSources:\n[1] https://www.bbc.co.uk/news/health"}))
+    assert main(["audit", str(path)]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  [0]"))
+    shown = line.split(": ", 1)[1]
+    assert len(shown) == 90 and shown.endswith("…")
+    assert shown == "Flu vaccines cut the risk of influenza in adults and children by a clear margin by a clea…"
+
+
+def test_html_says_where_it_wrote_and_what_it_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, page = tmp_path / "a.json", tmp_path / "audit.html"
+    path.write_text(json.dumps(ANSWER))
+    assert main(["audit", str(path), "--html", str(page)]) == 0
+    err = capsys.readouterr().err
+    size = page.stat().st_size >> 10
+    assert (f"authorag audit: wrote {page} ({size} KiB): 1 answer, 2 statements, 2 sources: citation and support "
+            "heatmaps, sortable sources, metrics with intervals; open it in a browser (no network needed)") in err

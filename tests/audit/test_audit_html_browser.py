@@ -104,7 +104,7 @@ def test_one_answer_renders_sorts_and_fetches_nothing(browser: Any, tmp_path: Pa
     assert opened.column("#sources-0", 1) == ["nih.gov", "dailymail.co.uk", "cranberrycure.blogspot.com",
                                                "riverside-family-clinic.net"]
     opened.sort("#sources-0", "tier")
-    assert opened.column("#sources-0", 2) == ["hosted", "page", "table", "table"]
+    assert opened.column("#sources-0", 2) == ["hosted", "table", "table", "unknown"]
     assert page.locator("#sources-0 th[aria-sort=ascending]").inner_text().startswith("tier")
     assert page.locator("ol.statements .why").first.inner_text() == (
         "supported by [2]: 100 % of the statement's words are in the source's text (lexical rule); "

@@ -197,6 +197,17 @@ def test_hostile_answers_parse_in_linear_time(answer: str, parsed: str) -> None:
     assert _parses_within(answer) == parsed
 
 
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("Article 6(1) of the GDPR applies [2].", [("Article 6(1) of the GDPR applies.", ("2",))]),
+    ("Call alert(1) to test it.", [("Call alert(1) to test it.", ())]),
+    ("Fines follow Article 83(4) and 83(3).", [("Fines follow Article 83(4) and 83(3).", ())]),
+    ("Fines apply (3).", [("Fines apply.", ("3",))]),  # detached: still a citation
+])
+def test_a_parenthesis_attached_to_a_word_or_number_is_text(answer: str,
+                                                            expected: list[tuple[str, tuple[str, ...]]]) -> None:
+    assert _cites(answer) == expected
+
+
 def test_year_range_in_parentheses_is_prose() -> None:
     """Was: 'citation range [1900-2020] is not a range of at most 50 ids' for ordinary prose."""
     assert _cites("Cases rose (1900-2020) in every decade [1].") == [("Cases rose (1900-2020) in every decade.", ("1",))]

@@ -146,3 +146,38 @@ def test_the_cache_is_bounded_and_evicts_the_oldest(redis_url: str) -> None:
         assert c.clear() == len(kept) and c._client.exists(c._index) == 0  # pyright: ignore[reportPrivateUsage]
     finally:
         c.clear()
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("redis://127.0.0.1:1/0?socket_timeout=abc", r"Invalid value for 'socket_timeout'"),
+    ("redis://:pw@127.0.0.1:1/0?ssl_cert_reqs=required", r"redis://\*\*\*@127.0.0.1:1/0\?ssl_cert_reqs=required has an "
+                                                        r"option Redis cannot use \(got an unexpected keyword "
+                                                        r"argument 'ssl_cert_reqs'\); fix or remove"),
+    ("rediss://127.0.0.1:1/0?ssl_cert_reqs=bogus", r"Invalid SSL Certificate Requirements Flag: bogus"),
+])
+def test_url_options_redis_refuses_fail_when_the_cache_opens(url: str, message: str) -> None:
+    """Was: a ValueError traceback at start-up, or a 500 on every rerank until the judge's circuit opened."""
+    pytest.importorskip("redis")
+    with pytest.raises(ConfigError, match=message):
+        RedisJudgeCache(url)
+
+
+def test_url_options_redis_takes_still_work(redis_url: str) -> None:
+    with RedisJudgeCache(f"{redis_url}?db=1&client_name=authorag&health_check_interval=5", prefix="opts:") as c:
+        c.put("k", Completion(text="1"))
+        assert c.get("k") == Completion(text="1", cached=True) and c.clear() == 1
+
+
+def test_serve_refuses_a_bad_cache_url_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("redis")
+    pytest.importorskip("uvicorn")
+    from authorag.cli import main
+    from authorag.testing import free_port
+
+    monkeypatch.setenv("OPENAI_API_KEY", "x")
+    code = main(["serve", "--port", str(free_port()), "--judge", "openai", "--judge-model", "m",
+                 "--judge-base-url", "http://127.0.0.1:9/v1", "--cache", "redis://127.0.0.1:1/0?socket_timeout=abc"])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and err.count("\n") == 0 and "Traceback" not in err
+    assert "Invalid value for 'socket_timeout'" in err

@@ -182,6 +182,16 @@ def test_token_is_not_forwarded_to_another_origin(served: tuple[str, Path], redi
     assert _Handler.seen == [None]  # the other origin never sees it
 
 
+def test_a_redirect_loop_is_one_line(redirector: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was: urllib's three-line text ("...infinite loop.\nThe last 30x error message was:\nFound")."""
+    _Redirect.target = f"{redirector}/majestic.csv"
+    code = main(["priors", "fetch", "majestic", "--url", f"{redirector}/majestic.csv", "--out", str(tmp_path / "m.store")])
+    err = capsys.readouterr().err.strip()
+    assert code == 1 and err.count("\n") == 0
+    assert err.endswith("the server redirects in a loop or too many times (last answer HTTP 302); check the "
+                        "address (--url) and your network")
+
+
 def test_token_follows_a_redirect_on_the_same_origin(served: tuple[str, Path], tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     base, root = served

@@ -17,7 +17,9 @@ def prior():  # type: ignore[no-untyped-def]
 
 
 def test_default_sources_exclude_optin(prior) -> None:  # type: ignore[no-untyped-def]
-    assert prior.source_names == ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial", "cred1", "ut1_fakenews")
+    assert prior.source_names == ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial", "cred1", "ut1_fakenews",
+                                  "universities", "government", "wikiproject", "decodex", "legitphish", "predatory",
+                                  "reference")
 
 
 def test_known_domain_beats_random_blogspot_subsite(prior) -> None:  # type: ignore[no-untyped-def]
@@ -38,22 +40,28 @@ def test_subdomain_with_own_reputation_matches_first(prior) -> None:  # type: ig
 def test_two_axes_kept_separate(prior) -> None:  # type: ignore[no-untyped-def]
     d = prior.lookup("infowars.com")
     assert d.authority is not None and d.authority > 0.8  # widely linked
-    # Wikipedia perennial: blacklisted (0.0); CRED-1: conspiracy (0.073); equal source weights
-    assert d.credibility == pytest.approx((0.0 + 0.073) / 2)
+    # Wikipedia perennial: blacklisted (0.0); CRED-1: conspiracy (0.073); Décodex: unreliable
+    # (0.1); weighted by source confidence 0.7, 0.7, 0.6
+    assert d.credibility == pytest.approx((0.7 * 0.0 + 0.7 * 0.073 + 0.6 * 0.1) / 2.0)
     assert [(s.name, s.value, s.raw) for s in d.credibility_sources] == [
-        ("wikipedia_perennial", 0.0, -2.0), ("cred1", 0.073, "conspiracy")]
+        ("wikipedia_perennial", 0.0, -2.0), ("cred1", 0.073, "conspiracy"), ("decodex", 0.1, 2.0)]
 
 
 def test_credibility_evidence_of_the_new_sources(prior) -> None:  # type: ignore[no-untyped-def]
     # UT1 fakenews lists this host; the registrable domain is a known news site, so only the host is keyed
-    assert [s.name for s in prior.lookup("https://finance.azcentral.com/x").credibility_sources] == ["ut1_fakenews"]
-    assert prior.lookup("https://www.azcentral.com/story").credibility is None
+    assert [s.name for s in prior.lookup("https://finance.azcentral.com/x").credibility_sources] == [
+        "ut1_fakenews", "wikiproject"]  # the WikiProject lists rate azcentral.com itself
+    assert prior.lookup("https://www.azcentral.com/story").credibility == pytest.approx(0.85)  # WikiProject: reliable
     # an institutional suffix is credibility evidence even where a table knows the domain
     nih = prior.lookup("https://www.nih.gov/x")
-    assert [(s.name, s.value, s.raw) for s in nih.credibility_sources] == [("suffix_rule", 0.85, ".gov")]
-    # perennial "generally unreliable" because of Wikipedia's citation policy only: no evidence
-    assert prior.lookup("https://en.wikipedia.org/wiki/X").credibility is None
-    assert prior.lookup("https://arxiv.org/abs/1").credibility is None
+    assert [(s.name, s.value, s.raw) for s in nih.credibility_sources] == [
+        ("wikiproject", 0.85, "reliable"), ("suffix_rule", 0.9, ".gov")]  # a federal .gov domain
+    # perennial "generally unreliable" because of Wikipedia's citation policy only: not evidence;
+    # the hand-written reference list rates them as what they are (a tertiary work, preprints)
+    assert [(s.name, s.value) for s in prior.lookup("https://en.wikipedia.org/wiki/X").credibility_sources] == [
+        ("reference", 0.75)]
+    assert [(s.name, s.value) for s in prior.lookup("https://arxiv.org/abs/1").credibility_sources] == [
+        ("reference", 0.7)]
     # a bare public suffix that is a site (nhs.uk) finds the site's www. entry
     nhs = prior.lookup("nhs.uk")
     assert nhs.tier == "table" and nhs.matched == "www.nhs.uk" and nhs.credibility == 0.85
@@ -61,7 +69,7 @@ def test_credibility_evidence_of_the_new_sources(prior) -> None:  # type: ignore
 
 def test_host_credibility_reads_below_the_domain_only(prior) -> None:  # type: ignore[no-untyped-def]
     assert [(s.name, s.value) for s in prior.host_credibility("70news.wordpress.com", "wordpress.com")] == [
-        ("cred1", 0.045)]
+        ("cred1", 0.045), ("decodex", 0.1)]
     assert prior.host_credibility("wordpress.com", "wordpress.com") == ()
 
 
@@ -89,11 +97,14 @@ def test_optin_sources(prior) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_suffix_rules(prior) -> None:  # type: ignore[no-untyped-def]
-    d = prior.lookup("https://some-obscure-office.gov/page")
+    d = prior.lookup("https://abbevillecitymarshal.gov/page")  # in the .gov registry, in no table
     assert (d.tier, d.authority, d.confidence) == ("rule", 0.85, 0.5)
     assert "suffix rule .gov" in (d.note or "")
+    unregistered = prior.lookup("https://some-obscure-office.gov/page")
+    assert (unregistered.tier, unregistered.authority, unregistered.credibility) == ("unknown", None, None)
+    assert unregistered.note == "some-obscure-office.gov is not in the .gov registry (us_dotgov.csv.gz)"
     assert prior.lookup("cs.some-uni.ac.uk").authority == 0.75
-    assert load_prior(rules=()).lookup("some-obscure-office.gov").tier == "unknown"
+    assert load_prior(rules=()).lookup("abbevillecitymarshal.gov").tier == "unknown"
     custom = load_prior(rules=[SuffixRule("museum", 0.6)])
     assert custom.lookup("art.museum").authority == 0.6
     with pytest.raises(ConfigError, match=r"authority must be in \[0, 1\], got 1.5"):

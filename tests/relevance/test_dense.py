@@ -129,7 +129,7 @@ def test_model_is_loaded_once_per_process(dense: DenseRelevance, cands: list[Can
     dense.score("q", cands[:1])
     keys = [k for k in dense_module._MODELS  # pyright: ignore[reportPrivateUsage]
             if k[0] == str(default_model_path().resolve()) and k[2] == dense_module.LEAD_TOKENS]
-    assert keys == [(str(default_model_path().resolve()), "cpu", dense_module.LEAD_TOKENS)]
+    assert keys == [(str(default_model_path().resolve()), "cpu", dense_module.LEAD_TOKENS, "fp32")]
 
 
 def test_model_loads_without_any_network(monkeypatch: pytest.MonkeyPatch, cands: list[Candidate]) -> None:
@@ -245,5 +245,26 @@ def test_warm_up_loads_the_model_and_remembers_nothing(monkeypatch: pytest.Monke
     dense = DenseRelevance()
     assert isinstance(dense, WarmsUp) and dense_module._MODELS == {}  # pyright: ignore[reportPrivateUsage]
     dense.warm_up()
-    assert list(dense_module._MODELS) == [(str(default_model_path().resolve()), "cpu", 128)]  # pyright: ignore[reportPrivateUsage]
+    assert list(dense_module._MODELS) == [(str(default_model_path().resolve()), "cpu", 128, "fp32")]  # pyright: ignore[reportPrivateUsage]
     assert len(dense._docs) == 0 and len(dense._queries) == 0  # pyright: ignore[reportPrivateUsage]
+
+
+def test_int8_precision_keeps_the_best_and_cosines_close_to_fp32(cands: list[Candidate]) -> None:
+    """Not the same order throughout: the off-topic pages' cosines are near ties that int8 may swap."""
+    query = "Can cranberries prevent urinary tract infections?"
+    full = DenseRelevance(cache_size=0).score(query, cands)
+    int8 = DenseRelevance(cache_size=0, precision="int8")
+    quick = int8.score(query, cands)
+    assert _order(quick, cands)[:2] == _order(full, cands)[:2] == ["uti", "sleep"]
+    assert quick == pytest.approx(full, abs=0.08)
+    assert repr(int8.encoder).endswith("max_tokens=128, precision='int8')")
+    assert any(k[3] == "int8" for k in dense_module._MODELS)  # pyright: ignore[reportPrivateUsage]
+
+
+def test_unknown_precision_and_int8_off_the_cpu_are_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"precision must be one of .*'fp32'.*'int8'.*got 'fp16'"):
+        DenseRelevance(precision="fp16")
+    with pytest.raises(ConfigError, match=r"^precision 'int8' runs on the CPU only, got device='cuda'"):
+        DenseRelevance(precision="int8", device="cuda")
+    with pytest.raises(ConfigError, match="not both"):
+        DenseRelevance(encoder=DenseEncoder(), precision="int8")

@@ -42,7 +42,7 @@ def test_ranking_provenance_names_the_scorer_and_the_store(store: tuple[Path, st
     reranker, mode = adapters.build_reranker(scorer, "rank")
     cands, _ = adapters.candidates([(u, "t", None) for u in URLS], mode)
     ranking = reranker.rerank("q", cands)
-    assert ranking.provenance["scorer"] == "reserved>hosted>table+tr>page" == scorer.name
+    assert ranking.provenance["scorer"] == "reserved>hosted>table+tr" == scorer.name
     assert list(ranking.provenance["prior_stores"]) == ["tr"]
     _check(ranking.provenance["prior_stores"], sha256)
     # Each ranking gets its own copy: changing one leaves the next untouched.
@@ -67,7 +67,7 @@ def test_cli_rerank_json_carries_provenance_once(store: tuple[Path, str], tmp_pa
     args = ["rerank", "-q", "q", "-i", str(cands), "--relevance", "rank", "--no-learned", "--prior-file", f"tr={path}"]
     assert main([*args, "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert (body["version"], body["query"], body["provenance"]["scorer"]) == (1, "q", "reserved>hosted>table+tr>page")
+    assert (body["version"], body["query"], body["provenance"]["scorer"]) == (1, "q", "reserved>hosted>table+tr")
     _check(body["provenance"]["prior_stores"], sha256)
     assert body["provenance"]["policy"]["weight"] == 0.5
     # the texts say nothing of the query: both on topic, nih.gov's trust decides
@@ -91,7 +91,7 @@ def test_server_meta_carries_provenance(store: tuple[Path, str]) -> None:
     service = RerankService(config)
     body = service.rerank(RerankRequest(query="q", documents=[{"text": "t", "url": u} for u in URLS]), "v2")
     meta = body["meta"]["authorag"]
-    assert meta["scorer"] == "reserved>hosted>table+tr>page"
+    assert meta["scorer"] == "reserved>hosted>table+tr"
     _check(meta["prior_stores"], sha256)
     assert all("prior_stores" not in r["authority"] for r in body["results"])
     empty = service.rerank(RerankRequest(query="q", documents=[]), "v2")

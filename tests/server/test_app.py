@@ -122,7 +122,7 @@ def test_authority_endpoint_limit(server_url: str) -> None:
 def test_metrics_count_requests_and_errors(server_url: str) -> None:
     httpx.post(f"{server_url}/v2/rerank", json={"model": "m", "query": "q", "documents": ["a"]}, headers=AUTH)
     httpx.post(f"{server_url}/v2/rerank", json={"model": "m", "query": "q", "documents": ["a"]})
-    r = httpx.get(f"{server_url}/metrics")
+    r = httpx.get(f"{server_url}/metrics", headers=AUTH)
     assert r.headers["content-type"].startswith("text/plain; version=0.0.4")
     text = r.text
     assert 'authorag_requests_total{method="POST",route="/v2/rerank",status="200"}' in text
@@ -133,7 +133,7 @@ def test_metrics_count_requests_and_errors(server_url: str) -> None:
 
 
 def test_openapi_lists_every_route(server_url: str) -> None:
-    paths = httpx.get(f"{server_url}/openapi.json").json()["paths"]
+    paths = httpx.get(f"{server_url}/openapi.json", headers=AUTH).json()["paths"]
     for path in ("/v1/rerank", "/v2/rerank", "/rerank", "/v1/authority", "/healthz", "/readyz", "/metrics"):
         assert path in paths
     schema = paths["/v1/rerank"]["post"]["requestBody"]["content"]["application/json"]["schema"]
@@ -151,4 +151,4 @@ def test_authority_item_is_the_score_json_row(server_url: str, capsys: pytest.Ca
     assert [{k: v for k, v in i.items() if k != "error"} for i in items] == \
         [{k: v for k, v in r.items() if k not in ("version", "scorer")} for r in rows]
     assert [(i["trust_reason"], "host" in r) for i, r in zip(items, rows)] == \
-        [("credible", True), ("page evidence", True), ("unknown", True)]
+        [("credible", True), ("recognition only", True), ("unknown", True)]

@@ -52,7 +52,7 @@ def test_audit_needs_auth(server_url: str) -> None:
 
 
 def test_openapi_documents_audit(server_url: str) -> None:
-    doc = httpx.get(f"{server_url}/openapi.json").json()
+    doc = httpx.get(f"{server_url}/openapi.json", headers=AUTH).json()
     assert "/v1/audit" in doc["paths"] and "AuditRequest" in doc["components"]["schemas"]
 
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +31,41 @@ def test_bench_server_script_reports_levels(tmp_path: Path) -> None:
         assert lv["req_per_s"] == pytest.approx(lv["requests"] / lv["seconds"], rel=0.05)  # seconds has 3 decimals
     assert opened["offered_per_s"] == 50 and opened["requests"] == 40  # 1 s x 50/s, capped at 40
     assert "c=  4" in proc.stdout and "rate=50/s" in proc.stdout
+
+
+def _bench_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_server", ROOT / "scripts" / "bench_server.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fresh_texts_are_new_for_every_variant_and_document_and_have_the_words_asked() -> None:
+    payload = _bench_module().payload
+    first, again, other = payload(3, 1, 200, True), payload(3, 1, 200, True), payload(3, 2, 200, True)
+    texts = [d.split("\ntext: ", 1)[1] for d in first["documents"]]
+    assert first == again  # seeded by variant and index
+    assert len(set(texts)) == 3 and [len(t.split()) for t in texts] == [200, 200, 200]
+    assert not set(texts) & {d.split("\ntext: ", 1)[1] for d in other["documents"]}
+    plain = payload(3, 1, 200)  # without fresh_texts: the same words for every variant
+    assert plain["documents"][0].split("\ntext: ", 1)[1] == payload(3, 2, 200)["documents"][0].split("\ntext: ", 1)[1]
+
+
+@pytest.mark.slow
+def test_overload_script_reports_refusals_memory_and_healthz(tmp_path: Path) -> None:
+    pytest.importorskip("sentence_transformers")
+    out = tmp_path / "overload.json"
+    cmd = [sys.executable, str(ROOT / "scripts" / "overload_server.py"), "--relevance", "dense", "--workers", "1",
+           "--clients", "4", "--documents", "20", "--duration", "4", "--max-requests", "60",
+           "--serve-arg=--max-encoding-documents=20", "--json", str(out)]
+    subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    report = json.loads(out.read_text())
+    assert (report["clients"], report["documents"], report["workers"]) == (4, 20, 1)
+    assert report["answers"].get("503 overloaded", 0) > 0  # 4 clients x 20 new pages, room for 20 at once
+    assert sum(report["answers"].values()) == report["requests"] <= 60
+    assert 0 < report["rss_idle_mb"] <= report["rss_peak_mb"]
+    assert report["healthz_probes"] > 0 and report["refusal_p50_ms"] is not None
+    assert set(report["targets_met"]) == {"rss_peak_mb <= 1536", "healthz_p99_ms <= 100", "refusal_max_ms <= 50"}

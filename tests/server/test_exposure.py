@@ -48,14 +48,14 @@ def test_readyz_shows_no_password_and_no_host_path(secretive_url: str) -> None:
     assert "hunter2" not in text and "hunter3" not in text
     assert str(MATRIX.parent) not in text and "/tmp" not in text and not re.search(r'"/[a-z]', text)
     config = httpx.get(f"{secretive_url}/readyz").json()["config"]
-    assert config["scorer"]["judge_cache"] == "redis://***@cache.internal:6379/0?password=***"
+    assert config["scorer"]["judge_cache"] == "redis://cache.internal:6379/0"
     assert config["scorer"]["prior_files"] == ["links=links.csv.gz"] and config["suitability_matrix"] == "matrix_v1.yaml"
 
 
 def test_readyz_shows_paths_to_the_key_holder_only(secretive_url: str) -> None:
     full = httpx.get(f"{secretive_url}/readyz", headers={"Authorization": f"Bearer {KEY}"}).json()["config"]
     assert full["suitability_matrix"] == str(MATRIX)
-    assert full["scorer"]["judge_cache"] == "redis://***@cache.internal:6379/0?password=***"  # never the password
+    assert full["scorer"]["judge_cache"] == "redis://cache.internal:6379/0"  # never the password
     wrong = httpx.get(f"{secretive_url}/readyz", headers={"Authorization": "Bearer nope"}).json()["config"]
     assert wrong["suitability_matrix"] == "matrix_v1.yaml"
 

@@ -151,7 +151,7 @@ def test_readyz_redacts_judge_base_url_userinfo(serve: Any) -> None:
         ready = httpx.get(f"{url}/readyz")
     assert ready.status_code == 200
     assert "PASS" not in ready.text
-    assert ready.json()["config"]["scorer"]["judge_base_url"] == "http://***@127.0.0.1:9/v1"
+    assert ready.json()["config"]["scorer"]["judge_base_url"] == "http://127.0.0.1:9/v1"
 
 
 # --- item 1: the judge deadline is a setting (config, env, CLI) ---------------------------

@@ -62,7 +62,7 @@ def test_echoed_nan_and_huge_integer_together_are_json(server_url: str) -> None:
 def test_audit_route_has_its_own_metrics_series(server_url: str) -> None:
     """Was: /v1/audit was counted as route="other"."""
     httpx.post(f"{server_url}/v1/audit", json={"question": "q", "answer": "a"}, headers=AUTH)
-    assert 'route="/v1/audit",status="200"' in httpx.get(f"{server_url}/metrics").text
+    assert 'route="/v1/audit",status="200"' in httpx.get(f"{server_url}/metrics", headers=AUTH).text
 
 
 @pytest.fixture(scope="module")

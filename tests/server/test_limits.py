@@ -103,6 +103,34 @@ def test_healthz_answers_while_an_audit_within_the_limits_runs(default_url: str)
     assert worst < 1.0, worst
 
 
+def test_an_audit_of_one_long_statement_and_a_long_source_answers(default_url: str) -> None:
+    """Was: the lexical rule was quadratic here (300 KB: a 503 at 20 s and 41 s of CPU; 4.7 MB:
+    about 15 minutes); now a 1 MB body answers, the source repeating the statement."""
+    body = {"question": "q", "answer": "a " * 50_000,
+            "sources": [{"id": "1", "url": "https://www.nih.gov/", "text": "a " * 250_000}]}
+    answers: list[httpx.Response] = []
+    worst = _healthz_while(default_url, lambda: answers.append(httpx.post(f"{default_url}/v1/audit", json=body, timeout=60)))
+    assert answers[0].status_code == 200, answers[0].text[:300]
+    assert answers[0].json()["statements"][0]["lexical_support"] == {"1": 1.0}
+    assert worst < 1.0, worst
+
+
+def test_an_audit_past_its_deadline_stops_costing_cpu(serve: Any) -> None:
+    """Was: the 503 came at the deadline and the thread computed on to the audit's end."""
+    config = ServerConfig(relevance="bm25", request_deadline_s=0.3, judge_deadline_s=0.1)
+    answer = " ".join(f"Statement {k} holds that w{k}a w{k}b w{k}c w{k}d are so." for k in range(500))
+    text = " ".join(f"z{j} y{j} x{j}." for j in range(3_000))[:40_000]
+    body = {"question": "q", "answer": answer,
+            "sources": [{"id": str(i), "url": f"https://www.s{i}.org/p", "text": text} for i in range(100)]}
+    with serve(create_app(config)) as url:
+        r = httpx.post(f"{url}/v1/audit", json=body, timeout=60)
+        start = time.process_time()  # the server runs in this process
+        time.sleep(1.0)
+        after = time.process_time() - start
+    assert _error(r, 503, "deadline_exceeded").startswith("the request did not finish within the server's deadline of 0.3 s")
+    assert after < 0.15, after
+
+
 def test_healthz_answers_while_a_large_rerank_runs(default_url: str) -> None:
     """A 4.5 MB BM25 request runs on a worker thread: the loop keeps answering."""
     query = " ".join(f"t{i}" for i in range(500))
@@ -177,6 +205,10 @@ def test_the_limits_table_in_the_docs_is_the_config() -> None:
     section = text.split("## Limits", 1)[1].split("\n## ", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
             if line.startswith("| ") and not line.startswith("| limit")]
+    ranges = {row[0].strip("`"): row[1] for row in rows if len(row) == 2}
+    assert ranges == {x.flag: f"{x.low:g} to {x.high:.0f} {'s' if x.field.endswith('_s') else 'bytes'}"
+                      for x in LIMITS if (x.low, x.high) != (1, 10**9)}
+    rows = [row for row in rows if len(row) != 2]
     assert len(rows) == len(LIMITS)
     defaults = ServerConfig()
     for limit, (_, default, flag, variable, error) in zip(LIMITS, rows, strict=True):

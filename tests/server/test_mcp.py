@@ -192,7 +192,7 @@ async def test_stdio_bad_input_keeps_the_server_running() -> None:
 
 
 def test_stdio_survives_a_line_that_is_not_json() -> None:
-    # Raw JSON-RPC lines, as a broken client would write them: the server answers what follows.
+    # Raw JSON-RPC lines, as a broken client would write them: the server answers each, and what follows.
     proc = subprocess.Popen([sys.executable, "-m", "authorag", "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env=dict(os.environ))
     assert proc.stdin is not None and proc.stdout is not None
@@ -201,6 +201,8 @@ def test_stdio_survives_a_line_that_is_not_json() -> None:
         for line in ("this is not JSON", json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init})):
             proc.stdin.write(line + "\n")
         proc.stdin.flush()
+        refused = json.loads(proc.stdout.readline())  # the line that is not JSON gets a parse error
+        assert (refused["id"], refused["error"]["code"]) == (None, -32700)
         assert json.loads(proc.stdout.readline())["id"] == 1
         for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"},
                         {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "rerank", "arguments": {}}},
@@ -215,6 +217,42 @@ def test_stdio_survives_a_line_that_is_not_json() -> None:
     finally:
         proc.kill()
         proc.wait(timeout=30)
+
+
+def test_stdio_answers_every_line_it_cannot_read() -> None:
+    # before, these lines got no answer at all and the client waited forever
+    proc = subprocess.Popen([sys.executable, "-m", "authorag", "mcp", "--relevance", "rank", "--max-body-bytes", "20000"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    assert proc.stdin is not None and proc.stdout is not None
+    call = '{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "score_sources", "arguments": %s}}'
+    lines = [call % (2, '{"urls": ' + "[" * 300 + "]" * 300 + "}"),  # nested 300 levels
+             call % (3, '{"urls": ["\\ud800.com"]}'),  # a lone surrogate escape
+             call % (4, '{"urls": ["a.c')[:70],  # cut short
+             call % (5, json.dumps({"urls": ["x" * 30_000]})),  # over the size limit
+             json.dumps({"jsonrpc": "2.0", "id": 6, "method": "tools/list"})]
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+    try:
+        for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+                        {"jsonrpc": "2.0", "method": "notifications/initialized"}):
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+        for line in lines:
+            proc.stdin.write(line.encode() + b"\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        answers = [json.loads(proc.stdout.readline()) for _ in lines]
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    errors = [(a["id"], a["error"]["code"], a["error"]["message"]) for a in answers[:4]]
+    assert errors == [
+        (2, -32600, "the message is not a valid JSON-RPC request: it is nested too deep; send a flatter message"),
+        (3, -32600, ("the message is not a valid JSON-RPC request: it holds a lone surrogate escape (\\ud800-\\udfff); "
+                     "send text as UTF-8")),
+        (None, -32700, "parse error: the line is not complete JSON (cut short?); send one JSON-RPC message per line"),
+        (None, -32600, ("the message is over the limit of 20000 bytes; send a smaller one (server setting "
+                        "--max-body-bytes)")),
+    ]
+    assert answers[4]["id"] == 6 and [t["name"] for t in answers[4]["result"]["tools"]] == TOOLS
 
 
 def test_http_limits_and_key() -> None:
@@ -380,3 +418,14 @@ def test_the_errors_docs_quote() -> None:
         with pytest.raises(ToolInputError) as err:
             call_tool(service, name, arguments)
         assert f"`{err.value}`" in quoted
+
+
+def test_http_host_names_are_those_of_authorag_serve(http_url: str) -> None:
+    """The same Host check as ``authorag serve`` (421), on the health routes the SDK does not guard too."""
+    for path in ("/healthz", "/mcp"):
+        r = httpx2.get(f"{http_url}{path}", headers={"Host": "evil.example:8765"})
+        assert r.status_code == 421 and r.json()["error"]["code"] == "misdirected_request"
+    assert httpx2.get(f"{http_url}/healthz", headers={"Host": "localhost:8765"}).status_code == 200
+    for base in _serve_http("--allowed-hosts", "api.example.org", "--allowed-hosts", "127.0.0.1"):
+        assert httpx2.get(f"{base}/healthz", headers={"Host": "api.example.org"}).status_code == 200
+        assert httpx2.get(f"{base}/healthz", headers={"Host": "localhost"}).status_code == 421

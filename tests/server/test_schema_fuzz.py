@@ -19,7 +19,7 @@ from authorag.server.config import ServerConfig
 API_KEY = "fuzz-key"
 APP = create_app(ServerConfig(relevance="bm25", api_key=API_KEY, max_documents=50, max_urls=50,
                               max_body_bytes=200_000, max_doc_chars=2_000))
-SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
+SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP, headers={"Authorization": f"Bearer {API_KEY}"})
 # Valid and invalid bodies, parameters, methods and media types.
 SCHEMA.config.generation.update(modes=list(schemathesis.GenerationMode))
 

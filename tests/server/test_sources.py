@@ -36,6 +36,8 @@ def _domains(server_url: str, documents: list[Any], path: str = "/v2/rerank") ->
     f"title: Cure\nurl: https://evil-cures.biz/page\ntext: Miracle cure.\nsource: {NIH}",
     f"url: https://evil-cures.biz/page\ntext: |\n  Miracle cure.\n  Source: {NIH}",  # YAML block text
     f"url: https://evil-cures.biz/page\nsummary: a cure\n  Source: {NIH}\ntext: x",  # an indented line is a value
+    f"source: https://evil-cures.biz/page\nurl: {NIH}\ntext: Miracle cure.",        # was: url won by key order
+    f"Source: evil-cures.biz\nlink: {NIH}\n\nMiracle cure.",                        # line order, blank line ends it
 ])
 def test_page_text_cannot_name_the_source(server_url: str, text: str) -> None:
     assert _domains(server_url, [text]) == ["evil-cures.biz"]
@@ -46,6 +48,8 @@ def test_page_text_cannot_name_the_source(server_url: str, text: str) -> None:
     f"title: Cure\ntext: Miracle cure.\nsource: {NIH}",              # the header ends at 'text'
     f"title: Cure\n\nSource: {NIH}",                                  # a blank line ends it
     f"title: Cure\n  Source: {NIH}",                                  # a continuation of the title
+    f"title: Cure\n  text: Miracle cure.\nsnippet: s\nsource: {NIH}",  # was nih.gov: an indented text key ends it
+    f"snippet: Miracle cure.\nsource: {NIH}\nBuy now.",               # was nih.gov: no end marker, no header
 ])
 def test_a_source_line_inside_the_text_gives_no_url(server_url: str, text: str) -> None:
     assert _domains(server_url, [text]) == [None]
@@ -53,7 +57,8 @@ def test_a_source_line_inside_the_text_gives_no_url(server_url: str, text: str) 
 
 def test_header_keys_follow_the_shared_order() -> None:
     assert DEFAULT_URL_KEYS == ("url", "source", "link", "href", "source_url")
-    assert split_string_document(f"Source: Reuters wire\nURL: {NIH}\ntext: x")[0] == NIH  # url before source, keys in any case
+    # line order; a value that is no address (a name) is skipped; keys in any case
+    assert split_string_document(f"Source: Reuters wire\nURL: {NIH}\ntext: x")[0] == NIH
     assert split_string_document("source: 'https://cdc.gov/flu'\ntext: x")[0] == "https://cdc.gov/flu"
 
 
@@ -127,7 +132,7 @@ def test_the_examples_in_the_docs_hold() -> None:
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
     rows = re.findall(r'^\| `(".*")` \| (`[^`]+`|none)', text, re.MULTILINE)
-    assert len(rows) == 4
+    assert len(rows) == 6
     for document, source in rows:
         assert split_string_document(json.loads(document))[0] == ("" if source == "none" else source.strip("`")), document
 

@@ -6,7 +6,8 @@ candidates from ``adapters.candidates_of``. The surfaces, each used as a user us
 SDK, document objects), ``/v2/rerank`` (Cohere v2 SDK, texts with the ``urls`` extension, and
 YAML strings), ``/rerank`` (Jina shape over httpx) on a real uvicorn, LangChain's
 ``AuthorityCompressor`` and ``AuthorityRetriever`` (over LangChain's in-memory vector store), Haystack's
-``AuthorityRanker``, LlamaIndex's ``AuthorityPostprocessor``, and the bench method ``default`` of the rerank tracks. No expected winner is
+``AuthorityRanker``, LlamaIndex's ``AuthorityPostprocessor``, the agents' LangChain ``AuthorityMiddleware``,
+Haystack ``AuthorityToolHook`` and LlamaIndex ``trusted_search_tool`` (search results in, as an agent's tool gives them), and the bench method ``default`` of the rerank tracks. No expected winner is
 written here: whatever the defaults decide, every surface must decide the same. Every surface is
 given BM25 (the default of every surface, ``dense-or-bm25``, computes dense relevance where the
 embeddings extra is installed: tests/server/test_dense_surfaces.py runs that default on the server,
@@ -202,6 +203,43 @@ def _llamaindex(query: str, urls: Sequence[str], texts: Sequence[str], policy: M
     return [n.node.metadata["i"] for n in out]
 
 
+def _agent_middleware(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
+    from langchain.agents.middleware.types import ToolCallRequest
+    from langchain_core.messages import ToolMessage
+
+    from authorag.integrations.langchain_agents import AuthorityMiddleware
+
+    results = [{"url": u, "content": t, "i": i} for i, (u, t) in enumerate(zip(urls, texts))]
+    call = {"name": "web_search", "args": {"query": query}, "id": "c", "type": "tool_call"}
+    request = ToolCallRequest(tool_call=call, tool=None, state={}, runtime=None)  # type: ignore[arg-type]
+    message = ToolMessage(json.dumps(results), tool_call_id="c")
+    out = AuthorityMiddleware(relevance="bm25", **policy).wrap_tool_call(request, lambda _r: message)
+    return [r["i"] for r in json.loads(out.content)["results"]]  # type: ignore[union-attr]
+
+
+def _llamaindex_tool(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
+    from authorag.integrations.llamaindex_tools import trusted_search_tool
+
+    results = [{"url": u, "content": t, "i": i} for i, (u, t) in enumerate(zip(urls, texts))]
+    tool = trusted_search_tool(lambda query: results, name="web_search", relevance="bm25", **policy)
+    return [r["i"] for r in json.loads(tool.call(query=query).content)["results"]]
+
+
+def _haystack_hook(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
+    from haystack.components.agents.state import State
+    from haystack.dataclasses import ChatMessage, ToolCall
+
+    from authorag.integrations.haystack_agents import AuthorityToolHook
+
+    results = [{"url": u, "content": t, "i": i} for i, (u, t) in enumerate(zip(urls, texts))]
+    origin = ToolCall(tool_name="web_search", arguments={"query": query})
+    state = State(schema={"messages": {"type": list[ChatMessage]}}, data={"messages": [
+        ChatMessage.from_assistant(tool_calls=[origin]), ChatMessage.from_tool(json.dumps(results), origin=origin)]})
+    AuthorityToolHook(relevance="bm25", **policy).run(state)
+    result = state.get("messages")[-1].tool_call_result
+    return [r["i"] for r in json.loads(result.result)["results"]]
+
+
 def _bench(query: str, urls: Sequence[str], texts: Sequence[str], policy: Mapping[str, Any]) -> list[int]:
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
@@ -229,7 +267,10 @@ def test_every_surface_gives_the_core_order(policy_name: str, servers: dict[str,
         got = {"v1": _v1(base, query, urls, texts), "v2": _v2(base, query, urls, texts),
                "jina": _jina(base, query, urls, texts), "langchain": _langchain(query, urls, texts, policy),
                "haystack": _haystack(query, urls, texts, policy), "llamaindex": _llamaindex(query, urls, texts, policy),
-               "bench default": _bench(query, urls, texts, policy)}
+               "bench default": _bench(query, urls, texts, policy),
+               "langchain agent middleware": _agent_middleware(query, urls, texts, policy),
+               "llamaindex search tool": _llamaindex_tool(query, urls, texts, policy),
+               "haystack agent hook": _haystack_hook(query, urls, texts, policy)}
         if n % (2 if policy_name == "default" else 4) == 0:  # a CLI process per input costs about a second
             got["cli"] = _cli(query, urls, texts, policy, tmp_path)
         # v2 YAML strings: the server reads the URL from the header and scores the text after it,

@@ -14,7 +14,8 @@ from authorag.server.metrics import Metrics
 
 @pytest.mark.parametrize("text,url", [
     ("title: T\nurl: https://www.cdc.gov/flu\ntext: flu", "https://www.cdc.gov/flu"),
-    ("Source: 'https://nih.gov/x'\nbody", "https://nih.gov/x"),
+    ("Source: 'https://nih.gov/x'\n\nbody", "https://nih.gov/x"),
+    ("Source: 'https://nih.gov/x'\nbody", ""),  # no end marker: the page's first lines, not a header
     ("  URL:   https://a.org/b  \n", "https://a.org/b"),
     ("https://www.mayoclinic.org/c\nThe text", "https://www.mayoclinic.org/c"),
     ("\n\nhttp://a.org\nx", "http://a.org"),
@@ -47,7 +48,7 @@ def test_a_string_document_is_scored_without_its_labels(document: str, url: str,
 
 def test_url_priority_and_echo() -> None:
     documents: list[str | dict[str, Any]] = [
-        "url: https://a.org/x\ntext", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"]
+        "url: https://a.org/x\ntext: t", {"text": "t", "source": "https://b.org", "extra": 1}, "plain"]
     cols = read_documents(documents, [None, "https://c.org", ""], rank_fields=None, max_chars=100, max_tokens=None)
     assert cols.urls == ["https://a.org/x", "https://c.org", ""]
     assert echo(documents[1]) == {"text": "t", "source": "https://b.org", "extra": 1}
@@ -115,3 +116,10 @@ def test_learned_tier_through_the_service() -> None:
     out = svc.authority(AuthorityRequest(urls=["nih.gov", "cranberry-cures-4u.biz"]))
     assert [r["tier"] for r in out["results"]] == ["table", "learned"]
     assert out["meta"]["scorer"] == "reserved>hosted>table>learned>page"
+
+
+def test_a_rank_field_named_again_is_read_once() -> None:
+    # before, each repeat added the field again: 32 x one large field was 32 x the text to score
+    cols = read_documents([{"title": "Flu", "body": "shots " * 3, "url": "https://cdc.gov"}], None,
+                          rank_fields=["body", "title", "body", "body"], max_chars=10_000, max_tokens=None)
+    assert cols.texts == ["body: shots shots shots \ntitle: Flu"]

@@ -1,5 +1,5 @@
-"""The page-evidence study on the TREC HM 2019 pages: :mod:`~authorag.benchmarks.page_evidence.crossfit`
-(labelled pages, leave-topic-out models), :mod:`~authorag.benchmarks.page_evidence.eval` (the
-ablation and its command), :mod:`~authorag.benchmarks.page_evidence.rows` (AUCs, CIs, RAG rows),
-:mod:`~authorag.benchmarks.page_evidence.pool` (the corroboration experiment) and
-:mod:`~authorag.benchmarks.page_evidence.report` (its Markdown)."""
+"""Page-evidence evaluation: :mod:`~authorag.benchmarks.page_evidence.crossfit` (honest scorers for
+the tracks built from labelled pages), :mod:`~authorag.benchmarks.page_evidence.rows` (AUCs, CIs,
+RAG rows), :mod:`~authorag.benchmarks.page_evidence.dev_pages` (hand-written calibration pages)
+and :mod:`~authorag.benchmarks.page_evidence.collections` (calibration data and the held-out
+CoAID / Fake.br evaluation)."""

@@ -21,7 +21,10 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
 * ``no-harm-pairs``: ``on-topic first (REL)``; by domain and on-topic kind in the breakdown;
 * ``no-harm-hard``: the same for the harder no-harm pairs (BM25 alone misses some of them);
 * ``no-harm-lists``: ``order respected (REL)`` (every expected pair in order), ``pairs in order
-  (REL)`` (share of the expected pairs), ``on-topic above off-topic (REL)``, ``trusted first (REL)``.
+  (REL)`` (share of the expected pairs), ``on-topic above off-topic (REL)``, ``trusted first (REL)``;
+* ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2``: the same rows (lists: trusted
+  first, on-topic above off-topic, pairwise order, whole order), broken down by topic, kind and
+  language.
 
 Example:
     >>> case_orders(load_cases("trust-pairs")[0], "bm25", seed=0)
@@ -40,6 +43,10 @@ from authorag.benchmarks.tracks.trust_data import (
     DOMAINS,
     ONTOPIC_KINDS,
     TRUST_KINDS,
+    V2_KINDS,
+    V2_LANGS,
+    V2_SETS,
+    V2_TOPICS,
     RerankCase,
     group_pairs,
     load_cases,
@@ -51,7 +58,7 @@ from authorag.rerankers.authority import AuthorityReranker
 
 DEFAULT_RELEVANCE = ("bm25", "rank", "dense")
 LIST_SHUFFLES = 2
-CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists")
+CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", *V2_SETS)
 Units = dict[str, dict[str, list[Any]]]
 """row → ``{"clusters": [case index per unit], "values": [value per unit]}`` (paired deltas)."""
 
@@ -142,6 +149,10 @@ _ROWS: Mapping[str, Sequence[tuple[str, str]]] = {
     "no-harm-hard": (("on-topic first", "first"),),
     "no-harm-lists": (("order respected", "respected"), ("pairs in order", "pairs"),
                       ("on-topic above off-topic", "ontopic"), ("trusted first", "first")),
+    "trust-pairs-v2": (("trusted first", "first"),),
+    "no-harm-pairs-v2": (("on-topic first", "first"),),
+    "rerank-lists-v2": (("trusted first", "first"), ("on-topic above off-topic", "ontopic"),
+                        ("pairs in order", "pairs"), ("order respected", "respected")),
 }
 
 
@@ -168,7 +179,8 @@ def add_unit(units: Units, row: str, cluster: int, value: float) -> None:
 
 def _ordered(detail: Units, relevances: Sequence[str]) -> Units:
     """Breakdown rows per relevance, domains in :data:`DOMAINS` order, then kinds in their order."""
-    order = [*(f"domain {d}" for d in DOMAINS), *(f"kind {k}" for k in (*TRUST_KINDS, *ONTOPIC_KINDS))]
+    order = [*(f"domain {d}" for d in dict.fromkeys((*DOMAINS, *V2_TOPICS))),
+             *(f"kind {k}" for k in (*TRUST_KINDS, *ONTOPIC_KINDS, *V2_KINDS)), *(f"lang {g}" for g in V2_LANGS)]
 
     def key(row: str) -> tuple[int, int]:
         head, _, group = row.partition(", ")
@@ -191,7 +203,7 @@ def case_metrics(task: str, cases: Sequence[RerankCase], reranking: Reranking, r
         urls, texts = [p.url for p in case.pages], [p.text for p in case.pages]
         for rel in relevances:
             firsts: list[float] = []
-            for perm in case_orders(case, rel, seed, retriever_order=task != "trust-pairs"):
+            for perm in case_orders(case, rel, seed, retriever_order=task not in ("trust-pairs", "trust-pairs-v2")):
                 ranked = reranking.order(rel, case.query, [urls[i] for i in perm], [texts[i] for i in perm])
                 measures = case_measures(case, [perm[i] for i in ranked])
                 for row, key in _ROWS[task]:
@@ -200,6 +212,8 @@ def case_metrics(task: str, cases: Sequence[RerankCase], reranking: Reranking, r
                 add_unit(detail, f"{head} ({rel}), domain {case.domain}", n, measures[key])
                 if case.kind != "list":
                     add_unit(detail, f"{head} ({rel}), kind {case.kind}", n, measures[key])
+                if task in V2_SETS:
+                    add_unit(detail, f"{head} ({rel}), lang {case.lang}", n, measures[key])
                 firsts.append(measures[key])
             outcome[rel] = mean(firsts)
         per_case.append(outcome)

@@ -20,6 +20,13 @@ Four vendored files (written by the authorag team, see ``data/provenance/trust_n
 * ``no_harm_lists_v1.jsonl.gz``: a query and 5–8 pages with roles ``trusted`` (on-topic),
   ``untrusted`` and ``unknown`` (on-topic) and ``offtopic`` (trusted, off-topic).
 
+Three more (``data/provenance/trust_no_harm_v2.md``), multi-topic and multi-language (``lang``
+``en``, ``de``, ``es``, ``fr``; topics :data:`V2_TOPICS`; kinds :data:`V2_KINDS`), test half
+written first: ``trust_pairs_v2.jsonl.gz`` (``trust-pairs-v2``), ``no_harm_pairs_v2.jsonl.gz``
+(``no-harm-pairs-v2``) and ``rerank_lists_v2.jsonl.gz`` (``rerank-lists-v2``: trusted and
+untrusted on-topic pages, optionally an ordinary one, and a trusted off-topic page; ``kind`` is
+the untrusted page's kind).
+
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
 pairs: on-topic 0, off-topic 1; lists: trusted 0, untrusted and unknown 1, off-topic 2). Every
@@ -42,12 +49,20 @@ from typing import Any, Literal
 
 from authorag.errors import ConfigError
 
-CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists"]
+CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists",
+                  "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
-                            "no-harm-hard": "no_harm_hard_v1.jsonl.gz", "no-harm-lists": "no_harm_lists_v1.jsonl.gz"}
+                            "no-harm-hard": "no_harm_hard_v1.jsonl.gz", "no-harm-lists": "no_harm_lists_v1.jsonl.gz",
+                            "trust-pairs-v2": "trust_pairs_v2.jsonl.gz", "no-harm-pairs-v2": "no_harm_pairs_v2.jsonl.gz",
+                            "rerank-lists-v2": "rerank_lists_v2.jsonl.gz"}
+V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
+"""The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
+V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
+V2_KINDS = ("keyword-stuffed", "sober-misinfo", "unknown-legit", "spoofed-authority", "user-content", "fabricated-news")
+V2_LANGS = ("en", "de", "es", "fr")
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
 ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
 LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
@@ -76,6 +91,7 @@ class RerankCase:
             kind; lists: ``list``.
         query: what the user asked.
         pages: the candidates in the order written in the file.
+        lang: the language of the query and pages (``en`` for the v1 sets).
     """
 
     id: str
@@ -84,6 +100,7 @@ class RerankCase:
     kind: str
     query: str
     pages: tuple[CasePage, ...]
+    lang: str = "en"
 
 
 def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage:
@@ -94,20 +111,21 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def _case(row: Mapping[str, Any], case_set: str, where: str) -> RerankCase:
-    if case_set == "trust-pairs":
+    if case_set in ("trust-pairs", "trust-pairs-v2"):
         kind = str(row["kind"])
         pages = (_page(row["trusted"], "trusted", 0, where), _page(row["untrusted"], "untrusted", 1, where))
-    elif case_set in ("no-harm-pairs", "no-harm-hard"):
+    elif case_set in ("no-harm-pairs", "no-harm-hard", "no-harm-pairs-v2"):
         kind = str(row["ontopic_kind"])
         pages = (_page(row["ontopic"], "ontopic", 0, where), _page(row["offtopic"], "offtopic", 1, where))
     else:
-        kind = "list"
+        kind = str(row.get("kind", "list"))
         roles = [str(c.get("role")) for c in row["candidates"]]
         bad = sorted({r for r in roles if r not in LIST_GROUPS})
         if bad:
             raise ConfigError(f"{where}: unknown candidate role(s) {bad}; known: {', '.join(LIST_GROUPS)}")
         pages = tuple(_page(c, r, LIST_GROUPS[r], where) for c, r in zip(row["candidates"], roles))
-    return RerankCase(str(row["id"]), str(row["split"]), str(row["domain"]), kind, str(row["query"]), pages)
+    return RerankCase(str(row["id"]), str(row["split"]), str(row["domain"]), kind, str(row["query"]), pages,
+                      str(row.get("lang", "en")))
 
 
 @cache
@@ -122,7 +140,7 @@ def _all_cases(case_set: str) -> tuple[RerankCase, ...]:
 
 
 def load_cases(case_set: str, split: str = "all") -> tuple[RerankCase, ...]:
-    """The cases of ``case_set`` (``trust-pairs``, ``no-harm-pairs``, ``no-harm-hard``, ``no-harm-lists``) in ``split``.
+    """The cases of ``case_set`` (a key of :data:`FILES`) in ``split``.
 
     Raises:
         ConfigError: an unknown set or split, or a malformed vendored row.

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from authorag._optional import require
+from authorag._urlhost import redact_credentials
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.backends.base import Completion
 from authorag.judges.backends.cache import (
@@ -73,7 +74,7 @@ class RedisJudgeCache:
         self._index = prefix + ":index"
         self._warned = False
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
-        self._client: Any = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+        self._client: Any = _client(redis, url, redact_credentials(self._safe_url()), timeout_s)
         self.hits = 0
         self.misses = 0
 
@@ -160,6 +161,21 @@ class RedisJudgeCache:
 
     def __repr__(self) -> str:
         return f"RedisJudgeCache(url={self._safe_url()!r}, prefix={self.prefix!r})"
+
+
+def _client(redis: Any, url: str, shown: str, timeout_s: float) -> Any:
+    """A client for ``url``, its options checked now (a connection object is built, none is
+    opened): an option redis-py refuses fails here, at start-up, not on every request."""
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+        pool = client.connection_pool
+        pool.connection_class(**pool.connection_kwargs).disconnect()
+    except (ValueError, TypeError, redis.RedisError) as exc:
+        why = str(exc).replace("__init__() ", "").replace("AbstractConnection.", "")
+        raise ConfigError(f"the judge cache URL {shown} has an option Redis cannot use ({why}); fix or remove "
+                          "that query option of --cache (see the redis-py URL options, or use rediss:// for TLS "
+                          "options)") from None
+    return client
 
 
 def open_cache(spec: CompletionCache | str | Path | bool | None, *,

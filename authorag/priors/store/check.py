@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +29,9 @@ from numpy.typing import NDArray
 
 from authorag.errors import PriorUnavailable
 
+MAGIC = b"AUTHORAG-STORE\x00\x01"
+"""The first bytes of a store file: the name, then the format version (big-endian)."""
+MAGIC_NAME = MAGIC[:-2]
 MAX_HEADER_BYTES = 16 << 20
 """Largest store header read (real headers are a few KB; provenance included)."""
 MAX_BUCKET_BITS = 32
@@ -154,18 +158,29 @@ def check_arrays(path: str | Path, header: Mapping[str, Any], directory: memoryv
     Raises:
         PriorUnavailable: naming the file, the section and the first bad entry.
     """
-    n = int(header["entries"])
-    dirs = np.frombuffer(directory, dtype="<u4")
-    if int(dirs[0]) != 0 or int(dirs[-1]) != n:
-        raise bad_store(path, f"section 'dir' runs from {int(dirs[0])} to {int(dirs[-1])}, expected 0 to {n}")
-    _monotone(path, "dir", dirs, strict=False)
-    fps = np.frombuffer(fp, dtype="<u8")
-    _monotone(path, "fp", fps, strict=True)
+    _dir_ends(path, header, directory)
+    _monotone(path, "dir", np.frombuffer(directory, dtype="<u4"), strict=False)
+    _monotone(path, "fp", np.frombuffer(fp, dtype="<u8"), strict=True)
     _finite(path, "value", np.frombuffer(value, dtype="<f4"), unit=True)
     if raw is not None and raw.format in ("f", "d"):
         _finite(path, "raw", np.frombuffer(raw, dtype=np.float32 if raw.format == "f" else np.float64), unit=False)
-    if n:
-        _check_end_keys(path, header, fps, keys)
+    if int(header["entries"]):
+        _check_end_keys(path, header, np.frombuffer(fp, dtype="<u8"), keys)
+
+
+def check_ends(path: str | Path, header: Mapping[str, Any], directory: memoryview, fp: memoryview,
+               keys: memoryview) -> None:
+    """What every open checks, in a few reads: the directory runs from 0 to the entry count, and
+    the first and last key hash to the first and last fingerprint."""
+    _dir_ends(path, header, directory)
+    if int(header["entries"]):
+        _check_end_keys(path, header, np.frombuffer(fp, dtype="<u8"), keys)
+
+
+def _dir_ends(path: str | Path, header: Mapping[str, Any], directory: memoryview) -> None:
+    n, first, last = int(header["entries"]), int(directory[0]), int(directory[-1])
+    if first != 0 or last != n:
+        raise bad_store(path, f"section 'dir' runs from {first} to {last}, expected 0 to {n}")
 
 
 def _monotone(path: str | Path, section: str, arr: NDArray[Any], *, strict: bool) -> None:
@@ -215,4 +230,34 @@ def _end_key(keys: memoryview, *, first: bool) -> bytes:
         window *= 16
 
 
-__all__ = ["ITEMSIZE", "MAX_HEADER_BYTES", "SECTION_DTYPES", "bad_store", "check_arrays", "check_header"]
+def check_start(path: Path, start: bytes, size: int) -> int:
+    """The header length after the magic bytes, checked against the file size."""
+    if start[:len(MAGIC_NAME)] != MAGIC_NAME:
+        raise PriorUnavailable(f"{str(path)!r} is not an authorag prior store (bad magic bytes) nor a gzip CSV "
+                               "prior file; write one with 'authorag priors import' or 'priors build'")
+    if start[:len(MAGIC)] != MAGIC:
+        version = int.from_bytes(start[len(MAGIC_NAME):len(MAGIC)], "big")
+        raise PriorUnavailable(f"prior store {str(path)!r} has format version {version} in its magic bytes; this "
+                               "authorag reads version 1; rebuild it with this version")
+    if len(start) < len(MAGIC) + 8:
+        raise bad_store(path, "the file ends inside its header length: truncated")
+    head_len = int.from_bytes(start[len(MAGIC):], "little")
+    if head_len > min(MAX_HEADER_BYTES, size - len(start)):
+        raise bad_store(path, f"the header length {head_len} exceeds the file ({size} bytes) or the "
+                              f"{MAX_HEADER_BYTES >> 20} MiB limit: truncated or damaged")
+    return head_len
+
+
+def header_json(path: Path, blob: bytes) -> object:
+    """The header JSON (numbers only: NaN and infinities are refused)."""
+    def no_constants(name: str) -> object:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        return json.loads(blob, parse_constant=no_constants)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise bad_store(path, f"the header is not valid JSON ({str(exc)[:80] or type(exc).__name__})") from None
+
+
+__all__ = ["ITEMSIZE", "MAGIC", "MAGIC_NAME", "MAX_HEADER_BYTES", "SECTION_DTYPES", "bad_store", "check_arrays",
+           "check_ends", "check_header", "check_start", "header_json"]

@@ -203,9 +203,12 @@ def _get(request: urllib.request.Request, target: Path, progress: Progress | Non
 
 
 def _reason(exc: BaseException) -> str:
+    """What went wrong, on one line."""
     if isinstance(exc, http.client.IncompleteRead):  # its repr holds the partial body
         return "the connection closed before the announced end (Content-Length)"
-    return str(exc) or type(exc).__name__
+    if isinstance(exc, urllib.error.HTTPError) and 300 <= exc.code < 400:  # urllib's text spans three lines
+        return f"the server redirects in a loop or too many times (last answer HTTP {exc.code})"
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _content_length(value: str | None) -> int | None:

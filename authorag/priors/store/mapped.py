@@ -45,12 +45,21 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from authorag.errors import ConfigError, PriorUnavailable
-from authorag.priors.store.check import MAX_HEADER_BYTES, bad_store, check_arrays, check_header
+from authorag.priors.store.check import (
+    MAGIC,
+    MAGIC_NAME,
+    bad_store,
+    check_arrays,
+    check_ends,
+    check_header,
+    check_start,
+    header_json,
+)
+from authorag.priors.store.verify import CHECKSUM_FIELD, PLACEHOLDER, check_checksum
+from authorag.priors.store.verify import remember_verified, seal, was_verified
 from authorag.types import SourceValue
 from authorag.validation import check_unit
 
-MAGIC = b"AUTHORAG-STORE\x00\x01"
-_MAGIC_NAME = MAGIC[:-2]  # the format version follows
 STORE_SUFFIX = ".store"
 RawDtype = Literal["f4", "f8", "u4", "none"]
 _ALIGN = 64
@@ -188,6 +197,7 @@ def _sorted_unique(keys: Sequence[str], vals: NDArray[np.float64]) -> tuple[NDAr
 def write_sections(path: Path, header: dict[str, Any], sections: Sequence[tuple[str, bytes | Path, str]]) -> Path:
     """Write a store file atomically from its header and sections (bytes, or a file to copy in)."""
     layout: dict[str, list[Any]] = {}
+    header = {**header, CHECKSUM_FIELD: PLACEHOLDER}
     head_len = 4096
     sizes = [len(data) if isinstance(data, bytes) else data.stat().st_size for _, data, _ in sections]
     while True:  # the header holds the offsets, which depend on the header's length
@@ -211,6 +221,7 @@ def write_sections(path: Path, header: dict[str, Any], sections: Sequence[tuple[
                 with data.open("rb") as src:
                     shutil.copyfileobj(src, f, 1 << 20)
         f.truncate(offset)  # the end of the last section, so empty sections still lie inside the file
+    seal(tmp, {**header, "sections": layout}, blob, len(MAGIC) + 8)
     os.replace(tmp, path)
     return path
 
@@ -230,7 +241,7 @@ def is_store(path: str | Path) -> bool:
         if not stat.S_ISREG(p.stat().st_mode):
             return False
         with p.open("rb") as f:
-            return f.read(len(_MAGIC_NAME)) == _MAGIC_NAME
+            return f.read(len(MAGIC_NAME)) == MAGIC_NAME
     except OSError:
         return False
 
@@ -238,7 +249,9 @@ def is_store(path: str | Path) -> bool:
 class PriorStore(Mapping[str, SourceValue]):
     """A read-only, memory-mapped ``key → SourceValue`` mapping (a prior-table source).
 
-    Opening reads only the header; lookups page in what they touch. Processes that open
+    The first open of a file verifies all of it, once per file identity
+    (:mod:`~authorag.priors.store.verify`); later opens read only the header and the ends of the
+    arrays, and lookups page in (and check) the bucket they touch. Processes that open
     the same file share its pages through the OS page cache. The mapping is released when the
     object is garbage-collected.
 
@@ -254,7 +267,7 @@ class PriorStore(Mapping[str, SourceValue]):
         if sys.byteorder != "little":
             raise PriorUnavailable("prior stores are little-endian; this machine is big-endian")
         self.path = Path(path)
-        self._mm, self.header = _open(self.path)
+        self._mm, self.header, self._data_start = _open(self.path)
         self.name: str = self.header["name"] if name is None else name
         self.axis: str = self.header["axis"]
         self.confidence: float = float(self.header["confidence"])
@@ -268,7 +281,24 @@ class PriorStore(Mapping[str, SourceValue]):
         self._fp = self._view(view, "fp")
         self._value = self._view(view, "value")
         self._raw = self._view(view, "raw") if "raw" in self.header["sections"] else None
-        check_arrays(self.path, self.header, self._dir, self._fp, self._value, self._raw, self._view(view, "keys"))
+        if was_verified(self.path, self.header):  # the header is checked; lookups check their bucket
+            check_ends(self.path, self.header, self._dir, self._fp, self._view(view, "keys"))
+        else:
+            self.verify()
+
+    def verify(self) -> dict[str, Any]:
+        """Verify the whole file: every array (:func:`~authorag.priors.store.check.check_arrays`) and
+        the checksum (:mod:`~authorag.priors.store.verify`); remembered for this file's identity.
+        Returns :meth:`info`, with ``checksum`` ``None`` for a store written without one.
+
+        Raises:
+            PriorUnavailable: naming the file and what is wrong.
+        """
+        keys = self._view(memoryview(self._mm), "keys")
+        check_arrays(self.path, self.header, self._dir, self._fp, self._value, self._raw, keys)
+        check_checksum(self.path, self.header, self._data_start)
+        remember_verified(self.path, self.header)
+        return self.info() | {"checksum": self.header.get(CHECKSUM_FIELD)}
 
     def _view(self, view: memoryview, section: str) -> memoryview:
         offset, length, dtype = self.header["sections"][section]
@@ -282,9 +312,16 @@ class PriorStore(Mapping[str, SourceValue]):
         h = int.from_bytes(hasher.digest(), "little")
         b = h >> self._shift
         fp = self._fp
-        for i in range(self._dir[b], self._dir[b + 1]):
+        lo, hi = self._dir[b], self._dir[b + 1]
+        if not lo <= hi <= self._n:
+            raise bad_store(self.path, f"bucket {b} of section 'dir' runs from {lo} to {hi} of {self._n} entries")
+        for i in range(lo, hi):
             if fp[i] == h:
-                return SourceValue(self.name, self._value[i], None if self._raw is None else self._raw[i])
+                value = self._value[i]
+                if not 0.0 <= value <= 1.0:  # NaN fails too
+                    raise bad_store(self.path, f"value of entry {i} is {value!r}; values must be finite numbers "
+                                               "in [0, 1]")
+                return SourceValue(self.name, value, None if self._raw is None else self._raw[i])
         return default
 
     def __getitem__(self, key: str) -> SourceValue:
@@ -321,12 +358,19 @@ class PriorStore(Mapping[str, SourceValue]):
 
     def get_many(self, keys: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Vectorized lookup: (values, raw) as float64 with NaN where a key is absent."""
+        if not self._n:
+            return np.full(len(keys), np.nan), np.full(len(keys), np.nan)
         fp, val, raw = self.arrays()
         want = fingerprints_of(keys, self._salt)
-        pos = np.minimum(np.searchsorted(fp, want), max(self._n - 1, 0))
-        hit = fp[pos] == want if self._n else np.zeros(len(keys), dtype=bool)
-        values = np.where(hit, val[pos].astype(np.float64), np.nan) if self._n else np.full(len(keys), np.nan)
-        raws = np.full(len(keys), np.nan) if raw is None or not self._n else np.where(hit, raw[pos].astype(np.float64), np.nan)
+        pos = np.minimum(np.searchsorted(fp, want), self._n - 1)
+        hit = fp[pos] == want
+        values = np.where(hit, val[pos].astype(np.float64), np.nan)
+        bad = np.flatnonzero(hit & ~((values >= 0.0) & (values <= 1.0)))  # the entries read are checked, as in get()
+        if len(bad):
+            i = int(pos[int(bad[0])])
+            raise bad_store(self.path, f"value of entry {i} is {float(val[i])!r}; values must be finite "
+                                       "numbers in [0, 1]")
+        raws = np.full(len(keys), np.nan) if raw is None else np.where(hit, raw[pos].astype(np.float64), np.nan)
         return values, raws
 
     def info(self) -> dict[str, Any]:
@@ -338,7 +382,7 @@ class PriorStore(Mapping[str, SourceValue]):
         return f"PriorStore({str(self.path)!r}, name={self.name!r}, entries={self._n})"
 
 
-def _open(path: Path) -> tuple[mmap.mmap, dict[str, Any]]:
+def _open(path: Path) -> tuple[mmap.mmap, dict[str, Any], int]:
     """Map a store file after checking its magic bytes and header (see :mod:`store_check`)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # before opening: opening a pipe waits for a writer
@@ -347,37 +391,9 @@ def _open(path: Path) -> tuple[mmap.mmap, dict[str, Any]]:
         with path.open("rb") as f:
             size = os.fstat(f.fileno()).st_size
             start = f.read(len(MAGIC) + 8)
-            head_len = _check_start(path, start, size)
-            header = check_header(path, _json(path, f.read(head_len)), data_start=len(MAGIC) + 8 + head_len, size=size)
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), header
+            head_len = check_start(path, start, size)
+            data_start = len(MAGIC) + 8 + head_len
+            header = check_header(path, header_json(path, f.read(head_len)), data_start=data_start, size=size)
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), header, data_start
     except OSError as exc:
         raise PriorUnavailable(f"cannot open prior store {str(path)!r} ({exc.strerror or exc})") from exc
-
-
-def _check_start(path: Path, start: bytes, size: int) -> int:
-    """The header length after the magic bytes, checked against the file size."""
-    if start[:len(_MAGIC_NAME)] != _MAGIC_NAME:
-        raise PriorUnavailable(f"{str(path)!r} is not an authorag prior store (bad magic bytes) nor a gzip CSV "
-                               "prior file; write one with 'authorag priors import' or 'priors build'")
-    if start[:len(MAGIC)] != MAGIC:
-        version = int.from_bytes(start[len(_MAGIC_NAME):len(MAGIC)], "big")
-        raise PriorUnavailable(f"prior store {str(path)!r} has format version {version} in its magic bytes; this "
-                               "authorag reads version 1; rebuild it with this version")
-    if len(start) < len(MAGIC) + 8:
-        raise bad_store(path, "the file ends inside its header length: truncated")
-    head_len = int.from_bytes(start[len(MAGIC):], "little")
-    if head_len > min(MAX_HEADER_BYTES, size - len(start)):
-        raise bad_store(path, f"the header length {head_len} exceeds the file ({size} bytes) or the "
-                              f"{MAX_HEADER_BYTES >> 20} MiB limit: truncated or damaged")
-    return head_len
-
-
-def _json(path: Path, blob: bytes) -> object:
-    def no_constants(name: str) -> object:
-        raise ValueError(f"{name} is not a JSON number")
-
-    try:
-        return json.loads(blob, parse_constant=no_constants)
-    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
-        raise bad_store(path, f"the header is not valid JSON ({str(exc)[:80] or type(exc).__name__})") from None
-

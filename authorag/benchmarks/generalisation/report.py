@@ -1,0 +1,116 @@
+"""Markdown of ``authorag bench tracks``: one table, a row per track metric, the verdict column.
+
+Example:
+    >>> cells = {"default": {"value": 0.8, "ci": [0.7, 0.9]}, "page-evidence-off": {"value": 0.7, "ci": [0.6, 0.8]}}
+    >>> row = {"name": "AUC", "unit": "domain", "n_units": 10, "n_clusters": 10, "cells": cells,
+    ...        "deltas": {"default": {"value": 0.1, "ci": [0.02, 0.2], "verdict": "beats"}}}
+    >>> record = {"methods": ["default", "page-evidence-off"], "baseline": "page-evidence-off", "seed": 0,
+    ...           "split": "dev", "relevance": "bm25", "package_version": "x", "wall_time_s": 1.0,
+    ...           "tracks": [{"track": "t", "rows": [row], "breakdown": [], "note": None,
+    ...                       "excluded_sources": [], "excluded_present": []}]}
+    >>> table_lines(record, "rows")[2]
+    '| t | AUC | 0.800 [0.70, 0.90] | 0.700 [0.60, 0.80] | +0.100 [+0.02, +0.20] | **beats** | 10 / 10 domain |'
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def _cell(raw: Mapping[str, Any] | None, signed: bool = False) -> str:
+    if raw is None or raw.get("value") is None:
+        return "–"
+    fmt = "{:+.3f}" if signed else "{:.3f}"
+    text = fmt.format(raw["value"])
+    ci = raw.get("ci")
+    if ci:
+        lo, hi = ("{:+.2f}" if signed else "{:.2f}").format(ci[0]), ("{:+.2f}" if signed else "{:.2f}").format(ci[1])
+        text += f" [{lo}, {hi}]"
+    return text
+
+
+def _methods(record: Mapping[str, Any]) -> list[str]:
+    return list(record["methods"])
+
+
+def table_lines(record: Mapping[str, Any], key: str) -> list[str]:
+    """The table of ``key`` (``rows`` or ``breakdown``): a line per track metric, the default's
+    paired difference to the baseline and its verdict."""
+    methods, base = _methods(record), record["baseline"]
+    head = ["track", "metric", *methods, f"Δ default − {base}", "verdict", "units / clusters"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    for entry in record["tracks"]:
+        for row in entry.get(key, []):
+            delta = row["deltas"].get("default")
+            mark = "–" if not delta or not delta.get("verdict") else f"**{delta['verdict']}**"
+            lines.append("| " + " | ".join([entry["track"], row["name"], *(_cell(row["cells"].get(m)) for m in methods),
+                                            _cell(delta, signed=True), mark,
+                                            f"{row['n_units']} / {row['n_clusters']} {row['unit']}"]) + " |")
+    return lines
+
+
+def _notes(record: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for entry in record["tracks"]:
+        if entry.get("note"):
+            out.append(f"- `{entry['track']}`: {entry['note']}")
+        if entry.get("excluded_sources"):
+            present = entry.get("excluded_present", [])
+            absent = [s for s in entry["excluded_sources"] if s not in present]
+            text = f"- `{entry['track']}`: leave-source-out, the prior is rebuilt without " + \
+                ", ".join(f"`{s}`" for s in entry["excluded_sources"])
+            if absent:
+                text += " (" + ", ".join(f"`{s}`" for s in absent) + ": not a prior source in this build, a no-op)"
+            out.append(text)
+    return out
+
+
+def _summary(record: Mapping[str, Any]) -> list[str]:
+    rows: list[Sequence[str]] = []
+    for entry in record["tracks"]:
+        verdicts = [r["deltas"].get("default", {}).get("verdict") for r in entry.get("rows", [])]
+        shown = ", ".join(v or "–" for v in verdicts) if verdicts else "skipped"
+        rows.append([entry["track"], shown, str(entry.get("wall_time_s", "–"))])
+    return ["| track | verdict per metric (default vs baseline) | seconds |", "|---|---|---|",
+            *("| " + " | ".join(r) + " |" for r in rows), "", rule_line(record)]
+
+
+def rule_line(record: Mapping[str, Any]) -> str:
+    """The cross-dataset rule read off the headline rows: met only when every row that ran beats.
+
+    Example:
+        >>> row = {"deltas": {"default": {"verdict": "ties"}}}
+        >>> rule_line({"baseline": "b", "tracks": [{"rows": [row]}, {"rows": []}]})
+        'Cross-dataset rule (default against `b`, every row that ran): 0 beat, 1 tie, 0 lose: **not met**.'
+    """
+    verdicts = [r["deltas"].get("default", {}).get("verdict") for e in record["tracks"] for r in e.get("rows", [])]
+    counts = {v: sum(1 for x in verdicts if x == v) for v in ("beats", "ties", "loses")}
+    met = bool(verdicts) and counts["beats"] == len(verdicts)
+    return (f"Cross-dataset rule (default against `{record['baseline']}`, every row that ran): "
+            f"{counts['beats']} beat, {counts['ties']} tie, {counts['loses']} lose: "
+            f"**{'met' if met else 'not met'}**.")
+
+
+def render_tracks(record: Mapping[str, Any]) -> str:
+    """The whole ``compare.md``."""
+    base = record["baseline"]
+    lines = [
+        "# authorag bench tracks", "",
+        (f"Generated by `authorag bench tracks` (package {record['package_version']}, seed {record['seed']}, "
+         f"split {record['split']} of the hand-written sets, relevance {record['relevance']}, "
+         f"{record['wall_time_s']} s); do not edit by hand."), "",
+        ("Each track is reported on its own; no number pools tracks. Cells: value [bootstrap 95 % CI, "
+         "resampling the clusters named in the last column]. Δ: the default minus "
+         f"`{base}` (the default with page evidence off: table + constant) on the same resamples "
+         "(paired). Verdict: **beats** / **loses** when that CI lies above / below 0, **ties** when it "
+         "contains 0. The cross-dataset rule (docs/benchmarks.md): a default keeps a tier, weight or "
+         "threshold only if it beats the simplest baseline on every track beyond the CI."), "",
+        "## Summary", "", *_summary(record), "",
+        "## Comparison", "", *table_lines(record, "rows"), "",
+    ]
+    if any(entry.get("breakdown") for entry in record["tracks"]):
+        lines += ["## Breakdown (per topic, kind and language)", "", *table_lines(record, "breakdown"), ""]
+    notes = _notes(record)
+    if notes:
+        lines += ["## Notes", "", *notes, ""]
+    return "\n".join(lines)

@@ -1,0 +1,353 @@
+"""Look-alike hosts: names made to pass for a trusted domain, checked against an index built once.
+
+A phishing or clone site borrows the name of a source people trust: ``ftc-gov.net`` and
+``irs-gov.tax-refund.net`` put an agency's acronym beside ``gov``; ``whitehuose.gov`` is
+one edit away; ``nіh.gov`` swaps a Latin ``i`` for a Cyrillic one, and
+``ni\u200dh.gov`` hides a zero-width joiner. None of these is in a domain table, so without this
+check they take the unknown level, or a suffix rule's credibility. :class:`LookalikeIndex` holds
+the domains worth imitating (``authorag/data/lookalike_targets.csv.gz``: the domains the shipped
+prior trusts, and the federal .gov registry, built by ``scripts/vendor_registries.py``) in four
+precomputed maps, so a check is a few dictionary reads, never a scan:
+
+=====================  ====================================================================
+check                  fires when
+=====================  ====================================================================
+zero-width             the name holds a zero-width or invisible joiner (browsers refuse it)
+mixed scripts          one label mixes scripts (Latin with Cyrillic or Greek...)
+confusable skeleton    the name's UTS #39 skeleton (each character mapped to the character it
+                       is confusable with, from the ``confusable-homoglyphs`` data) equals a
+                       target's: ``nіh.gov``, ``rnicrosoft.com``, ``paypa1.com``
+brand with a claim     a label token is a target's name and another token claims office:
+                       ``gov``, ``int``, ``official`` for any target; the institution's own
+                       country code or a service word (``refund``, ``login``...) for a
+                       public body's name
+spelled out            a closed government suffix (``gov-uk``, ``gouv.fr``) or a domain the
+                       prior knows (``dwd-de``) written as words of another name
+edit distance one      the name differs by one edit from a public body's name of at least
+                       :data:`MIN_EDIT_LENGTH` characters, or by one substituted or swapped
+                       letter from another target's name of at least
+                       :data:`MIN_MEDIA_EDIT_LENGTH` (same suffix; newsrooms' names collide
+                       by chance: ``worldpress.org`` is not ``wordpress.org``)
+=====================  ====================================================================
+
+Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
+gives the ``impersonation`` credibility value :data:`LOOKALIKE_CREDIBILITY`: the trust rule
+puts it below every unknown source, and the note names the imitated domain.
+
+Example:
+    >>> index = default_index()
+    >>> index.check("ftc-gov.net", "ftc-gov.net").imitates
+    'ftc.gov'
+    >>> index.check("www.example-clinic.org", "example-clinic.org") is None
+    True
+"""
+from __future__ import annotations
+
+import csv
+import gzip
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from authorag.errors import PriorUnavailable
+
+LOOKALIKE_CREDIBILITY = 0.05
+"""Credibility of a look-alike host (well below the trust rule's low threshold)."""
+IMPERSONATION = "impersonation"
+"""Name of the credibility value a look-alike or an impersonating account gets."""
+MIN_EDIT_LENGTH = 6
+"""Public bodies' names shorter than this are not compared by edit distance (short names collide by chance)."""
+MIN_MEDIA_EDIT_LENGTH = 9
+"""Other targets' names are compared only from this length, and only by a substituted or swapped letter."""
+MIN_BRAND_LENGTH = 3
+"""A target's name shorter than this is never read as a brand (``go.com``)."""
+TARGETS_FILE = "lookalike_targets.csv.gz"
+
+OFFICE_WORDS = frozenset({"gov", "govt", "gouv", "gob", "int", "official", "officiel", "oficial", "offiziell",
+                          "mil"})
+"""Tokens that claim public office beside any trusted name."""
+SERVICE_WORDS = frozenset({"refund", "refunds", "tax", "taxes", "login", "signin", "verify", "verification",
+                           "secure", "security", "account", "accounts", "support", "helpdesk", "portal", "claim",
+                           "claims", "payment", "payments", "pay", "benefit", "benefits", "grant", "grants",
+                           "relief", "stimulus", "update", "alert", "alerts", "online", "service", "services",
+                           "help", "auth", "rebate", "fine", "fines", "penalty", "notice", "vaccine", "covid"})
+"""Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
+
+_NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
+"""Labels that name no one (``www.nhs.uk`` is a registrable domain whose label is ``www``)."""
+_ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
+                         "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
+_ASCII_FOLD = str.maketrans({"0": "o", "1": "l", "|": "l", "i": "l", "5": "s"})
+"""Characters that pass for one another in host names (``i``, ``l``, ``1`` share a class: the
+confusables data maps some look-alikes of ``l`` to ``i``)."""
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Lookalike:
+    """A look-alike finding.
+
+    Attributes:
+        kind: ``zero-width``, ``mixed scripts``, ``confusable``, ``brand claim`` or ``edit distance``.
+        imitates: the imitated domain (None for a zero-width or mixed-script name that imitates no target).
+        detail: what in the name gave it away.
+    """
+
+    kind: str
+    imitates: str | None
+    detail: str
+
+    @property
+    def reason(self) -> str:
+        """One line for a note: ``look-alike of nih.gov (confusable: ...)``."""
+        what = f"look-alike of {self.imitates}" if self.imitates else "deceptive host name"
+        return f"{what} ({self.kind}: {self.detail})"
+
+
+def unicode_name(host: str) -> str:
+    """``host`` with its punycode labels decoded (``xn--nh-hoc.gov`` → ``nіh.gov``)."""
+    if "xn--" not in host:
+        return host
+    out: list[str] = []
+    for label in host.split("."):
+        if label.startswith("xn--"):
+            try:
+                label = label[4:].encode("ascii").decode("punycode")
+            except UnicodeError:
+                pass
+        out.append(label)
+    return ".".join(out)
+
+
+@cache
+def _confusable_map() -> dict[str, str]:
+    from confusable_homoglyphs import confusables  # pyright: ignore[reportMissingTypeStubs]
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data  # pyright: ignore[reportUnknownMemberType]
+    out: dict[str, str] = {}
+    for char, glyphs in data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        for g in glyphs:
+            c = g["c"].replace("I", "l").lower()  # capital I reads as l (UTS #39 maps both to l)
+            if c.isascii() and c.isalnum():
+                out[char] = c
+                break
+    return out
+
+
+def skeleton(name: str) -> str:
+    """The confusable skeleton of a (Unicode) name: every character replaced by the ASCII character
+    it is confusable with (UTS #39 data), digits, ``i``/``l`` and ``rn``/``vv`` folded to the
+    letters they mimic.
+
+    Example:
+        >>> skeleton("nіh.gov") == skeleton("nih.gov"), skeleton("rnicrosoft") == skeleton("microsoft")
+        (True, True)
+    """
+    if not name.isascii():
+        table = _confusable_map()
+        name = "".join(table.get(ch, ch) for ch in name.lower())
+    return name.lower().translate(_ASCII_FOLD).replace("rn", "m").replace("vv", "w")
+
+
+def _script(ch: str) -> str | None:
+    if ch.isascii():
+        return "LATIN" if ch.isalpha() else None
+    from confusable_homoglyphs import categories  # pyright: ignore[reportMissingTypeStubs]
+
+    alias = str(categories.alias(ch))  # pyright: ignore[reportUnknownMemberType]
+    return None if alias in ("COMMON", "INHERITED") else alias
+
+
+def mixed_script(label: str) -> bool:
+    """True when ``label`` holds letters of more than one script."""
+    return not label.isascii() and len({s for ch in label if (s := _script(ch)) is not None}) > 1
+
+
+def _label(domain: str, suffix: str) -> str:
+    return domain[: -len(suffix) - 1] if suffix and domain.endswith("." + suffix) else domain.split(".", 1)[0]
+
+
+_US = frozenset({"us", "usa", "america", "usgov"})
+
+
+def _countries(domain: str) -> frozenset[str]:
+    """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov)."""
+    last = domain.rsplit(".", 1)[-1]
+    if last in ("gov", "mil"):
+        return _US
+    if last == "uk":
+        return frozenset({"uk", "gb", "ukgov"})
+    return frozenset({last}) if len(last) == 2 else frozenset()
+
+
+def _deletions(word: str) -> Iterator[str]:
+    for i in range(len(word)):
+        yield word[:i] + word[i + 1:]
+
+
+def _within_one(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by one insertion, deletion, substitution or swap."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                   and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(short == d for d in _deletions(long_))
+
+
+class LookalikeIndex:
+    """The precomputed look-alike maps over a set of target domains.
+
+    Args:
+        targets: ``(domain, suffix, institution)`` triples: a registrable domain, its public
+            suffix, and whether a government, treaty or academic suffix or registry vouches for it.
+    """
+
+    def __init__(self, targets: Iterable[tuple[str, str, bool]], known: Iterable[str] = (),
+                 closed: Iterable[str] = ()) -> None:
+        self.known: frozenset[str] = frozenset(known)
+        self.closed: frozenset[str] = frozenset(c for c in closed if "." in c)
+        self.targets: dict[str, bool] = {}
+        self._skeletons: dict[str, str] = {}
+        self._brands: dict[str, tuple[str, bool]] = {}
+        self._labels: dict[tuple[str, str], str] = {}
+        self._deleted: dict[tuple[str, str], str] = {}
+        for domain, suffix, institution in targets:
+            self._add(domain, suffix, institution)
+
+    def _add(self, domain: str, suffix: str, institution: bool) -> None:
+        if domain in self.targets:
+            return
+        self.targets[domain] = institution
+        self._skeletons.setdefault(skeleton(domain), domain)
+        label = _label(domain, suffix)
+        if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in _NOT_BRANDS:
+            old = self._brands.get(label)
+            if old is None or (institution and not old[1]):
+                self._brands[label] = (domain, institution)
+        if len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
+            self._labels.setdefault((label, suffix), domain)
+            for d in _deletions(label):
+                self._deleted.setdefault((d, suffix), domain)
+
+    def check(self, host: str | None, domain: str | None, suffix: str | None = None) -> Lookalike | None:
+        """The look-alike finding for a host no table knows, or None.
+
+        ``suffix`` is the domain's public suffix (read from ``domain`` when omitted).
+        """
+        if not host or not domain or domain in self.targets:
+            return None
+        if suffix is None:
+            from authorag.domains import parse_host
+
+            suffix = parse_host(domain, strict=False).suffix or domain.rsplit(".", 1)[-1]
+        name = unicode_name(host)
+        if not name.isascii():
+            found = self._unicode(name, unicode_name(domain))
+            if found is not None:
+                return found
+        skel = self._skeletons.get(skeleton(unicode_name(domain)))
+        if skel is not None and skel != domain:
+            return Lookalike("confusable", skel, f"{unicode_name(domain)} reads as {skel}")
+        text = name[: -len(suffix) - 1] if name.endswith("." + suffix) else name
+        return self.brand_claim(text) or self.spelled(text, domain) or self._edit(_label(domain, suffix), suffix, domain)
+
+    def spelled(self, text: str, domain: str) -> Lookalike | None:
+        """A closed government suffix or a known domain spelled out as words of another name
+        (``hmrc-gov-uk.refund-portal.co``, ``amendes-gouv.fr-paiement.com``, ``dwd-de.warnung.info``)."""
+        tokens = _TOKEN.findall(text.lower())
+        for i in range(len(tokens) - 1):
+            pair = f"{tokens[i]}.{tokens[i + 1]}"
+            if pair == domain or domain.endswith("." + pair):
+                continue  # the name is under that suffix or is that domain
+            if pair in self.closed:
+                owner = f"{tokens[i - 1]}.{pair}" if i > 0 else pair
+                return Lookalike("suffix spelled", owner, f"{pair!r} spelled inside {domain}")
+            if pair in self.known and pair != domain:
+                return Lookalike("domain spelled", pair, f"{pair!r} spelled inside {domain}")
+        return None
+
+    def _unicode(self, name: str, domain: str) -> Lookalike | None:
+        hidden = _ZERO_WIDTH.search(name)
+        target = self._skeletons.get(skeleton(_ZERO_WIDTH.sub("", domain)))
+        if hidden is not None:
+            return Lookalike("zero-width", target, f"invisible character U+{ord(hidden.group()):04X} in the name")
+        mixed = next((lbl for lbl in name.split(".") if mixed_script(lbl)), None)
+        if mixed is not None:
+            return Lookalike("mixed scripts", target, f"label {mixed!r} mixes scripts")
+        return None
+
+    def brand_claim(self, text: str, glued: bool = True) -> Lookalike | None:
+        """A trusted name beside a claim of office (``ftc-gov``, ``who-official``, ``hmrc-uk-refund``)
+        in ``text`` (host labels before the suffix, or an account's handle), or None.
+
+        ``glued=False`` reads only separate tokens (``cdc-gov``, not ``cdcgov``, which is how
+        institutions name their own accounts).
+        """
+        tokens = _TOKEN.findall(text.lower())
+        if len(tokens) < 2 and not (glued and any(self._glued(t) for t in tokens)):
+            return None
+        for t in tokens:
+            glued_hit = self._glued(t) if glued else None
+            if glued_hit is not None:
+                return Lookalike("brand claim", glued_hit[0], f"{t!r} glues a name to an office word")
+            hit = self._brands.get(t)
+            if hit is None:
+                continue
+            office = [w for w in tokens if w != t and w in OFFICE_WORDS]
+            home = _countries(hit[0])
+            weak = [w for w in tokens if w != t and (w in SERVICE_WORDS or w in home)] if hit[1] else []
+            if office or weak:
+                return Lookalike("brand claim", hit[0], f"{t!r} beside {(office or weak)[0]!r}")
+        return None
+
+    def _glued(self, token: str) -> tuple[str, bool] | None:
+        # 'irsgov', 'govirs', 'nihgov': a brand glued to an office word
+        for word in ("gov", "govt", "official"):
+            for rest in (token.removesuffix(word), token.removeprefix(word)):
+                if rest != token and len(rest) >= MIN_BRAND_LENGTH and rest in self._brands:
+                    return self._brands[rest]
+        return None
+
+    def _edit(self, label: str, suffix: str, domain: str) -> Lookalike | None:
+        if len(label) < MIN_EDIT_LENGTH - 1 or not label.isascii():
+            return None
+        keys = [(label, suffix)] + [(d, suffix) for d in _deletions(label)]
+        for key in keys:
+            for table in (self._labels, self._deleted):
+                target = table.get(key)
+                name = "" if target is None else _label(target, suffix)
+                if (target is not None and target != domain and _within_one(label, name)
+                        and (self.targets[target] or len(name) == len(label))):
+                    return Lookalike("edit distance", target, f"{label!r} is one edit from {name!r}")
+        return None
+
+
+def _read_targets() -> Iterator[tuple[str, str, str]]:
+    try:
+        with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
+            text = gzip.decompress(raw.read()).decode("utf-8")
+    except OSError as exc:
+        raise PriorUnavailable(f"cannot read {TARGETS_FILE} ({exc}); reinstall authorag") from exc
+    for domain, suffix, _trust, kind in csv.reader(text.splitlines()[1:]):  # domain,suffix,trust,kind
+        yield domain, suffix, kind
+
+
+@cache
+def default_index() -> LookalikeIndex:
+    """The index over the shipped target list (built once per process)."""
+    from authorag.priors.rules import DEFAULT_RULES
+
+    rows = list(_read_targets())
+    return LookalikeIndex([(d, s, k == "institution") for d, s, k in rows if k != "known"],
+                          known=(d for d, _, _ in rows), closed=(r.suffix for r in DEFAULT_RULES))
+
+
+__all__ = ["IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index", "mixed_script",
+           "skeleton", "unicode_name"]

@@ -1,0 +1,87 @@
+"""Admission by cost: the pages dense relevance encodes at once in one server process.
+
+Encoding a page the model has not seen costs milliseconds of CPU; everything else a rerank does
+costs microseconds. A process that took every request would run them all at once, each slower,
+past their deadlines, holding the memory of every batch in flight. :class:`CostGate` holds the
+count of pages being encoded; a request whose new pages would take it past the budget is refused
+at once (HTTP 503 ``overloaded`` with ``Retry-After``) instead of queued, so the requests admitted
+finish in time, memory stays bounded and ``/healthz`` keeps answering.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+from contextlib import contextmanager
+
+from authorag.errors import AuthoragError
+
+RETRY_AFTER_S = 1
+"""Seconds a refused client is asked to wait (``Retry-After``): about what a full budget of
+encoding takes to drain on a CPU core with the bundled model."""
+
+
+class Overloaded(AuthoragError):
+    """The process is encoding as many pages as its budget allows (HTTP 503 ``overloaded``).
+
+    Attributes:
+        retry_after: seconds the client should wait before sending again.
+    """
+
+    def __init__(self, message: str, retry_after: int = RETRY_AFTER_S) -> None:
+        self.retry_after = retry_after
+        super().__init__(message)
+
+
+class CostGate:
+    """Counts the pages in flight against ``budget``; :meth:`admit` refuses instead of waiting.
+
+    A request larger than the budget is admitted when nothing else is in flight, so every
+    request the per-request limits accept can run on an idle server.
+
+    Example:
+        >>> gate = CostGate(10)
+        >>> with gate.admit(8):
+        ...     gate.in_flight
+        8
+        >>> gate.in_flight
+        0
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.in_flight = 0
+        self._lock = threading.Lock()
+
+    def full(self) -> bool:
+        """True when no more pages fit (checked before a request's body is parsed)."""
+        return self.in_flight >= self.budget
+
+    @contextmanager
+    def admit(self, pages: int) -> Generator[None]:
+        """Hold ``pages`` of the budget for the ``with`` block (0 pages: always admitted).
+
+        Raises:
+            Overloaded: ``pages`` does not fit beside the pages already in flight.
+        """
+        if pages <= 0:
+            yield
+            return
+        with self._lock:
+            busy = self.in_flight
+            if busy and busy + pages > self.budget:
+                raise Overloaded(refusal(pages, busy, self.budget))
+            self.in_flight = busy + pages
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.in_flight -= pages
+
+
+def refusal(pages: int | None, busy: int, budget: int) -> str:
+    """The 503 message: which limit, what was in flight, and how to change it (``pages`` None:
+    refused before the request was read)."""
+    what = "no request's new pages fit" if pages is None else f"this request's {pages} new pages would pass it"
+    return (f"the server is encoding {busy} pages for other requests and {what}: the budget is "
+            f"{budget} pages in flight per worker process (server setting --max-encoding-documents); "
+            f"retry after {RETRY_AFTER_S} s, send fewer new pages per request, or run more workers")

@@ -1,0 +1,142 @@
+"""Evaluate look-alike detection with the default scorer: clones, generated variants, false alarms.
+
+Three measurements, all with the default composition (``load_scorer(ScorerSettings())``) and the
+trust rule every surface uses:
+
+1. **Hijacked journals** (``stop_predatory_journals/hijacked.csv``, read from ``--data-dir``, MIT):
+   for each clone URL and its authentic journal URL, is the clone's trust below the authentic's?
+   No prior source is built from this list, so nothing is left out.
+2. **Generated variants** of the top ``--top`` look-alike targets (``lookalike_targets.csv.gz``,
+   by trust): a homograph (every Latin letter of the name with a Cyrillic look-alike replaced),
+   a mixed-script name (the first such letter replaced) and a zero-width name (a U+200D joiner
+   inside the name). Counted: variants whose trust is at or above the unknown level.
+3. **False alarms** on ``benchmarks/lookalike/legit_lookalike_v1.csv`` (legitimate domains that
+   look like trusted ones, hand-assembled): how many get the ``impersonation`` value.
+
+Usage::
+
+    python scripts/eval_lookalikes.py --data-dir ../shared/data [--top 1000] [--out FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from authorag.compose import ScorerSettings, load_scorer  # noqa: E402
+from authorag.priors.lookalike import IMPERSONATION, TARGETS_FILE  # noqa: E402
+from authorag.trust import DEFAULT_TRUST_RULE  # noqa: E402
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, candidates_from  # noqa: E402
+
+CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445",
+            "y": "\u0443", "i": "\u0456", "j": "\u0458", "s": "\u0455", "h": "\u04bb", "l": "\u04cf",
+            "d": "\u0501", "q": "\u051b", "w": "\u051d"}
+LEGIT = ROOT / "benchmarks" / "lookalike" / "legit_lookalike_v1.csv"
+
+
+def _details(urls: list[str]) -> list[AuthorityDetail]:
+    return load_scorer(ScorerSettings()).score(candidates_from(urls))
+
+
+def _trust(d: AuthorityDetail) -> float:
+    return DEFAULT_TRUST_RULE.value(d)
+
+
+def hijacked(data_dir: Path) -> dict[str, object]:
+    with open(data_dir / "stop_predatory_journals" / "hijacked.csv", newline="", encoding="utf-8") as f:
+        pairs = [(r["hijackedurl"].strip(), r["authenticurl"].strip().replace("&amp;", "&"), r["hijacked"])
+                 for r in csv.DictReader(f) if r["hijackedurl"].strip() and r["authenticurl"].strip()]
+    clones = _details([p[0] for p in pairs])
+    authentic = _details([p[1] for p in pairs])
+    rows = [(p, _trust(c), _trust(a), c) for p, c, a in zip(pairs, clones, authentic)]
+    failures = [{"journal": p[2], "clone": p[0], "authentic": p[1], "clone_trust": round(tc, 3),
+                 "authentic_trust": round(ta, 3), "clone_note": c.note} for p, tc, ta, c in rows if not tc < ta]
+    return {"pairs": len(rows), "clone_below_authentic": sum(tc < ta for _, tc, ta, _ in rows),
+            "clone_flagged": sum(any(s.name == IMPERSONATION for s in c.credibility_sources) for *_, c in rows),
+            "failures": failures}
+
+
+def _targets(top: int) -> list[tuple[str, str]]:
+    with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
+        rows = list(csv.DictReader(gzip.decompress(raw.read()).decode("utf-8").splitlines()))
+    return [(r["domain"][: -len(r["suffix"]) - 1], r["suffix"]) for r in rows[:top]]
+
+
+def variants(label: str) -> dict[str, str | None]:
+    swappable = [i for i, ch in enumerate(label) if ch in CYRILLIC]
+    homograph = "".join(CYRILLIC.get(ch, ch) for ch in label) if swappable else None
+    mixed = label[: swappable[0]] + CYRILLIC[label[swappable[0]]] + label[swappable[0] + 1:] if swappable else None
+    mid = max(1, len(label) // 2)
+    return {"homograph": homograph, "mixed-script": mixed, "zero-width": label[:mid] + "\u200d" + label[mid:]}
+
+
+def generated(top: int) -> dict[str, object]:
+    out: dict[str, object] = {}
+    made: dict[str, list[tuple[str, str]]] = {"homograph": [], "mixed-script": [], "zero-width": []}
+    for label, suffix in _targets(top):
+        for kind, name in variants(label).items():
+            if name is not None:
+                made[kind].append((f"{label}.{suffix}", f"https://{name}.{suffix}/"))
+    for kind, pairs in made.items():
+        details = _details([u for _, u in pairs])
+        above = [(t, u, round(_trust(d), 3)) for (t, u), d in zip(pairs, details) if _trust(d) >= UNKNOWN_LEVEL]
+        out[kind] = {"variants": len(pairs), "at_or_above_unknown": len(above),
+                     "flagged": sum(any(s.name == IMPERSONATION for s in d.credibility_sources) for d in details),
+                     "examples_at_or_above": [{"target": t, "url": u, "trust": v} for t, u, v in above[:20]]}
+    return out
+
+
+def false_alarms() -> dict[str, object]:
+    with open(LEGIT, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    details = _details([f"https://{r['domain']}/" for r in rows])
+    flagged = [{"domain": r["domain"], "similar_to": r["similar_to"], "note": d.note}
+               for r, d in zip(rows, details) if any(s.name == IMPERSONATION for s in d.credibility_sources)]
+    unknown = sum(d.tier in ("unknown", "page") for d in details)
+    from authorag.domains import parse_host
+    from authorag.priors.lookalike import default_index
+
+    index = default_index()
+    bare = [(r["domain"], parse_host(r["domain"])) for r in rows]
+    index_only = [{"domain": d, "note": f.reason} for d, p in bare
+                  if (f := index.check(p.host, p.domain, p.suffix)) is not None]
+    return {"domains": len(rows), "not_in_any_table": unknown, "flagged": len(flagged),
+            "rate": round(len(flagged) / len(rows), 4), "flagged_domains": flagged,
+            "index_only": {"note": "the index asked directly, as if no table listed the domain "
+                                   "(a listed domain is never checked in the product)",
+                           "checked": sum(p.domain not in index.targets for _, p in bare),
+                           "flagged": len(index_only), "flagged_domains": index_only}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--data-dir", type=Path, required=True, help="the shared data folder (stop_predatory_journals)")
+    ap.add_argument("--top", type=int, default=1000)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    from authorag.priors.lookalike import default_index
+
+    default_index()
+    build = time.perf_counter() - t0
+    result = {"command": "python scripts/eval_lookalikes.py --data-dir ../shared/data --top " + str(args.top),
+              "index_targets": len(default_index().targets), "index_build_seconds": round(build, 2),
+              "hijacked_journals": hijacked(args.data_dir), "generated_variants": generated(args.top),
+              "false_alarms": false_alarms()}
+    text = json.dumps(result, indent=1, ensure_ascii=False)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The institution and outlet sources: values, the ownership cap, leave-source-out names."""
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from authorag.priors.institutions import OWNERSHIP_CAP
+from authorag.priors.sources import load_source, sources_derived_from
+from authorag.priors.table import load_prior
+
+
+@pytest.mark.parametrize(("source", "key", "value", "raw"), [
+    ("universities", "fho.edu.br", OWNERSHIP_CAP, "BR"),
+    ("government", "usps.com", OWNERSHIP_CAP, "Federal"),
+    ("decodex", "lefigaro.fr", 0.8, 4.0),
+    ("decodex", "buzzdemois.com", 0.1, 2.0),
+    ("legitphish", "alertadminbos.weebly.com", 0.05, "phishing"),
+    ("predatory", "rapidintellect.com", 0.1, "journal"),
+    ("reference", "docs.python.org", 0.8, "official docs"),
+    ("reference", "arxiv.org", 0.7, "preprints"),
+])
+def test_source_values(source: str, key: str, value: float, raw: object) -> None:
+    sv = load_source(source)[key]
+    assert (sv.value, sv.raw) == (pytest.approx(value), raw)
+
+
+def test_ownership_is_capped_and_platforms_are_not_rated() -> None:
+    assert max(sv.value for sv in load_source("universities").values()) == OWNERSHIP_CAP
+    assert max(sv.value for sv in load_source("government").values()) == OWNERSHIP_CAP
+    for platform in ("reddit.com", "youtube.com", "wikihow.com"):
+        assert platform not in load_source("decodex")
+    assert "sputniknews.com" not in load_source("wikiproject")  # the perennial source rates it
+
+
+def test_leave_source_out_names_and_the_decodex_notice() -> None:
+    assert sources_derived_from(["decodex"]) == ("decodex",)
+    assert sources_derived_from(["wikiproject", "predatory", "legitphish"]) == ("wikiproject", "legitphish", "predatory")
+    without = load_prior(exclude=["decodex", "wikiproject"])
+    assert [s.name for s in without.lookup("lefigaro.fr").credibility_sources] == []
+    notice = resources.files("authorag.data").joinpath("decodex.NOTICE.txt").read_text(encoding="utf-8")
+    assert "Open Database License 1.0" in notice
+
+
+def test_phishing_host_on_a_platform_is_below_unknown() -> None:
+    from authorag.compose import ScorerSettings, load_scorer
+    from authorag.trust import DEFAULT_TRUST_RULE
+    from authorag.types import candidates_from
+
+    d = load_scorer(ScorerSettings()).score(candidates_from(["https://alertadminbos.weebly.com/"]))[0]
+    assert DEFAULT_TRUST_RULE.of(d).reason == "low credibility"
+    assert DEFAULT_TRUST_RULE.value(d) == pytest.approx(0.3 * 0.9 * 0.05 / 0.35)
+
+
+def test_phishing_pages_on_services_do_not_mark_the_service() -> None:
+    phishing = load_source("legitphish")
+    assert [h for h in ("docs.google.com", "github.com", "www.dropbox.com", "drive.google.com") if h in phishing] == []
+    assert phishing["alertadminbos.weebly.com"].value == pytest.approx(0.05)  # a user's site on a platform

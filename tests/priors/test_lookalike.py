@@ -1,0 +1,102 @@
+"""Look-alike hosts, registries instead of suffixes, and accounts posing as institutions."""
+from __future__ import annotations
+
+import pytest
+
+from authorag.compose import ScorerSettings, load_scorer
+from authorag.priors.lookalike import LookalikeIndex, default_index, mixed_script, skeleton, unicode_name
+from authorag.priors.registry import refusal
+from authorag.priors.rules import SuffixRule
+from authorag.trust import DEFAULT_TRUST_RULE
+from authorag.types import UNKNOWN_LEVEL, candidates_from
+
+ZWJ = "\u200d"
+
+
+def _trust(urls: list[str]) -> list[tuple[float, str, str | None, str | None]]:
+    details = load_scorer(ScorerSettings()).score(candidates_from(urls))
+    return [(round(DEFAULT_TRUST_RULE.value(d), 3), DEFAULT_TRUST_RULE.of(d).reason, d.matched, d.note)
+            for d in details]
+
+
+def test_homograph_and_zero_width_gov_hosts_end_below_unknown_with_a_reason() -> None:
+    cyrillic, hidden = _trust([f"https://n\u0456h.gov/x", f"https://ni{ZWJ}h.gov/"])
+    assert cyrillic[:3] == (pytest.approx(0.039), "low credibility", "nih.gov")
+    assert cyrillic[3] == ("look-alike of nih.gov (mixed scripts: label 'n\u0456h' mixes scripts); internationalized "
+                           "name under the closed suffix .gov: no registry there lists it")
+    assert hidden[:3] == (pytest.approx(0.039), "low credibility", "nih.gov")
+    assert hidden[3] is not None and hidden[3].startswith("look-alike of nih.gov (zero-width: invisible character U+200D")
+
+
+def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> None:
+    gov = SuffixRule("gov", 0.85)
+    assert refusal(gov, "www.abbevillecitymarshal.gov", "abbevillecitymarshal.gov") is None
+    assert refusal(gov, "x.gov", "x.gov") == "x.gov is not in the .gov registry (us_dotgov.csv.gz)"
+    assert refusal(SuffixRule("gouv.fr", 0.8), "xn--ducation-f1a.gouv.fr", "xn--ducation-f1a.gouv.fr") == (
+        "internationalized name under the closed suffix .gouv.fr: no registry there lists it")
+
+
+@pytest.mark.parametrize(("host", "kind", "imitates"), [
+    ("ftc-gov.net", "brand claim", "ftc.gov"),
+    ("irs-gov.tax-refund.net", "brand claim", "irs.gov"),
+    ("irsgov.com", "brand claim", "irs.gov"),
+    ("hmrc-uk.xyz", "brand claim", "hmrc.gov.uk"),
+    ("who-official.org", "brand claim", "who.int"),
+    ("paypa1.com", "confusable", "paypal.com"),
+    ("rnicrosoft.com", "confusable", "microsoft.com"),
+    ("xn--80ak6aa92e.com", "confusable", "apple.com"),
+    ("whitehuose.gov", "edit distance", "whitehouse.gov"),
+    ("washingtonpots.com", "edit distance", "washingtonpost.com"),
+    ("amendes-gouv.fr-paiement-securise.com", "suffix spelled", "amendes.gouv.fr"),
+    ("hmrc-gov-uk.refund-portal.co", "brand claim", "hmrc.gov.uk"),
+    ("dwd-de.unwetter-warnung.info", "domain spelled", "dwd.de"),
+    ("cdc-login.com", "brand claim", "cdc.gov"),
+])
+def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    found = default_index().check(parsed.host, parsed.domain)
+    assert found is not None and (found.kind, found.imitates) == (kind, imitates)
+
+
+@pytest.mark.parametrize("host", ["nihr.ac.uk", "whonet.org", "example-clinic.org", "irs.com", "taxrefundhelp.net",
+                                  "gov.uk", "nature-walks.net", "stackexchange.com", "bücher.de", "my-blog.com",
+                                  "nhs.uk", "gov.ie", "govtrack.us", "worldpress.org", "amnews.com", "jython.org"])
+def test_ordinary_and_listed_hosts_are_not_lookalikes(host: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    assert default_index().check(parsed.host, parsed.domain) is None
+
+
+def test_skeleton_mixed_script_and_unicode_name() -> None:
+    assert skeleton("n\u0456h.gov") == skeleton("nih.gov") == "nlh.gov"
+    assert unicode_name("xn--nh-hoc.gov") == "n\u0456h.gov"
+    assert (mixed_script("n\u0456h"), mixed_script("\u0430\u0440\u0440"), mixed_script("bücher")) == (True, False, False)
+
+
+def test_index_from_given_targets_only() -> None:
+    index = LookalikeIndex([("example-agency.gov", "gov", True)])
+    found = index.check("example-agency-gov.net", "example-agency-gov.net")
+    assert found is None  # the brand is one token: 'example-agency' splits into two words
+    index = LookalikeIndex([("acme.gov", "gov", True), ("acmecorp.com", "com", False)])
+    assert index.check("acme-usa.biz", "acme-usa.biz").imitates == "acme.gov"  # type: ignore[union-attr]
+    assert index.check("acme-uk.biz", "acme-uk.biz") is None  # another country's word claims nothing
+    assert index.check("acmecorp-usa.biz", "acmecorp-usa.biz") is None  # country words only for public bodies
+    assert index.check("acmecorp-official.biz", "acmecorp-official.biz").imitates == "acmecorp.com"  # type: ignore[union-attr]
+    assert index.check("acmecorq.com", "acmecorq.com") is None  # a short media name: no edit-distance check
+    assert index.check("acne.gov", "acne.gov") is None  # a public body's name shorter than the edit minimum
+    assert index.check("acme.gov", "acme.gov") is None
+
+
+def test_accounts_posing_as_institutions_are_flagged_without_lift() -> None:
+    rows = _trust(["https://medium.com/@who-official/x", "https://cdc-gov.github.io/", "https://sites.google.com/view/irs-refund",
+                   "https://medium.com/@johndoe/x", "https://cdcgov.github.io/", "https://twitter.com/cdc-gov"])
+    details = load_scorer(ScorerSettings()).score(candidates_from(["https://cdc-gov.github.io/"]))
+    assert details[0].authority == 0.4 and details[0].tier == "hosted"
+    assert [s.raw for s in details[0].credibility_sources] == ["cdc.gov"]
+    assert [r[1] for r in rows[:3]] == ["low credibility"] * 3
+    assert all(r[0] < UNKNOWN_LEVEL for r in rows[:3])
+    assert "impersonation risk: the account name claims who.int (no lift from the claim)" in (rows[0][3] or "")
+    assert [r[1] for r in rows[3:]] == ["page evidence"] * 3  # no claim, a glued handle, a social account

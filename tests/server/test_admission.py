@@ -1,0 +1,98 @@
+"""Admission by cost: pages dense relevance encodes at once (``max_encoding_documents``)."""
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from authorag.server.admission import CostGate, Overloaded
+
+QUERY = "does cranberry juice prevent urinary tract infections"
+
+
+def _docs(n: int, tag: str) -> list[str | dict[str, Any]]:
+    return [f"url: https://site{i}.org/{tag}\ntext: Cranberry juice and urinary tract infections, {tag} trial {i}."
+            for i in range(n)]
+
+
+def test_gate_admits_within_its_budget_and_refuses_past_it() -> None:
+    gate = CostGate(10)
+    with gate.admit(6):
+        with gate.admit(4):
+            assert gate.in_flight == 10 and gate.full()
+        with pytest.raises(Overloaded, match=r"^the server is encoding 6 pages for other requests and this "
+                                             r"request's 5 new pages would pass it: the budget is 10 pages"), \
+                gate.admit(5):
+            pass
+        assert gate.in_flight == 6  # a refusal holds nothing
+    assert gate.in_flight == 0 and not gate.full()
+
+
+def test_gate_admits_a_request_larger_than_its_budget_when_idle_and_releases_on_error() -> None:
+    gate = CostGate(10)
+    with pytest.raises(RuntimeError, match="boom"), gate.admit(25):
+        assert gate.in_flight == 25
+        raise RuntimeError("boom")
+    assert gate.in_flight == 0
+    with gate.admit(0), gate.admit(0):  # no new pages: never counted, never refused
+        assert gate.in_flight == 0
+
+
+def test_refusal_before_reading_names_the_setting_and_the_way_out() -> None:
+    from authorag.server.admission import refusal
+
+    assert Overloaded("full").retry_after == 1
+    text = refusal(None, 300, 300)
+    assert text == ("the server is encoding 300 pages for other requests and no request's new pages fit: the "
+                    "budget is 300 pages in flight per worker process (server setting --max-encoding-documents); "
+                    "retry after 1 s, send fewer new pages per request, or run more workers")
+
+
+def test_service_refuses_new_pages_that_do_not_fit_before_encoding_any() -> None:
+    pytest.importorskip("sentence_transformers")
+    from authorag.relevance.dense import DenseRelevance
+    from authorag.server.config import ServerConfig
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import RerankService
+
+    service = RerankService(ServerConfig(relevance="dense", max_encoding_documents=5))
+    dense = service.reranker.relevance
+    assert isinstance(dense, DenseRelevance)
+    with service.gate.admit(3):  # another request is encoding 3 pages
+        with pytest.raises(Overloaded, match="^the server is encoding 3 pages .* this request's 4 new pages"):
+            service.rerank(RerankRequest(query=QUERY, documents=_docs(4, "a")), "v2")
+        assert len(dense._docs) == 0  # pyright: ignore[reportPrivateUsage]  # refused before any was encoded
+        out = service.rerank(RerankRequest(query=QUERY, documents=_docs(2, "b")), "v2")
+        assert sorted(r["index"] for r in out["results"]) == [0, 1]  # 3 + 2 fit in 5
+    out = service.rerank(RerankRequest(query=QUERY, documents=_docs(4, "a") + _docs(2, "b")), "v2")
+    assert len(out["results"]) == 6 and service.gate.in_flight == 0  # alone: admitted; 2 pages seen before
+    with service.gate.admit(5):  # full, but pages seen before cost nothing and need no room
+        out = service.rerank(RerankRequest(query=QUERY, documents=_docs(4, "a")), "v2")
+        assert len(out["results"]) == 4
+
+
+def test_http_refusal_is_503_overloaded_with_retry_after(serve: Any) -> None:
+    pytest.importorskip("sentence_transformers")
+    from authorag.server.app import create_app
+    from authorag.server.config import ServerConfig
+
+    app = create_app(ServerConfig(relevance="dense", max_encoding_documents=4))
+    with serve(app) as url:
+        gate: CostGate = app.state.service.gate
+        with gate.admit(2):
+            r = httpx.post(f"{url}/v2/rerank", json={"query": QUERY, "documents": _docs(3, "c")}, timeout=60)
+            assert r.status_code == 503 and r.headers["retry-after"] == "1"
+            error = r.json()["error"]
+            assert error["code"] == "overloaded"
+            assert error["message"].startswith("the server is encoding 2 pages for other requests and this "
+                                               "request's 3 new pages would pass it")
+        with gate.admit(4):  # full: refused before the body is parsed
+            r = httpx.post(f"{url}/v2/rerank", json={"query": QUERY, "documents": _docs(1, "d")}, timeout=60)
+            assert r.status_code == 503 and r.json()["error"]["message"].startswith(
+                "the server is encoding 4 pages for other requests and no request's new pages fit")
+            assert httpx.get(f"{url}/healthz", timeout=10).status_code == 200
+        r = httpx.post(f"{url}/v2/rerank", json={"query": QUERY, "documents": _docs(3, "c")}, timeout=60)
+        assert r.status_code == 200 and len(r.json()["results"]) == 3
+        metrics = httpx.get(f"{url}/metrics", timeout=10).text
+        assert 'authorag_errors_total{code="overloaded"} 2\n' in metrics
