@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from authorag.cli import main
-from authorag.evidence.tier import PageEvidence
 from authorag.judges.point_judge import PointJudge
 from authorag.priors.table import load_prior
 from authorag.relevance.registry import load_relevance
@@ -43,14 +42,14 @@ def _judged(answer: str = "6") -> tuple[TieredAuthority, FakeBackend]:
     fake = FakeBackend(lambda req: answer)
     judge = PointJudge(fake, use_logprobs=False, on_failure="skip")
     hybrid = HybridAuthority(load_prior(), None, judge, calibration=None)
-    return TieredAuthority(hybrid, page=PageEvidence(), name="table>judge.point:fake>page"), fake
+    return TieredAuthority(hybrid, name="table>judge.point:fake"), fake
 
 
 def test_demo_runs_without_a_judge_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["demo", "--no-learned"])
     out, err = capsys.readouterr()
     assert code == 0
-    assert "scorer: reserved>hosted>table>page; relevance: relevance.bm25" in out
+    assert "scorer: reserved>hosted>table; relevance: relevance.bm25" in out
     assert "building the scorer (without an LLM judge)" in err
     assert "LLM judge:" not in out
 
@@ -67,11 +66,11 @@ def test_demo_scores_each_page_once_and_labels_the_tier_that_set_the_trust() -> 
     text = out.getvalue()
     rows = [ln for ln in text.splitlines() if "│" in ln]
     tiers = {ln.split("│")[2].strip(): ln.split("│")[7].strip() for ln in rows}
-    # the judge rated the page, page evidence set its trust: the column says page, in every table
-    assert tiers["healingcancernaturally.com"] == "page" and tiers["cancer.gov"] == "table"
-    assert not any(ln.split("│")[7].strip() == "judge" for ln in rows)
-    assert ("LLM judge: rated 7 of 10 pages; it set the trust of 0. Where page evidence reads a page, it sets "
-            "the trust and the judge's rating of the domain is kept in the breakdown only.") in " ".join(text.split())
+    # no table knows the page and page evidence is off (the default): the judge set its trust, and the
+    # column says so in every table
+    assert tiers["healingcancernaturally.com"] == "judge" and tiers["cancer.gov"] == "table"
+    assert not any(ln.split("│")[7].strip() == "page" for ln in rows)
+    assert "LLM judge: rated 7 of 10 pages; it set the trust of 7: " in " ".join(text.split())
 
 
 def test_demo_without_page_evidence_shows_the_judge_as_the_trust_setter() -> None:

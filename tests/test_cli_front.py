@@ -23,7 +23,7 @@ def test_piped_score_is_tsv_with_full_input(capsys: pytest.CaptureFixture[str]) 
     # a user's page on a hosting platform: hosted tier; page evidence is opt-in (--page-evidence)
     assert lines[1].split("\t")[:9] == [url, "someone.blogspot.com", "0.350", "recognition only", "0.400", "unknown",
                                         "hosted", "-", "hosted.blog=0.40"]
-    assert lines[2].split("\t")[:8] == ["nih.gov", "nih.gov", "0.834", "credible", "0.979", "0.85", "table", "-"]
+    assert lines[2].split("\t")[:8] == ["nih.gov", "nih.gov", "0.858", "credible", "0.979", "0.87", "table", "-"]
     assert main(["score", url, "--no-learned", "--page-evidence"]) == 0
     row = capsys.readouterr().out.splitlines()[1].split("\t")
     assert row[7:] == ["abstained: no page text; no known cue in the address; the hosting platform's address is not "
@@ -50,7 +50,7 @@ def test_serve_banner(capsys: pytest.CaptureFixture[str]) -> None:
     _banner(argparse.Namespace(host="127.0.0.1", port=8000, workers=2), ServerConfig(relevance="rank"))
     err = capsys.readouterr().err
     assert "authorag serve: http://127.0.0.1:8000  (2 workers)" in err
-    assert "docs      http://127.0.0.1:8000/docs" in err
+    assert "openapi   http://127.0.0.1:8000/openapi.json\n" in err  # the docs pages only with --docs
     assert "scorer    reserved>hosted>table" in err
     assert ("relevance rank; fusion window (on topic from 0.55 of the best relevance), signal trust, weight 0.5, "
             "unknown level 0.3") in err

@@ -57,8 +57,8 @@ def test_audit_with_judge_end_to_end() -> None:
     assert out["citation_matrix"] == [[1, 0], [0, 0], [0, 1]]
     assert out["support_matrix"] == [[1, 0], [1, 0], [1, 0]]
     assert [(s["domain"], s["credibility"], s["credible"]) for s in out["sources"]] == [
-        # dailymail: Wikipedia perennial "generally unreliable" (0.35) and CRED-1 (0.083), equal weights
-        ("bbc.co.uk", 0.9, True), ("dailymail.co.uk", pytest.approx((0.35 + 0.083) / 2), False)]
+        # dailymail: Wikipedia perennial "generally unreliable" (0.35), CRED-1 and Décodex (0.35), equal weights
+        ("bbc.co.uk", 0.9, True), ("dailymail.co.uk", pytest.approx(0.25655, abs=1e-5), False)]
     assert list(out["metrics"]) == list(METRIC_KEYS)
     assert out["metrics"] == {
         "one_sided": True, "overconfident": True,

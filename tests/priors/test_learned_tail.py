@@ -139,6 +139,6 @@ def test_settings_validate_the_learned_tail() -> None:
 
     with pytest.raises(ConfigError, match=r"unknown tail source\(s\) \['x'\]"):
         ScorerSettings(learned_tail=("x",))
-    assert composition_name(ScorerSettings(learned=True)) == "reserved>hosted>table>learned>page"
-    assert composition_name(ScorerSettings(learned=True, learned_tail=())) == "reserved>hosted>table>learned[tail=none]>page"
-    assert composition_name(ScorerSettings(learned=True, learned_tail=("ut1",))) == "reserved>hosted>table>learned[tail=ut1]>page"
+    assert composition_name(ScorerSettings(learned=True)) == "reserved>hosted>table>learned"
+    assert composition_name(ScorerSettings(learned=True, learned_tail=())) == "reserved>hosted>table>learned[tail=none]"
+    assert composition_name(ScorerSettings(learned=True, learned_tail=("ut1",))) == "reserved>hosted>table>learned[tail=ut1]"

@@ -99,4 +99,4 @@ def test_accounts_posing_as_institutions_are_flagged_without_lift() -> None:
     assert [r[1] for r in rows[:3]] == ["low credibility"] * 3
     assert all(r[0] < UNKNOWN_LEVEL for r in rows[:3])
     assert "impersonation risk: the account name claims who.int (no lift from the claim)" in (rows[0][3] or "")
-    assert [r[1] for r in rows[3:]] == ["page evidence"] * 3  # no claim, a glued handle, a social account
+    assert [r[1] for r in rows[3:]] == ["recognition only"] * 3  # no claim, a glued handle, a social account

@@ -115,7 +115,7 @@ def test_learned_tier_through_the_service() -> None:
     svc = RerankService(ServerConfig(relevance="rank", scorer=ScorerSettings(learned=True)))
     out = svc.authority(AuthorityRequest(urls=["nih.gov", "cranberry-cures-4u.biz"]))
     assert [r["tier"] for r in out["results"]] == ["table", "learned"]
-    assert out["meta"]["scorer"] == "reserved>hosted>table>learned>page"
+    assert out["meta"]["scorer"] == "reserved>hosted>table>learned"
 
 
 def test_a_rank_field_named_again_is_read_once() -> None:

@@ -27,7 +27,6 @@ Example:
 from __future__ import annotations
 
 import csv
-import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -36,6 +35,7 @@ from pathlib import Path
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
+from authorag.settings import env_text
 
 DATA_ENV = "AUTHORAG_SHARED_DATA"
 NEUTRAL_HOST = "https://neutral-unknown-host.net/article/"
@@ -71,7 +71,7 @@ class LabelledPage:
 
 def data_dir(raw: str | None) -> Path | None:
     """``raw`` or ``$AUTHORAG_SHARED_DATA`` as a path, None when neither is given."""
-    value = raw or os.environ.get(DATA_ENV, "")
+    value = raw or env_text(DATA_ENV) or ""
     return Path(value).expanduser() if value else None
 
 
