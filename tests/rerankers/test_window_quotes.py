@@ -41,7 +41,7 @@ def test_the_reference_page_for_an_error_message_stays_on_topic(reverse: bool) -
     pages = _IMPORT_PAGES[::-1] if reverse else _IMPORT_PAGES
     reranker, mode = build_reranker(relevance=_Cosines(_IMPORT_COSINES))
     ranking = reranker.rerank(_IMPORT_Q, candidates([(u, t, None) for u, t in pages], mode)[0])
-    assert [c.url for c in ranking] == [DISCUSS, REALPY, DOCS, SO, SPAM]
+    assert [c.url for c in ranking] == [DISCUSS, DOCS, REALPY, SO, SPAM]
     fused = {c.url: c.scores["fused"] for c in ranking}
     assert fused[DOCS] >= 0.5 > fused[SPAM]  # on topic; the spam page is not
     assert ranking.provenance.get("relevance_note") is None  # no page is called stuffed
@@ -53,7 +53,7 @@ def test_similarity_scores_keep_the_reference_page_on_topic() -> None:
     reranker, mode = build_reranker(relevance="similarity")
     cands, source = candidates([(u, t, _IMPORT_COSINES[u]) for u, t in _IMPORT_PAGES], mode)
     ranking = reranker.rerank(_IMPORT_Q, cands)
-    assert [c.url for c in ranking] == [DISCUSS, REALPY, DOCS, SO, SPAM]
+    assert [c.url for c in ranking] == [DISCUSS, DOCS, REALPY, SO, SPAM]
     rows = {b["url"]: b for b in breakdowns(ranking, source)}
     assert rows[DOCS]["relevance_norm"] == pytest.approx(0.6219, abs=1e-4)
 

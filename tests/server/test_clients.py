@@ -51,7 +51,7 @@ def test_expected_order_is_authority_aware() -> None:
     relevance_only = [i for i, _ in expected(YAML_TEXTS, SOURCES, weight=0.0)]
     fused = [i for i, _ in expected(YAML_TEXTS, SOURCES)]
     assert relevance_only == [0, 3, 1, 2]
-    assert fused == [3, 1, 0, 2]
+    assert fused == [1, 3, 0, 2]
 
 
 def test_cohere_client_v2(server_url: str) -> None:
