@@ -22,15 +22,7 @@ from haystack.tools import Tool
 from authorag.errors import ConfigError
 from authorag.integrations.haystack_agents import AuthorityToolHook
 
-QUERY = "does cranberry juice prevent urinary tract infections"
-RESULTS = [
-    {"url": "https://cranberrycure.blogspot.com/post", "title": "Cranberry cures UTIs",
-     "content": "Cranberry juice prevents every urinary tract infection."},
-    {"url": "https://healthy-tips-4u.example.biz/cranberry", "title": "Tips",
-     "content": "Drink cranberry juice daily instead of antibiotics for urinary tract infections."},
-    {"url": "https://www.nih.gov/news/cranberry-uti", "title": "Cranberry and UTIs",
-     "content": "A review of trials of cranberry products for urinary tract infections found a modest effect."},
-]
+from _search_results import QUERY, RESULTS
 PARAMS = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
 
 

@@ -25,17 +25,10 @@ from authorag.errors import ConfigError
 from authorag.integrations.langchain_agents import AuthorityMiddleware
 from authorag.websearch.results import ResultFilter, find_results
 
-QUERY = "does cranberry juice prevent urinary tract infections"
-RESULTS = [
-    {"url": "https://cranberrycure.blogspot.com/post", "title": "Cranberry cures UTIs",
-     "content": "Cranberry juice prevents every urinary tract infection."},
-    {"url": "https://healthy-tips-4u.example.biz/cranberry", "title": "Tips",
-     "content": "Drink cranberry juice daily instead of antibiotics for urinary tract infections."},
-    {"url": "https://www.nih.gov/news/cranberry-uti", "title": "Cranberry and UTIs",
-     "content": "A review of trials of cranberry products for urinary tract infections found a modest effect."},
-    {"url": "https://www.mayoclinic.org/cranberry", "title": "Cranberry juice",
-     "content": "Cranberry juice and urinary tract infections: the evidence is mixed."},
-]
+from _search_results import MAYO, QUERY
+from _search_results import RESULTS as _THREE
+
+RESULTS = [*_THREE, MAYO]
 
 
 class ScriptedChatModel(GenericFakeChatModel):

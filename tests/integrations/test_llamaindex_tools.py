@@ -21,15 +21,7 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from authorag.errors import ConfigError
 from authorag.integrations.llamaindex_tools import trusted_search_tool
 
-QUERY = "does cranberry juice prevent urinary tract infections"
-RESULTS = [
-    {"url": "https://cranberrycure.blogspot.com/post", "title": "Cranberry cures UTIs",
-     "content": "Cranberry juice prevents every urinary tract infection."},
-    {"url": "https://healthy-tips-4u.example.biz/cranberry", "title": "Tips",
-     "content": "Drink cranberry juice daily instead of antibiotics for urinary tract infections."},
-    {"url": "https://www.nih.gov/news/cranberry-uti", "title": "Cranberry and UTIs",
-     "content": "A review of trials of cranberry products for urinary tract infections found a modest effect."},
-]
+from _search_results import QUERY, RESULTS
 POLICY: dict[str, Any] = {"deny": ("*.biz",), "min_authority": 0.4}
 
 
