@@ -30,9 +30,9 @@ CANDIDATE_LANGUAGES = ("en", "de", "es", "fr", "pt", "it", "nl", "pl", "ru", "zh
 SAMPLE_CHARS = 100
 """Characters the identifier reads (a few sentences; cost grows with them)."""
 SKIP_CHARS = 200
+"""A page longer than this many characters beyond :data:`SAMPLE_CHARS` is sampled after its opening."""
 BATCH_FROM = 8
 """From this many texts on, the automaton is walked for all at once (fewer: one by one, as py3langid does)."""
-"""A page longer than this many characters beyond :data:`SAMPLE_CHARS` is sampled after its opening."""
 
 
 @cache
