@@ -28,5 +28,6 @@ def test_no_help_text_shows_markup() -> None:
 
 def test_score_help_names_page_evidence() -> None:
     text = " ".join(dict(_helps(build_parser(), "authorag"))["authorag score"].split())
-    assert ("prior table, then page evidence for sources no table knows: here read from the URL alone, as there "
-            "is no page text; --no-page-evidence turns it off") in text
+    assert ("prior table; opt-in: page evidence for sources no table knows (here read from the "
+            "URL alone, as there is no page text)") in text
+    assert "--no-page-evidence turns it off" not in text

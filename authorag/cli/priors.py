@@ -16,10 +16,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "score", help="score the authority of URLs or domains",
         description="Score how authoritative the source of each URL or domain is, with the default "
-                    "composition every surface uses (reserved names, hosted user pages, prior table, then "
-                    "page evidence for sources no table knows: here read from the URL alone, as there is "
-                    "no page text; --no-page-evidence turns it off; opt-in learned prior and LLM judge). Prints a table (tab-separated when piped) or, "
-                    "with --json, one object per input in input order.",
+                    "composition every surface uses (reserved names, look-alikes, hosted user pages, prior "
+                    "table; opt-in: page evidence for sources no table knows (here read "
+                    "from the URL alone, as there is no page text), the learned prior and an LLM judge). "
+                    "Prints a table (tab-separated when piped) or, with --json, one object per input in "
+                    "input order.",
         epilog="examples: authorag score nih.gov https://someone.blogspot.com/x; "
                "authorag score -i urls.txt --json; authorag score --judge local riverside-family-clinic.net")
     p.add_argument("urls", nargs="*", metavar="URL_OR_DOMAIN",
