@@ -8,7 +8,8 @@ Run by a maintainer: ``python scripts/vendor_registries.py [SHARED_DATA_DIR]``. 
   domains, MIT), ``government`` (US federal and state domains outside .gov, GSA, public
   domain), ``wikiproject`` (Wikipedia WikiProject source lists, CC BY-SA 4.0), ``decodex``
   (Le Monde's Décodex 2017, ODbL: its own file), ``legitphish`` (LegitPhish phishing domains,
-  CC BY 4.0) and ``predatory`` (Stop Predatory Journals journals and publishers, MIT);
+  CC BY 4.0), ``predatory`` (Stop Predatory Journals journals and publishers, MIT) and
+  ``hijacked`` (the clone sites of its hijacked-journal list, MIT);
 - ``authorag/data/lookalike_targets.csv.gz``: the domains a look-alike may imitate: registrable
   domains the shipped prior trusts (trust at or above ``TRUSTED_FROM``, suffix rule included)
   and the federal .gov domains, with their public suffix, each marked ``institution`` when a
@@ -125,6 +126,16 @@ def vendor_sources(src: Path) -> None:
     for kind, file in (("journal", "journals.csv"), ("publisher", "publishers.csv")):
         pred.update((h, kind) for r in _csv(src / "stop_predatory_journals" / file) if (h := _host(r["url"])))
     write_csv_gz(PRIOR_OUT / "predatory.csv.gz", ["host", "kind"], [list(r) for r in sorted(pred)])
+    write_csv_gz(PRIOR_OUT / "hijacked.csv.gz", ["host"], [[h] for h in hijacked_clones(src)])
+
+
+def hijacked_clones(src: Path) -> list[str]:
+    """The clone hosts of the hijacked-journal list (both clone URL columns), without any host that
+    is also an authentic journal's or a hosting platform's."""
+    rows = _csv(src / "stop_predatory_journals/hijacked.csv")
+    authentic = {h for r in rows if (h := _host(r["authenticurl"].replace("&amp;", "&")))}
+    return sorted({h for r in rows for col in ("hijackedurl", "althijackedurl")
+                   if (h := _host(r[col])) and h not in authentic})
 
 
 def build_targets(dotgov: list[list[object]]) -> None:

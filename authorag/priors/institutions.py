@@ -33,6 +33,8 @@ _WIKIPROJECT = {"reliable": 0.85, "no_consensus": 0.5, "unreliable_or_deprecated
 _DECODEX = {4: 0.8, 3: 0.35, 2: 0.1, 1: 0.3}
 PHISHING_VALUE = 0.05
 PREDATORY_VALUE = 0.1
+HIJACKED_VALUE = 0.05
+"""A clone made to pass for a real journal: an impersonation, valued as a phishing site."""
 
 
 def read_universities(rows: Rows) -> Values:
@@ -94,6 +96,11 @@ def read_predatory(rows: Rows) -> Values:
         yield r["host"], PREDATORY_VALUE, r["kind"]
 
 
-__all__ = ["OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
-           "read_government", "read_legitphish", "read_predatory", "read_reference", "read_universities",
+def read_hijacked(rows: Rows) -> Values:
+    for r in rows:
+        yield r["host"], HIJACKED_VALUE, "hijacked journal"
+
+
+__all__ = ["HIJACKED_VALUE", "OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
+           "read_government", "read_hijacked", "read_legitphish", "read_predatory", "read_reference", "read_universities",
            "read_wikiproject"]

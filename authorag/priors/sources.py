@@ -23,7 +23,8 @@ source                        axis         value
                                            satire 0.3, green 0.8
 ``universities``, ``government``,          institution and outlet lists, see
 ``wikiproject``, ``decodex``,  credibility  :mod:`authorag.priors.institutions` (ownership
-``legitphish``, ``predatory``              alone is capped)
+``legitphish``, ``predatory``,             alone is capped)
+``hijacked``
 ============================  ===========  =====================================================
 """
 from __future__ import annotations
@@ -162,6 +163,9 @@ def _institutions() -> tuple[SourceSpec, ...]:
         SourceSpec("predatory", "predatory.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
                    "Stop Predatory Journals: predatory journals and publishers", i.read_predatory,
                    frozenset({"predatory"})),
+        SourceSpec("hijacked", "hijacked.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
+                   "Stop Predatory Journals: clone sites of hijacked journals", i.read_hijacked,
+                   frozenset({"hijacked"})),
         SourceSpec("reference", "reference_works.csv", "credibility", 0.6, False, "Apache-2.0 (authorag project)",
                    "Official documentation, standards and reference works (hand-written, with reasons)",
                    i.read_reference, frozenset({"reference"})),
