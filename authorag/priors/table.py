@@ -331,7 +331,7 @@ def load_prior(
 
     Example:
         >>> load_prior(exclude=["majestic"]).source_names
-        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'wikiproject', 'decodex', 'legitphish', 'predatory', 'hijacked', 'reference')
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'municipalities', 'wikiproject', 'decodex', 'legitphish', 'predatory', 'hijacked', 'reference')
     """
     excluded = set(exclude)
     wanted = set(optin)
