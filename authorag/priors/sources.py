@@ -260,29 +260,42 @@ def normalize_source(name: str) -> dict[str, SourceValue]:
     return out
 
 
+KEYS_PER_ROW = 2000
+"""Hosts per row of the compiled file (one value's hosts take several rows past this)."""
+
+
 def compile_sources() -> bytes:
-    """The compiled table (gzip CSV: source, key, value, raw) of every registered source."""
+    """The compiled table of every registered source: gzip CSV ``source, value, raw, keys``, one
+    row per source and value, its keys separated by spaces (a list source gives thousands of hosts
+    one value: loading reads a row per value, not per host)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["source", "key", "value", "raw"])
+    writer.writerow(["source", "value", "raw", "keys"])
     for name in sorted(SOURCES):
+        groups: dict[tuple[str, str], list[str]] = {}
         for key, sv in sorted(normalize_source(name).items()):
-            writer.writerow([name, key, repr(sv.value), "" if sv.raw is None else sv.raw])
+            groups.setdefault((repr(sv.value), "" if sv.raw is None else str(sv.raw)), []).append(key)
+        for (value, raw), keys in sorted(groups.items()):
+            for i in range(0, len(keys), KEYS_PER_ROW):  # a CSV field holds at most 128 KiB
+                writer.writerow([name, value, raw, " ".join(keys[i:i + KEYS_PER_ROW])])
     return gzip.compress(buf.getvalue().encode("utf-8"), mtime=0)
 
 
 @cache
 def _compiled() -> Mapping[str, Mapping[str, SourceValue]]:
     tables: dict[str, dict[str, SourceValue]] = {name: {} for name in SOURCES}
-    for row in csv.reader(_read_gz(COMPILED_FILE).splitlines()[1:]):
-        name, key, value, raw = row
-        raw_value: float | str = raw
-        try:
-            raw_value = float(raw)
-        except ValueError:
-            pass
-        tables[name][key] = SourceValue(name, float(value), raw_value)
+    for name, value, raw, keys in csv.reader(_read_gz(COMPILED_FILE).splitlines()[1:]):
+        tables[name].update(dict.fromkeys(keys.split(" "), _source_value(name, value, raw)))
     return MappingProxyType({n: MappingProxyType(t) for n, t in tables.items()})
+
+
+def _source_value(name: str, value: str, raw: str) -> SourceValue:
+    raw_value: float | str = raw
+    try:
+        raw_value = float(raw)
+    except ValueError:
+        pass
+    return SourceValue(name, float(value), raw_value)
 
 
 def load_source(name: str) -> Mapping[str, SourceValue]:
