@@ -26,5 +26,14 @@ for split in dev test; do
     cp "$USER_OUT/$when/$split/compare.md" "$USER_OUT/$when/$split/compare.json" "$OUT/$when/$split/"
   done
 done
+# the Wikipedia track leaves out both Wikipedia sources: with them its look-alike targets (dev half)
+(cd "$TMP" && PYTHONPATH="$TMP" python -m authorag bench tracks --data-dir "$DATA" --split dev --relevance bm25 \
+   --seed 0 --tracks wikipedia-sources --out "$USER_OUT/before/dev_wikipedia")
+PYTHONPATH="$PWD" python -m authorag bench tracks --data-dir "$DATA" --split dev --relevance bm25 --seed 0 \
+   --tracks wikipedia-sources --out "$USER_OUT/after/dev_wikipedia"
+for when in before after; do
+  mkdir -p "$OUT/$when/dev_wikipedia"
+  cp "$USER_OUT/$when/dev_wikipedia/compare.md" "$USER_OUT/$when/dev_wikipedia/compare.json" "$OUT/$when/dev_wikipedia/"
+done
 (cd "$TMP" && PYTHONPATH="$TMP" python scripts/url_trust_pairs.py --out "$OUT/before/url_trust_pairs.json" > /dev/null)
 PYTHONPATH="$PWD" python scripts/url_trust_pairs.py --out "$OUT/after/url_trust_pairs.json" > /dev/null
