@@ -164,6 +164,11 @@ class PriorTable:
         return self._lookalikes
 
     @property
+    def source_axes(self) -> Mapping[str, Axis]:
+        """Source name → its axis (``authority`` or ``credibility``), shipped then extra."""
+        return MappingProxyType(self._axis)
+
+    @property
     def source_tables(self) -> Mapping[str, Mapping[str, SourceValue]]:
         """Source name → its table (key → value), shipped then extra (read-only view)."""
         return MappingProxyType(self._tables)

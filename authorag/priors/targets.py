@@ -44,6 +44,21 @@ def registrable_keys(keys: Iterable[str]) -> Iterator[str]:
             yield k
 
 
+def _candidates(prior: PriorTable) -> set[str]:
+    """The keys whose trust can be above the unknown level: any authority value, a credibility
+    value at or above the trust rule's low threshold, or a suffix rule (a key that only low
+    credibility values know ends below the unknown level, whatever the mean)."""
+    axes = prior.source_axes
+    out: set[str] = set()
+    for name, table in prior.source_tables.items():
+        if axes[name] == "authority":
+            out.update(table)
+        else:
+            out.update(k for k, sv in table.items() if sv.value >= DEFAULT_TRUST_RULE.low
+                       or match_rule(k, prior.rules) is not None)
+    return out
+
+
 def federal_domains() -> list[str]:
     """The federal domains of the vendored .gov registry."""
     return [d for d, kind in registered_domains(DOTGOV_FILE).items() if kind.startswith("Federal")]
@@ -55,7 +70,7 @@ def target_rows(prior: PriorTable, federal: Iterable[str] = ()) -> list[Target]:
 
     ``prior`` should have no look-alike index itself (``lookalikes=None``).
     """
-    domains = set(registrable_keys({k for t in prior.source_tables.values() for k in t}))
+    domains = set(registrable_keys(_candidates(prior)))
     rows: dict[str, Target] = {}
     for d in sorted(domains):
         trust = DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d))
