@@ -5,7 +5,10 @@ trust rule every surface uses:
 
 1. **Hijacked journals** (``stop_predatory_journals/hijacked.csv``, read from ``--data-dir``, MIT):
    for each clone URL and its authentic journal URL, is the clone's trust below the authentic's?
-   No prior source is built from this list, so nothing is left out.
+   The ``hijacked`` prior source is built from this list, so the measurement leaves it out
+   (``leave_source_out``): what remains is what the other sources and the look-alike rules say.
+   ``with_hijacked_source`` is the product's behaviour on the same pairs (in-sample: every clone
+   is listed), not an evaluation.
 2. **Generated variants** of the top ``--top`` look-alike targets (``lookalike_targets.csv.gz``,
    by trust): a homograph (every Latin letter of the name with a Cyrillic look-alike replaced),
    a mixed-script name (the first such letter replaced) and a zero-width name (a U+200D joiner
@@ -42,8 +45,8 @@ CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u
 LEGIT = ROOT / "benchmarks" / "lookalike" / "legit_lookalike_v1.csv"
 
 
-def _details(urls: list[str]) -> list[AuthorityDetail]:
-    return load_scorer(ScorerSettings()).score(candidates_from(urls))
+def _details(urls: list[str], exclude: tuple[str, ...] = ()) -> list[AuthorityDetail]:
+    return load_scorer(ScorerSettings(exclude_sources=exclude)).score(candidates_from(urls))
 
 
 def _trust(d: AuthorityDetail) -> float:
@@ -54,12 +57,18 @@ def hijacked(data_dir: Path) -> dict[str, object]:
     with open(data_dir / "stop_predatory_journals" / "hijacked.csv", newline="", encoding="utf-8") as f:
         pairs = [(r["hijackedurl"].strip(), r["authenticurl"].strip().replace("&amp;", "&"), r["hijacked"])
                  for r in csv.DictReader(f) if r["hijackedurl"].strip() and r["authenticurl"].strip()]
-    clones = _details([p[0] for p in pairs])
-    authentic = _details([p[1] for p in pairs])
+    return {"leave_source_out": _hijacked_pairs(pairs, ("hijacked",)),
+            "with_hijacked_source": {k: v for k, v in _hijacked_pairs(pairs, ()).items() if k != "failures"}}
+
+
+def _hijacked_pairs(pairs: list[tuple[str, str, str]], exclude: tuple[str, ...]) -> dict[str, object]:
+    clones = _details([p[0] for p in pairs], exclude)
+    authentic = _details([p[1] for p in pairs], exclude)
     rows = [(p, _trust(c), _trust(a), c) for p, c, a in zip(pairs, clones, authentic)]
     failures = [{"journal": p[2], "clone": p[0], "authentic": p[1], "clone_trust": round(tc, 3),
                  "authentic_trust": round(ta, 3), "clone_note": c.note} for p, tc, ta, c in rows if not tc < ta]
-    return {"pairs": len(rows), "clone_below_authentic": sum(tc < ta for _, tc, ta, _ in rows),
+    return {"excluded_sources": list(exclude), "pairs": len(rows),
+            "clone_below_authentic": sum(tc < ta for _, tc, ta, _ in rows),
             "clone_flagged": sum(any(s.name == IMPERSONATION for s in c.credibility_sources) for *_, c in rows),
             "failures": failures}
 

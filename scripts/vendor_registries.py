@@ -8,14 +8,12 @@ Run by a maintainer: ``python scripts/vendor_registries.py [SHARED_DATA_DIR]``. 
   domains, MIT), ``government`` (US federal and state domains outside .gov, GSA, public
   domain), ``wikiproject`` (Wikipedia WikiProject source lists, CC BY-SA 4.0), ``decodex``
   (Le Monde's Décodex 2017, ODbL: its own file), ``legitphish`` (LegitPhish phishing domains,
-  CC BY 4.0) and ``predatory`` (Stop Predatory Journals journals and publishers, MIT);
-- ``authorag/data/lookalike_targets.csv.gz``: the domains a look-alike may imitate: registrable
-  domains the shipped prior trusts (trust at or above ``TRUSTED_FROM``, suffix rule included)
-  and the federal .gov domains, with their public suffix, each marked ``institution`` when a
-  public body's suffix rule (government, military, treaty, national health service) or the .gov
-  registry vouches for it. Built from the shipped prior, so run it after the prior
-  sources change (``authorag priors compile``). Every other registrable domain the prior
-  rates above the unknown level is listed as ``known`` (a look-alike may spell it out as words).
+  CC BY 4.0), ``predatory`` (Stop Predatory Journals journals and publishers, MIT) and
+  ``hijacked`` (the clone sites of its hijacked-journal list, MIT);
+- ``authorag/data/lookalike_targets.csv.gz``: the domains a look-alike may imitate, chosen from
+  the shipped prior by :func:`authorag.priors.targets.target_rows` (the rule is documented
+  there). Built from the shipped prior, so run it after the prior sources change
+  (``authorag priors compile``).
 """
 from __future__ import annotations
 
@@ -29,11 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scripts.vendor_data import PRIOR_OUT, write_csv_gz  # noqa: E402
 
-TRUSTED_FROM = 0.6
-ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",
-                               "edu.sg", "edu.br", "edu.mx", "ac.at", "ac.il"})
-"""Suffix rules whose domains are universities, not public bodies: their short names are
-common acronyms, so a country or service word beside them claims nothing."""
 
 
 def vendor_dotgov(src: Path) -> list[list[object]]:
@@ -125,34 +118,27 @@ def vendor_sources(src: Path) -> None:
     for kind, file in (("journal", "journals.csv"), ("publisher", "publishers.csv")):
         pred.update((h, kind) for r in _csv(src / "stop_predatory_journals" / file) if (h := _host(r["url"])))
     write_csv_gz(PRIOR_OUT / "predatory.csv.gz", ["host", "kind"], [list(r) for r in sorted(pred)])
+    write_csv_gz(PRIOR_OUT / "hijacked.csv.gz", ["host"], [[h] for h in hijacked_clones(src)])
+
+
+def hijacked_clones(src: Path) -> list[str]:
+    """The clone hosts of the hijacked-journal list (both clone URL columns), without any host that
+    is also an authentic journal's or a hosting platform's."""
+    rows = _csv(src / "stop_predatory_journals/hijacked.csv")
+    authentic = {h for r in rows if (h := _host(r["authenticurl"].replace("&amp;", "&")))}
+    return sorted({h for r in rows for col in ("hijackedurl", "althijackedurl")
+                   if (h := _host(r[col])) and h not in authentic})
 
 
 def build_targets(dotgov: list[list[object]]) -> None:
-    from authorag.domains import parse_host
-    from authorag.priors.rules import DEFAULT_RULES, match_rule
-    from authorag.priors.sources import SOURCES, load_source
+    from authorag.priors.sources import SOURCES
     from authorag.priors.table import PriorTable
-    from authorag.trust import DEFAULT_TRUST_RULE
+    from authorag.priors.targets import target_rows
 
     prior = PriorTable([s for s in SOURCES.values() if not s.optin], lookalikes=None)
-    domains: set[str] = set()
-    for name, spec in SOURCES.items():
-        if not spec.optin:
-            domains.update(k for k in load_source(name) if parse_host(k, strict=False).domain == k)
-    rows: dict[str, list[object]] = {}
-    for d in sorted(domains):
-        trust = DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d))
-        if trust >= TRUSTED_FROM:
-            rule = match_rule(d, DEFAULT_RULES)
-            public = rule is not None and rule.suffix not in ACADEMIC_SUFFIXES
-            rows[d] = [d, parse_host(d).suffix, round(trust, 3), "institution" if public else "trusted"]
-        elif trust > DEFAULT_TRUST_RULE.unknown_level:
-            rows[d] = [d, parse_host(d).suffix, round(trust, 3), "known"]  # spelled-out names only
-    for d, kind in ((str(a), str(b)) for a, b in dotgov):
-        if kind.startswith("Federal") and rows.get(d, [None, None, None, "known"])[3] == "known":
-            rows[d] = [d, "gov", round(DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d)), 3), "institution"]
+    federal = [str(d) for d, kind in dotgov if str(kind).startswith("Federal")]
     write_csv_gz(PRIOR_OUT / "lookalike_targets.csv.gz", ["domain", "suffix", "trust", "kind"],
-                 sorted(rows.values(), key=lambda r: (-float(r[2]), str(r[0]))))  # type: ignore[arg-type]
+                 [list(r) for r in target_rows(prior, federal)])
 
 
 def main(argv: list[str]) -> int:

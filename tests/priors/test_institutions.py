@@ -17,6 +17,7 @@ from authorag.priors.table import load_prior
     ("decodex", "buzzdemois.com", 0.1, 2.0),
     ("legitphish", "alertadminbos.weebly.com", 0.05, "phishing"),
     ("predatory", "rapidintellect.com", 0.1, "journal"),
+    ("hijacked", "jokulljournal.com", 0.05, "hijacked journal"),
     ("reference", "docs.python.org", 0.8, "official docs"),
     ("reference", "arxiv.org", 0.7, "preprints"),
 ])
@@ -50,6 +51,18 @@ def test_phishing_host_on_a_platform_is_below_unknown() -> None:
     d = load_scorer(ScorerSettings()).score(candidates_from(["https://alertadminbos.weebly.com/"]))[0]
     assert DEFAULT_TRUST_RULE.of(d).reason == "low credibility"
     assert DEFAULT_TRUST_RULE.value(d) == pytest.approx(0.3 * 0.9 * 0.05 / 0.35)
+
+
+def test_hijacked_clones_are_below_unknown_and_their_journals_are_not_listed() -> None:
+    from authorag.trust import DEFAULT_TRUST_RULE
+
+    prior = load_prior()
+    clone = prior.lookup("http://www.jokulljournal.com/")
+    assert [s.name for s in clone.credibility_sources] == ["hijacked"]
+    assert DEFAULT_TRUST_RULE.of(clone).reason == "low credibility"
+    assert "jokulljournal.is" not in load_source("hijacked")  # the authentic journal
+    assert load_prior(exclude=["hijacked"]).lookup("http://www.jokulljournal.com/").tier == "unknown"
+    assert sources_derived_from(["hijacked"]) == ("hijacked",)
 
 
 def test_phishing_pages_on_services_do_not_mark_the_service() -> None:

@@ -100,3 +100,31 @@ def test_accounts_posing_as_institutions_are_flagged_without_lift() -> None:
     assert all(r[0] < UNKNOWN_LEVEL for r in rows[:3])
     assert "impersonation risk: the account name claims who.int (no lift from the claim)" in (rows[0][3] or "")
     assert [r[1] for r in rows[3:]] == ["recognition only"] * 3  # no claim, a glued handle, a social account
+
+
+def test_a_left_out_source_chooses_no_lookalike_target() -> None:
+    from authorag.priors.sources import SOURCES
+    from authorag.priors.table import load_prior
+
+    others = [n for n, s in SOURCES.items() if not s.optin and n not in ("decodex", "reference")]
+    small = load_prior(exclude=others)  # Décodex rates latribune.fr "rather reliable"; little else is left
+    assert "latribune.fr" in small.lookalikes.targets
+    assert small.lookup("latribune-officiel.com").matched == "latribune.fr"
+    without = small.without("decodex")
+    assert "latribune.fr" not in without.lookalikes.targets
+    assert without.lookup("latribune-officiel.com").tier == "unknown"
+    assert without.lookup("latribune-officiel.com").credibility is None
+    assert "ftc.gov" in without.lookalikes.targets  # the .gov registry is not a left-out source
+    assert load_prior().lookalikes is default_index()
+    from authorag.tiers.tiered import TieredAuthority
+
+    assert TieredAuthority(without).lookalikes is without.lookalikes  # account names: the same index
+    assert TieredAuthority(load_prior()).lookalikes is default_index()
+
+
+@pytest.mark.slow
+def test_the_decodex_track_prior_does_not_see_decodex_through_lookalikes() -> None:
+    from authorag.priors.table import load_prior
+
+    assert "latribune.fr" in default_index().targets
+    assert "latribune.fr" not in load_prior(exclude=["decodex"]).lookalikes.targets

@@ -18,8 +18,8 @@ def prior():  # type: ignore[no-untyped-def]
 
 def test_default_sources_exclude_optin(prior) -> None:  # type: ignore[no-untyped-def]
     assert prior.source_names == ("ccnews_pagerank", "majestic", "moz", "wikipedia_perennial", "cred1", "ut1_fakenews",
-                                  "universities", "government", "wikiproject", "decodex", "legitphish", "predatory",
-                                  "reference")
+                                  "universities", "government", "municipalities", "wikiproject", "decodex", "legitphish", "predatory",
+                                  "hijacked", "reference")
 
 
 def test_known_domain_beats_random_blogspot_subsite(prior) -> None:  # type: ignore[no-untyped-def]

@@ -23,7 +23,7 @@ def _trust(domains: list[str]) -> dict[str, tuple[float, str]]:
 def test_the_table_covers_every_kind_and_several_countries() -> None:
     assert len(ROWS) >= 95
     assert {r["band"] for r in ROWS} == {"institution", "news of record", "news, no open list", "reference",
-                                         "university", "community", "low"}
+                                         "university", "local government", "community", "low"}
     assert {"us", "uk", "de", "fr", "es"} <= {r["country"] for r in ROWS if r["band"] == "institution"}
     assert all(r["why"] for r in ROWS)
 

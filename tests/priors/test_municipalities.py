@@ -1,0 +1,58 @@
+"""The municipalities source: names by each country's rules, districts and ambiguous names left out."""
+from __future__ import annotations
+
+import pytest
+
+from authorag.priors.institutions import OWNERSHIP_CAP
+from authorag.priors.sources import load_source
+from tests._scripts import load_script
+
+vendor = load_script("vendor_municipalities")
+
+
+def test_labels_fold_accents_umlauts_and_qualifiers() -> None:
+    assert vendor.labels("Saint-Étienne", "FR") == ("saintetienne", "saint-etienne")
+    assert vendor.labels("Rothenburg ob der Tauber", "DE") == ("rothenburg", "rothenburg")
+    assert vendor.labels("Halle (Saale)", "DE") == ("halle", "halle")
+    assert vendor.labels("München", "DE") == ("muenchen", "muenchen")
+    assert vendor.labels("Vélez-Málaga", "ES") == ("velezmalaga", "velez-malaga")
+    assert vendor.labels("Ulm", "DE") is None  # too short to be read as a town's name
+
+
+def test_districts_of_a_big_city_are_not_towns() -> None:
+    places = [("Madrid", "ES", 40.4165, -3.70256, 3_255_944), ("Carabanchel", "ES", 40.3833, -3.7333, 243_998),
+              ("Ronda", "ES", 36.74231, -5.16709, 36_827), ("Getafe", "FR", 40.3057, -3.7329, 170_115)]
+    assert vendor.towns(places) == [("Getafe", "FR"), ("Madrid", "ES"), ("Ronda", "ES")]
+
+
+def test_rows_leave_out_known_and_shared_names() -> None:
+    places = [("Ronda", "ES"), ("Orange", "FR"), ("Rothenburg", "DE"), ("Rothenburg ob der Tauber", "DE"),
+              ("Saint-Saulve", "FR")]
+    rows = vendor.municipality_rows(places, known={"orange.fr"})
+    assert rows == [["ayto-ronda.es", "ES", "Ronda"], ["mairie-orange.fr", "FR", "Orange"],
+                    ["mairie-saint-saulve.fr", "FR", "Saint-Saulve"], ["ronda.es", "ES", "Ronda"],
+                    ["saint-saulve.fr", "FR", "Saint-Saulve"], ["saintsaulve.fr", "FR", "Saint-Saulve"],
+                    ["ville-orange.fr", "FR", "Orange"], ["ville-saint-saulve.fr", "FR", "Saint-Saulve"]]
+
+
+@pytest.mark.parametrize(("domain", "listed"), [("ronda.es", True), ("herrenberg.de", True), ("nice.fr", True),
+                                                ("orange.fr", False), ("carabanchel.es", False),
+                                                ("rothenburg.de", False)])
+def test_shipped_source(domain: str, listed: bool) -> None:
+    source = load_source("municipalities")
+    assert (domain in source) is listed
+    if listed:
+        assert source[domain].value == OWNERSHIP_CAP
+
+
+def test_a_town_site_is_credible_and_its_name_spelled_elsewhere_is_a_lookalike() -> None:
+    from authorag.compose import ScorerSettings, load_scorer
+    from authorag.trust import DEFAULT_TRUST_RULE
+    from authorag.types import candidates_from
+
+    town, spoof = load_scorer(ScorerSettings()).score(candidates_from(
+        ["https://www.ronda.es/cultura/biblioteca-municipal", "https://ronda-es.multas-pendientes.com/pago"]))
+    assert [s.name for s in town.credibility_sources] == ["municipalities"]
+    assert DEFAULT_TRUST_RULE.of(town).reason == "credible"
+    assert spoof.matched == "ronda.es"
+    assert DEFAULT_TRUST_RULE.of(spoof).reason == "low credibility"
