@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scripts.vendor_data import PRIOR_OUT, write_csv_gz  # noqa: E402
+from scripts.vendor_data import PRIOR_OUT, write_csv_gz
 
 TRUSTED_FROM = 0.6
 ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",

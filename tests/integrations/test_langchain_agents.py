@@ -34,7 +34,7 @@ RESULTS = [*_THREE, MAYO]
 class ScriptedChatModel(GenericFakeChatModel):
     """The framework's scripted chat model, recording what it was given; tools bind to itself."""
 
-    seen: list[list[BaseMessage]] = []  # noqa: RUF012  (a pydantic field: each instance gets its own list)
+    seen: list[list[BaseMessage]] = []  # a pydantic field: each instance gets its own list
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
         return self
