@@ -39,7 +39,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
     from authorag import __version__
-
     from authorag.cli._util import CommandParser
 
     parser = CommandParser(prog="authorag", description="Authority-aware reranking for RAG.")

@@ -155,9 +155,8 @@ def _csv(raw: str) -> tuple[str, ...]:
 
 def _compare(args: argparse.Namespace) -> int:
     from authorag.benchmarks.compare import DEFAULT_TRACKS, CompareConfig, run_compare
-    from authorag.settings import cache_dir
-
     from authorag.benchmarks.tracks.rerank_methods import split_methods
+    from authorag.settings import cache_dir
 
     cfg = CompareConfig(methods=split_methods(args.methods), tracks=_csv(args.tracks) or DEFAULT_TRACKS,
                         n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,

@@ -15,6 +15,8 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
+from _search_results import MAYO, QUERY
+from _search_results import RESULTS as _THREE
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -24,9 +26,6 @@ from authorag import adapters
 from authorag.errors import ConfigError
 from authorag.integrations.langchain_agents import AuthorityMiddleware
 from authorag.websearch.results import ResultFilter, find_results
-
-from _search_results import MAYO, QUERY
-from _search_results import RESULTS as _THREE
 
 RESULTS = [*_THREE, MAYO]
 
