@@ -215,7 +215,7 @@ def _build_task_summaries() -> list[dict[str, Any]]:
 
 def _task_summaries() -> list[dict[str, Any]]:
     """Name, size and description of every task, cached on disk under a fingerprint of the task
-    code and data files: building all tasks parses ~70k domains (~5 s), listing should not."""
+    code and data files: building all tasks parses every task's domains (seconds), listing should not."""
     import hashlib
     from importlib import resources
 

@@ -41,8 +41,8 @@ Chosen against the model's full 256 on every trust track and by encoding time
 (benchmarks/results/trust/README.md, scripts/bench_dense_cache.py)."""
 
 DEADLINE_BATCH = 64
-"""Texts encoded between two deadline checks when the call has a deadline (about 0.2–3 s of
-MiniLM on a CPU core, by text length)."""
+"""Texts encoded between two deadline checks when the call has a deadline (under a second to a
+few seconds of MiniLM on a CPU core, by text length)."""
 
 QUERY_CACHE_SIZE = 256
 """Query embeddings a :class:`DenseRelevance` remembers (the least recently used leave first)."""
