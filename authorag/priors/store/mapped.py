@@ -55,14 +55,8 @@ from authorag.priors.store.check import (
     check_start,
     header_json,
 )
-from authorag.priors.store.verify import (
-    CHECKSUM_FIELD,
-    PLACEHOLDER,
-    check_checksum,
-    remember_verified,
-    seal,
-    was_verified,
-)
+from authorag.priors.store.verify import CHECKSUM_FIELD, PLACEHOLDER, check_checksum
+from authorag.priors.store.verify import remember_verified, seal, was_verified
 from authorag.types import SourceValue
 from authorag.validation import check_unit
 
