@@ -1,4 +1,4 @@
-"""The adapter core: what the CLI, the HTTP server, LangChain and Haystack share.
+"""The adapter core: what the CLI, the HTTP and MCP servers, LangChain, Haystack and LlamaIndex share.
 
 Every surface converts its own documents to :class:`~authorag.types.Candidate` once on the way in,
 calls :class:`~authorag.rerankers.authority.AuthorityReranker`, and converts once on the way out.

@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from authorag.audit.page import render_html
+from authorag.audit.html_page import render_html
 from authorag.benchmarks.rag.tasks import load_rag_task
 from authorag.judges.backends import load_backend
 from authorag.judges.backends.base import ChatRequest

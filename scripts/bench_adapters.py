@@ -11,7 +11,7 @@ on an idle machine it equals the wall time) for:
   score it is given) on the same documents;
 * the server's document reading: ``RerankService.rerank`` on a validated request (read the
   documents, build candidates, rerank, build the response dict; no HTTP);
-* LlamaIndex ``AuthorityPostprocessor.postprocess_nodes`` (``NodeWithScore``\s in and out).
+* LlamaIndex ``AuthorityPostprocessor.postprocess_nodes`` (``NodeWithScore`` objects in and out).
 
 and each adapter's overhead over the core. Targets: every adapter adds at most
 0.3 ms per 100 documents (the LlamaIndex postprocessor, which copies the caller's nodes, at most

@@ -19,7 +19,6 @@ from authorag import AuthorityReranker, Candidate, load_prior
 from authorag.domains import _HOST_CACHE, _URL_CACHE, parse_host  # pyright: ignore[reportPrivateUsage]
 from authorag.priors import load_source
 
-
 LINES: list[str] = []
 FIGURES: dict[str, float] = {}
 

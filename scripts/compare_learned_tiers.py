@@ -24,8 +24,9 @@ import json
 from pathlib import Path
 
 import numpy as np
-from authorag.benchmarks.compare import CompareConfig, run_compare
 from scipy import stats
+
+from authorag.benchmarks.compare import CompareConfig, run_compare
 
 OLD = "default:learned=true,learned_tail="
 PLAIN = ("tail-trec2019", "hosted-urls", "ragauth-trec2019-resampled", "domainauth-news-fine",

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from authorag.adapters import build_reranker
+from authorag.cli.demo import DemoResult, compute_demo, trust_tier
 from authorag.compose import ScorerSettings, load_scorer
-from authorag.rerankers.demo import DemoResult, compute_demo, trust_tier
 from authorag.scores import TRUST_SCORE
 from authorag.trust import trust_rule_for
 

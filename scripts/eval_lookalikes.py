@@ -34,10 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from authorag.compose import ScorerSettings, load_scorer  # noqa: E402
-from authorag.priors.lookalike import IMPERSONATION, TARGETS_FILE  # noqa: E402
-from authorag.trust import DEFAULT_TRUST_RULE  # noqa: E402
-from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, candidates_from  # noqa: E402
+from authorag.compose import ScorerSettings, load_scorer
+from authorag.priors.lookalike import IMPERSONATION, TARGETS_FILE
+from authorag.trust import DEFAULT_TRUST_RULE
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, candidates_from
 
 CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445",
             "y": "\u0443", "i": "\u0456", "j": "\u0458", "s": "\u0455", "h": "\u04bb", "l": "\u04cf",

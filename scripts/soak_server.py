@@ -106,7 +106,10 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     if not values:
         return {}
     ordered = sorted(values)
-    pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+    def pick(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
     return {"p50": pick(0.50), "p90": pick(0.90), "p99": pick(0.99), "max": round(ordered[-1] * 1000, 2),
             "mean": round(statistics.fmean(ordered) * 1000, 2)}
 

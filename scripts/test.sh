@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: set up .venv (first run installs everything), type-check, run the default suite.
+# The test command: set up .venv (first run installs everything), type-check, lint, run the default suite.
 # Extra arguments go to pytest (e.g. `scripts/test.sh -m slow` for the slow tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,4 +9,5 @@ else
   bash scripts/setup.sh
 fi
 .venv/bin/pyright authorag
+.venv/bin/ruff check authorag tests scripts   # the rules: [tool.ruff] in pyproject.toml
 .venv/bin/python -m pytest "$@"

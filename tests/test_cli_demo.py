@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from authorag.cli import main
+from authorag.cli.demo import compute_demo, print_demo
 from authorag.judges.point_judge import PointJudge
 from authorag.priors.table import load_prior
 from authorag.relevance.registry import load_relevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.demo import compute_demo, print_demo
 from authorag.testing import FakeBackend
 from authorag.tiers.hybrid import HybridAuthority
 from authorag.tiers.tiered import TieredAuthority

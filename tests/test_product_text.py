@@ -34,9 +34,12 @@ def test_the_pattern_catches_the_usual_spellings() -> None:
     assert len(hits) == 6 and not ISSUE.search("tissue 3") and not ISSUE.search("an issue of 2 kinds")
 
 
-# A measured figure: a correlation value (ρ 0.52), a duration (40 µs, 12 ms), a speed-up (10x
-# faster), a latency percentile with a value (p99 30) or an accuracy/AUC value (accuracy 0.58).
-FIGURE = re.compile(r"(?:[ρτ]\s*(?:=\s*)?[−-]?\d?\.\d|\d(?:\.\d+)?\s*(?:µs|μs|ms|ns)\b"
+# A measured figure: a correlation value (ρ 0.52, rho 0.52), a duration (40 µs or 40 us, 12 ms; in
+# seconds or minutes when approximate: ~5 s, about 2 min), a speed-up (10x faster), a latency
+# percentile with a value (p99 30) or an accuracy/AUC value (accuracy 0.58). A setting in seconds
+# ("a timeout of 5 s") is not a measurement and passes.
+FIGURE = re.compile(r"(?:(?:[ρτ]|\b(?i:rho|tau))\s*(?:=\s*)?[−-]?\d?\.\d|\d(?:\.\d+)?\s*(?:µs|μs|us|ms|ns)\b(?!-)"
+                    r"|(?:~|\b(?i:about)\s+)\d[\d.,]*(?:\s*[–-]\s*\d[\d.,]*)?\s*(?:s|sec|seconds|min|minutes)\b"
                     r"|\d(?:\.\d+)?\s*[x×]\s*(?:faster|slower)|~\d+(?:\.\d+)?x\b|\bp(?:50|90|95|99)\s*[=:]?\s*~?\d"
                     r"|accuracy\s+(?:of\s+)?[01]?\.\d\d|\bAUC\s+[01]?\.\d\d)")
 
@@ -56,9 +59,12 @@ def _docstrings_and_comments(source: str) -> list[tuple[int, str]]:
 
 
 def test_figure_pattern() -> None:
-    hits = ["LE ρ 0.519 vs 0.497", "costs ~50 µs", "12-40 ms here", "about 10x faster", "p99 30", "accuracy 0.58"]
+    hits = ["LE ρ 0.519 vs 0.497", "costs ~50 µs", "12-40 ms here", "about 10x faster", "p99 30", "accuracy 0.58",
+            "regexes cost 100-700 us each", "~250 us", "Spearman rho 0.52", "tau = -0.1", "parses them (~5 s)",
+            "about 0.2–3 s of MiniLM", "took about 2 min"]
     misses = ["Spearman ρ per list", "ρ / τ", "Python's default is 5 milliseconds", "p99 spikes", "10 levels",
-              "3 items at level 9"]
+              "3 items at level 9", "a timeout of 5 s", "retry after 60 s", "Kendall tau-b per list", "rho / tau",
+              "status 500s", "4 us-east hosts", "the thesaurus 2.0", "the 50 US states"]
     assert [bool(FIGURE.search(s)) for s in hits + misses] == [True] * len(hits) + [False] * len(misses)
 
 

@@ -13,7 +13,7 @@ checks per citation and, on request, SourceBench rubric scores.
 Modules: ``model`` (input), ``markers`` / ``structured`` (citation parsing), ``matrices``, ``metrics``,
 ``stats``, ``sources`` (credibility), ``llm`` (judge steps), ``rubrics``, ``suitability``
 (hook), ``lexical`` (the support rule without an LLM), ``report``, ``pipeline``, ``batch``
-(JSONL, aggregates, plot), ``charts``, ``page`` (the HTML page); the command is
+(JSONL, aggregates, plot), ``charts``, ``html_page`` (the HTML page); the command is
 :mod:`authorag.cli.audit`.
 
 Example:

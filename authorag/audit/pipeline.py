@@ -15,9 +15,9 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from authorag.audit.lexical import lexical_matrix
 from authorag.audit.llm import PROMPT_VERSION, AuditJudge
 from authorag.audit.markers import parse_answer
-from authorag.audit.lexical import lexical_matrix
 from authorag.audit.matrices import SupportMatrix, citation_matrix
 from authorag.audit.metrics import compute_metrics
 from authorag.audit.model import (

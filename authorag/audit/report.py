@@ -1,10 +1,9 @@
 """The result of auditing one answer, and its stable JSON shape (``version`` 1)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from collections.abc import Sequence
 
 from authorag.audit.model import AuditSource, AuditStatement
 from authorag.audit.sources import SourceAssessment

@@ -25,7 +25,6 @@ from authorag.trust import DEFAULT_TRUST_RULE, TrustValue
 from authorag.types import AuthorityDetail, Candidate
 
 
-
 def source_trust(detail: AuthorityDetail) -> TrustValue:
     """The trust of one source and the branch of the rule that gave it (:mod:`authorag.trust`).
 

@@ -233,11 +233,10 @@ def make_backend(ctx: MethodContext) -> LLMBackend:
     (``--option api_key=...``). Real backends sit behind the judges' persistent cache unless
     ``--option cache=off``.
     """
-    if ctx.backend == "fake":
-        from authorag.testing import FakeBackend, judge_script
-
-        return FakeBackend(judge_script(), name="fake", model="scripted-hash")
     from authorag.judges.backends import load_backend
+
+    if ctx.backend == "fake":
+        return load_backend("fake", model="scripted-hash")
 
     cache: bool = ctx.option("cache", "on") != "off"
     if ctx.backend == "local":

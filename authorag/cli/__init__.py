@@ -7,11 +7,11 @@ inside ``func``, so ``authorag --help`` stays fast.
 The package sits on top of the library: commands import ``authorag.*`` freely, and no library
 module imports ``authorag.cli`` (tests/test_architecture.py checks it). ``priors.py`` holds
 ``score`` and ``priors`` (its sub-commands in ``priors_pagerank``, ``priors_learned``,
-``priors_store``); ``rerank.py`` holds ``rerank`` and ``demo``; ``bench.py`` holds ``bench``
-(``bench suite`` in ``bench_suite``, ``bench judges`` in ``bench_judges``); ``judge.py``,
-``serve.py``, ``mcp.py``, ``audit.py`` and ``spark.py`` one command each; ``websearch.py`` holds
-``export`` and ``check``; ``_util`` the shared input,
-output and progress helpers.
+``priors_store``); ``rerank.py`` holds ``rerank`` and ``demo`` (drawn by ``demo.py``);
+``bench.py`` holds ``bench`` (``bench suite`` in ``bench_suite``, ``bench judges`` in
+``bench_judges``); ``judge.py``, ``serve.py``, ``mcp.py``, ``audit.py`` and ``spark.py`` one
+command each; ``websearch.py`` holds ``export`` and ``check``; ``_util`` the shared input, output
+and progress helpers.
 """
 from __future__ import annotations
 
@@ -39,7 +39,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered command."""
     from authorag import __version__
-
     from authorag.cli._util import CommandParser
 
     parser = CommandParser(prog="authorag", description="Authority-aware reranking for RAG.")

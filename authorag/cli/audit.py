@@ -189,7 +189,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         _write(Path(args.out), reports, batch)
     if args.html:
-        from authorag.audit.page import render_html
+        from authorag.audit.html_page import render_html
 
         page = render_html([r.to_dict() for r in reports], aggregate(reports) if batch else None)
         try:

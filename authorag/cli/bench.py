@@ -155,9 +155,8 @@ def _csv(raw: str) -> tuple[str, ...]:
 
 def _compare(args: argparse.Namespace) -> int:
     from authorag.benchmarks.compare import DEFAULT_TRACKS, CompareConfig, run_compare
-    from authorag.settings import cache_dir
-
     from authorag.benchmarks.tracks.rerank_methods import split_methods
+    from authorag.settings import cache_dir
 
     cfg = CompareConfig(methods=split_methods(args.methods), tracks=_csv(args.tracks) or DEFAULT_TRACKS,
                         n_lists=args.lists, n_pairs=args.pairs, seed=args.seed,
@@ -216,7 +215,7 @@ def _build_task_summaries() -> list[dict[str, Any]]:
 
 def _task_summaries() -> list[dict[str, Any]]:
     """Name, size and description of every task, cached on disk under a fingerprint of the task
-    code and data files: building all tasks parses ~70k domains (~5 s), listing should not."""
+    code and data files: building all tasks parses every task's domains (seconds), listing should not."""
     import hashlib
     from importlib import resources
 

@@ -48,8 +48,8 @@ def _command(args: argparse.Namespace) -> str:
 def _judges(args: argparse.Namespace) -> int:
     from authorag.benchmarks.judge_study import study as js
     from authorag.benchmarks.judge_study.report import markdown
-    from authorag.settings import results_dir
     from authorag.cli._util import show_progress
+    from authorag.settings import results_dir
 
     out = Path(args.out) if args.out else results_dir() / "judges_domainauth_web"
     if args.report:

@@ -52,8 +52,8 @@ def _add_extension_parsers(psub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from authorag.compose import load_scorer, settings_from_args
     from authorag.adapters import source_authority
+    from authorag.compose import load_scorer, settings_from_args
     from authorag.types import Candidate
 
     from_file = read_lines(args.input) if args.input else []

@@ -151,7 +151,7 @@ def _rerank(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     from authorag.cli._util import show_progress
-    from authorag.rerankers.demo import compute_demo, print_demo
+    from authorag.cli.demo import compute_demo, print_demo
 
     say = sys.stderr.write
     say(f"authorag demo: 1/3 building the scorer ({'with' if args.judge != 'none' else 'without'} an LLM judge"

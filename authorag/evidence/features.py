@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+from authorag.bounded import BoundedDict
 from authorag.evidence.url import LOW_URL_CUES, UrlFeatures, url_features
 from authorag.suitability.classifier import SourceTypeClassifier, combine, split_url
 from authorag.suitability.taxonomy import SourceTypeResult, unknown_source
@@ -34,7 +35,7 @@ LOW_TYPES = frozenset({"content_farm"})
 MEMO_SIZE = 10_000
 MEMO_KEY_CHARS = 512
 """URLs whose readings are remembered: at most 10k URLs of at most 512 characters (about 1 kB each
-here, as much again in the tier's memo of details); a full memo is forgotten at once."""
+here, as much again in the tier's memo of details); past that, the oldest are forgotten first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +92,14 @@ class UrlReader:
 
     Args:
         classifier: the source-type classifier (default: :func:`default_type_classifier`).
-        size: URLs remembered at most (0: none); a full memo is emptied at once (a service's working
-            set refills it; no per-entry bookkeeping on the hot path).
+        size: URLs remembered at most (0: none); past that, the oldest are forgotten first (no
+            bookkeeping on a hit).
     """
 
     def __init__(self, classifier: SourceTypeClassifier | None = None, size: int = MEMO_SIZE) -> None:
         self.classifier = default_type_classifier() if classifier is None else classifier
         self.size = size
-        self._memo: dict[tuple[str, str | None, str | None, bool | None], UrlEvidence] = {}
+        self._memo: BoundedDict[tuple[str, str | None, str | None, bool | None], UrlEvidence] = BoundedDict(size)
 
     def read(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> tuple[UrlEvidence, ...]:
         """The reading of each candidate, in order."""
@@ -109,10 +110,8 @@ class UrlReader:
             ev = memo.get(key)
             if ev is None:
                 ev = url_evidence(c, self.classifier, flag)
-                if len(c.url) <= MEMO_KEY_CHARS and self.size > 0:
-                    if len(memo) >= self.size:
-                        memo.clear()
-                    memo[key] = ev
+                if len(c.url) <= MEMO_KEY_CHARS:
+                    memo.put(key, ev)
             out.append(ev)
         return tuple(out)
 

@@ -32,6 +32,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from authorag.bounded import BoundedDict
 from authorag.evidence.features import MEMO_KEY_CHARS, MEMO_SIZE, UrlEvidence, UrlReader
 from authorag.evidence.model import PageModel, load_page_model, page_trust
 from authorag.evidence.text import TextBatch, read_texts
@@ -130,7 +131,7 @@ class PageEvidence:
         self.memo_size = memo_size
         self._memo_for: tuple[PageModel, SourceTypeClassifier | None] = (self.model, classifier)
         self._reader = UrlReader(classifier, memo_size)
-        self._details: dict[tuple[str, int, int], _Remembered] = {}
+        self._details: BoundedDict[tuple[str, int, int], _Remembered] = BoundedDict(memo_size)
         # The details are remembered only for this class's own estimate (a subclass may estimate otherwise).
         self._remember = memo_size > 0 and type(self).estimate is PageEvidence.estimate
 
@@ -143,7 +144,7 @@ class PageEvidence:
 
     def forget_pages(self) -> None:
         """Forget the remembered page details (the URL and source-type readings stay remembered)."""
-        self._details = {}
+        self._details = BoundedDict(self.memo_size)
 
     def estimate(self, candidates: Sequence[Candidate], hosted: Sequence[bool] | None = None) -> list[PageEstimate]:
         """One estimate per candidate, in order (``hosted``: see :func:`~authorag.evidence.features.url_evidence`)."""
@@ -219,9 +220,7 @@ class PageEvidence:
             out[i] = detail = self.detail(est, details[i])
             c = candidates[i]
             if len(todo) > 1 and self._remember and len(c.url) <= MEMO_KEY_CHARS:
-                if len(memo) >= self.memo_size:
-                    memo.clear()
-                memo[(c.url, len(c.text), hash(c.text))] = _Remembered(c.host, c.domain, details[i], detail)
+                memo.put((c.url, len(c.text), hash(c.text)), _Remembered(c.host, c.domain, details[i], detail))
         return out
 
     def __repr__(self) -> str:

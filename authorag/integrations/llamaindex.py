@@ -67,7 +67,7 @@ def _signature_once(method: _F) -> _F:
     ``inspect.signature`` returns as is). The bound arguments are the same, built with less work
     on every call (scripts/bench_adapters.py times the span: its ``LlamaIndex span`` rows).
     """
-    setattr(method, "__signature__", inspect.signature(method))  # noqa: B010 (a dunder pyright does not know)
+    setattr(method, "__signature__", inspect.signature(method))  # noqa: B010  # a dunder pyright does not know
     return method
 
 

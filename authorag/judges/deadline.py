@@ -38,6 +38,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
+from authorag.bounded import BoundedDict
 from authorag.errors import ConfigError
 from authorag.judges.backends._budget import call_deadline_in
 
@@ -120,7 +121,7 @@ class JudgeGuard:
         self._failures = 0
         self._opened_at: float | None = None
         self._trial = False
-        self._negative: dict[str, float] = {}
+        self._negative: BoundedDict[str, float] = BoundedDict(max_negative)
         self._last_error: str | None = None
         self._counts = {"calls": 0, "ok": 0, "failed": 0, "deadline": 0, "circuit_open": 0,
                         "pool_busy": 0, "recent_failure": 0}
@@ -191,10 +192,7 @@ class JudgeGuard:
             self._counts["failed"] += 1
             self._failures += 1
             self._last_error = error[:300]
-            if self.max_negative:
-                if len(self._negative) >= self.max_negative:
-                    self._negative.pop(next(iter(self._negative)))
-                self._negative[key] = time.monotonic()
+            self._negative.put(key, time.monotonic())
             if self._failures >= self.failure_threshold:
                 if self._opened_at is None:
                     logger.warning("judge circuit opened after %d failures in a row (last: %s)",

@@ -11,6 +11,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from authorag.bounded import BoundedDict
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
 from authorag.priors.lookalike import (IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index,
@@ -29,7 +30,7 @@ RULE_CREDIBILITY = "suffix_rule"
 
 
 LOOKUP_CACHE_ENTRIES = 50_000
-"""Hosts whose lookup a :class:`PriorTable` keeps (about 20 MB); when full it starts over."""
+"""Hosts whose lookup a :class:`PriorTable` keeps (about 20 MB); when full the oldest leave first."""
 
 
 def invalid_url_detail(error: str | None) -> AuthorityDetail:
@@ -146,7 +147,7 @@ class PriorTable:
                         | {RULE_CREDIBILITY: RULE_CREDIBILITY_CONFIDENCE})
         self._axis: dict[str, Axis] = {s.name: s.axis for s in self.specs}
         self._axis.update({e.name: e.axis for e in self.extra})
-        self._cache: dict[tuple[str | None, str | None], AuthorityDetail] = {}
+        self._cache: BoundedDict[tuple[str | None, str | None], AuthorityDetail] = BoundedDict(LOOKUP_CACHE_ENTRIES)
         self._len: int | None = None
 
     @property
@@ -221,9 +222,7 @@ class PriorTable:
         hit = self._cache.get(key)
         if hit is None:
             hit = self._lookup(host, domain)
-            if len(self._cache) >= LOOKUP_CACHE_ENTRIES:
-                self._cache.clear()  # a service's working set refills it: memory stays bounded
-            self._cache[key] = hit
+            self._cache.put(key, hit)
         return hit
 
     def _lookup(self, host: str | None, domain: str | None) -> AuthorityDetail:

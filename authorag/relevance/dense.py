@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag._optional import require
+from authorag.bounded import BoundedDict
 from authorag.deadline import DeadlinePassed, has_deadline, past_deadline
 from authorag.errors import ConfigError
 from authorag.types import Candidate
@@ -41,8 +41,11 @@ Chosen against the model's full 256 on every trust track and by encoding time
 (benchmarks/results/trust/README.md, scripts/bench_dense_cache.py)."""
 
 DEADLINE_BATCH = 64
-"""Texts encoded between two deadline checks when the call has a deadline (about 0.2–3 s of
-MiniLM on a CPU core, by text length)."""
+"""Texts encoded between two deadline checks when the call has a deadline (under a second to a
+few seconds of MiniLM on a CPU core, by text length)."""
+
+QUERY_CACHE_SIZE = 256
+"""Query embeddings a :class:`DenseRelevance` remembers (the least recently used leave first)."""
 
 PRECISIONS = ("fp32", "int8")
 """Weights dense relevance computes with: ``fp32`` as shipped, or ``int8`` (the linear layers
@@ -250,8 +253,8 @@ class DenseRelevance:
         self.encoder = (DenseEncoder(model, device=device, batch_size=batch_size, max_tokens=max_tokens,
                                      precision=precision) if encoder is None else encoder)
         self.cache_size = cache_size
-        self._docs: OrderedDict[str, Embeddings] = OrderedDict()
-        self._queries: OrderedDict[str, Embeddings] = OrderedDict()
+        self._docs: BoundedDict[str, Embeddings] = BoundedDict(cache_size)
+        self._queries: BoundedDict[str, Embeddings] = BoundedDict(QUERY_CACHE_SIZE)
         self._lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -296,18 +299,18 @@ class DenseRelevance:
         keys = self._keys(texts)
         with self._lock:  # the texts remembered become the most recently used
             found = {k: self._docs[k] for k in dict.fromkeys(keys) if k in self._docs}
-            _remember(self._docs, found, self.cache_size)
+            _remember(self._docs, found)
             q = self._queries.get(query)
         todo = [k for k in dict.fromkeys(keys) if k not in found]
         for part in self._parts(todo, len(keys)):
             encoded = dict(zip(part, self.encoder.encode(part)))
             found.update(encoded)
             with self._lock:
-                _remember(self._docs, encoded, self.cache_size)
+                _remember(self._docs, encoded)
         if q is None:
             q = self.encoder.encode_query(query)
         with self._lock:
-            _remember(self._queries, {query: q}, 256)
+            _remember(self._queries, {query: q})
         return [float(found[k] @ q) for k in keys]
 
     @staticmethod
@@ -328,11 +331,8 @@ class DenseRelevance:
         return f"DenseRelevance(encoder={self.encoder!r}, cache_size={self.cache_size!r})"
 
 
-def _remember(cache: OrderedDict[str, Embeddings], items: dict[str, Embeddings], size: int | None) -> None:
-    """Put ``items`` in ``cache`` as the most recently used, then drop the oldest past ``size``."""
+def _remember(cache: BoundedDict[str, Embeddings], items: dict[str, Embeddings]) -> None:
+    """Put ``items`` in ``cache`` as the most recently used (the least recently used leave first)."""
     for key, value in items.items():
-        cache[key] = value
+        cache.put(key, value)
         cache.move_to_end(key)
-    if size is not None:
-        while len(cache) > size:
-            cache.popitem(last=False)

@@ -1,4 +1,4 @@
-"""Reranking stages: authority fusion and the demo (relevance signals live in :mod:`authorag.relevance`)."""
+"""Reranking stages: authority fusion (relevance signals live in :mod:`authorag.relevance`)."""
 from __future__ import annotations
 
 from authorag.rerankers.authority import AuthorityReranker, RerankPolicy

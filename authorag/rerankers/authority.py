@@ -12,11 +12,11 @@ import numpy as np
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import RelevanceScorer, SemanticScorer, WarmsUp
-from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.calibration import join_notes
+from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
-from authorag.rerankers.window_text import read_window_text
 from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
+from authorag.rerankers.window_text import read_window_text
 from authorag.scores import (
     AUTHORITY_SCORE,
     AUTHORITY_SIGNAL_SCORE,

@@ -163,12 +163,11 @@ class AuthorityMcpServer:
         ``authorag serve``. ``GET /healthz`` and
         ``GET /readyz`` (200 once the scorer is loaded) answer as the HTTP API's do, without a key.
         """
+        from mcp.server.transport_security import TransportSecuritySettings
         from starlette.exceptions import HTTPException
         from starlette.requests import Request
         from starlette.responses import JSONResponse
         from starlette.routing import Route
-
-        from mcp.server.transport_security import TransportSecuritySettings
 
         from authorag.server.middleware import (
             LOOPBACK_HOSTS,

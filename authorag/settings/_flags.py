@@ -32,7 +32,7 @@ class Flag:
     group: str | None = None
 
 
-def flag(*names: str, help: str | None = None, metavar: str | None = None,  # noqa: A002 (argparse's word)
+def flag(*names: str, help: str | None = None, metavar: str | None = None,  # argparse's word
          group: str | None = None) -> dict[str, Any]:
     """Field metadata for its flag: ``names`` (default ``--field-name``), ``help`` (``{default}``
     is replaced by the default that applies; default: the docstring sentence and the default),

@@ -96,8 +96,9 @@ def path_votes(path: str) -> list[Vote]:
             if (m := rx.search(path)) is not None]
 
 
-# Text cues are plain phrases. Regexes over page text cost 100-700 us each, and 120 substring
-# searches ~250 us, so each phrase is keyed by its longest word: the page's key words are found
+# Text cues are plain phrases. One regex over page text costs about as much as the whole list of
+# substring searches (scripts/bench_suitability_speed.py times the text layer), and those add up
+# per page, so each phrase is keyed by its longest word: the page's key words are found
 # once (one page: C-speed translate + split; many pages: text_votes_many, one array pass over all
 # of them) and a phrase is searched only when its key word is on the page.
 _TEXT_PHRASES: tuple[tuple[SourceType, str, tuple[str, ...]], ...] = (
@@ -127,7 +128,7 @@ _TEXT_PHRASES: tuple[tuple[SourceType, str, tuple[str, ...]], ...] = (
 )
 
 # Lower-casing and punctuation -> space in one bytes.translate pass over the page's ASCII bytes: the
-# word set costs one C pass plus the split (str.lower + str.translate on non-ASCII pages cost ~60 us).
+# word set costs one C pass plus the split (non-ASCII pages take the slower str.lower + str.translate).
 _PUNCT_B = string.punctuation.encode("ascii")
 _FOLD = bytes.maketrans(string.ascii_uppercase.encode("ascii") + _PUNCT_B,
                         string.ascii_lowercase.encode("ascii") + b" " * len(_PUNCT_B))

@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from authorag.bounded import BoundedDict
 from authorag.errors import ConfigError, JudgeError
 from authorag.judges.base import JudgeBase, public_reason, to_detail
 from authorag.judges.calibration import Calibration
@@ -103,7 +104,7 @@ class HybridAuthority:
         # Calibrated judge verdicts per domain, in front of the judge's own (SQLite) cache: a
         # service sees the same unknown domains in request after request, and rebuilding the
         # prompt, hashing it and reading SQLite cost more than the rest of the request.
-        self._memo: dict[str, AuthorityDetail] = {}
+        self._memo: BoundedDict[str, AuthorityDetail] = BoundedDict(_MEMO_SIZE)
         if calibration == _DEFAULT:
             self.calibration = Calibration.load() if judge is not None else Calibration.identity()
         else:
@@ -180,9 +181,7 @@ class HybridAuthority:
                 calls += used
                 done[key] = detail
                 if memo is not None and detail.known:
-                    if len(memo) >= _MEMO_SIZE:
-                        memo.pop(next(iter(memo)))  # oldest first
-                    memo[key] = detail
+                    memo.put(key, detail)
             out.append(done[key])
         return out
 

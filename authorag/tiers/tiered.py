@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from authorag.bounded import BoundedDict
 from authorag.errors import ConfigError
 from authorag.evidence.tier import PageEvidence
 from authorag.platforms import HostedMatch, PlatformIndex, default_platforms
@@ -104,7 +105,7 @@ class TieredAuthority:
         self.page = page
         self._lookalikes: LookalikeIndex | None | Literal["default"] = lookalikes
         self.name = name if name is not None else self._default_name()
-        self._memo: dict[str, object] = {}
+        self._memo: BoundedDict[str, object] = BoundedDict(_MEMO_SIZE)
 
     @property
     def lookalikes(self) -> LookalikeIndex | None:
@@ -176,9 +177,7 @@ class TieredAuthority:
         if hit is _MISS:
             hit = self.front(candidate)
             if len(key) <= _MEMO_KEY_CHARS:
-                if len(self._memo) >= _MEMO_SIZE:
-                    self._memo.clear()  # a service's working set refills it; no per-entry LRU cost
-                self._memo[key] = hit
+                self._memo.put(key, hit)
         return hit  # type: ignore[return-value]  # _MISS never escapes
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:

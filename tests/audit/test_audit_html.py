@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from authorag.audit import audit
-from authorag.audit.page import render_html
+from authorag.audit.html_page import render_html
 from authorag.cli import main
 
 GIVEN: dict[str, Any] = {

@@ -52,7 +52,10 @@ def test_pair_accuracy_needs_two_levels() -> None:
 
 def test_cluster_bootstrap_is_seeded_and_constant_on_constant_data() -> None:
     assert cluster_bootstrap_ci([[0.5, 0.5], [0.5]], lambda cs: mean([v for c in cs for v in c])) == (0.5, 0.5)
-    stat = lambda cs: mean([v for c in cs for v in c])
+
+    def stat(cs: list[list[float]]) -> float:
+        return mean([v for c in cs for v in c])
+
     data = [[1.0], [0.0], [1.0, 1.0], [0.0, 1.0]]
     assert cluster_bootstrap_ci(data, stat, seed=3) == cluster_bootstrap_ci(data, stat, seed=3)
     with pytest.raises(ConfigError, match="at least one cluster"):

@@ -14,7 +14,6 @@ from haystack.document_stores.in_memory import InMemoryDocumentStore
 from haystack.utils import Secret
 
 from authorag.integrations.haystack import AuthorityRanker
-from authorag.priors import load_prior
 from authorag.relevance.coverage import coverage
 from authorag.rerankers.fusion import COVERAGE_SHARE
 

@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("haystack")
 
+from _search_results import QUERY, RESULTS
 from haystack.components.agents import Agent
 from haystack.components.generators.chat import MockChatGenerator
 from haystack.dataclasses import ChatMessage, ToolCall
@@ -22,7 +23,6 @@ from haystack.tools import Tool
 from authorag.errors import ConfigError
 from authorag.integrations.haystack_agents import AuthorityToolHook
 
-from _search_results import QUERY, RESULTS
 PARAMS = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
 
 

@@ -15,7 +15,6 @@ from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from pydantic import ValidationError
 
 from authorag.integrations.langchain import AuthorityCompressor, AuthorityRetriever
-from authorag.priors import load_prior
 from authorag.rerankers.authority import DEFAULT_ON_TOPIC
 
 BLOG, NIH, MAYO, BIZ = (

@@ -15,6 +15,8 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
+from _search_results import MAYO, QUERY
+from _search_results import RESULTS as _THREE
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -25,16 +27,13 @@ from authorag.errors import ConfigError
 from authorag.integrations.langchain_agents import AuthorityMiddleware
 from authorag.websearch.results import ResultFilter, find_results
 
-from _search_results import MAYO, QUERY
-from _search_results import RESULTS as _THREE
-
 RESULTS = [*_THREE, MAYO]
 
 
 class ScriptedChatModel(GenericFakeChatModel):
     """The framework's scripted chat model, recording what it was given; tools bind to itself."""
 
-    seen: list[list[BaseMessage]] = []  # noqa: RUF012  (a pydantic field: each instance gets its own list)
+    seen: list[list[BaseMessage]] = []  # a pydantic field: each instance gets its own list
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
         return self

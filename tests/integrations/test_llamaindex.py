@@ -17,7 +17,6 @@ from authorag import adapters
 from authorag.compose import load_scorer
 from authorag.errors import ConfigError
 from authorag.integrations.llamaindex import META_KEY, AuthorityPostprocessor
-from authorag.priors import load_prior
 from authorag.relevance.coverage import coverage
 from authorag.rerankers.fusion import COVERAGE_SHARE
 

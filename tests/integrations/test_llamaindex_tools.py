@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
+from _search_results import QUERY, RESULTS
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
 from llama_index.core.llms.mock import MockFunctionCallingLLM
@@ -21,7 +22,6 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from authorag.errors import ConfigError
 from authorag.integrations.llamaindex_tools import trusted_search_tool
 
-from _search_results import QUERY, RESULTS
 POLICY: dict[str, Any] = {"deny": ("*.biz",), "min_authority": 0.4}
 
 

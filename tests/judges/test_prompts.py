@@ -17,7 +17,6 @@ from authorag.judges.prompts import (
 )
 from authorag.judges.prompts._untrusted import BEGIN, END, REMOVED, neutralise
 
-
 SHIPPED = [(name, version) for name in TEMPLATES for version in ("v1", "v2")] + [("utility_pseudo_answer", "v3")]
 
 

@@ -20,7 +20,7 @@ def _trust(urls: list[str]) -> list[tuple[float, str, str | None, str | None]]:
 
 
 def test_homograph_and_zero_width_gov_hosts_end_below_unknown_with_a_reason() -> None:
-    cyrillic, hidden = _trust([f"https://n\u0456h.gov/x", f"https://ni{ZWJ}h.gov/"])
+    cyrillic, hidden = _trust(["https://n\u0456h.gov/x", f"https://ni{ZWJ}h.gov/"])
     assert cyrillic[:3] == (pytest.approx(0.039), "low credibility", "nih.gov")
     assert cyrillic[3] == ("look-alike of nih.gov (mixed scripts: label 'n\u0456h' mixes scripts); internationalized "
                            "name under the closed suffix .gov: no registry there lists it")

@@ -96,8 +96,15 @@ def test_coverage_reads_a_long_page_s_window_only() -> None:
 def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list[bool]]:
     # The plain algorithm, one text and one word at a time (no stemming cache): each run of
     # QUOTE_MIN_WORDS or more words whose neighbours follow each other in the query is one word.
-    from authorag.relevance.coverage import (ECHO_MIN_WORDS, ECHO_REPEAT, QUOTE_MIN_WORDS, QUOTED_SHARE,
-                                             STUFFED_MIN_WORDS, STUFFED_REPEAT, stuffed_share)
+    from authorag.relevance.coverage import (
+        ECHO_MIN_WORDS,
+        ECHO_REPEAT,
+        QUOTE_MIN_WORDS,
+        QUOTED_SHARE,
+        STUFFED_MIN_WORDS,
+        STUFFED_REPEAT,
+        stuffed_share,
+    )
     from authorag.relevance.language import stem_words
     from authorag.relevance.tokens import tokenize
     from authorag.text_window import read_window

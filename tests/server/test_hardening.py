@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from authorag.compose import ScorerSettings
-
 from authorag.server.app import create_app
 from authorag.server.config import ServerConfig
 
@@ -170,11 +169,11 @@ def test_judge_settings_from_env_and_their_errors() -> None:
 
 
 def test_serve_cli_passes_judge_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
     import uvicorn
 
     from authorag.cli import main
-
-    import os
 
     seen: dict[str, object] = {}
     monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: seen.update(kw))  # the process boundary

@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from authorag.cli import main
+
 API_KEY = "test-key"  # as in conftest
 
 

@@ -14,7 +14,6 @@ import httpx
 import pytest
 
 from authorag.compose import ScorerSettings
-
 from authorag.judges.deadline import guard_for
 from authorag.server.app import create_app
 from authorag.server.config import ServerConfig

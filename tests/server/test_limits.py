@@ -221,13 +221,14 @@ def test_the_limits_table_in_the_docs_is_the_config() -> None:
 
 def test_the_prior_lookup_cache_is_bounded() -> None:
     """Was: 200,000 hosts (about 80 MB) before it stopped growing, so a soak at 240 new hosts/s
-    grew for 14 minutes; now it starts over at LOOKUP_CACHE_ENTRIES."""
+    grew for 14 minutes; now the oldest hosts leave past LOOKUP_CACHE_ENTRIES."""
     from authorag.priors.table import LOOKUP_CACHE_ENTRIES, load_prior
 
     table = load_prior()
     for i in range(LOOKUP_CACHE_ENTRIES + 10):
         table.lookup_host(f"h{i}.example-cache.com", f"h{i}.example-cache.com")
-    assert 0 < len(table._cache) <= LOOKUP_CACHE_ENTRIES  # pyright: ignore[reportPrivateUsage]
+    assert len(table._cache) == LOOKUP_CACHE_ENTRIES  # pyright: ignore[reportPrivateUsage]
+    assert "h0.example-cache.com" not in {h for h, _ in table._cache}  # pyright: ignore[reportPrivateUsage]
     assert table.lookup_host("www.nih.gov", "nih.gov").tier == "table"
 
 

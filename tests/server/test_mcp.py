@@ -268,14 +268,14 @@ def test_http_limits_and_key() -> None:
         assert big.status_code == 413 and "the limit is 2000 bytes" in big.json()["error"]["message"]
         assert httpx2.get(f"{base}/healthz").json() == {"status": "ok", "version": API_VERSION}  # probes need no key
 
-        async def listed() -> list[str]:
+        async def listed(root: str) -> list[str]:
             http = httpx2.AsyncClient(headers={"Authorization": "Bearer k3y"})
-            async with Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client:
+            async with Client(streamable_http_client(f"{root}/mcp", http_client=http)) as client:
                 return [t.name for t in (await client.list_tools()).tools]
 
         import anyio
 
-        assert anyio.run(listed) == TOOLS
+        assert anyio.run(listed, base) == TOOLS
 
 
 def test_http_read_timeout_and_protocol_errors_are_json() -> None:

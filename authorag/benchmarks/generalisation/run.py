@@ -188,7 +188,10 @@ SCORED = ("default", "page-evidence-off")
 
 def _shared_track(track: str, pages: list[ss.LabelledPage]) -> tuple[list[Row], list[Row]]:
     exclude = TRACK_EXCLUDES.get(track, ())
-    by_domain: Callable[[ss.LabelledPage], str] = lambda p: p.domain
+
+    def by_domain(p: ss.LabelledPage) -> str:
+        return p.domain
+
     if track in ("fakebr-pt", "coaid-covid"):
         rows: list[Row] = []
         for label, neutral in (("text on an unknown host", True), ("text with its real URL", False)):

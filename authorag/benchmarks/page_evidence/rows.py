@@ -1,7 +1,7 @@
 """Rows of the page-evidence ablation: AUCs, topic-clustered bootstrap CIs and the RAG rows.
 
-Shared by :mod:`authorag.benchmarks.page_evidence.eval` (the ablation and its command) and
-:mod:`authorag.benchmarks.page_evidence.pool` (the corroboration experiment).
+The held-out evaluation (:mod:`authorag.benchmarks.page_evidence.collections`) reads its AUCs
+and bootstrap CIs from here.
 """
 from __future__ import annotations
 

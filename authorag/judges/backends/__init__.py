@@ -4,6 +4,11 @@
   Qwen2.5-Coder-1.5B-Instruct from ``authorag[model]``).
 - ``"openai"``: :class:`OpenAIBackend`, any OpenAI-compatible server (vLLM, Ollama,
   llama.cpp server, OpenAI).
+- ``"fake"``: :class:`authorag.testing.FakeBackend`, a scripted model for tests and
+  ``authorag bench --backend fake`` (no model, no network).
+
+A registry entry names its class by import path (``module:Class``) and imports it when the
+backend is built, so the registry lists the test support's fake without importing it.
 
 Example:
     >>> load_backend("local", model_path="smollm2-135m", n_ctx=2048)  # loads on first call
@@ -13,6 +18,7 @@ Example:
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,24 +39,33 @@ from authorag.judges.backends.local import LocalBackend
 from authorag.judges.backends.models import DEFAULT_MODEL, MODELS, model_path
 from authorag.judges.backends.openai_compat import OpenAIBackend
 
-BackendName = Literal["local", "openai"]
+BackendName = Literal["local", "openai", "fake"]
 
 
 @dataclass(frozen=True, slots=True)
 class BackendInfo:
-    """One registered backend: its class, the extra it needs and what it is for."""
+    """One registered backend: its class (as ``module:Class``), the extra it needs (None: none)
+    and what it is for."""
 
     name: str
-    cls: type[Any]
-    extra: str
+    target: str
+    extra: str | None
     description: str
+
+    def load(self) -> type[Any]:
+        """The backend class (its module is imported on the first call)."""
+        module, _, cls = self.target.partition(":")
+        loaded: type[Any] = getattr(importlib.import_module(module), cls)
+        return loaded
 
 
 BACKENDS: dict[str, BackendInfo] = {
-    "local": BackendInfo("local", LocalBackend, "llm",
+    "local": BackendInfo("local", "authorag.judges.backends.local:LocalBackend", "llm",
                          "llama.cpp in-process (xllamacpp); GGUF path or registered model"),
-    "openai": BackendInfo("openai", OpenAIBackend, "llm",
+    "openai": BackendInfo("openai", "authorag.judges.backends.openai_compat:OpenAIBackend", "llm",
                           "any OpenAI-compatible HTTP server (vLLM, Ollama, llama.cpp, OpenAI)"),
+    "fake": BackendInfo("fake", "authorag.testing:FakeBackend", None,
+                        "a scripted model for tests: every judge prompt answered from a hash of each item"),
 }
 
 
@@ -63,7 +78,7 @@ def load_backend(
     """Build a registered backend, optionally behind a persistent judge cache.
 
     Args:
-        name: ``"local"`` or ``"openai"``.
+        name: ``"local"``, ``"openai"`` or ``"fake"``.
         cache: None/False (no cache), True (the default cache file), a path or ``":memory:"``,
             a Redis URL (``redis://host:6379/0``), or a cache object (see
             :func:`authorag.judges.backends.cache_redis.open_cache`).
@@ -77,20 +92,21 @@ def load_backend(
         >>> load_backend("gpt")
         Traceback (most recent call last):
         ...
-        authorag.errors.ConfigError: unknown backend 'gpt'; choose one of ['local', 'openai']
+        authorag.errors.ConfigError: unknown backend 'gpt'; choose one of ['fake', 'local', 'openai']
     """
     info = BACKENDS.get(name)
     if info is None:
         raise ConfigError(f"unknown backend {name!r}; choose one of {sorted(BACKENDS)}")
+    cls = info.load()
     try:
-        inspect.signature(info.cls).bind(**kwargs)
+        inspect.signature(cls).bind(**kwargs)
     except TypeError as exc:
-        allowed = [p for p in inspect.signature(info.cls).parameters if p != "self"]
+        allowed = [p for p in inspect.signature(cls).parameters if p != "self"]
         raise ConfigError(
             f"bad arguments {sorted(kwargs)} for backend {name!r}: {exc}; its parameters are "
             f"{allowed}"
         ) from exc
-    backend: LLMBackend = info.cls(**kwargs)
+    backend: LLMBackend = cls(**kwargs)
     if cache is None or cache is False:
         return backend
     return CachedBackend(backend, open_cache(cache))

@@ -4,12 +4,23 @@ from __future__ import annotations
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.judges.backends import BACKENDS, load_backend
+from authorag.judges.backends import BACKENDS, ChatRequest, load_backend
 from authorag.judges.backends.openai_compat import OpenAIBackend
+from authorag.testing import hash_opinion
 
 
 def test_registry_names() -> None:
-    assert sorted(BACKENDS) == ["local", "openai"]
+    assert sorted(BACKENDS) == ["fake", "local", "openai"]
+    assert [BACKENDS[n].load().__name__ for n in ("fake", "local", "openai")] == [
+        "FakeBackend", "LocalBackend", "OpenAIBackend"]
+
+
+def test_fake_backend_from_factory_answers_judge_prompts() -> None:
+    backend = load_backend("fake", model="scripted-hash")
+    prompt = "Answer with a single letter A or B.\n[A] Domain: b.example\n[B] Domain: a.example"
+    answer = backend.complete(ChatRequest(messages=[{"role": "user", "content": prompt}]))
+    expected = "A" if hash_opinion("Domain: b.example") >= hash_opinion("Domain: a.example") else "B"
+    assert (answer.text, answer.model, backend.name) == (expected, "scripted-hash", "fake")
 
 
 def test_openai_backend_from_factory() -> None:
@@ -18,7 +29,7 @@ def test_openai_backend_from_factory() -> None:
 
 
 def test_unknown_backend() -> None:
-    with pytest.raises(ConfigError, match=r"unknown backend 'vllm'; choose one of \['local', 'openai'\]"):
+    with pytest.raises(ConfigError, match=r"unknown backend 'vllm'; choose one of \['fake', 'local', 'openai'\]"):
         load_backend("vllm")  # type: ignore[arg-type]
 
 

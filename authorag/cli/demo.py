@@ -8,9 +8,9 @@ which pages moved and why, and what the columns mean.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from collections.abc import Sequence
 from typing import IO, Any
 
 from rich.console import Console
