@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from authorag.compose import ScorerSettings, load_scorer  # noqa: E402
-from authorag.trust import DEFAULT_TRUST_RULE  # noqa: E402
-from authorag.types import candidates_from  # noqa: E402
+from authorag.compose import ScorerSettings, load_scorer
+from authorag.trust import DEFAULT_TRUST_RULE
+from authorag.types import candidates_from
 
 
 def measure() -> dict[str, object]:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scripts.vendor_data import PRIOR_OUT, write_csv_gz  # noqa: E402
+from scripts.vendor_data import PRIOR_OUT, write_csv_gz
 
 MIN_NAME = 4
 MIN_POPULATION = 5000

@@ -28,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scripts.vendor_data import PRIOR_OUT, write_csv_gz
 
 
-
 def vendor_dotgov(src: Path) -> list[list[object]]:
     with open(src / "us_dotgov_domains/current-full.csv", newline="", encoding="utf-8") as f:
         rows = sorted({(r["Domain name"].strip().lower(), r["Domain type"].strip()) for r in csv.DictReader(f)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
@@ -14,8 +14,13 @@ from numpy.typing import NDArray
 from authorag.bounded import BoundedDict
 from authorag.domains import host_keys, parse_host
 from authorag.errors import ConfigError
-from authorag.priors.lookalike import (IMPERSONATION, LOOKALIKE_CREDIBILITY, LookalikeIndex, default_index,
-                                       index_from_rows)
+from authorag.priors.lookalike import (
+    IMPERSONATION,
+    LOOKALIKE_CREDIBILITY,
+    LookalikeIndex,
+    default_index,
+    index_from_rows,
+)
 from authorag.priors.registry import refusal, registry_credibility
 from authorag.priors.rules import DEFAULT_RULES, SuffixRule, match_rule
 from authorag.priors.sources import SOURCES, Axis, SourceSpec, load_source, source_spec
