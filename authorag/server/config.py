@@ -51,7 +51,7 @@ from authorag.rerankers.authority import RerankPolicy
 from authorag.settings import build, env_name, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 
-ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense", "dense-or-bm25"]
+ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense", "cascade", "dense-or-bm25"]
 """The :data:`~authorag.types.Relevance` modes but ``upstream`` and ``similarity``: request documents carry no upstream score."""
 SERVER_RELEVANCE: tuple[str, ...] = get_args(ServerRelevance)
 """Relevance modes the server accepts."""
