@@ -79,11 +79,11 @@ def resolve_relevance(relevance: Relevance | str | RelevanceScorer | None) -> tu
         return "auto", None
     if not isinstance(relevance, str):
         return relevance.name, relevance
-    from authorag.relevance.registry import DENSE_OR_BM25, RELEVANCE_REGISTRY, load_relevance
+    from authorag.relevance.registry import CASCADE_OR_BM25, RELEVANCE_REGISTRY, load_relevance
 
     if relevance in ORDER_MODES:
         return relevance, None
-    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY, DENSE_OR_BM25))
+    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY, CASCADE_OR_BM25))
     scorer = load_relevance(relevance)
     assert scorer is not None  # only "none" gives no scorer, handled above
     return scorer.name, scorer
@@ -226,7 +226,7 @@ _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 def build_reranker(
     scorer: AuthorityScorer | None = None,
-    relevance: Relevance | str | RelevanceScorer | None = "dense-or-bm25",
+    relevance: Relevance | str | RelevanceScorer | None = "cascade-or-bm25",
     policy: Mapping[str, Any] | RerankPolicy | None = None,
     suitability: bool | str | SuitabilityScorer | None = None,
 ) -> tuple[AuthorityReranker, str]:

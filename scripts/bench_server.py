@@ -13,7 +13,7 @@ Usage:
     .venv/bin/python scripts/bench_server.py --workers 1 --relevance rank --json out.json
     git worktree add /tmp/base HEAD~5 && .venv/bin/python scripts/bench_server.py --baseline /tmp/base
     # the default relevance against BM25, 20 new ~200-word pages per request (docs/results/perf/)
-    .venv/bin/python scripts/bench_server.py --relevance dense-or-bm25 --against bm25 --documents 20 \
+    .venv/bin/python scripts/bench_server.py --relevance cascade-or-bm25 --against bm25 --documents 20 \
         --words 200 --fresh-texts --concurrency 1 4 --duration 15 --max-requests 400 --json out.json
     # the same as a check of the cost targets (the server's default relevance, 2 workers): req/s
     # with 4 clients, p50 with 1, BM25 in the same run, ratios and the targets printed
@@ -354,14 +354,14 @@ def targets(levels: list[dict[str, Any]], bm25: list[dict[str, Any]]) -> dict[st
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (default 2 = cores here)")
-    ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank", "dense", "cascade", "dense-or-bm25"])
+    ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank", "dense", "cascade", "cascade-or-bm25"])
     ap.add_argument("--cost-targets", action="store_true",
                     help="check the default relevance's cost targets: the server's default relevance against "
                          "bm25 in one run, 2 workers, 20 new ~200-word pages per request, 1 and 4 clients for "
                          "15 s each; prints each target with the measured value (overrides those options)")
-    ap.add_argument("--against", choices=["bm25", "rank", "dense", "cascade", "dense-or-bm25"],
+    ap.add_argument("--against", choices=["bm25", "rank", "dense", "cascade", "cascade-or-bm25"],
                     help="also measure this checkout with this relevance in the same run, then print "
-                         "--relevance's numbers over it (e.g. the default dense-or-bm25 against bm25)")
+                         "--relevance's numbers over it (e.g. the default cascade-or-bm25 against bm25)")
     ap.add_argument("--words", type=int, default=40, help="words per document (default 40)")
     ap.add_argument("--fresh-texts", action="store_true",
                     help="every document of every request is a page the server has not seen (new text "

@@ -152,12 +152,12 @@ def test_retriever_k_per_call(faiss_store: Any) -> None:
 
 
 def test_the_default_scores_the_text_and_keeps_the_incoming_score() -> None:
-    from authorag.relevance.registry import dense_or_bm25
+    from authorag.relevance.registry import cascade_or_bm25
 
-    name = f"relevance.{dense_or_bm25()}"
+    name = f"relevance.{cascade_or_bm25()}"
     docs = [Document("x", metadata={"source": BLOG, "relevance_score": 0.9}),
             Document("y", metadata={"source": NIH, "relevance_score": 0.1}), Document("z", metadata={"source": MAYO})]
-    out = AuthorityCompressor().compress_documents(docs, "q")  # relevance dense-or-bm25
+    out = AuthorityCompressor().compress_documents(docs, "q")  # relevance cascade-or-bm25
     why = {d.metadata["source"]: d.metadata["authority"] for d in out}
     assert {u: (w["relevance_source"], w["upstream_score"]) for u, w in why.items()} == {
         BLOG: (name, 0.9), NIH: (name, 0.1), MAYO: (name, None)}
