@@ -83,7 +83,10 @@ def main() -> None:
 
     torch.set_num_threads(1)  # one thread: OpenMP teams thrash on a shared machine
     cascade = CascadeRelevance()
-    results = {"cascade": repr(cascade), "tracks": track_shares(cascade), "bench": bench_share(cascade, args.requests)}
+    enc = cascade.dense.encoder
+    settings = (f"encode_top={cascade.encode_top}, lexical_floor={cascade.lexical_floor}, "
+                f"below_window={cascade.below_window}, precision={enc.precision}, max_tokens={enc.max_tokens}")
+    results = {"cascade": settings, "tracks": track_shares(cascade), "bench": bench_share(cascade, args.requests)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "encoded.json").write_text(json.dumps(results, indent=1) + "\n")
     (args.out / "encoded.md").write_text(markdown(results))
