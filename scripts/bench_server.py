@@ -12,8 +12,8 @@ Usage:
     .venv/bin/python scripts/bench_server.py                       # 1, 8, 32 concurrent; 2 workers
     .venv/bin/python scripts/bench_server.py --workers 1 --relevance rank --json out.json
     git worktree add /tmp/base HEAD~5 && .venv/bin/python scripts/bench_server.py --baseline /tmp/base
-    # the default relevance against BM25, 20 new ~200-word pages per request (docs/results/perf/)
-    .venv/bin/python scripts/bench_server.py --relevance cascade-or-bm25 --against bm25 --documents 20 \
+    # a relevance against BM25, 20 new ~200-word pages per request (docs/results/perf/)
+    .venv/bin/python scripts/bench_server.py --relevance dense --against bm25 --documents 20 \
         --words 200 --fresh-texts --concurrency 1 4 --duration 15 --max-requests 400 --json out.json
     # the same as a check of the cost targets (the server's default relevance, 2 workers): req/s
     # with 4 clients, p50 with 1, BM25 in the same run, ratios and the targets printed
