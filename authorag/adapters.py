@@ -35,6 +35,7 @@ from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.scores import (
     AUTHORITY_SIGNAL_SCORE,
+    ENCODED_SCORE,
     FUSED_SCORE,
     RANK_SCORE,
     RELEVANCE_NORM_SCORE,
@@ -78,11 +79,11 @@ def resolve_relevance(relevance: Relevance | str | RelevanceScorer | None) -> tu
         return "auto", None
     if not isinstance(relevance, str):
         return relevance.name, relevance
-    from authorag.relevance.registry import DENSE_OR_BM25, RELEVANCE_REGISTRY, load_relevance
+    from authorag.relevance.registry import CASCADE_OR_BM25, RELEVANCE_REGISTRY, load_relevance
 
     if relevance in ORDER_MODES:
         return relevance, None
-    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY, DENSE_OR_BM25))
+    check_choice("relevance", relevance, (*ORDER_MODES, *RELEVANCE_REGISTRY, CASCADE_OR_BM25))
     scorer = load_relevance(relevance)
     assert scorer is not None  # only "none" gives no scorer, handled above
     return scorer.name, scorer
@@ -225,7 +226,7 @@ _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 def build_reranker(
     scorer: AuthorityScorer | None = None,
-    relevance: Relevance | str | RelevanceScorer | None = "dense-or-bm25",
+    relevance: Relevance | str | RelevanceScorer | None = "cascade-or-bm25",
     policy: Mapping[str, Any] | RerankPolicy | None = None,
     suitability: bool | str | SuitabilityScorer | None = None,
 ) -> tuple[AuthorityReranker, str]:
@@ -289,7 +290,7 @@ def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     # "trust" keeps its place when the detail gave one, else it follows "has_url"
     template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
                 "signal": None, "relevance": None, "relevance_source": None, "upstream_score": None,
-                "relevance_norm": None, "fused": None, "relevance_note": None}
+                "relevance_norm": None, "fused": None, "relevance_note": None, "relevance_decided_by": None}
     if len(_BASES) >= 4096:
         _BASES.clear()
     _BASES[id(detail)] = (detail, template)  # the detail is kept alive, so its id is not reused
@@ -321,6 +322,7 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
             row["relevance_norm"] = scores[RELEVANCE_NORM_SCORE]
         if FUSED_SCORE in scores:
             row["fused"] = scores[FUSED_SCORE]
+        row["relevance_decided_by"] = None if ENCODED_SCORE not in scores else "encoded" if scores[ENCODED_SCORE] else "lexical"
         append(row)
     return out
 
@@ -337,8 +339,7 @@ def source_authority(raw: str, candidate: Candidate, detail: AuthorityDetail, so
     ``/v1/authority`` item and the MCP ``score_sources`` result add ``error``. :func:`breakdown`
     carries the same detail and trust fields for a ranked candidate (``url`` where this has ``input``).
     """
-    return {"input": raw, "host": candidate.host, "domain": candidate.domain, **detail.to_dict(),
-            **trust_fields(detail, rule), **source_type}
+    return {"input": raw, "host": candidate.host, "domain": candidate.domain, **detail.to_dict(), **trust_fields(detail, rule), **source_type}
 
 
 def breakdown(candidate: Candidate, relevance_source: str,
@@ -353,8 +354,8 @@ def breakdown(candidate: Candidate, relevance_source: str,
     ``none`` or the scorer's name), ``upstream_score`` (the score the document came with, kept whatever
     relevance was fused; None when it had none), ``relevance_norm`` (the relevance as fused: for the window fusion,
     relative to the best candidate; with a relevance that judges meaning, the lower of the words' window
-    and the meaning on the words' scale), ``fused`` and ``relevance_note`` (why relevance was calibrated
-    another way, e.g. all candidates equal; else None: the ranking's ``provenance["relevance_note"]``,
+    and the meaning on the words' scale), ``fused``, ``relevance_decided_by`` (cascade relevance: ``encoded`` or ``lexical``)
+    and ``relevance_note`` (why relevance was calibrated otherwise, e.g. all equal; else None: ``provenance["relevance_note"]``,
     which :func:`breakdowns` fills in); with suitability on, ``suitability`` and the fields of
     ``source_type`` (the ranking's ``provenance["suitability"]["candidates"][id]``, see :func:`source_type_of`).
 

@@ -29,6 +29,11 @@ the candidates' text (query-term coverage) when they have any."""
 ON_TOPIC_SCORE = "relevance.on_topic"
 """Score key of a relevance scorer's on-topic share (BM25: query-term coverage), when it has one."""
 
+ENCODED_SCORE = "relevance.encoded"
+"""Score key saying whether the encoder read the candidate (1) or its words decided its relevance
+(0), written when the relevance scorer encodes only some candidates (cascade relevance). The
+breakdown shows it as ``relevance_decided_by`` (``encoded`` or ``lexical``)."""
+
 RELEVANCE_NORM_SCORE = "relevance.norm"
 """Score key of the relevance the reranker fused, normalized by the policy's ``normalize``."""
 
@@ -54,6 +59,6 @@ SOURCE_TYPE_CONFIDENCE_SCORE = "source_type.confidence"
 FUSED_SCORE = "fused"
 """Score key of the fused value the reranker orders by (the adapters' and the server's score)."""
 
-__all__ = ["AUTHORITY_SCORE", "AUTHORITY_SIGNAL_SCORE", "CREDIBILITY_SCORE", "FUSED_SCORE", "ON_TOPIC_SCORE",
-           "RANK_SCORE", "RELEVANCE_NORM_SCORE", "RELEVANCE_SCORE", "SOURCE_TYPE_CONFIDENCE_SCORE",
+__all__ = ["AUTHORITY_SCORE", "AUTHORITY_SIGNAL_SCORE", "CREDIBILITY_SCORE", "ENCODED_SCORE", "FUSED_SCORE",
+           "ON_TOPIC_SCORE", "RANK_SCORE", "RELEVANCE_NORM_SCORE", "RELEVANCE_SCORE", "SOURCE_TYPE_CONFIDENCE_SCORE",
            "SUITABILITY_SCORE", "TRUST_SCORE", "UPSTREAM_SCORE"]

@@ -26,7 +26,7 @@ no other tier knew, :mod:`authorag.evidence`), or none (unknown)."""
 
 FusionMode = Literal["window", "prior", "linear", "rrf"]
 RerankMode = Literal["rerank", "filter"]
-Relevance = Literal["auto", "rank", "upstream", "similarity", "none", "bm25", "dense", "dense-or-bm25"]
+Relevance = Literal["auto", "rank", "upstream", "similarity", "none", "bm25", "dense", "cascade", "cascade-or-bm25"]
 """Where the relevance fused with authority comes from; one vocabulary for the CLI, the server,
 LangChain, Haystack and LlamaIndex (:mod:`authorag.adapters`). ``auto``: the caller's scores when
 every candidate has one, else the incoming order; ``rank``: the incoming order (first 1.0, last
@@ -34,10 +34,10 @@ every candidate has one, else the incoming order; ``rank``: the incoming order (
 scores, declared to judge meaning (a vector retriever's similarity, a cross-encoder's score), so
 they cap the relevance window as dense relevance does
 (:class:`~authorag.relevance.similarity.UpstreamSimilarity`); ``none``: no relevance (authority
-alone orders); ``bm25``, ``dense``: a scorer over the candidates' text
-(:func:`authorag.relevance.load_relevance`); ``dense-or-bm25``: ``dense`` when the ``embeddings``
+alone orders); ``bm25``, ``dense``, ``cascade``: a scorer over the candidates' text
+(:func:`authorag.relevance.load_relevance`); ``cascade-or-bm25``: ``cascade`` when the ``embeddings``
 extra is installed, else ``bm25`` (the default of every surface,
-:func:`authorag.relevance.registry.dense_or_bm25`)."""
+:func:`authorag.relevance.registry.cascade_or_bm25`)."""
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

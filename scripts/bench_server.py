@@ -12,9 +12,12 @@ Usage:
     .venv/bin/python scripts/bench_server.py                       # 1, 8, 32 concurrent; 2 workers
     .venv/bin/python scripts/bench_server.py --workers 1 --relevance rank --json out.json
     git worktree add /tmp/base HEAD~5 && .venv/bin/python scripts/bench_server.py --baseline /tmp/base
-    # the default relevance against BM25, 20 new ~200-word pages per request (docs/results/perf/)
-    .venv/bin/python scripts/bench_server.py --relevance dense-or-bm25 --against bm25 --documents 20 \
+    # a relevance against BM25, 20 new ~200-word pages per request (docs/results/perf/)
+    .venv/bin/python scripts/bench_server.py --relevance dense --against bm25 --documents 20 \
         --words 200 --fresh-texts --concurrency 1 4 --duration 15 --max-requests 400 --json out.json
+    # the same as a check of the cost targets (the server's default relevance, 2 workers): req/s
+    # with 4 clients, p50 with 1, BM25 in the same run, ratios and the targets printed
+    .venv/bin/python scripts/bench_server.py --cost-targets --json out.json
 """
 from __future__ import annotations
 
@@ -45,6 +48,9 @@ SOURCES = ["https://www.nih.gov/news/{i}", "https://en.wikipedia.org/wiki/Topic_
 FILLER = ["the", "of", "and", "to", "in", "a", "is", "that", "for", "with", "as", "was", "on", "by", "patients",
           "results", "were", "not", "more", "than", "after", "which", "may", "these", "those", "health", "care",
           "risk", "group", "years", "found", "reported", "compared", "authors", "data", "number", "effect"]
+COST_TARGETS = {"req_per_s_4_clients": 30.0, "p50_ms_1_client": 60.0}
+"""The default relevance's cost targets on 2 workers, 20 new ~200-word pages per request
+(docs/server.md, Performance): at least this many req/s with 4 clients, p50 at most this with 1."""
 WORDS = ["cranberry", "juice", "urinary", "tract", "infection", "clinical", "trial", "women", "recurrent", "evidence", "review", "prevention", "antibiotics", "bacteria", "bladder", "study", "placebo", "dose", "daily"]
 
 
@@ -324,13 +330,38 @@ def breakdown(n_docs: int, relevance: str, repeat: int = 200) -> dict[str, float
     return out
 
 
+def targets(levels: list[dict[str, Any]], bm25: list[dict[str, Any]]) -> dict[str, Any]:
+    """The cost targets against the levels measured (1 and 4 clients), with the ratios to BM25."""
+    by = {lv["concurrency"]: lv for lv in levels}
+    base = {lv["concurrency"]: lv for lv in bm25}
+    rps, p50 = by[4]["req_per_s"], by[1]["p50_ms"] or float("inf")
+    want_rps, want_p50 = COST_TARGETS["req_per_s_4_clients"], COST_TARGETS["p50_ms_1_client"]
+    met = {"req_per_s_4_clients": rps >= want_rps, "p50_ms_1_client": p50 <= want_p50}
+    ratio_rps = base[4]["req_per_s"] / max(rps, 1e-9)
+    ratio_p50 = p50 / max(base[1]["p50_ms"] or 1e-9, 1e-9)
+    lines = [f"target req/s with 4 clients >= {want_rps:g}: {rps} ({'met' if met['req_per_s_4_clients'] else 'NOT met'}); "
+             f"BM25 {base[4]['req_per_s']} req/s, x{ratio_rps:.1f} the default's",
+             f"target p50 with 1 client <= {want_p50:g} ms: {p50} ms ({'met' if met['p50_ms_1_client'] else 'NOT met'}); "
+             f"BM25 {base[1]['p50_ms']} ms, the default x{ratio_p50:.1f} BM25's",
+             f"server CPU per request: default {by[4]['server_cpu_ms_per_req']} ms, BM25 "
+             f"{base[4]['server_cpu_ms_per_req']} ms (x{by[4]['server_cpu_ms_per_req'] / max(base[4]['server_cpu_ms_per_req'], 1e-9):.1f}); "
+             f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (a shared machine lowers req/s "
+             "and raises p50; the ratios to BM25 move less)"]
+    return {"targets": COST_TARGETS, "met": met, "bm25_over_default_req_per_s": round(ratio_rps, 2),
+            "default_over_bm25_p50": round(ratio_p50, 2), "lines": lines}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (default 2 = cores here)")
-    ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank", "dense", "dense-or-bm25"])
-    ap.add_argument("--against", choices=["bm25", "rank", "dense", "dense-or-bm25"],
+    ap.add_argument("--relevance", default="bm25", choices=["bm25", "rank", "dense", "cascade", "cascade-or-bm25"])
+    ap.add_argument("--cost-targets", action="store_true",
+                    help="check the default relevance's cost targets: the server's default relevance against "
+                         "bm25 in one run, 2 workers, 20 new ~200-word pages per request, 1 and 4 clients for "
+                         "15 s each; prints each target with the measured value (overrides those options)")
+    ap.add_argument("--against", choices=["bm25", "rank", "dense", "cascade", "cascade-or-bm25"],
                     help="also measure this checkout with this relevance in the same run, then print "
-                         "--relevance's numbers over it (e.g. the default dense-or-bm25 against bm25)")
+                         "--relevance's numbers over it (e.g. the default cascade-or-bm25 against bm25)")
     ap.add_argument("--words", type=int, default=40, help="words per document (default 40)")
     ap.add_argument("--fresh-texts", action="store_true",
                     help="every document of every request is a page the server has not seen (new text "
@@ -360,6 +391,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--breakdown", action="store_true", help="only print in-process CPU ms per step (no HTTP)")
     args = ap.parse_args(argv)
+    if args.cost_targets:
+        from authorag.server.config import ServerConfig
+
+        args.relevance, args.against, args.workers, args.documents = ServerConfig().relevance, "bm25", 2, 20
+        args.words, args.fresh_texts, args.concurrency, args.duration = 200, True, [1, 4], 15.0
+        args.max_requests = 400
     if args.breakdown:
         for name, ms in breakdown(args.documents, args.relevance).items():
             print(f"{ms:>8.3f} ms  {name}")
@@ -435,7 +472,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"p50 x{(new['p50_ms'] or 0) / max(old['p50_ms'] or 1e-9, 1e-9):.2f}  "
                   f"p99 x{(new['p99_ms'] or 0) / max(old['p99_ms'] or 1e-9, 1e-9):.2f}  server CPU/req "
                   f"x{new['server_cpu_ms_per_req'] / max(old['server_cpu_ms_per_req'], 1e-9):.2f}")
-    print(json.dumps({k: v for k, v in report.items() if k not in ("levels", "baseline_levels")}))
+    if args.cost_targets:
+        report["targets"] = targets(levels, runs["baseline"])
+        for line in report["targets"]["lines"]:
+            print(line)
+    print(json.dumps({k: v for k, v in report.items() if k not in ("levels", "baseline_levels", "targets")}))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0

@@ -101,7 +101,7 @@ from authorag.testing import wait_until_ready
 base = f"http://127.0.0.1:{sys.argv[1]}"
 wait_until_ready(f"{base}/readyz", timeout_s=60)
 config = httpx.get(f"{base}/readyz").json()["config"]  # no torch here: the default computes BM25
-assert (config["relevance"], config["relevance_in_use"]) == ("dense-or-bm25", "bm25"), config
+assert (config["relevance"], config["relevance_in_use"]) == ("cascade-or-bm25", "bm25"), config
 body = httpx.post(f"{base}/v2/rerank", json={
     "query": "does cranberry juice prevent urinary tract infections", "model": "authorag-authority",
     "documents": ["url: https://www.nih.gov/news/cranberry-uti\ntext: Trials of cranberry products show a modest reduction.",
@@ -109,7 +109,7 @@ body = httpx.post(f"{base}/v2/rerank", json={
 domains = [r["authority"]["domain"] for r in body["results"]]
 assert sorted(domains) == ["cdc.gov", "nih.gov"] and body["meta"]["authorag"]["version"] == 1, body
 assert body["meta"]["authorag"]["relevance"] == "relevance.bm25", body["meta"]
-print("  /v2/rerank (dense-or-bm25 -> bm25):", ", ".join(f"{d} {r['relevance_score']:.3f}" for d, r in zip(domains, body["results"])))
+print("  /v2/rerank (cascade-or-bm25 -> bm25):", ", ".join(f"{d} {r['relevance_score']:.3f}" for d, r in zip(domains, body["results"])))
 EOF
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 
@@ -146,8 +146,8 @@ for extra, (module, package) in CHECKS.items():
     importlib.import_module(module)
     print(f"  [{extra}] {package} + {module}")
 from authorag.server.config import ServerConfig
-assert ServerConfig().relevance_in_use() == "dense"  # with [embeddings] the server's default computes dense
-print("  relevance dense-or-bm25 -> dense")
+assert ServerConfig().relevance_in_use() == "cascade"  # with [embeddings] the server's default computes the cascade
+print("  relevance cascade-or-bm25 -> cascade")
 import torch
 assert "+cpu" in torch.__version__ or not torch.cuda.is_available(), torch.__version__
 from authorag.errors import MissingDependencyError

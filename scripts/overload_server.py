@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=30.0, help="seconds of load (default 30)")
     ap.add_argument("--max-requests", type=int, default=2000, help="requests in all (upper bound)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--relevance", default="dense-or-bm25")
+    ap.add_argument("--relevance", default="cascade-or-bm25")
     ap.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for `authorag serve` (repeatable)")
     ap.add_argument("--source", type=Path, metavar="CHECKOUT",

@@ -21,7 +21,7 @@ URLS = ["https://someblog.blogspot.com/x", "https://www.nih.gov/y", "https://unk
 BREAKDOWN_KEYS = {"version", "authority", "confidence", "tier", "credibility", "matched", "sources",
                   "credibility_sources", "raw", "note", "trust", "trust_reason", "url", "host", "domain",
                   "has_url", "signal", "relevance", "relevance_source", "upstream_score", "relevance_norm", "fused",
-                  "relevance_note"}
+                  "relevance_note", "relevance_decided_by"}
 
 
 @pytest.mark.parametrize(("mode", "upstream", "expected"), [
@@ -43,11 +43,12 @@ def test_upstream_needs_every_score() -> None:
 
 
 def test_one_vocabulary() -> None:
-    assert get_args(Relevance) == ("auto", "rank", "upstream", "similarity", "none", "bm25", "dense", "dense-or-bm25")
+    assert get_args(Relevance) == ("auto", "rank", "upstream", "similarity", "none", "bm25", "dense", "cascade",
+                                  "cascade-or-bm25")
     assert adapters.resolve_relevance("none") == ("none", None)
     assert adapters.resolve_relevance("bm25")[0] == "relevance.bm25"
     with pytest.raises(ConfigError, match="relevance must be one of 'auto', 'rank', 'upstream', 'similarity', 'none', "
-                                          "'bm25', 'dense', 'dense-or-bm25', got 'tfidf'"):
+                                          "'bm25', 'dense', 'cascade', 'cascade-or-bm25', got 'tfidf'"):
         adapters.resolve_relevance("tfidf")
     with pytest.raises(ConfigError, match="relevance 'rank' is read from the incoming candidates"):
         load_relevance("rank")
@@ -190,7 +191,7 @@ def test_breakdown_shape_and_order_for_a_fixed_input() -> None:
         ("trust_reason", "mixed credibility"), ("url", "https://www.nih.gov/y"),
         ("host", "www.nih.gov"), ("domain", "nih.gov"), ("has_url", True), ("signal", 0.65), ("relevance", 0.75),
         ("relevance_source", "rank"), ("upstream_score", None), ("relevance_norm", 1.0), ("fused", 0.895),
-        ("relevance_note", None)]
+        ("relevance_note", None), ("relevance_decided_by", None)]
     # The per-detail base is cached, the row is not: changing one row leaves the next one whole.
     row["url"] = "changed"
     row["extra"] = 1

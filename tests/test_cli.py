@@ -59,9 +59,9 @@ def test_rerank_jsonl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.CaptureFixture[str],
                                                             tmp_path: Path) -> None:
-    """The default relevance is the server's, dense-or-bm25: the query is read against each text,
+    """The default relevance is the server's, cascade-or-bm25: the query is read against each text,
     and a 'score' on every line is not fused but kept (a note on stderr says how to fuse it)."""
-    from authorag.relevance.registry import dense_or_bm25
+    from authorag.relevance.registry import cascade_or_bm25
 
     f = tmp_path / "c.jsonl"
     rows = [{"id": "off", "url": "https://www.irs.gov/a", "text": "File your federal tax return online.", "score": 0.9},
@@ -72,9 +72,9 @@ def test_rerank_computes_relevance_from_the_text_by_default(capsys: pytest.Captu
                          "-i", str(f), "--no-learned")
     lines = [json.loads(ln) for ln in out.splitlines()]
     assert code == 0 and [ln["id"] for ln in lines] == ["on", "off"]
-    assert {ln["authority"]["relevance_source"] for ln in lines} == {f"relevance.{dense_or_bm25()}"}
+    assert {ln["authority"]["relevance_source"] for ln in lines} == {f"relevance.{cascade_or_bm25()}"}
     assert [ln["authority"]["upstream_score"] for ln in lines] == [0.1, 0.9]  # each line's score, kept
-    assert err == ("authorag rerank: note: every line has a 'score', which relevance 'dense-or-bm25' does not fuse "
+    assert err == ("authorag rerank: note: every line has a 'score', which relevance 'cascade-or-bm25' does not fuse "
                    "(it scores the text against --query; each score is kept as authority.upstream_score); pass "
                    "--relevance auto to fuse the scores instead\n")
 

@@ -25,8 +25,8 @@ def add_tracks(bsub: Subparsers[argparse.ArgumentParser]) -> None:
                                       "lists (default $AUTHORAG_SHARED_DATA; without it those tracks are skipped)")
     p.add_argument("--split", default="dev", choices=["dev", "test", "all"],
                    help="half of the hand-written sets (default dev: tune there; report test)")
-    p.add_argument("--relevance", default="bm25", choices=["bm25", "dense"],
-                   help="relevance of the rerank tracks (default bm25; dense needs the dense extra)")
+    p.add_argument("--relevance", default="bm25", choices=["bm25", "dense", "cascade"],
+                   help="relevance of the rerank tracks (default bm25; dense and cascade need the embeddings extra)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-per-domain", type=int, default=300,
                    help="items kept per registrable domain and label in Fake.br and CoAID (default 300)")

@@ -29,7 +29,7 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (query, provenance: scorer, prior stores, policy; results) "
                         "instead of one JSON line per candidate")
-    _add_relevance(p, "dense-or-bm25")
+    _add_relevance(p, "cascade-or-bm25")
     add_policy_options(p)
     _add_suitability(p)
     add_scorer_options(p)
@@ -46,8 +46,8 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 def _add_relevance(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--relevance", choices=get_args(Relevance), default=default,
-                   help="relevance fused with authority: BM25 or dense over the text, dense where the "
-                        "embeddings extra is installed else BM25 (dense-or-bm25, as the server), the input's "
+                   help="relevance fused with authority: BM25, cascade or dense over the text, cascade where the "
+                        "embeddings extra is installed else BM25 (cascade-or-bm25, as the server), the input's "
                         "'score' field when every line has one else the input order (auto), the input order "
                         "(rank), the 'score' field (upstream), the 'score' field declared to judge meaning, as "
                         f"a vector retriever's similarity does (similarity), or none (default {default})")

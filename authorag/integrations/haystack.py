@@ -6,7 +6,7 @@ Install with ``pip install 'authorag[haystack]'``. Works with Haystack 2.x and 3
 returns new documents in fused order: the fused score in ``Document.score``, the explanation in
 ``Document.meta["authority"]``, all other meta kept. The source URL is read from ``meta``
 (``url``, ``source``, ...). Relevance is ``Document.content`` scored against the query
-(``relevance="dense-or-bm25"``, the default on every surface); with ``relevance="auto"`` the
+(``relevance="cascade-or-bm25"``, the default on every surface); with ``relevance="auto"`` the
 incoming ``Document.score`` is fused instead. Either way the incoming score is kept in the
 explanation as ``upstream_score``.
 
@@ -58,8 +58,8 @@ class AuthorityRanker:
         meaning_on_topic: with a relevance that judges meaning, the share of the best meaning
             score a candidate also needs (None: the square root of ``on_topic``).
         relevance: a :data:`~authorag.types.Relevance` mode: a scorer over
-            ``Document.content`` (``"dense-or-bm25"``, the default: dense where the ``embeddings``
-            extra is installed, else BM25; ``"bm25"``, ``"dense"``), ``"auto"`` (incoming
+            ``Document.content`` (``"cascade-or-bm25"``, the default: cascade where the ``embeddings``
+            extra is installed, else BM25; ``"bm25"``, ``"cascade"``, ``"dense"``), ``"auto"`` (incoming
             ``Document.score`` when every document has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: an
             embedding retriever's) or ``"none"``.
@@ -92,7 +92,7 @@ class AuthorityRanker:
         signal: str = "trust",
         on_topic: float = DEFAULT_ON_TOPIC,
         meaning_on_topic: float | None = None,
-        relevance: str = "dense-or-bm25",
+        relevance: str = "cascade-or-bm25",
         url_meta_keys: list[str] | None = None,
         credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT,
         unknown_level: float = UNKNOWN_LEVEL,

@@ -9,8 +9,8 @@ Install with ``pip install 'authorag[langchain]'``.
 * :class:`AuthorityRetriever` (a ``BaseRetriever``) wraps any retriever and applies the
   authority stage to what it returns; ``k`` caps the number of results.
 
-Relevance: by default (``relevance="dense-or-bm25"``, as the CLI and the server) the compressor
-scores each document's text against the query itself: dense where the ``embeddings`` extra is
+Relevance: by default (``relevance="cascade-or-bm25"``, as the CLI and the server) the compressor
+scores each document's text against the query itself: cascade where the ``embeddings`` extra is
 installed, BM25 where it is not. A retriever's order cannot tell an on-topic page from an
 off-topic trusted one, and the trust rule needs that. ``relevance="auto"`` uses
 ``metadata["relevance_score"]`` when every document has one (e.g. after a cross-encoder), else
@@ -65,8 +65,8 @@ class AuthorityCompressor(BaseDocumentCompressor):
 
     Args (pydantic fields):
         scorer: authority scorer; default the shipped prior table (``authorag.priors.load_prior``).
-        relevance: a :data:`~authorag.types.Relevance` mode (``"dense-or-bm25"``, the default:
-            the text scored against the query; ``"bm25"``, ``"dense"``, ``"auto"``, ``"rank"``,
+        relevance: a :data:`~authorag.types.Relevance` mode (``"cascade-or-bm25"``, the default:
+            the text scored against the query; ``"bm25"``, ``"cascade"``, ``"dense"``, ``"auto"``, ``"rank"``,
             ``"upstream"``, ``"similarity"`` (upstream scores declared to judge meaning: a vector
             store's similarity, a cross-encoder's score), ``"none"``) or a
             :class:`~authorag.relevance.base.RelevanceScorer`.
@@ -91,7 +91,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     scorer: AuthorityScorer | None = None
-    relevance: Relevance | RelevanceScorer = "dense-or-bm25"
+    relevance: Relevance | RelevanceScorer = "cascade-or-bm25"
     url_keys: tuple[str, ...] = adapters.DEFAULT_URL_KEYS
     relevance_key: str = SCORE_KEY
     top_n: int | None = None

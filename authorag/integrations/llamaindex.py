@@ -8,7 +8,7 @@ returns new ``NodeWithScore`` objects in fused order: the fused score in ``NodeW
 the explanation in ``node.metadata["authority"]`` (left out of the text the LLM and the embedder
 see), every other metadata key kept; the caller's nodes are never changed. The source URL is read
 from node metadata (``url``, ``source``, ``link``, ``href``, ``source_url``). Relevance is the
-node text scored against the query (``relevance="dense-or-bm25"``, the default everywhere: dense
+node text scored against the query (``relevance="cascade-or-bm25"``, the default everywhere: cascade
 where the ``embeddings`` extra is installed, else BM25); ``relevance="auto"`` reads the incoming
 ``NodeWithScore.score`` (the retriever's similarity) instead; either way the explanation keeps
 it as ``upstream_score``.
@@ -77,7 +77,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     Args (pydantic fields):
         scorer: an authority scorer to use instead of the default composition (not serialized).
         relevance: a :data:`~authorag.types.Relevance` mode: a scorer over the node text
-            (``"dense-or-bm25"``, the default; ``"bm25"``, ``"dense"``), ``"auto"`` (the incoming
+            (``"cascade-or-bm25"``, the default; ``"bm25"``, ``"cascade"``, ``"dense"``), ``"auto"`` (the incoming
             ``NodeWithScore.score`` when every node has one, else the incoming order), ``"rank"``,
             ``"upstream"``, ``"similarity"`` (the incoming scores, declared to judge meaning: a vector
             retriever's similarity) or ``"none"``.
@@ -100,7 +100,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     """
 
     scorer: AuthorityScorer | None = Field(default=None, exclude=True)
-    relevance: Relevance = "dense-or-bm25"
+    relevance: Relevance = "cascade-or-bm25"
     url_keys: tuple[str, ...] = adapters.DEFAULT_URL_KEYS
     top_n: int | None = None
     weight: float = DEFAULT_WEIGHT

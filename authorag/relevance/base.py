@@ -56,4 +56,16 @@ class CountsUnseen(Protocol):
         ...
 
 
-__all__ = ["CountsUnseen", "RelevanceScorer", "SemanticScorer", "WarmsUp"]
+@runtime_checkable
+class EncodesSome(Protocol):
+    """A relevance scorer that encodes only some candidates and scores the others by their words
+    (:class:`~authorag.relevance.cascade.CascadeRelevance`). Optional: the reranker then writes per
+    candidate which one decided (``relevance.encoded``: 1 encoded, 0 by its words), and the
+    breakdown shows it as ``relevance_decided_by``."""
+
+    def score_encoded(self, query: str, candidates: Sequence[Candidate]) -> tuple[list[float], list[bool]]:
+        """The scores of ``score`` and, per candidate, whether the encoder read it."""
+        ...
+
+
+__all__ = ["CountsUnseen", "EncodesSome", "RelevanceScorer", "SemanticScorer", "WarmsUp"]

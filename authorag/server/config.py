@@ -8,7 +8,7 @@ configures every worker.
 ==============================  =========================  ==========================================
 variable                        default                    meaning
 ==============================  =========================  ==========================================
-``AUTHORAG_RELEVANCE``          dense-or-bm25              ``dense-or-bm25``, ``bm25``, ``dense``, ``rank`` or ``none``
+``AUTHORAG_RELEVANCE``          cascade-or-bm25            ``cascade-or-bm25``, ``bm25``, ``cascade``, ``dense``, ``rank`` or ``none``
 ``AUTHORAG_JUDGE_DEADLINE_S``   10.0                       judge time per request, enforced in flight
 ``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
 ``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
@@ -51,7 +51,7 @@ from authorag.rerankers.authority import RerankPolicy
 from authorag.settings import build, env_name, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 
-ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense", "dense-or-bm25"]
+ServerRelevance = Literal["auto", "rank", "none", "bm25", "dense", "cascade", "cascade-or-bm25"]
 """The :data:`~authorag.types.Relevance` modes but ``upstream`` and ``similarity``: request documents carry no upstream score."""
 SERVER_RELEVANCE: tuple[str, ...] = get_args(ServerRelevance)
 """Relevance modes the server accepts."""
@@ -130,8 +130,8 @@ class ServerConfig:
         0.5
     """
 
-    relevance: ServerRelevance = field(default="dense-or-bm25", metadata=flag(
-        help="relevance over the request's documents (default {default}: dense when the embeddings "
+    relevance: ServerRelevance = field(default="cascade-or-bm25", metadata=flag(
+        help="relevance over the request's documents (default {default}: cascade when the embeddings "
              "extra is installed, else bm25; /readyz names the one in use)"))
     policy: RerankPolicy = field(default_factory=RerankPolicy)
     scorer: ScorerSettings = field(default_factory=ScorerSettings)
@@ -219,18 +219,18 @@ class ServerConfig:
                                   f"{host!r}; fix --allowed-hosts (AUTHORAG_ALLOWED_HOSTS)")
 
     def relevance_in_use(self) -> str:
-        """The relevance this server computes: :attr:`relevance`, with ``dense-or-bm25`` resolved
-        to ``dense`` or ``bm25`` by what is installed (:func:`~authorag.relevance.registry.dense_or_bm25`).
+        """The relevance this server computes: :attr:`relevance`, with ``cascade-or-bm25`` resolved
+        to ``cascade`` or ``bm25`` by what is installed (:func:`~authorag.relevance.registry.cascade_or_bm25`).
 
         Example:
             >>> ServerConfig(relevance="bm25").relevance_in_use()
             'bm25'
         """
-        if self.relevance != "dense-or-bm25":
+        if self.relevance != "cascade-or-bm25":
             return self.relevance
-        from authorag.relevance.registry import dense_or_bm25
+        from authorag.relevance.registry import cascade_or_bm25
 
-        return dense_or_bm25()
+        return cascade_or_bm25()
 
     def audit_limits(self) -> AuditLimits:
         """The audit's size limits from this config."""

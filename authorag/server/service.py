@@ -63,8 +63,8 @@ class RerankService:
         self._executor: ThreadPoolExecutor | None = None
         self._cpu_executor: ThreadPoolExecutor | None = None
         self._custom_scorer = scorer is not None
-        # Resolved once: dense-or-bm25 looks for the embeddings extra on disk, and offload is read per request.
-        self._dense = config.relevance_in_use() == "dense"
+        # Resolved once: cascade-or-bm25 looks for the embeddings extra on disk, and offload is read per request.
+        self._dense = config.relevance_in_use() in ("dense", "cascade")  # both encode pages
         self.gate = CostGate(config.max_encoding_documents)
         """Pages dense relevance encodes at once in this process (``max_encoding_documents``)."""
 

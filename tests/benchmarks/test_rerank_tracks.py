@@ -74,7 +74,7 @@ def test_parse_method_splits_settings_policy_and_relevance() -> None:
         parse_method("default:nope=1")
     with pytest.raises(ConfigError, match=r"default:weight=2: weight must be in \[0, 1\], got 2.0"):
         parse_method("default:weight=2")
-    with pytest.raises(ConfigError, match="relevance must be one of bm25, rank, dense, upstream, similarity, got 'x'"):
+    with pytest.raises(ConfigError, match="relevance must be one of bm25, rank, dense, cascade, upstream, similarity, got 'x'"):
         parse_method("default:relevance=x")
     with pytest.raises(ConfigError, match="'prior:weight=1' is not a composition method; known: relevance-only, today, default"):
         parse_method("prior:weight=1")
@@ -146,7 +146,7 @@ def test_track_relevances() -> None:
     assert track_relevances(("bm25", "rank"), None) == ["bm25", "rank"]
     assert track_relevances(("bm25", "rank"), "dense") == ["dense"]
     assert track_relevances(("bm25", "rank"), None, ("bm25", "dense")) == ["bm25"]
-    with pytest.raises(ConfigError, match="track relevance must be among bm25, rank, dense, upstream, similarity, got cosine"):
+    with pytest.raises(ConfigError, match="track relevance must be among bm25, rank, dense, cascade, upstream, similarity, got cosine"):
         track_relevances(("cosine",), None)
 
 

@@ -191,10 +191,10 @@ def test_warm_up_loads_the_dense_model(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_default_scores_the_text_and_keeps_the_incoming_score() -> None:
-    from authorag.relevance.registry import dense_or_bm25
+    from authorag.relevance.registry import cascade_or_bm25
 
-    name = f"relevance.{dense_or_bm25()}"
-    out = AuthorityRanker().run(query="q", documents=_docs())["documents"]  # dense-or-bm25
+    name = f"relevance.{cascade_or_bm25()}"
+    out = AuthorityRanker().run(query="q", documents=_docs())["documents"]  # cascade-or-bm25
     assert {d.meta["k"]: (d.meta["authority"]["relevance_source"], d.meta["authority"]["upstream_score"])
             for d in out} == {1: (name, 0.9), 2: (name, 0.1), 3: (name, 0.7)}
     assert [d.score for d in out] == [d.meta["authority"]["fused"] for d in out]

@@ -115,7 +115,9 @@ def test_upstream_relevance_score_is_used_and_kept() -> None:
 def test_custom_url_keys_and_filter_mode() -> None:
     docs = [Document("x", metadata={"link_to": BLOG}), Document("y", metadata={"link_to": NIH}),
             Document("z", metadata={"link_to": MAYO})]
-    out = AuthorityCompressor(url_keys=("link_to",), mode="filter", top_n=2).compress_documents(docs, "q")
+    # BM25: the texts share no word with the query, so trust orders the two kept (a model's cosines of
+    # "y" and "z" to "q" would decide by noise)
+    out = AuthorityCompressor(url_keys=("link_to",), mode="filter", top_n=2, relevance="bm25").compress_documents(docs, "q")
     assert [d.metadata["link_to"] for d in out] == [NIH, MAYO]
 
 
@@ -151,12 +153,12 @@ def test_retriever_k_per_call(faiss_store: Any) -> None:
 
 
 def test_the_default_scores_the_text_and_keeps_the_incoming_score() -> None:
-    from authorag.relevance.registry import dense_or_bm25
+    from authorag.relevance.registry import cascade_or_bm25
 
-    name = f"relevance.{dense_or_bm25()}"
+    name = f"relevance.{cascade_or_bm25()}"
     docs = [Document("x", metadata={"source": BLOG, "relevance_score": 0.9}),
             Document("y", metadata={"source": NIH, "relevance_score": 0.1}), Document("z", metadata={"source": MAYO})]
-    out = AuthorityCompressor().compress_documents(docs, "q")  # relevance dense-or-bm25
+    out = AuthorityCompressor().compress_documents(docs, "q")  # relevance cascade-or-bm25
     why = {d.metadata["source"]: d.metadata["authority"] for d in out}
     assert {u: (w["relevance_source"], w["upstream_score"]) for u, w in why.items()} == {
         BLOG: (name, 0.9), NIH: (name, 0.1), MAYO: (name, None)}

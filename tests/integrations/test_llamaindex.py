@@ -28,7 +28,7 @@ BLOG, NIH, MAYO, BIZ = (
 BREAKDOWN_KEYS = {"version", "authority", "confidence", "tier", "credibility", "matched", "sources",
                   "credibility_sources", "raw", "note", "trust", "trust_reason", "url", "host", "domain",
                   "has_url", "signal", "relevance", "relevance_source", "upstream_score", "relevance_norm", "fused",
-                  "relevance_note"}
+                  "relevance_note", "relevance_decided_by"}
 
 
 def _urls(nodes: list[NodeWithScore]) -> list[str]:
@@ -148,7 +148,7 @@ def test_edge_cases() -> None:
     assert [n.node.node_id for n in one] == ["a"]
     with pytest.raises(ValueError, match=r"relevance='bm25' needs the query: call postprocess_nodes\(nodes, query_str"):
         AuthorityPostprocessor(relevance="bm25").postprocess_nodes(_nodes())
-    with pytest.raises(ValueError, match=r"relevance='dense-or-bm25' needs the query: .* or pass a query_bundle, or "
+    with pytest.raises(ValueError, match=r"relevance='cascade-or-bm25' needs the query: .* or pass a query_bundle, or "
                                          r"set relevance='auto' to fuse the incoming scores$"):
         AuthorityPostprocessor().postprocess_nodes(_nodes())  # the default scores the text against the query
     unscored = [NodeWithScore(node=n.node) for n in _nodes()]
@@ -172,10 +172,10 @@ def test_policy_fields_reach_the_reranker() -> None:
 
 
 def test_the_default_scores_the_text_and_keeps_the_incoming_score() -> None:
-    from authorag.relevance.registry import dense_or_bm25
+    from authorag.relevance.registry import cascade_or_bm25
 
-    name = f"relevance.{dense_or_bm25()}"
-    out = AuthorityPostprocessor().postprocess_nodes(_nodes(), query_str=QUERY)  # dense-or-bm25
+    name = f"relevance.{cascade_or_bm25()}"
+    out = AuthorityPostprocessor().postprocess_nodes(_nodes(), query_str=QUERY)  # cascade-or-bm25
     assert {n.node.node_id: (n.node.metadata[META_KEY]["relevance_source"], n.node.metadata[META_KEY]["upstream_score"])
             for n in out} == {"a": (name, 0.9), "b": (name, 0.8), "c": (name, 0.7)}
     assert [n.score for n in out] == [n.node.metadata[META_KEY]["fused"] for n in out]

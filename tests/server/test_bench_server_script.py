@@ -69,3 +69,17 @@ def test_overload_script_reports_refusals_memory_and_healthz(tmp_path: Path) -> 
     assert 0 < report["rss_idle_mb"] <= report["rss_peak_mb"]
     assert report["healthz_probes"] > 0 and report["refusal_p50_ms"] is not None
     assert set(report["targets_met"]) == {"rss_peak_mb <= 1536", "healthz_p99_ms <= 100", "refusal_max_ms <= 50"}
+
+
+def test_cost_targets_say_which_are_met_with_the_ratios_to_bm25() -> None:
+    targets = _bench_module().targets
+    default = [{"concurrency": 1, "req_per_s": 20.0, "p50_ms": 48.0, "server_cpu_ms_per_req": 45.0},
+               {"concurrency": 4, "req_per_s": 25.0, "p50_ms": 150.0, "server_cpu_ms_per_req": 50.0}]
+    bm25 = [{"concurrency": 1, "req_per_s": 200.0, "p50_ms": 4.0, "server_cpu_ms_per_req": 5.0},
+            {"concurrency": 4, "req_per_s": 250.0, "p50_ms": 14.0, "server_cpu_ms_per_req": 5.0}]
+    out = targets(default, bm25)
+    assert out["met"] == {"req_per_s_4_clients": False, "p50_ms_1_client": True}
+    assert (out["bm25_over_default_req_per_s"], out["default_over_bm25_p50"]) == (10.0, 12.0)
+    assert out["lines"][0] == "target req/s with 4 clients >= 30: 25.0 (NOT met); BM25 250.0 req/s, x10.0 the default's"
+    assert out["lines"][1] == "target p50 with 1 client <= 60 ms: 48.0 ms (met); BM25 4.0 ms, the default x12.0 BM25's"
+    assert out["lines"][2].startswith("server CPU per request: default 50.0 ms, BM25 5.0 ms (x10.0); load average")

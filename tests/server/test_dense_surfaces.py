@@ -1,11 +1,11 @@
-"""Dense relevance on every surface with its defaults: the HTTP server (`dense-or-bm25`, which is
-dense where the embeddings extra is installed, as here; Cohere v2 SDK on a real uvicorn), the CLI
-(`authorag rerank`, whose default relevance is also `dense-or-bm25`; a subprocess), and the
+"""Dense relevance on every surface with its defaults: the HTTP server (`cascade-or-bm25`, which is
+cascade relevance where the embeddings extra is installed, as here; Cohere v2 SDK on a real uvicorn), the CLI
+(`authorag rerank`, whose default relevance is also `cascade-or-bm25`; a subprocess), and the
 LangChain compressor, the Haystack ranker and the LlamaIndex postprocessor built with no settings.
 
 The cases are the hand-written no-harm pairs that BM25 relevance gets wrong under the default
 policy (an off-topic trusted page that shares the question's words: benchmarks/results/trust/),
-and two trust pairs. With dense relevance every surface gives the core's order, and that order
+and two trust pairs. With the cascade (dense relevance for the pages with most of the question's words) every surface gives the core's order, and that order
 puts the on-topic page first (no-harm) and the trusted page first (trust), in both input orders.
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _cli(case: RerankCase, reverse: bool, tmp: Path) -> list[str]:
                           capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 0 and done.stderr == "", done.stderr  # no note, no progress bar
     assert {json.loads(line)["authority"]["relevance_source"] for line in done.stdout.splitlines()} == {
-        "relevance.dense"}
+        "relevance.cascade"}
     return [pages[int(json.loads(line)["id"])].role for line in done.stdout.splitlines()]
 
 
@@ -96,12 +96,12 @@ class _Adapters:
             [NodeWithScore(node=TextNode(text=p.text, metadata={"url": p.url})) for p in pages], query_str=case.query)
         explained = [d.metadata["authority"] for d in lc] + [d.meta["authority"] for d in hs] + [
             n.node.metadata["authority"] for n in li]
-        assert {e["relevance_source"] for e in explained} == {"relevance.dense"}
+        assert {e["relevance_source"] for e in explained} == {"relevance.cascade"}
         return {"langchain": [role[d.metadata["source"]] for d in lc], "haystack": [role[d.meta["url"]] for d in hs],
                 "llamaindex": [role[n.node.metadata["url"]] for n in li]}
 
 
-def test_dense_relevance_keeps_on_topic_first_on_every_surface_with_its_defaults(
+def test_default_relevance_keeps_on_topic_first_on_every_surface_with_its_defaults(
         serve: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("cohere")
     from authorag.server.app import create_app
@@ -112,15 +112,15 @@ def test_dense_relevance_keeps_on_topic_first_on_every_surface_with_its_defaults
     cases = _cases()
     got: dict[tuple[str, bool], dict[str, list[str]]] = {}
     config = ServerConfig.from_env({}, api_key=API_KEY)
-    assert (config.relevance, config.relevance_in_use()) == ("dense-or-bm25", "dense")
+    assert (config.relevance, config.relevance_in_use()) == ("cascade-or-bm25", "cascade")
     with serve(create_app(config)) as base:
         import httpx
 
         ready = httpx.get(f"{base}/readyz", timeout=60).json()
-        assert (ready["config"]["relevance"], ready["config"]["relevance_in_use"]) == ("dense-or-bm25", "dense")
+        assert (ready["config"]["relevance"], ready["config"]["relevance_in_use"]) == ("cascade-or-bm25", "cascade")
         for case in cases:
             for reverse in (False, True):
-                got[(case.id, reverse)] = {"core": _core(case, "dense", reverse), "v2": _v2(base, case, reverse)}
+                got[(case.id, reverse)] = {"core": _core(case, "cascade", reverse), "v2": _v2(base, case, reverse)}
     pytest.importorskip("langchain_core")
     pytest.importorskip("haystack")
     pytest.importorskip("llama_index.core")

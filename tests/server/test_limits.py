@@ -29,7 +29,7 @@ def _error(r: httpx.Response, status: int, code: str) -> str:
 @pytest.fixture(scope="module")
 def default_url(serve: Any) -> Iterator[str]:
     """A server with the default limits and BM25 relevance (the relevance the query-term limit
-    bounds; the default, dense-or-bm25, is dense where the embeddings extra is installed), no key."""
+    bounds; the default, cascade-or-bm25, is the cascade where the embeddings extra is installed), no key."""
     with serve(create_app(ServerConfig(relevance="bm25"))) as url:
         yield url
 

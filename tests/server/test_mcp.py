@@ -63,9 +63,9 @@ def cli_answers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     (tmp / "answer.json").write_text(json.dumps(ANSWER), encoding="utf-8")
     return {"score": json.loads(_cli("score", "--json", *URLS)),
             "rerank": [json.loads(line) for line in _cli("rerank", "-q", QUERY, "-i", str(tmp / "docs.jsonl"),
-                                                         "--relevance", "dense-or-bm25").splitlines()],
+                                                         "--relevance", "cascade-or-bm25").splitlines()],
             "rerank_w08": [json.loads(line) for line in _cli("rerank", "-q", QUERY, "-i", str(tmp / "docs.jsonl"),
-                                                             "--relevance", "dense-or-bm25", "--weight", "0.8").splitlines()],
+                                                             "--relevance", "cascade-or-bm25", "--weight", "0.8").splitlines()],
             "audit": json.loads(_cli("audit", str(tmp / "answer.json"), "--json"))}
 
 

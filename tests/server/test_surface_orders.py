@@ -9,7 +9,7 @@ YAML strings), ``/rerank`` (Jina shape over httpx) on a real uvicorn, LangChain'
 ``AuthorityRanker``, LlamaIndex's ``AuthorityPostprocessor``, the agents' LangChain ``AuthorityMiddleware``,
 Haystack ``AuthorityToolHook`` and LlamaIndex ``trusted_search_tool`` (search results in, as an agent's tool gives them), and the bench method ``default`` of the rerank tracks. No expected winner is
 written here: whatever the defaults decide, every surface must decide the same. Every surface is
-given BM25 (the default of every surface, ``dense-or-bm25``, computes dense relevance where the
+given BM25 (the default of every surface, ``cascade-or-bm25``, computes cascade relevance where the
 embeddings extra is installed: tests/server/test_dense_surfaces.py runs that default on the server,
 the CLI and the three framework components).
 """

@@ -86,8 +86,8 @@ def test_config_from_env_and_overrides() -> None:
 @pytest.mark.parametrize("env,match", [
     ({"AUTHORAG_WEIGHT": "heavy"}, "AUTHORAG_WEIGHT must be a finite number, got 'heavy'"),
     ({"AUTHORAG_MAX_DOCUMENTS": "0"}, "max_documents must be a positive integer, got 0"),
-    ({"AUTHORAG_RELEVANCE": "tfidf"}, "AUTHORAG_RELEVANCE must be one of .*, 'dense', 'dense-or-bm25', got 'tfidf'"),
-    ({"AUTHORAG_RELEVANCE": "upstream"}, "AUTHORAG_RELEVANCE must be one of 'auto', 'rank', 'none', 'bm25', 'dense', 'dense-or-bm25'"),
+    ({"AUTHORAG_RELEVANCE": "tfidf"}, "AUTHORAG_RELEVANCE must be one of .*, 'dense', 'cascade', 'cascade-or-bm25', got 'tfidf'"),
+    ({"AUTHORAG_RELEVANCE": "upstream"}, "AUTHORAG_RELEVANCE must be one of 'auto', 'rank', 'none', 'bm25', 'dense', 'cascade', 'cascade-or-bm25'"),
     ({"AUTHORAG_JUDGE": "openai"}, "judge 'openai' needs judge_base_url"),
     ({"AUTHORAG_LEARNED": "maybe"}, "AUTHORAG_LEARNED must be true or false"),
 ])

@@ -99,8 +99,8 @@ class TracksConfig:
             raise ConfigError("bench tracks needs at least one track, got none")
         if self.split not in ("dev", "test", "all"):
             raise ConfigError(f"split must be dev, test or all, got {self.split!r}")
-        if self.relevance not in ("bm25", "dense"):
-            raise ConfigError(f"relevance must be bm25 or dense, got {self.relevance!r}")
+        if self.relevance not in ("bm25", "dense", "cascade"):
+            raise ConfigError(f"relevance must be bm25, dense or cascade, got {self.relevance!r}")
         if self.limit is not None and self.limit < 10:
             raise ConfigError(f"limit must be at least 10 items, got {self.limit}")
 

@@ -41,9 +41,10 @@ from authorag.rerankers.authority import RerankPolicy
 
 COMPOSITIONS = ("relevance-only", "today", "default")
 """The method bases that take ``key=value`` settings."""
-RELEVANCE_CHOICES = ("bm25", "rank", "dense", "upstream", "similarity")
+RELEVANCE_CHOICES = ("bm25", "rank", "dense", "cascade", "upstream", "similarity")
 """Relevance of the rerank tracks: BM25 over the texts, the input order, MiniLM cosine as the
-reranker's dense scorer, and MiniLM cosine handed over as each document's upstream score, as
+reranker's dense scorer, the cascade (words for every page, MiniLM for the few the words cannot
+place: :mod:`authorag.relevance.cascade`), and MiniLM cosine handed over as each document's upstream score, as
 relevance ``upstream`` (scores of unknown kind) and as ``similarity`` (declared to judge meaning)."""
 TODAY_POLICY: Mapping[str, Any] = {"signal": "blend", "fusion": "linear", "normalize": "minmax", "weight": 0.3,
                                    "credibility_weight": 0.5, "unknown_level": 0.3}
