@@ -6,7 +6,7 @@ This module owns the parts they would otherwise each spell out:
 
 * the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
 * the reranker over the default composition (:func:`authorag.compose.load_scorer`), its policy from
-  plain fields (:mod:`authorag.policy_options`) and the optional suitability (:func:`resolve_suitability`);
+  plain fields (:mod:`authorag.policy`) and the optional suitability (:func:`resolve_suitability`);
 * the one per-candidate breakdown (:func:`breakdown`, :func:`breakdowns`).
 
 Example:
@@ -28,10 +28,10 @@ from typing import Any
 
 from authorag.domains import parse_host, parsed_url
 from authorag.errors import ConfigError
-from authorag.policy_options import make_policy
+from authorag.policy import RerankPolicy, make_policy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.scores import (
     AUTHORITY_SIGNAL_SCORE,

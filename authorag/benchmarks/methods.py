@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from authorag.benchmarks.tasks import BenchItem, ItemKind, normalize_key, read_rows
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy, Signal
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import RerankPolicy, Signal, authority_signal
+from authorag.rerankers.authority import authority_signal
 from authorag.trust import DEFAULT_TRUST_RULE
 from authorag.types import AuthorityDetail, Candidate
 

@@ -34,24 +34,27 @@ from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
-from authorag.priors.base import AuthorityScorer
-from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import (
+from authorag.policy import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_WEIGHT,
-    AuthorityReranker,
+    POLICY_FIELDS,
     Normalize,
     Signal,
+    make_policy,
+    policy_fields,
 )
+from authorag.priors.base import AuthorityScorer
+from authorag.relevance.base import RelevanceScorer
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
-_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
+_POLICY = tuple(n for n in POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 
 SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
@@ -75,7 +78,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         top_n: keep at most this many documents (None keeps all).
         weight, fusion, mode, signal, on_topic, meaning_on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
-            :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+            :class:`~authorag.policy.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
             YAML path, or a :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
 
@@ -116,7 +119,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
     @model_validator(mode="after")
     def _validate(self) -> AuthorityCompressor:
         adapters.check_top("top_n", self.top_n)
-        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))
+        make_policy(policy_fields(self, _POLICY))
         return self
 
     def reranker(self) -> AuthorityReranker:
@@ -132,7 +135,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         built = self._built
         if built is None:
             built = self._built = adapters.build_reranker(
-                self.scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
+                self.scorer, self.relevance, policy_fields(self, _POLICY), self.suitability)
         return built
 
     def _candidates(self, documents: Sequence[Document], mode: str) -> tuple[list[Candidate], str]:

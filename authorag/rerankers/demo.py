@@ -8,15 +8,16 @@ which pages moved and why, and what the columns mean.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from collections.abc import Sequence
 from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
 
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.policy import RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule, trust_rule_for
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, Ranking

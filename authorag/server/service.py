@@ -22,10 +22,11 @@ from authorag.domains import load_suffix_list
 from authorag.errors import AuthoragError, LimitExceeded
 from authorag.judges.base import public_reason
 from authorag.judges.deadline import guard_for, skip_code
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import CountsUnseen
 from authorag.relevance.tokens import tokenize
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE
 from authorag.server.admission import CostGate
 from authorag.server.config import ServerConfig

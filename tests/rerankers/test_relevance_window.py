@@ -96,8 +96,15 @@ def test_coverage_reads_a_long_page_s_window_only() -> None:
 def _reference_coverage(query: str, texts: list[str]) -> tuple[list[float], list[bool]]:
     # The plain algorithm, one text and one word at a time (no stemming cache): each run of
     # QUOTE_MIN_WORDS or more words whose neighbours follow each other in the query is one word.
-    from authorag.relevance.coverage import (ECHO_MIN_WORDS, ECHO_REPEAT, QUOTE_MIN_WORDS, QUOTED_SHARE,
-                                             STUFFED_MIN_WORDS, STUFFED_REPEAT, stuffed_share)
+    from authorag.relevance.coverage import (
+        ECHO_MIN_WORDS,
+        ECHO_REPEAT,
+        QUOTE_MIN_WORDS,
+        QUOTED_SHARE,
+        STUFFED_MIN_WORDS,
+        STUFFED_REPEAT,
+        stuffed_share,
+    )
     from authorag.relevance.language import stem_words
     from authorag.relevance.tokens import tokenize
     from authorag.text_window import read_window
@@ -312,7 +319,7 @@ def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
 
 def test_meaning_on_topic_is_a_checked_policy_field() -> None:
     from authorag.errors import ConfigError
-    from authorag.policy_options import make_policy
+    from authorag.policy import make_policy
 
     assert make_policy({"meaning_on_topic": 0.8}).meaning_on_topic == 0.8
     assert make_policy({}).meaning_on_topic is None

@@ -36,8 +36,8 @@ from typing import Any, get_args
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
 from authorag.errors import ConfigError
+from authorag.policy import DEFAULT_CREDIBILITY_WEIGHT, Signal
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT, Signal
 from authorag.validation import check_choice
 
 
