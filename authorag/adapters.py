@@ -32,7 +32,6 @@ from authorag.policy import RerankPolicy, make_policy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.scores import (
     AUTHORITY_SIGNAL_SCORE,
     FUSED_SCORE,
@@ -43,6 +42,7 @@ from authorag.scores import (
     TRUST_SCORE,
     UPSTREAM_SCORE,
 )
+from authorag.suitability.base import SuitabilityScorer
 from authorag.trust import DEFAULT_TRUST_RULE, TrustRule, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int, listed_positions
@@ -253,7 +253,7 @@ def build_reranker(
 
 def resolve_suitability(value: bool | str | SuitabilityScorer | None) -> SuitabilityScorer | None:
     """The surfaces' ``suitability`` setting: False/None off, True the shipped matrix, a str a
-    matrix YAML path, or a ready :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
+    matrix YAML path, or a ready :class:`~authorag.suitability.base.SuitabilityScorer`.
 
     Raises:
         ConfigError: a malformed matrix file (file, line and problem in the message).

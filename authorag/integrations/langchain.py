@@ -50,8 +50,8 @@ from authorag.policy import (
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.suitability import SuitabilityScorer
 from authorag.scores import FUSED_SCORE
+from authorag.suitability.base import SuitabilityScorer
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
 _POLICY = tuple(n for n in POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
@@ -80,7 +80,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
             :class:`~authorag.policy.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
-            YAML path, or a :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
+            YAML path, or a :class:`~authorag.suitability.base.SuitabilityScorer`.
 
     Example:
         >>> from langchain_core.documents import Document

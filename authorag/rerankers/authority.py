@@ -15,7 +15,7 @@ from authorag.relevance.base import RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
-from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
+from authorag.rerankers.suitability import blend_suitability
 from authorag.rerankers.window_text import read_window_text
 from authorag.scores import (
     AUTHORITY_SCORE,
@@ -28,6 +28,7 @@ from authorag.scores import (
     RELEVANCE_SCORE,
     TRUST_SCORE,
 )
+from authorag.suitability.base import SuitabilityScorer
 from authorag.trust import trust_rule_for
 from authorag.types import (
     UNKNOWN_DETAIL,
