@@ -108,6 +108,29 @@ def test_every_adapter_takes_every_policy_field() -> None:
     assert _adapter_policy_names(AuthorityRanker) == wanted | {"top_k"}  # Haystack's own top_k
 
 
+def test_every_adapter_holds_the_policy_its_fields_make() -> None:
+    pytest.importorskip("langchain_core")
+    pytest.importorskip("haystack")
+    pytest.importorskip("llama_index.core")
+    from authorag.integrations.haystack import AuthorityRanker
+    from authorag.integrations.langchain import AuthorityCompressor
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+    # the defaults each adapter declares for the policy fields are the policy's own
+    assert AuthorityCompressor().policy == AuthorityPostprocessor().policy == RerankPolicy()
+    assert AuthorityRanker().policy == RerankPolicy()
+    given = {"weight": 0.8, "signal": "blend", "unknown_level": 0.2, "allow": ["*.gov"], "rrf_k": 30.0}
+    wanted = RerankPolicy(weight=0.8, signal="blend", unknown_level=0.2, allow=("*.gov",), rrf_k=30.0)
+    assert AuthorityCompressor(**given).policy == AuthorityPostprocessor(**given).policy == wanted
+    ranker = AuthorityRanker(**given)
+    assert ranker.policy == wanted
+    params = ranker.to_dict()["init_parameters"]
+    assert (params["weight"], params["allow"], params["deny"], params["unknown_level"]) == (0.8, ["*.gov"], [], 0.2)
+    assert AuthorityRanker.from_dict(ranker.to_dict()).policy == wanted
+    with pytest.raises(ConfigError, match=r"weight must be in \[0, 1\], got 1.5"):
+        AuthorityRanker(weight=1.5)
+
+
 def _cli_breakdowns(tmp_path: Path) -> list[dict[str, Any]]:
     f = tmp_path / "c.jsonl"
     f.write_text("\n".join(json.dumps({"url": u, "text": "t"}) for u in URLS), encoding="utf-8")

@@ -43,6 +43,7 @@ from authorag.policy import (
     DEFAULT_WEIGHT,
     POLICY_FIELDS,
     Normalize,
+    RerankPolicy,
     Signal,
     make_policy,
     policy_fields,
@@ -115,12 +116,19 @@ class AuthorityCompressor(BaseDocumentCompressor):
     suitability: bool | str | SuitabilityScorer = False
 
     _built: tuple[AuthorityReranker, str] | None = PrivateAttr(default=None)  # the reranker, its relevance mode
+    _policy: RerankPolicy = PrivateAttr(default_factory=RerankPolicy)  # the policy fields, validated once
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityCompressor:
         adapters.check_top("top_n", self.top_n)
-        make_policy(policy_fields(self, _POLICY))
+        self._policy = make_policy(policy_fields(self, _POLICY))
         return self
+
+    @property
+    def policy(self) -> RerankPolicy:
+        """The policy fields as the :class:`~authorag.policy.RerankPolicy` the reranker is built from
+        (validated once, when the fields are)."""
+        return self._policy
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
@@ -135,7 +143,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         built = self._built
         if built is None:
             built = self._built = adapters.build_reranker(
-                self.scorer, self.relevance, policy_fields(self, _POLICY), self.suitability)
+                self.scorer, self.relevance, self._policy, self.suitability)
         return built
 
     def _candidates(self, documents: Sequence[Document], mode: str) -> tuple[list[Candidate], str]:

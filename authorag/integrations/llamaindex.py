@@ -40,6 +40,7 @@ from authorag.policy import (
     DEFAULT_WEIGHT,
     POLICY_FIELDS,
     Normalize,
+    RerankPolicy,
     Signal,
     make_policy,
     policy_fields,
@@ -125,12 +126,19 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     optin_sources: tuple[str, ...] = ()
 
     _built: tuple[AuthorityReranker, str] | None = PrivateAttr(default=None)  # the reranker, its relevance mode
+    _policy: RerankPolicy = PrivateAttr(default_factory=RerankPolicy)  # the policy fields, validated once
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityPostprocessor:
         adapters.check_top("top_n", self.top_n)
-        make_policy(policy_fields(self, _POLICY))
+        self._policy = make_policy(policy_fields(self, _POLICY))
         return self
+
+    @property
+    def policy(self) -> RerankPolicy:
+        """The policy fields as the :class:`~authorag.policy.RerankPolicy` the reranker is built from
+        (validated once, when the fields are)."""
+        return self._policy
 
     @classmethod
     def class_name(cls) -> str:
@@ -156,7 +164,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
                 scorer = load_scorer(None, exclude_sources=self.exclude_sources or None,
                                      optin_sources=self.optin_sources or None)
             built = self._built = adapters.build_reranker(
-                scorer, self.relevance, policy_fields(self, _POLICY), self.suitability)
+                scorer, self.relevance, self._policy, self.suitability)
         return built
 
     def _candidates(self, nodes: Sequence[NodeWithScore], query_bundle: QueryBundle | None,
