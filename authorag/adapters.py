@@ -223,12 +223,10 @@ _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 # ---- the reranker and the breakdown ----------------------------------------------------------
 
-def build_reranker(
-    scorer: AuthorityScorer | None = None,
-    relevance: Relevance | str | RelevanceScorer | None = "dense-or-bm25",
-    policy: Mapping[str, Any] | RerankPolicy | None = None,
-    suitability: bool | str | SuitabilityScorer | None = None,
-) -> tuple[AuthorityReranker, str]:
+def build_reranker(scorer: AuthorityScorer | None = None,
+                   relevance: Relevance | str | RelevanceScorer | None = "dense-or-bm25",
+                   policy: Mapping[str, Any] | RerankPolicy | None = None,
+                   suitability: bool | str | SuitabilityScorer | None = None) -> tuple[AuthorityReranker, str]:
     """An :class:`AuthorityReranker` and its relevance mode, for any surface.
 
     ``scorer`` None uses the default composition (:func:`authorag.compose.load_scorer` with
@@ -282,10 +280,10 @@ _BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(deta
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     """The breakdown template of ``detail``, once per detail (scorers share one per source): ``{"version": 1,
-    **detail.to_dict(), **trust fields}``, then every per-candidate key in the breakdown's order with the
-    values of a candidate without URL or scores, so :func:`_rows` only replaces values (no dict growth)."""
+    **detail.to_dict(), "trust", "trust_reason"}`` (trust is per candidate: :attr:`Candidate.trust`), then every
+    per-candidate key in the breakdown's order with the values of a candidate without URL or scores."""
     base = {"version": BREAKDOWN_VERSION,
-            **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
+            **({"trust_reason": None} if detail is None else {**detail.to_dict(), "trust": None, "trust_reason": None})}
     # "trust" keeps its place when the detail gave one, else it follows "has_url"
     template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
                 "signal": None, "relevance": None, "relevance_source": None, "upstream_score": None,
@@ -308,7 +306,10 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         if url:
             row["url"], row["has_url"] = url, True
         row["host"], row["domain"] = c.host, c.domain
-        if TRUST_SCORE in scores:
+        trust = c.trust if c.trust is not None or detail is None else DEFAULT_TRUST_RULE.of(detail)  # unranked
+        if trust is not None:
+            row["trust"], row["trust_reason"] = trust.value, trust.reason
+        if TRUST_SCORE in scores:  # the value as fused (a plain float)
             row["trust"] = scores[TRUST_SCORE]
         if AUTHORITY_SIGNAL_SCORE in scores:
             row["signal"] = scores[AUTHORITY_SIGNAL_SCORE]

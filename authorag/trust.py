@@ -37,13 +37,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from authorag.types import UNKNOWN_LEVEL, AuthorityDetail
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, TrustValue
 from authorag.validation import check_unit
 
-TrustReason = str
-"""One of :data:`TRUST_REASONS`: which branch of the rule produced a trust value."""
-
 TRUST_REASONS = ("low credibility", "mixed credibility", "credible", "page evidence", "recognition only", "unknown")
+"""The reasons a trust value can carry (:attr:`~authorag.types.TrustValue.reason`), one per branch of the rule."""
 
 PAGE_EVIDENCE_SOURCE = "page"
 """Name of the credibility value the page-evidence tier (:mod:`authorag.evidence`) writes. It is
@@ -53,19 +51,6 @@ so the rule takes it as the trust value instead of reading it as a reporting rel
 CREDIBLE_FROM = 0.6
 """Credibility at or above this is reported as ``credible``; between the rule's ``low`` and this,
 ``mixed credibility`` (the value follows the same formula; only the reason differs)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrustValue:
-    """A trust value with the branch of the rule that produced it.
-
-    Attributes:
-        value: trust on 0–1 (the unknown level means no evidence either way).
-        reason: one of :data:`TRUST_REASONS`.
-    """
-
-    value: float
-    reason: TrustReason
 
 
 @dataclass(frozen=True)
@@ -163,5 +148,5 @@ def trust_fields(detail: AuthorityDetail, rule: TrustRule = DEFAULT_TRUST_RULE) 
     tv = rule.of(detail)
     return {"trust": tv.value, "trust_reason": tv.reason}
 
-__all__ = ["DEFAULT_TRUST_RULE", "PAGE_EVIDENCE_SOURCE", "TRUST_REASONS", "TrustRule", "TrustValue", "trust_fields",
+__all__ = ["DEFAULT_TRUST_RULE", "PAGE_EVIDENCE_SOURCE", "TRUST_REASONS", "TrustRule", "trust_fields",
            "trust_rule_for"]

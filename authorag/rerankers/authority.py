@@ -146,7 +146,8 @@ class AuthorityReranker:
             raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
         details = [_resolve_detail(d, bool(allow) and allow.matches_candidate(c)) for c, d in zip(cands, details)]
         rule = trust_rule_for(policy.unknown_level)
-        trusts = [rule.value(d) for d in details]
+        values = [rule.of(d) for d in details]  # the one trust computation per candidate, carried on it
+        trusts = [v.value for v in values]
         signals = trusts if policy.signal == "trust" else [authority_signal(d, policy) for d in details]
         suit: dict[str, Any] | None = None
         extra: list[dict[str, float]] | None = None
@@ -173,10 +174,10 @@ class AuthorityReranker:
         if extra is not None:  # the suitability scores go into the same copy
             stage = [{**st, **e} for st, e in zip(stage, extra)]
         if not owned:
-            return ([c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit,
-                    join_notes(fusion.note, lang_note))
+            return ([c.with_scores(st, authority=d, trust=v) for c, st, d, v in zip(cands, stage, details, values)],
+                    suit, join_notes(fusion.note, lang_note))
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
-        scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
+        scored = [fill_scores(c, st, d, floats, v) for c, st, d, v in zip(cands, stage, details, values)]
         return scored, suit, join_notes(fusion.note, lang_note)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
