@@ -39,6 +39,11 @@ alone orders); ``bm25``, ``dense``: a scorer over the candidates' text
 extra is installed, else ``bm25`` (the default of every surface,
 :func:`authorag.relevance.registry.dense_or_bm25`)."""
 
+SkipCode = Literal["deadline", "circuit_open", "pool_busy", "recent_failure"]
+"""Why a judge that was due gave no value (:mod:`authorag.judges.deadline`): the request's judge
+deadline passed, the endpoint's circuit is open, every judge worker is busy, or the judge failed
+on this domain moments ago."""
+
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -73,7 +78,8 @@ class AuthorityDetail:
         credibility: reporting reliability on 0–1 where known (a separate axis), else None.
         credibility_sources: per-source credibility values.
         matched: the key that matched in the producing table (host or registrable domain).
-        note: free text (e.g. why a judge was skipped).
+        note: free text (e.g. why a judge was skipped, in words).
+        skipped: why a judge that was due gave no value (a :data:`SkipCode`), else None.
     """
 
     authority: float | None
@@ -84,6 +90,7 @@ class AuthorityDetail:
     credibility_sources: tuple[SourceValue, ...] = ()
     matched: str | None = None
     note: str | None = None
+    skipped: SkipCode | None = None
 
     @property
     def known(self) -> bool:
