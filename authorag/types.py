@@ -80,6 +80,8 @@ class AuthorityDetail:
         matched: the key that matched in the producing table (host or registrable domain).
         note: free text (e.g. why a judge was skipped, in words).
         skipped: why a judge that was due gave no value (a :data:`SkipCode`), else None.
+        page_trust: the page-evidence tier's value (:mod:`authorag.evidence`), already on the trust
+            scale, which the trust rule takes as the trust value; None when that tier did not speak.
     """
 
     authority: float | None
@@ -91,6 +93,7 @@ class AuthorityDetail:
     matched: str | None = None
     note: str | None = None
     skipped: SkipCode | None = None
+    page_trust: float | None = None
 
     @property
     def known(self) -> bool:

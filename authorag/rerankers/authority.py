@@ -226,7 +226,7 @@ def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityD
     d = UNKNOWN_DETAIL if detail is None else detail
     if allowed:
         # the caller vouches for the source: full recognition and credibility, so full trust
-        d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0,
+        d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0, page_trust=None,
                                 credibility_sources=(SourceValue("allow_list", 1.0, "allow-listed"),),
                                 note="allow-listed" if d.note is None else f"{d.note}; allow-listed")
     return d
