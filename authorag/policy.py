@@ -85,7 +85,9 @@ class RerankPolicy:
         credibility_weight: for ``signal="blend"``, the share of credibility in the signal
             where credibility is known, in [0, 1]; 0 uses recognition only.
         unknown_level: the level of a source nothing is known about (the trust rule's
-            unknown level; the blend's value for unknown sources), in [0, 1].
+            unknown level; the blend's value for unknown sources), in [0, 1]. Its default is
+            :data:`~authorag.types.UNKNOWN_LEVEL`, the one constant the tiers shrink towards and
+            page evidence is calibrated to; a value set here moves the fused values only.
         top_k: keep at most this many (None keeps all).
         min_authority: drop candidates whose authority signal is below this (unknown ones are
             dropped too), None disables.
