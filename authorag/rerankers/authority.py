@@ -148,7 +148,7 @@ class AuthorityReranker:
         rule = trust_rule_for(policy.unknown_level)
         values = [rule.of(d) for d in details]  # the one trust computation per candidate, carried on it
         trusts = [v.value for v in values]
-        signals = trusts if policy.signal == "trust" else [authority_signal(d, policy) for d in details]
+        signals = trusts if policy.signal == "trust" else [blend_signal(d, policy) for d in details]
         suit: dict[str, Any] | None = None
         extra: list[dict[str, float]] | None = None
         if self.suitability is not None:
@@ -249,8 +249,9 @@ def _stage_scores(d: AuthorityDetail, trust: float, signal: float, rel_name: str
     return scores
 
 
-def authority_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:
-    """The value fused with relevance: authority blended with credibility where known."""
+def blend_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:
+    """The ``signal="blend"`` value: authority blended with credibility where known (``credibility_weight``
+    sharing; ``unknown_level`` for an unknown authority). The default signal is trust (:mod:`authorag.trust`)."""
     base = policy.unknown_level if detail.authority is None else detail.authority
     if detail.credibility is None or policy.credibility_weight == 0.0:
         return base
