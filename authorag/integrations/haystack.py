@@ -77,9 +77,8 @@ class AuthorityRanker:
             YAML path (the source type x query topic signal, docs/suitability.md).
         suitability_weight: share of suitability in the source signal (default 0.5).
 
-    The policy arguments are validated once and held as ``policy`` (a
-    :class:`~authorag.policy.RerankPolicy`), which the reranker is built from and
-    :meth:`to_dict` writes back as the same init parameters.
+    The policy arguments are validated once, at construction, into ``policy`` (a
+    :class:`~authorag.policy.RerankPolicy`), which the reranker is built from.
 
     Example:
         >>> from haystack import Document
@@ -115,20 +114,29 @@ class AuthorityRanker:
         suitability: bool | str = False,
         suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT,
     ) -> None:
+        self.weight = weight
         self.top_k = adapters.check_top("top_k", top_k)
+        self.fusion = fusion
+        self.mode = mode
+        self.signal = signal
+        self.on_topic = on_topic
+        self.meaning_on_topic = meaning_on_topic
         self.relevance = relevance
         self.url_meta_keys = list(adapters.DEFAULT_URL_KEYS) if url_meta_keys is None else list(url_meta_keys)
+        self.credibility_weight = credibility_weight
+        self.unknown_level = unknown_level
+        self.min_authority = min_authority
+        self.rrf_k = rrf_k
+        self.normalize = normalize
+        self.allow = list(allow or [])
+        self.deny = list(deny or [])
         self.exclude_sources = list(exclude_sources or [])
         self.optin_sources = list(optin_sources or [])
         self.judge_api_key = judge_api_key
         self.suitability = suitability
+        self.suitability_weight = suitability_weight
         # the policy, validated and built once here (cheap; heavy state waits for warm_up())
-        self.policy: RerankPolicy = make_policy({
-            "weight": weight, "fusion": fusion, "mode": mode, "signal": signal, "on_topic": on_topic,
-            "meaning_on_topic": meaning_on_topic, "credibility_weight": credibility_weight,
-            "unknown_level": unknown_level, "min_authority": min_authority, "rrf_k": rrf_k,
-            "normalize": normalize, "allow": list(allow or []), "deny": list(deny or []),
-            "suitability_weight": suitability_weight})
+        self.policy: RerankPolicy = make_policy(policy_fields(self, _POLICY))
         self._reranker: AuthorityReranker | None = None
         self._relevance_mode = "auto"
 
@@ -205,9 +213,8 @@ class AuthorityRanker:
 
     def to_dict(self) -> dict[str, Any]:
         """Serialize to a dict (the secret is written by reference, e.g. its env var name)."""
-        policy = {n: list(v) if isinstance(v, tuple) else v for n, v in policy_fields(self.policy, _POLICY).items()}
         return default_to_dict(
-            self, **{n: policy[n] if n in policy else getattr(self, n) for n in _INIT},
+            self, **policy_fields(self, _INIT),
             judge_api_key=None if self.judge_api_key is None else self.judge_api_key.to_dict(),
         )
 
