@@ -1,12 +1,11 @@
-"""Reranking stages: authority fusion and the demo (relevance signals live in :mod:`authorag.relevance`)."""
+"""Reranking stages: authority fusion and the demo (relevance signals live in :mod:`authorag.relevance`,
+the policy the reranker applies in :mod:`authorag.policy`)."""
 from __future__ import annotations
 
-from authorag.policy import RerankPolicy
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.base import Reranker
 
 __all__ = [
     "AuthorityReranker",
-    "RerankPolicy",
     "Reranker",
 ]
