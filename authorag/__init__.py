@@ -27,6 +27,7 @@ from authorag.errors import (
 )
 from authorag.judges import ListJudge, PairJudge, PointJudge, load_judge
 from authorag.judges.backends import load_backend
+from authorag.policy import RerankPolicy
 from authorag.priors import (
     AuthorityScorer,
     LearnedPrior,
@@ -36,7 +37,7 @@ from authorag.priors import (
 )
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.registry import load_relevance
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.base import Reranker
 from authorag.tiers.hybrid import HybridAuthority, build_hybrid
 from authorag.tiers.tiered import TieredAuthority

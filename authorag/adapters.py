@@ -6,7 +6,7 @@ This module owns the parts they would otherwise each spell out:
 
 * the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
 * the reranker over the default composition (:func:`authorag.compose.load_scorer`), its policy from
-  plain fields (:mod:`authorag.policy_options`) and the optional suitability (:func:`resolve_suitability`);
+  plain fields (:mod:`authorag.policy`) and the optional suitability (:func:`resolve_suitability`);
 * the one per-candidate breakdown (:func:`breakdown`, :func:`breakdowns`).
 
 Example:
@@ -28,11 +28,10 @@ from typing import Any
 
 from authorag.domains import parse_host, parsed_url
 from authorag.errors import ConfigError
-from authorag.policy_options import make_policy
+from authorag.policy import RerankPolicy, make_policy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
-from authorag.rerankers.suitability import SuitabilityScorer
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import (
     AUTHORITY_SIGNAL_SCORE,
     ENCODED_SCORE,
@@ -44,6 +43,7 @@ from authorag.scores import (
     TRUST_SCORE,
     UPSTREAM_SCORE,
 )
+from authorag.suitability.base import SuitabilityScorer
 from authorag.trust import DEFAULT_TRUST_RULE, TrustRule, trust_fields
 from authorag.types import AuthorityDetail, Candidate, Ranking, Relevance, new_candidate
 from authorag.validation import check_choice, check_positive_int, listed_positions
@@ -224,12 +224,10 @@ _NO_SCORES: Mapping[str, float] = MappingProxyType({})
 
 # ---- the reranker and the breakdown ----------------------------------------------------------
 
-def build_reranker(
-    scorer: AuthorityScorer | None = None,
-    relevance: Relevance | str | RelevanceScorer | None = "cascade-or-bm25",
-    policy: Mapping[str, Any] | RerankPolicy | None = None,
-    suitability: bool | str | SuitabilityScorer | None = None,
-) -> tuple[AuthorityReranker, str]:
+def build_reranker(scorer: AuthorityScorer | None = None,
+                   relevance: Relevance | str | RelevanceScorer | None = "cascade-or-bm25",
+                   policy: Mapping[str, Any] | RerankPolicy | None = None,
+                   suitability: bool | str | SuitabilityScorer | None = None) -> tuple[AuthorityReranker, str]:
     """An :class:`AuthorityReranker` and its relevance mode, for any surface.
 
     ``scorer`` None uses the default composition (:func:`authorag.compose.load_scorer` with
@@ -254,7 +252,7 @@ def build_reranker(
 
 def resolve_suitability(value: bool | str | SuitabilityScorer | None) -> SuitabilityScorer | None:
     """The surfaces' ``suitability`` setting: False/None off, True the shipped matrix, a str a
-    matrix YAML path, or a ready :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
+    matrix YAML path, or a ready :class:`~authorag.suitability.base.SuitabilityScorer`.
 
     Raises:
         ConfigError: a malformed matrix file (file, line and problem in the message).
@@ -283,10 +281,10 @@ _BASES: dict[int, tuple[AuthorityDetail | None, dict[str, Any]]] = {}  # id(deta
 
 def _base(detail: AuthorityDetail | None) -> dict[str, Any]:
     """The breakdown template of ``detail``, once per detail (scorers share one per source): ``{"version": 1,
-    **detail.to_dict(), **trust fields}``, then every per-candidate key in the breakdown's order with the
-    values of a candidate without URL or scores, so :func:`_rows` only replaces values (no dict growth)."""
+    **detail.to_dict(), "trust", "trust_reason"}`` (trust is per candidate: :attr:`Candidate.trust`), then every
+    per-candidate key in the breakdown's order with the values of a candidate without URL or scores."""
     base = {"version": BREAKDOWN_VERSION,
-            **({"trust_reason": None} if detail is None else {**detail.to_dict(), **trust_fields(detail)})}
+            **({"trust_reason": None} if detail is None else {**detail.to_dict(), "trust": None, "trust_reason": None})}
     # "trust" keeps its place when the detail gave one, else it follows "has_url"
     template = {**base, "url": None, "host": None, "domain": None, "has_url": False, "trust": base.get("trust"),
                 "signal": None, "relevance": None, "relevance_source": None, "upstream_score": None,
@@ -309,7 +307,10 @@ def _rows(cands: Iterable[Candidate], source: str) -> list[dict[str, Any]]:
         if url:
             row["url"], row["has_url"] = url, True
         row["host"], row["domain"] = c.host, c.domain
-        if TRUST_SCORE in scores:
+        trust = c.trust if c.trust is not None or detail is None else DEFAULT_TRUST_RULE.of(detail)  # unranked
+        if trust is not None:
+            row["trust"], row["trust_reason"] = trust.value, trust.reason
+        if TRUST_SCORE in scores:  # the value as fused (a plain float)
             row["trust"] = scores[TRUST_SCORE]
         if AUTHORITY_SIGNAL_SCORE in scores:
             row["signal"] = scores[AUTHORITY_SIGNAL_SCORE]

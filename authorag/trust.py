@@ -16,8 +16,8 @@ credibility ``c`` below ``low``    ``u · c / low · low_ceiling``: below every 
 credibility ``c`` at or above      ``u + (1 − u) · s · (credible_share + (1 − credible_share) · ρ)``
 ``low``                            with ``s = (c − low) / (1 − low)`` and ``ρ`` the recognition
                                    lift ``max(0, r − u) / (1 − u)`` (0 when unknown)
-page evidence only                 the page-evidence tier's value (:mod:`authorag.evidence`),
-                                   already on this scale
+page evidence only                 the page-evidence tier's value (:attr:`AuthorityDetail.page_trust`,
+                                   :mod:`authorag.evidence`), already on this scale
 recognition only                   ``u + recognition_share · (r − u)``: a recognised source is
                                    lifted part of the way, never treated as credible
 nothing known                      ``u`` (the unknown level)
@@ -37,35 +37,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from authorag.types import UNKNOWN_LEVEL, AuthorityDetail
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, TrustValue
 from authorag.validation import check_unit
 
-TrustReason = str
-"""One of :data:`TRUST_REASONS`: which branch of the rule produced a trust value."""
-
 TRUST_REASONS = ("low credibility", "mixed credibility", "credible", "page evidence", "recognition only", "unknown")
-
-PAGE_EVIDENCE_SOURCE = "page"
-"""Name of the credibility value the page-evidence tier (:mod:`authorag.evidence`) writes. It is
-already on the trust scale (its calibration maps the no-evidence base rate to the unknown level),
-so the rule takes it as the trust value instead of reading it as a reporting reliability."""
+"""The reasons a trust value can carry (:attr:`~authorag.types.TrustValue.reason`), one per branch of the rule."""
 
 CREDIBLE_FROM = 0.6
 """Credibility at or above this is reported as ``credible``; between the rule's ``low`` and this,
 ``mixed credibility`` (the value follows the same formula; only the reason differs)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrustValue:
-    """A trust value with the branch of the rule that produced it.
-
-    Attributes:
-        value: trust on 0–1 (the unknown level means no evidence either way).
-        reason: one of :data:`TRUST_REASONS`.
-    """
-
-    value: float
-    reason: TrustReason
 
 
 @dataclass(frozen=True)
@@ -120,9 +100,9 @@ class TrustRule:
 
     def _compute(self, detail: AuthorityDetail) -> TrustValue:
         u, r, c = self.unknown_level, detail.authority, detail.credibility
-        for s in detail.credibility_sources:
-            if s.name == PAGE_EVIDENCE_SOURCE:  # the page tier fills only what nothing else rates
-                return TrustValue(min(1.0, max(0.0, s.value + u - UNKNOWN_LEVEL)), "page evidence")
+        page = detail.page_trust
+        if page is not None:  # the page tier fills only what nothing else rates
+            return TrustValue(min(1.0, max(0.0, page + u - UNKNOWN_LEVEL)), "page evidence")
         if c is not None and c < self.low:
             return TrustValue(u * self.low_ceiling * c / self.low, "low credibility")
         lift = 0.0 if r is None else max(0.0, r - u) / (1.0 - u) if u < 1.0 else 0.0
@@ -163,5 +143,5 @@ def trust_fields(detail: AuthorityDetail, rule: TrustRule = DEFAULT_TRUST_RULE) 
     tv = rule.of(detail)
     return {"trust": tv.value, "trust_reason": tv.reason}
 
-__all__ = ["DEFAULT_TRUST_RULE", "PAGE_EVIDENCE_SOURCE", "TRUST_REASONS", "TrustRule", "TrustValue", "trust_fields",
+__all__ = ["DEFAULT_TRUST_RULE", "TRUST_REASONS", "TrustRule", "trust_fields",
            "trust_rule_for"]

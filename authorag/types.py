@@ -39,6 +39,11 @@ alone orders); ``bm25``, ``dense``, ``cascade``: a scorer over the candidates' t
 extra is installed, else ``bm25`` (the default of every surface,
 :func:`authorag.relevance.registry.cascade_or_bm25`)."""
 
+SkipCode = Literal["deadline", "circuit_open", "pool_busy", "recent_failure"]
+"""Why a judge that was due gave no value (:mod:`authorag.judges.deadline`): the request's judge
+deadline passed, the endpoint's circuit is open, every judge worker is busy, or the judge failed
+on this domain moments ago."""
+
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -73,7 +78,10 @@ class AuthorityDetail:
         credibility: reporting reliability on 0–1 where known (a separate axis), else None.
         credibility_sources: per-source credibility values.
         matched: the key that matched in the producing table (host or registrable domain).
-        note: free text (e.g. why a judge was skipped).
+        note: free text (e.g. why a judge was skipped, in words).
+        skipped: why a judge that was due gave no value (a :data:`SkipCode`), else None.
+        page_trust: the page-evidence tier's value (:mod:`authorag.evidence`), already on the trust
+            scale, which the trust rule takes as the trust value; None when that tier did not speak.
     """
 
     authority: float | None
@@ -84,6 +92,8 @@ class AuthorityDetail:
     credibility_sources: tuple[SourceValue, ...] = ()
     matched: str | None = None
     note: str | None = None
+    skipped: SkipCode | None = None
+    page_trust: float | None = None
 
     @property
     def known(self) -> bool:
@@ -116,6 +126,19 @@ UNKNOWN_DETAIL = AuthorityDetail(authority=None, confidence=0.0, tier="unknown")
 
 
 @dataclass(frozen=True, slots=True)
+class TrustValue:
+    """A trust value with the branch of the rule that produced it (:mod:`authorag.trust`).
+
+    Attributes:
+        value: trust on 0–1 (the unknown level means no evidence either way).
+        reason: one of :data:`authorag.trust.TRUST_REASONS`.
+    """
+
+    value: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """A retrieved item whose source authority is to be judged.
 
@@ -138,6 +161,9 @@ class Candidate:
     metadata: Mapping[str, Any] = field(default_factory=_empty)
     scores: Mapping[str, float] = field(default_factory=_empty)
     authority: AuthorityDetail | None = None
+    trust: TrustValue | None = None
+    """The trust value the reranker fused for this candidate and its reason, computed once per
+    request (:mod:`authorag.trust`); None before reranking."""
 
     @classmethod
     def create(
@@ -176,14 +202,16 @@ class Candidate:
         """Return a copy with score ``name`` added; raises if that score is already set."""
         return self.with_scores({name: value})
 
-    def with_scores(self, values: Mapping[str, float], authority: AuthorityDetail | None = None) -> Candidate:
-        """Return a copy with several new scores added (and ``authority`` set, if given).
+    def with_scores(self, values: Mapping[str, float], authority: AuthorityDetail | None = None,
+                    trust: TrustValue | None = None) -> Candidate:
+        """Return a copy with several new scores added (and ``authority`` and ``trust`` set, if given).
 
         Raises:
             ConfigError: a score name is already set; every stage writes its own names once.
         """
         return new_candidate(self.id, self.url, self.host, self.domain, self.text, self.metadata,
-                             _merged_scores(self, values, False), self.authority if authority is None else authority)
+                             _merged_scores(self, values, False), self.authority if authority is None else authority,
+                             self.trust if trust is None else trust)
 
     def with_authority(self, detail: AuthorityDetail) -> Candidate:
         """Return a copy carrying ``detail`` (replacing no scores)."""
@@ -231,7 +259,7 @@ _SLOT_SETTERS = tuple(Candidate.__dict__[f.name].__set__ for f in dataclasses.fi
 
 def new_candidate(id: str, url: str, host: str | None, domain: str | None, text: str,
                   metadata: Mapping[str, Any], scores: Mapping[str, float],
-                  authority: AuthorityDetail | None) -> Candidate:
+                  authority: AuthorityDetail | None, trust: TrustValue | None = None) -> Candidate:
     """A :class:`Candidate` from every field, positionally, at half the cost of ``Candidate(...)``.
 
     For the per-candidate hot paths (each reranking stage, each adapter call): a frozen
@@ -245,7 +273,7 @@ def new_candidate(id: str, url: str, host: str | None, domain: str | None, text:
         True
     """
     c = object.__new__(Candidate)
-    s_id, s_url, s_host, s_domain, s_text, s_meta, s_scores, s_auth = _SLOT_SETTERS
+    s_id, s_url, s_host, s_domain, s_text, s_meta, s_scores, s_auth, s_trust = _SLOT_SETTERS
     s_id(c, id)
     s_url(c, url)
     s_host(c, host)
@@ -254,10 +282,11 @@ def new_candidate(id: str, url: str, host: str | None, domain: str | None, text:
     s_meta(c, metadata)
     s_scores(c, scores)
     s_auth(c, authority)
+    s_trust(c, trust)
     return c
 
 
-_SET_SCORES, _SET_AUTHORITY = _SLOT_SETTERS[6], _SLOT_SETTERS[7]
+_SET_SCORES, _SET_AUTHORITY, _SET_TRUST = _SLOT_SETTERS[6], _SLOT_SETTERS[7], _SLOT_SETTERS[8]
 
 
 def _merged_scores(candidate: Candidate, values: Mapping[str, float], floats: bool) -> Mapping[str, float]:
@@ -285,7 +314,7 @@ def _merged_scores(candidate: Candidate, values: Mapping[str, float], floats: bo
 
 
 def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: AuthorityDetail,
-                floats: bool = False) -> Candidate:
+                floats: bool = False, trust: TrustValue | None = None) -> Candidate:
     """:meth:`Candidate.with_scores` written into ``candidate`` itself; returns it.
 
     Only for a candidate its caller has just built and shares with no one (the adapters build
@@ -293,7 +322,8 @@ def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: Au
     it then exists once instead of twice per document. The scores and authority are the ones
     :meth:`~Candidate.with_scores` gives the copy, with the same error on a name set twice.
     ``floats``: every value is already a plain float (the reranker's own stage scores), so the
-    pass that converts ints and numpy scalars is skipped.
+    pass that converts ints and numpy scalars is skipped. ``trust``: the trust value fused, set
+    when given (:attr:`Candidate.trust`).
 
     Example:
         >>> c = new_candidate("1", "https://nih.gov/x", "nih.gov", "nih.gov", "", _EMPTY, _EMPTY, None)
@@ -302,6 +332,8 @@ def fill_scores(candidate: Candidate, values: Mapping[str, float], authority: Au
     """
     _SET_SCORES(candidate, _merged_scores(candidate, values, floats))
     _SET_AUTHORITY(candidate, authority)
+    if trust is not None:
+        _SET_TRUST(candidate, trust)
     return candidate
 
 

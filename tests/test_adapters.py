@@ -11,10 +11,18 @@ from typing import Any, get_args
 
 import pytest
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag.errors import ConfigError
+from authorag.policy import (
+    POLICY_FIELDS,
+    RerankPolicy,
+    add_policy_options,
+    make_policy,
+    policy_fields,
+    policy_from_env,
+    policy_to_env,
+)
 from authorag.relevance.registry import load_relevance
-from authorag.rerankers.authority import RerankPolicy
 from authorag.types import Relevance
 
 URLS = ["https://someblog.blogspot.com/x", "https://www.nih.gov/y", "https://unknown-clinic-4821.net/z"]
@@ -59,24 +67,24 @@ def test_one_vocabulary() -> None:
 
 
 def test_policy_fields_come_from_the_dataclass() -> None:
-    assert policy_options.POLICY_FIELDS == tuple(f.name for f in dataclasses.fields(RerankPolicy))
+    assert POLICY_FIELDS == tuple(f.name for f in dataclasses.fields(RerankPolicy))
     p = argparse.ArgumentParser()
-    policy_options.add_policy_options(p, weight=0.5)
+    add_policy_options(p, weight=0.5)
     args = p.parse_args(["--fusion", "rrf", "--deny", "*.biz", "--deny", "spam.com", "--min-authority", "0.2"])
-    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in policy_options.policy_fields(args).items()}
-    policy = policy_options.make_policy(fields)
+    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in policy_fields(args).items()}
+    policy = make_policy(fields)
     assert (policy.weight, policy.fusion, policy.deny, policy.min_authority, policy.top_k) == (
         0.5, "rrf", ("*.biz", "spam.com"), 0.2, None)
     assert "(default 0.5)" in p.format_help()
     with pytest.raises(ConfigError, match=r"unknown policy field\(s\) \['wieght'\]"):
-        policy_options.make_policy({"wieght": 0.5})
+        make_policy({"wieght": 0.5})
 
 
 def test_policy_env_round_trip() -> None:
     policy = RerankPolicy(weight=0.6, deny=("*.biz",), min_authority=0.1)
-    env = policy_options.policy_to_env(policy)
+    env = policy_to_env(policy)
     assert env == {"AUTHORAG_WEIGHT": "0.6", "AUTHORAG_MIN_AUTHORITY": "0.1", "AUTHORAG_DENY": "*.biz"}
-    assert policy_options.make_policy(policy_options.policy_from_env(env)) == policy
+    assert make_policy(policy_from_env(env)) == policy
 
 
 def _adapter_policy_names(cls: Any) -> set[str]:
@@ -84,7 +92,7 @@ def _adapter_policy_names(cls: Any) -> set[str]:
 
     fields = getattr(cls, "model_fields", None)
     names = set(fields) if fields is not None else set(inspect.signature(cls.__init__).parameters)
-    return names & set(policy_options.POLICY_FIELDS)
+    return names & set(POLICY_FIELDS)
 
 
 def test_every_adapter_takes_every_policy_field() -> None:
@@ -95,10 +103,33 @@ def test_every_adapter_takes_every_policy_field() -> None:
     from authorag.integrations.langchain import AuthorityCompressor
     from authorag.integrations.llamaindex import AuthorityPostprocessor
 
-    wanted = set(policy_options.POLICY_FIELDS) - {"top_k"}
+    wanted = set(POLICY_FIELDS) - {"top_k"}
     assert _adapter_policy_names(AuthorityCompressor) == wanted  # LangChain caps with top_n
     assert _adapter_policy_names(AuthorityPostprocessor) == wanted  # LlamaIndex caps with top_n
     assert _adapter_policy_names(AuthorityRanker) == wanted | {"top_k"}  # Haystack's own top_k
+
+
+def test_every_adapter_holds_the_policy_its_fields_make() -> None:
+    pytest.importorskip("langchain_core")
+    pytest.importorskip("haystack")
+    pytest.importorskip("llama_index.core")
+    from authorag.integrations.haystack import AuthorityRanker
+    from authorag.integrations.langchain import AuthorityCompressor
+    from authorag.integrations.llamaindex import AuthorityPostprocessor
+
+    # the defaults each adapter declares for the policy fields are the policy's own
+    assert AuthorityCompressor().policy == AuthorityPostprocessor().policy == RerankPolicy()
+    assert AuthorityRanker().policy == RerankPolicy()
+    given = {"weight": 0.8, "signal": "blend", "unknown_level": 0.2, "allow": ["*.gov"], "rrf_k": 30.0}
+    wanted = RerankPolicy(weight=0.8, signal="blend", unknown_level=0.2, allow=("*.gov",), rrf_k=30.0)
+    assert AuthorityCompressor(**given).policy == AuthorityPostprocessor(**given).policy == wanted
+    ranker = AuthorityRanker(**given)
+    assert ranker.policy == wanted
+    params = ranker.to_dict()["init_parameters"]
+    assert (params["weight"], params["allow"], params["deny"], params["unknown_level"]) == (0.8, ["*.gov"], [], 0.2)
+    assert AuthorityRanker.from_dict(ranker.to_dict()).policy == wanted
+    with pytest.raises(ConfigError, match=r"weight must be in \[0, 1\], got 1.5"):
+        AuthorityRanker(weight=1.5)
 
 
 def _cli_breakdowns(tmp_path: Path) -> list[dict[str, Any]]:

@@ -53,7 +53,7 @@ EXPORTED: dict[str, list[str]] = {
     "authorag.priors.store": [],
     "authorag.relevance": ["ENGLISH_STOPWORDS", "RELEVANCE_REGISTRY", "BM25Relevance", "DenseEncoder", "DenseRelevance",
                            "RelevanceEntry", "RelevanceScorer", "UpstreamSimilarity", "load_relevance", "tokenize"],
-    "authorag.rerankers": ["AuthorityReranker", "RerankPolicy", "Reranker"],
+    "authorag.rerankers": ["AuthorityReranker", "Reranker"],
     "authorag.retrieval": ["BM25Retriever", "DenseRetriever", "FaissIndex", "HybridRetriever", "IndexKind",
                            "IndexOptions", "RelevanceFusion", "Retriever"],
     "authorag.server": [],

@@ -1,5 +1,5 @@
-"""The import graph inside authorag has no cycle (function-level imports included), and no module
-is over 400 lines."""
+"""The import graph inside authorag has no cycle (function-level imports included), its imports go
+down the layers of docs/ARCHITECTURE.md, and no module is over 400 lines."""
 from __future__ import annotations
 
 import ast
@@ -116,3 +116,60 @@ def test_no_import_cycles() -> None:
 def test_module_size(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(PKG)} has {lines} lines (at most {MAX_LINES}): split it along a seam"
+
+
+# The layers of docs/ARCHITECTURE.md, bottom to top, each a list of top-level names under authorag/
+# ("" is the package root, authorag/__init__.py). A module may import its own layer and those below.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("core", ("types", "scores", "errors", "validation", "domains", "_urlhost", "progress", "_optional",
+              "text_window", "deadline", "settings", "data")),
+    ("signals", ("platforms", "priors", "judges", "relevance", "evidence", "suitability", "trust", "policy")),
+    ("composition", ("tiers", "compose")),
+    ("ranking", ("rerankers", "retrieval")),
+    ("test support", ("testing", "_faults")),
+    ("front doors", ("adapters", "server", "integrations", "cli", "audit", "benchmarks", "spark", "websearch",
+                     "__main__", "")),
+)
+ARCHITECTURE = PKG.parent / "docs" / "ARCHITECTURE.md"
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of a dotted module name (``authorag.priors.table`` -> signals)."""
+    top = module.split(".")[1] if "." in module else ""
+    for i, (_, names) in enumerate(LAYERS):
+        if top in names:
+            return i
+    raise AssertionError(f"authorag.{top} has no layer: add it to LAYERS here and to the layer table of "
+                         "docs/ARCHITECTURE.md")
+
+
+def arrows_up(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a lower layer into a higher one, as ``a -> b (layer -> layer)``."""
+    return sorted(f"{a} -> {b} ({LAYERS[layer_of(a)][0]} -> {LAYERS[layer_of(b)][0]})"
+                  for a, targets in graph.items() for b in targets if layer_of(b) > layer_of(a))
+
+
+def test_arrows_up_finds_an_import_into_a_higher_layer() -> None:
+    graph = {"authorag.suitability.scorer": {"authorag.rerankers.suitability", "authorag.types"},
+             "authorag.rerankers.authority": {"authorag.policy"}, "authorag": {"authorag.cli"}}
+    assert arrows_up(graph) == ["authorag.suitability.scorer -> authorag.rerankers.suitability (signals -> ranking)"]
+
+
+def test_a_module_outside_every_layer_is_named() -> None:
+    with pytest.raises(AssertionError, match=r"authorag\.newroom has no layer: add it to LAYERS"):
+        layer_of("authorag.newroom.x")
+
+
+def test_imports_go_down_the_documented_layers() -> None:
+    assert arrows_up(import_graph()) == [], "a module imports a higher layer: move the shared part down"
+
+
+def test_layers_match_the_architecture_doc() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text[text.index("| layer | modules |"):].split("\n\n")[0].splitlines()[2:]
+    rows = {line.split("|")[1].strip(): line.split("|")[2] for line in table}
+    assert list(rows) == [name for name, _ in LAYERS]
+    missing = [f"{layer}: {name}" for layer, names in LAYERS for name in names
+               if name not in ("", "__main__", "data") and f"`{name}`" not in rows[layer]
+               and f"`{name}/`" not in rows[layer]]
+    assert missing == [], "name these modules in their row of docs/ARCHITECTURE.md's layer table"

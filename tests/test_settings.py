@@ -13,7 +13,7 @@ from hostile.settings_files import settings_variants
 
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
-from authorag.policy_options import make_policy, policy_from_env
+from authorag.policy import make_policy, policy_from_env
 from authorag.settings import check_setting, describe, field_kinds, read_toml
 
 VARIANTS = settings_variants()

@@ -21,8 +21,8 @@ from typing import Any
 
 from authorag.audit.model import AuditSource
 from authorag.priors.base import AuthorityScorer
-from authorag.trust import DEFAULT_TRUST_RULE, TrustValue
-from authorag.types import AuthorityDetail, Candidate
+from authorag.trust import DEFAULT_TRUST_RULE
+from authorag.types import AuthorityDetail, Candidate, TrustValue
 
 
 def source_trust(detail: AuthorityDetail) -> TrustValue:

@@ -42,8 +42,8 @@ from typing import Any, Literal
 
 from authorag.benchmarks.rag.protocol import TOP_KS
 from authorag.errors import ConfigError
+from authorag.policy import DEFAULT_CREDIBILITY_WEIGHT
 from authorag.relevance.dense import LEAD_TOKENS
-from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT
 
 TrackKind = Literal["tail", "hosted", "rag", "le", "rerank"]
 COMPARE_VERSION = 1

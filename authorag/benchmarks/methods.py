@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from authorag.benchmarks.tasks import BenchItem, ItemKind, normalize_key, read_rows
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy, Signal
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import RerankPolicy, Signal, authority_signal
+from authorag.rerankers.authority import blend_signal
 from authorag.trust import DEFAULT_TRUST_RULE
 from authorag.types import AuthorityDetail, Candidate
 
@@ -142,7 +143,7 @@ class ScorerMethod:
     """Adapts any :class:`AuthorityScorer` (prior table, learned prior, hybrid, judge) pointwise.
 
     The score is the signal the reranker fuses under ``policy`` (default: ``signal`` with
-    ``credibility_weight``): :func:`authority_signal` for ``signal="blend"``, the trust value
+    ``credibility_weight``): :func:`blend_signal` for ``signal="blend"``, the trust value
     (:mod:`authorag.trust`) for ``signal="trust"``; None when nothing is known about the source.
     Details are cached per item. The rerank tracks rerank with ``scorer``, ``policy`` and
     ``relevance`` (a pinned relevance, or None for the track's own).
@@ -177,7 +178,7 @@ class ScorerMethod:
                 out.append(None if tv.reason == "unknown" else tv.value)
                 continue
             known = d.authority is not None or (self.policy.credibility_weight > 0 and d.credibility is not None)
-            out.append(authority_signal(d, self.policy) if known else None)
+            out.append(blend_signal(d, self.policy) if known else None)
         return out
 
     def details(self, items: Sequence[BenchItem]) -> list[AuthorityDetail]:

@@ -16,7 +16,8 @@ from typing import IO, Any
 from rich.console import Console
 from rich.table import Table
 
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.policy import RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule, trust_rule_for
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, Ranking

@@ -8,10 +8,17 @@ import sys
 from typing import Any, get_args
 
 from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
-from authorag.cli._util import JSON_VERSION, Subparsers, add_max_input, input_cap, read_jsonl, write_jsonl
+from authorag.cli._util import (
+    JSON_VERSION,
+    Subparsers,
+    add_max_input,
+    input_cap,
+    read_jsonl,
+    write_jsonl,
+)
 from authorag.compose import add_scorer_options
 from authorag.errors import ConfigError
-from authorag.policy_options import add_policy_options
+from authorag.policy import add_policy_options
 from authorag.scores import FUSED_SCORE
 from authorag.types import Relevance
 
@@ -65,12 +72,12 @@ def _add_suitability(p: argparse.ArgumentParser) -> None:
 def build_reranker(args: argparse.Namespace) -> tuple[Any, str]:
     """An AuthorityReranker and its relevance mode, configured from parsed CLI options over the
     ``AUTHORAG_*`` variables and the config file (the policy from its ``[reranker]`` table)."""
-    from authorag import adapters, policy_options
+    from authorag import adapters
     from authorag.compose import args_environ, load_scorer, settings_from_args
-    from authorag.rerankers.authority import RerankPolicy
+    from authorag.policy import RerankPolicy, policy_from_env
     from authorag.settings import flag_values
 
-    fields = policy_options.policy_from_env(args_environ(args), **flag_values(args, RerankPolicy))
+    fields = policy_from_env(args_environ(args), **flag_values(args, RerankPolicy))
     suitability: bool | str = args.suitability_matrix or bool(args.suitability)
     return adapters.build_reranker(load_scorer(settings_from_args(args)), args.relevance, fields, suitability)
 

@@ -13,8 +13,7 @@ from typing import Any
 
 from authorag.cli._util import Subparsers
 from authorag.compose import ScorerSettings, add_scorer_options, args_environ, composition_name
-from authorag.policy_options import add_policy_options
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy, add_policy_options
 from authorag.server.config import ServerConfig
 from authorag.settings import add_flags, export_env, flag_values
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from authorag.cli._util import JSON_VERSION, Subparsers, read_text
 from authorag.compose import add_scorer_options
-from authorag.policy_options import add_policy_options
+from authorag.policy import add_policy_options
 
 EXPORT_FORMATS = ("goggle", "searxng", "tavily", "exa", "perplexity", "openai", "anthropic")
 
@@ -42,13 +42,11 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _policy(args: argparse.Namespace) -> Any:
-    from authorag import policy_options
     from authorag.compose import args_environ
-    from authorag.rerankers.authority import RerankPolicy
+    from authorag.policy import RerankPolicy, make_policy, policy_from_env
     from authorag.settings import flag_values
 
-    return policy_options.make_policy(policy_options.policy_from_env(args_environ(args),
-                                                                     **flag_values(args, RerankPolicy)))
+    return make_policy(policy_from_env(args_environ(args), **flag_values(args, RerankPolicy)))
 
 
 def _scorer(args: argparse.Namespace) -> Any:

@@ -38,7 +38,6 @@ from authorag.evidence.model import PageModel, load_page_model, page_trust
 from authorag.evidence.text import TextBatch, read_texts
 from authorag.evidence.url import HOSTED_CUE, URL_FEATURES
 from authorag.suitability.classifier import SourceTypeClassifier
-from authorag.trust import PAGE_EVIDENCE_SOURCE
 from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 MAX_CONFIDENCE = 0.5
@@ -54,6 +53,9 @@ FILLS_TIERS = frozenset({"unknown", "hosted", "learned", "judge"})
 not a table, a suffix rule or a reserved name."""
 STATUS_SOURCE, WHY_SOURCE = "page.status", "page.why"
 """Credibility-source names of the verdict (raw ``spoke`` / ``abstained``) and its reason."""
+PAGE_EVIDENCE_SOURCE = "page"
+"""Credibility-source name of the page's value (raw: its credibility), shown in the breakdown; the
+trust rule reads the value from :attr:`~authorag.types.AuthorityDetail.page_trust`, not from here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +176,8 @@ class PageEvidence:
         unknown = base.tier == "unknown"
         return AuthorityDetail(base.authority, estimate.confidence if unknown else base.confidence,
                                "page" if unknown else base.tier, base.sources, estimate.trust,
-                               (*base.credibility_sources, *sources), base.matched, note)
+                               (*base.credibility_sources, *sources), base.matched, note, base.skipped,
+                               page_trust=estimate.trust)
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """``AuthorityScorer`` protocol: the page tier alone (every candidate treated as unknown)."""
@@ -285,4 +288,4 @@ def _one(model: PageModel, ev: UrlEvidence, texts: TextBatch, i: int) -> PageEst
 _HOSTED_AT = URL_FEATURES.index(HOSTED_CUE)
 
 
-__all__ = ["FILLS_TIERS", "MAX_CONFIDENCE", "MAX_LIFT", "STATUS_SOURCE", "WHY_SOURCE", "LayerEvidence", "PageEstimate", "PageEvidence"]
+__all__ = ["FILLS_TIERS", "MAX_CONFIDENCE", "MAX_LIFT", "PAGE_EVIDENCE_SOURCE", "STATUS_SOURCE", "WHY_SOURCE", "LayerEvidence", "PageEstimate", "PageEvidence"]

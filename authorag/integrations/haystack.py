@@ -26,21 +26,25 @@ require("haystack", extra="haystack", feature="authorag.integrations.haystack.Au
 from haystack import Document, component, default_from_dict, default_to_dict
 from haystack.utils import Secret, deserialize_secrets_inplace
 
-from authorag import adapters, policy_options
-from authorag.rerankers.authority import (
+from authorag import adapters
+from authorag.policy import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_WEIGHT,
-    AuthorityReranker,
+    POLICY_FIELDS,
+    RerankPolicy,
+    make_policy,
+    policy_fields,
 )
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, Ranking
 
 META_KEY = "authority"
 """``Document.meta`` key that receives the per-document explanation."""
 
-_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_k is the per-call cap
+_POLICY = tuple(n for n in POLICY_FIELDS if n != "top_k")  # top_k is the per-call cap
 _INIT = ("top_k", "relevance", "url_meta_keys", *_POLICY, "exclude_sources", "optin_sources", "suitability")
 
 
@@ -65,13 +69,16 @@ class AuthorityRanker:
             embedding retriever's) or ``"none"``.
         url_meta_keys: meta keys searched in order for the source URL.
         credibility_weight, unknown_level, min_authority, rrf_k, normalize, allow, deny: see
-            :class:`~authorag.rerankers.authority.RerankPolicy`.
+            :class:`~authorag.policy.RerankPolicy`.
         exclude_sources, optin_sources: prior sources to leave out / add (``load_prior``).
         judge_api_key: API key for an LLM judge backend, as a ``Secret`` (serialized by
             reference, never by value); kept for authority scorers that call a judge.
         suitability: False (default) off; True for the shipped suitability matrix, or a matrix
             YAML path (the source type x query topic signal, docs/suitability.md).
         suitability_weight: share of suitability in the source signal (default 0.5).
+
+    The policy arguments are validated once, at construction, into ``policy`` (a
+    :class:`~authorag.policy.RerankPolicy`), which the reranker is built from.
 
     Example:
         >>> from haystack import Document
@@ -128,7 +135,8 @@ class AuthorityRanker:
         self.judge_api_key = judge_api_key
         self.suitability = suitability
         self.suitability_weight = suitability_weight
-        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))  # cheap; heavy state waits for warm_up()
+        # the policy, validated and built once here (cheap; heavy state waits for warm_up())
+        self.policy: RerankPolicy = make_policy(policy_fields(self, _POLICY))
         self._reranker: AuthorityReranker | None = None
         self._relevance_mode = "auto"
 
@@ -140,8 +148,7 @@ class AuthorityRanker:
 
         scorer = load_scorer(None, exclude_sources=tuple(self.exclude_sources) or None,
                              optin_sources=tuple(self.optin_sources) or None)
-        reranker, self._relevance_mode = adapters.build_reranker(
-            scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
+        reranker, self._relevance_mode = adapters.build_reranker(scorer, self.relevance, self.policy, self.suitability)
         reranker.warm_up()  # the relevance model (dense) loads here, not in the first run()
         self._reranker = reranker
 
@@ -207,7 +214,7 @@ class AuthorityRanker:
     def to_dict(self) -> dict[str, Any]:
         """Serialize to a dict (the secret is written by reference, e.g. its env var name)."""
         return default_to_dict(
-            self, **policy_options.policy_fields(self, _INIT),
+            self, **policy_fields(self, _INIT),
             judge_api_key=None if self.judge_api_key is None else self.judge_api_key.to_dict(),
         )
 

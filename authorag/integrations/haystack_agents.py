@@ -19,8 +19,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag._optional import require
+from authorag.policy import make_policy
 
 require("haystack", extra="haystack", feature="authorag.integrations.haystack_agents")
 
@@ -44,7 +45,7 @@ class AuthorityToolHook:
         watch: names of the tools to watch; None watches every tool whose result holds search results.
         relevance: a relevance mode (default ``"rank"``: the engine's own order) or scorer name.
         top_n: keep at most this many results (None keeps all the policy keeps).
-        policy: :class:`~authorag.rerankers.authority.RerankPolicy` fields, validated now.
+        policy: :class:`~authorag.policy.RerankPolicy` fields, validated now.
 
     Raises:
         ConfigError: an unknown or invalid policy field or relevance choice.
@@ -54,7 +55,7 @@ class AuthorityToolHook:
                  **policy: Any) -> None:
         self.watch = None if watch is None else tuple(watch)
         self.relevance, self.top_n, self.policy = relevance, top_n, dict(policy)
-        reranker, mode = adapters.build_reranker(None, relevance, policy_options.make_policy(policy))
+        reranker, mode = adapters.build_reranker(None, relevance, make_policy(policy))
         self.filter = ResultFilter(reranker, mode, top_n)
 
     def _targets(self, messages: list[ChatMessage]) -> list[_Target]:

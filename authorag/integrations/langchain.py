@@ -34,24 +34,28 @@ from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
-from authorag.priors.base import AuthorityScorer
-from authorag.relevance.base import RelevanceScorer
-from authorag.rerankers.authority import (
+from authorag.policy import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_WEIGHT,
-    AuthorityReranker,
+    POLICY_FIELDS,
     Normalize,
+    RerankPolicy,
     Signal,
+    make_policy,
+    policy_fields,
 )
-from authorag.rerankers.suitability import SuitabilityScorer
+from authorag.priors.base import AuthorityScorer
+from authorag.relevance.base import RelevanceScorer
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE
+from authorag.suitability.base import SuitabilityScorer
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
-_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
+_POLICY = tuple(n for n in POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 
 SCORE_KEY = "relevance_score"
 """Metadata key that receives the fused score (LangChain's reranker convention)."""
@@ -75,9 +79,9 @@ class AuthorityCompressor(BaseDocumentCompressor):
         top_n: keep at most this many documents (None keeps all).
         weight, fusion, mode, signal, on_topic, meaning_on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
-            :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+            :class:`~authorag.policy.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, a matrix
-            YAML path, or a :class:`~authorag.rerankers.suitability.SuitabilityScorer`.
+            YAML path, or a :class:`~authorag.suitability.base.SuitabilityScorer`.
 
     Example:
         >>> from langchain_core.documents import Document
@@ -112,12 +116,19 @@ class AuthorityCompressor(BaseDocumentCompressor):
     suitability: bool | str | SuitabilityScorer = False
 
     _built: tuple[AuthorityReranker, str] | None = PrivateAttr(default=None)  # the reranker, its relevance mode
+    _policy: RerankPolicy = PrivateAttr(default_factory=RerankPolicy)  # the policy fields, validated once
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityCompressor:
         adapters.check_top("top_n", self.top_n)
-        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))
+        self._policy = make_policy(policy_fields(self, _POLICY))
         return self
+
+    @property
+    def policy(self) -> RerankPolicy:
+        """The policy fields as the :class:`~authorag.policy.RerankPolicy` the reranker is built from
+        (validated once, when the fields are)."""
+        return self._policy
 
     def reranker(self) -> AuthorityReranker:
         """The underlying reranker (built on first use: loading the prior is not free)."""
@@ -132,7 +143,7 @@ class AuthorityCompressor(BaseDocumentCompressor):
         built = self._built
         if built is None:
             built = self._built = adapters.build_reranker(
-                self.scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
+                self.scorer, self.relevance, self._policy, self.suitability)
         return built
 
     def _candidates(self, documents: Sequence[Document], mode: str) -> tuple[list[Candidate], str]:

@@ -24,8 +24,9 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag._optional import require
+from authorag.policy import make_policy
 
 require("langchain.agents", extra="langchain", feature="authorag.integrations.langchain_agents")
 
@@ -51,7 +52,7 @@ class AuthorityMiddleware(AgentMiddleware):  # type: ignore[type-arg]
         scorer: authority scorer; default the shipped composition.
         relevance: a relevance mode (default ``"rank"``: the engine's own order) or scorer name.
         top_n: hand the model at most this many results (None keeps all the policy keeps).
-        policy: :class:`~authorag.rerankers.authority.RerankPolicy` fields (``deny``, ``allow``,
+        policy: :class:`~authorag.policy.RerankPolicy` fields (``deny``, ``allow``,
             ``min_authority``, ``mode``, ``weight``...), validated now.
 
     Raises:
@@ -61,7 +62,7 @@ class AuthorityMiddleware(AgentMiddleware):  # type: ignore[type-arg]
     def __init__(self, *, watch: Sequence[str] | None = None, scorer: AuthorityScorer | None = None,
                  relevance: str = "rank", top_n: int | None = None, **policy: Any) -> None:
         super().__init__()
-        reranker, mode = adapters.build_reranker(scorer, relevance, policy_options.make_policy(policy))
+        reranker, mode = adapters.build_reranker(scorer, relevance, make_policy(policy))
         self.filter = ResultFilter(reranker, mode, top_n)
         self.watch = None if watch is None else frozenset(watch)
 

@@ -31,25 +31,29 @@ from llama_index.core.bridge.pydantic import Field, PrivateAttr, model_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import BaseNode, NodeWithScore, QueryBundle, TextNode
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag.integrations._pydantic import set_dict, set_extra, set_fields_set, set_private
-from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import (
+from authorag.policy import (
     DEFAULT_CREDIBILITY_WEIGHT,
     DEFAULT_ON_TOPIC,
     DEFAULT_SUITABILITY_WEIGHT,
     DEFAULT_WEIGHT,
-    AuthorityReranker,
+    POLICY_FIELDS,
     Normalize,
+    RerankPolicy,
     Signal,
+    make_policy,
+    policy_fields,
 )
+from authorag.priors.base import AuthorityScorer
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE
 from authorag.types import UNKNOWN_LEVEL, Candidate, FusionMode, Ranking, Relevance, RerankMode
 
 META_KEY = "authority"
 """``node.metadata`` key that receives the per-node explanation."""
 
-_POLICY = tuple(n for n in policy_options.POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
+_POLICY = tuple(n for n in POLICY_FIELDS if n != "top_k")  # top_n is the per-call cap
 _QUERY_FREE = frozenset(adapters.ORDER_MODES)  # relevance modes that read no query text
 _PLAIN_TEXT: dict[type[BaseNode], bool] = {}  # node class -> its get_content() is TextNode's (the text alone)
 _CHANGED = frozenset({"metadata", "excluded_llm_metadata_keys", "excluded_embed_metadata_keys"})  # set on every result
@@ -85,7 +89,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
         top_n: keep at most this many nodes (None keeps all).
         weight, fusion, mode, signal, on_topic, meaning_on_topic, credibility_weight, unknown_level,
             min_authority, rrf_k, normalize, allow, deny, suitability_weight: the
-            :class:`~authorag.rerankers.authority.RerankPolicy` fields.
+            :class:`~authorag.policy.RerankPolicy` fields.
         suitability: off (False, default); True for the shipped suitability matrix, or a matrix
             YAML path.
         exclude_sources, optin_sources: prior sources to leave out / add (``load_prior``).
@@ -122,12 +126,19 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
     optin_sources: tuple[str, ...] = ()
 
     _built: tuple[AuthorityReranker, str] | None = PrivateAttr(default=None)  # the reranker, its relevance mode
+    _policy: RerankPolicy = PrivateAttr(default_factory=RerankPolicy)  # the policy fields, validated once
 
     @model_validator(mode="after")
     def _validate(self) -> AuthorityPostprocessor:
         adapters.check_top("top_n", self.top_n)
-        policy_options.make_policy(policy_options.policy_fields(self, _POLICY))
+        self._policy = make_policy(policy_fields(self, _POLICY))
         return self
+
+    @property
+    def policy(self) -> RerankPolicy:
+        """The policy fields as the :class:`~authorag.policy.RerankPolicy` the reranker is built from
+        (validated once, when the fields are)."""
+        return self._policy
 
     @classmethod
     def class_name(cls) -> str:
@@ -153,7 +164,7 @@ class AuthorityPostprocessor(BaseNodePostprocessor):
                 scorer = load_scorer(None, exclude_sources=self.exclude_sources or None,
                                      optin_sources=self.optin_sources or None)
             built = self._built = adapters.build_reranker(
-                scorer, self.relevance, policy_options.policy_fields(self, _POLICY), self.suitability)
+                scorer, self.relevance, self._policy, self.suitability)
         return built
 
     def _candidates(self, nodes: Sequence[NodeWithScore], query_bundle: QueryBundle | None,

@@ -22,8 +22,9 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from authorag import adapters, policy_options
+from authorag import adapters
 from authorag._optional import require
+from authorag.policy import make_policy
 
 require("llama_index.core", extra="llamaindex", feature="authorag.integrations.llamaindex_tools")
 
@@ -54,12 +55,12 @@ def trusted_search_tool(search: Callable[..., Any], *, name: str | None = None, 
             is the query the results are ranked for.
         name, description: the tool's (default: the function's name and docstring).
         scorer, relevance, top_n: as :class:`~authorag.integrations.langchain_agents.AuthorityMiddleware`.
-        policy: :class:`~authorag.rerankers.authority.RerankPolicy` fields, validated now.
+        policy: :class:`~authorag.policy.RerankPolicy` fields, validated now.
 
     Raises:
         ConfigError: an unknown or invalid policy field.
     """
-    flt = ResultFilter(*adapters.build_reranker(scorer, relevance, policy_options.make_policy(policy)), top_n)
+    flt = ResultFilter(*adapters.build_reranker(scorer, relevance, make_policy(policy)), top_n)
 
     async def acall(*args: Any, **kwargs: Any) -> Any:
         out = await search(*args, **kwargs) if is_async else await asyncio.to_thread(search, *args, **kwargs)

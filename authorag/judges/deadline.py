@@ -16,7 +16,8 @@ millisecond. :class:`JudgeGuard` keeps one slow or broken judge from taking a se
   ``negative_ttl_s`` seconds.
 
 Skipped calls return :class:`Skipped` with a stable ``code`` (see :data:`SKIP_CODES`), which
-the hybrid scorer writes into the candidate's note and the server into its result.
+the hybrid scorer writes into the detail's ``skipped`` field (and its note, in words) and the
+server into its result.
 
 Example:
     >>> guard = JudgeGuard(workers=1)
@@ -28,7 +29,6 @@ Example:
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 import weakref
@@ -41,11 +41,11 @@ from typing import Any, Generic, Literal, TypeVar
 from authorag.bounded import BoundedDict
 from authorag.errors import ConfigError
 from authorag.judges.backends._budget import call_deadline_in
+from authorag.types import SkipCode
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-SkipCode = Literal["deadline", "circuit_open", "pool_busy", "recent_failure"]
 SKIP_CODES: dict[SkipCode, str] = {
     "deadline": "judge time budget exhausted: the request's judge deadline passed",
     "circuit_open": "judge skipped: the judge endpoint failed repeatedly (circuit open)",
@@ -53,10 +53,6 @@ SKIP_CODES: dict[SkipCode, str] = {
     "recent_failure": "judge skipped: the judge failed on this domain moments ago",
 }
 """Skip code -> the note prefix written on the candidate."""
-
-_SKIP_PREFIX = os.path.commonprefix(list(SKIP_CODES.values()))
-"""What every :data:`SKIP_CODES` text starts with (``"judge "``): a note without it names no skip
-code, which :func:`skip_code` then knows from one search instead of one per code."""
 
 BreakerState = Literal["closed", "open", "half_open"]
 
@@ -72,21 +68,6 @@ class Skipped(Generic[T]):
     def note(self) -> str:
         """The human-readable note (``SKIP_CODES[code]`` plus detail)."""
         return f"{SKIP_CODES[self.code]} ({self.detail})" if self.detail else SKIP_CODES[self.code]
-
-
-def skip_code(note: str | None) -> SkipCode | None:
-    """The skip code named in a note (notes of several tiers are joined with '; '), or None.
-
-    Example:
-        >>> skip_code(Skipped("deadline", "2 s").note)
-        'deadline'
-    """
-    if not note or _SKIP_PREFIX not in note:  # the common case, once per result of every server response
-        return None
-    for code, text in SKIP_CODES.items():
-        if text in note:
-            return code
-    return None
 
 
 class JudgeGuard:
@@ -257,4 +238,4 @@ def guard_for(judge: Any, **settings: Any) -> JudgeGuard:
         return guard
 
 
-__all__ = ["SKIP_CODES", "BreakerState", "JudgeGuard", "SkipCode", "Skipped", "guard_for", "skip_code"]
+__all__ = ["SKIP_CODES", "BreakerState", "JudgeGuard", "Skipped", "guard_for"]

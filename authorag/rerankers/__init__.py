@@ -1,11 +1,11 @@
-"""Reranking stages: authority fusion (relevance signals live in :mod:`authorag.relevance`)."""
+"""Reranking stages: authority fusion (relevance signals live in :mod:`authorag.relevance`,
+the policy the reranker applies in :mod:`authorag.policy`)."""
 from __future__ import annotations
 
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.base import Reranker
 
 __all__ = [
     "AuthorityReranker",
-    "RerankPolicy",
     "Reranker",
 ]

@@ -4,18 +4,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any
 
 import numpy as np
 
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import EncodesSome, RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
-from authorag.rerankers.suitability import SuitabilityScorer, blend_suitability
+from authorag.rerankers.suitability import blend_suitability
 from authorag.rerankers.window_text import read_window_text
 from authorag.scores import (
     AUTHORITY_SCORE,
@@ -29,133 +29,16 @@ from authorag.scores import (
     RELEVANCE_SCORE,
     TRUST_SCORE,
 )
-from authorag.settings import flag
+from authorag.suitability.base import SuitabilityScorer
 from authorag.trust import trust_rule_for
 from authorag.types import (
     UNKNOWN_DETAIL,
-    UNKNOWN_LEVEL,
     AuthorityDetail,
     Candidate,
-    FusionMode,
     Ranking,
-    RerankMode,
     SourceValue,
     fill_scores,
 )
-from authorag.validation import check_choice, check_positive_int, check_unit
-
-Normalize = Literal["minmax", "none"]
-Signal = Literal["trust", "blend"]
-"""The source value fused with relevance: ``trust`` (:mod:`authorag.trust`: known low credibility
-dominates recognition) or ``blend`` (the earlier signal: recognition averaged with credibility
-where known, ``credibility_weight`` sharing; kept as an option)."""
-
-DEFAULT_WEIGHT = 0.5
-"""Default share of the source signal in the fused score (for ``fusion="window"``, within the
-on-topic and the off-topic group). The earlier linear default was 0.3."""
-
-DEFAULT_ON_TOPIC = 0.55
-"""Default share of the best candidate's relevance a candidate needs to be on topic."""
-
-DEFAULT_CREDIBILITY_WEIGHT = 0.5
-"""Default share of credibility in the authority signal where credibility is known.
-
-Chosen from measurement (the ``prior`` and ``prior-cred`` rows of benchmarks/results/report.md,
-made by benchmarks/results/reproduce.sh): on CredAuth-MBFC the prior's credibility beats its
-authority, on CredAuth-Baly they tie, and RAGAuth-open cannot tell the settings apart (few of its
-pages have a credibility entry). 0.5 uses credibility where it exists without discarding
-recognition."""
-
-DEFAULT_SUITABILITY_WEIGHT = 0.5
-"""Share of suitability in the source signal when a suitability scorer is given (docs/suitability.md)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RerankPolicy:
-    """How authority and relevance are combined. Validated on construction.
-
-    Attributes:
-        mode: ``"rerank"`` fuses and sorts; ``"filter"`` keeps candidates by authority alone
-            (top-k by authority, as the paper's authority filter, and/or ``min_authority``),
-            then orders the kept ones by fused score.
-        fusion: ``"window"`` (relevance relative to the best candidate decides who is on topic;
-            the signal orders within the on-topic and the off-topic group, and no off-topic
-            candidate ends above an on-topic one: :mod:`authorag.rerankers.calibration`),
-            ``"prior"`` (the same calibrated relevance times the signal as a document prior:
-            ``relevance^(1 - weight) · signal^weight``),
-            ``"linear"`` (a weighted sum with min-max normalized relevance; two candidates
-            become 1 and 0) or ``"rrf"`` (weighted reciprocal ranks).
-        weight: share of the source signal in the fused score, in [0, 1].
-        signal: the source value fused: ``"trust"`` (:mod:`authorag.trust`) or ``"blend"``
-            (recognition averaged with credibility where known; the earlier signal).
-        on_topic: for ``fusion="window"``, the share of the best candidate's relevance (in
-            [0, 1]) a candidate needs to count as on topic.
-        meaning_on_topic: for ``fusion="window"`` with a relevance that judges meaning (dense, or
-            scores declared ``similarity``), the share of the best meaning score (in [0, 1]) a
-            candidate also needs; None (default) is the square root of ``on_topic``.
-        credibility_weight: for ``signal="blend"``, the share of credibility in the signal
-            where credibility is known, in [0, 1]; 0 uses recognition only.
-        unknown_level: the level of a source nothing is known about (the trust rule's
-            unknown level; the blend's value for unknown sources), in [0, 1].
-        top_k: keep at most this many (None keeps all).
-        min_authority: drop candidates whose authority signal is below this (unknown ones are
-            dropped too), None disables.
-        rrf_k: the RRF constant.
-        normalize: how relevance is scaled before linear fusion: ``"minmax"`` over the
-            candidates (any scale; note that two candidates become 1 and 0), or ``"none"``
-            for scores already calibrated to [0, 1] (e.g. a Cohere-style relevance_score).
-        allow: domain patterns always kept, with recognition and credibility set to 1 (so trust
-            1: ``*.gov``, ``who.int``).
-        deny: domain patterns always dropped.
-        suitability_weight: share of suitability in the source signal, in [0, 1]; used only when
-            the reranker has a suitability scorer (1 = suitability alone).
-    """
-
-    mode: RerankMode = "rerank"
-    fusion: FusionMode = "window"
-    weight: float = DEFAULT_WEIGHT
-    signal: Signal = "trust"
-    on_topic: float = DEFAULT_ON_TOPIC
-    meaning_on_topic: float | None = None
-    credibility_weight: float = DEFAULT_CREDIBILITY_WEIGHT
-    unknown_level: float = UNKNOWN_LEVEL
-    top_k: int | None = None
-    min_authority: float | None = None
-    rrf_k: float = 60.0
-    normalize: Normalize = "minmax"
-    allow: tuple[str, ...] = field(default=(), metadata=flag(metavar="PATTERN"))
-    deny: tuple[str, ...] = field(default=(), metadata=flag(metavar="PATTERN"))
-    suitability_weight: float = DEFAULT_SUITABILITY_WEIGHT
-
-    def __post_init__(self) -> None:
-        check_choice("mode", self.mode, get_args(RerankMode))
-        check_choice("fusion", self.fusion, get_args(FusionMode))
-        check_choice("normalize", self.normalize, get_args(Normalize))
-        check_choice("signal", self.signal, get_args(Signal))
-        for name in ("weight", "credibility_weight", "unknown_level", "suitability_weight", "on_topic"):
-            check_unit(name, getattr(self, name))
-        check_unit("min_authority", self.min_authority, optional=True)
-        check_unit("meaning_on_topic", self.meaning_on_topic, optional=True)
-        check_positive_int("top_k", self.top_k, optional=True)
-        if self.rrf_k <= 0:
-            raise ConfigError(f"rrf_k must be > 0, got {self.rrf_k}")
-
-    def replace(self, **changes: Any) -> RerankPolicy:
-        """A copy with ``changes`` applied (None values are ignored: keep the instance default)."""
-        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready view, recorded in every Ranking's provenance.
-
-        Example:
-            >>> RerankPolicy(weight=0.5).to_dict()["weight"]
-            0.5
-        """
-        # Every field is a scalar or a tuple of strings: no deep copy needed (asdict would make one).
-        return {f.name: getattr(self, f.name) for f in _POLICY_FIELDS}
-
-
-_POLICY_FIELDS = dataclasses.fields(RerankPolicy)
 
 
 def _judges_meaning(relevance: RelevanceScorer | None) -> bool:
@@ -264,8 +147,9 @@ class AuthorityReranker:
             raise ConfigError(f"scorer {self.scorer.name!r} returned {len(details)} results for {len(cands)} candidates")
         details = [_resolve_detail(d, bool(allow) and allow.matches_candidate(c)) for c, d in zip(cands, details)]
         rule = trust_rule_for(policy.unknown_level)
-        trusts = [rule.value(d) for d in details]
-        signals = trusts if policy.signal == "trust" else [authority_signal(d, policy) for d in details]
+        values = [rule.of(d) for d in details]  # the one trust computation per candidate, carried on it
+        trusts = [v.value for v in values]
+        signals = trusts if policy.signal == "trust" else [blend_signal(d, policy) for d in details]
         suit: dict[str, Any] | None = None
         extra: list[dict[str, float]] | None = None
         if self.suitability is not None:
@@ -283,9 +167,7 @@ class AuthorityReranker:
         window, lang_note = read_window_text(query, cands, self.relevance is None, self._words) \
             if policy.fusion in ("window", "prior") else (None, None)
         on_topic = None if window is None else window.coverage
-        fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
-                      np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window,
-                      policy.meaning_on_topic)
+        fusion = fuse(policy, np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window)
         rel_norm, fused = fusion.relevance, fusion.fused
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.
@@ -299,10 +181,10 @@ class AuthorityReranker:
         if extra is not None:  # the suitability scores go into the same copy
             stage = [{**st, **e} for st, e in zip(stage, extra)]
         if not owned:
-            return ([c.with_scores(st, authority=d) for c, st, d in zip(cands, stage, details)], suit,
-                    join_notes(fusion.note, lang_note))
+            return ([c.with_scores(st, authority=d, trust=v) for c, st, d, v in zip(cands, stage, details, values)],
+                    suit, join_notes(fusion.note, lang_note))
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
-        scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
+        scored = [fill_scores(c, st, d, floats, v) for c, st, d, v in zip(cands, stage, details, values)]
         return scored, suit, join_notes(fusion.note, lang_note)
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
@@ -351,7 +233,7 @@ def _resolve_detail(detail: AuthorityDetail | None, allowed: bool) -> AuthorityD
     d = UNKNOWN_DETAIL if detail is None else detail
     if allowed:
         # the caller vouches for the source: full recognition and credibility, so full trust
-        d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0,
+        d = dataclasses.replace(d, authority=1.0, confidence=1.0, credibility=1.0, page_trust=None,
                                 credibility_sources=(SourceValue("allow_list", 1.0, "allow-listed"),),
                                 note="allow-listed" if d.note is None else f"{d.note}; allow-listed")
     return d
@@ -374,8 +256,9 @@ def _stage_scores(d: AuthorityDetail, trust: float, signal: float, rel_name: str
     return scores
 
 
-def authority_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:
-    """The value fused with relevance: authority blended with credibility where known."""
+def blend_signal(detail: AuthorityDetail, policy: RerankPolicy) -> float:
+    """The ``signal="blend"`` value: authority blended with credibility where known (``credibility_weight``
+    sharing; ``unknown_level`` for an unknown authority). The default signal is trust (:mod:`authorag.trust`)."""
     base = policy.unknown_level if detail.authority is None else detail.authority
     if detail.credibility is None or policy.credibility_weight == 0.0:
         return base

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy
 from authorag.rerankers.calibration import calibrate, join_notes, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
@@ -204,29 +205,28 @@ def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_], names: Sequen
     return mixed, join_notes(note, why)
 
 
-def fuse(fusion: str, normalize: str, weight: float, on_topic_share: float, rrf_k: float,
-         relevance: Array, signal: Array, text: WindowText | None = None,
-         meaning_on_topic: float | None = None) -> Fusion:
-    """Fuse relevance with the source signal by the policy's ``fusion`` mode.
+def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None) -> Fusion:
+    """Fuse relevance with the source signal by ``policy.fusion``.
 
-    ``text``: what the window fusion reads from the candidates' text (:class:`WindowText`).
-    ``meaning_on_topic``: the window's share for a relevance that judges meaning (None:
-    :func:`default_meaning_on_topic` of ``on_topic_share``).
+    Reads the policy's ``fusion``, ``normalize``, ``weight``, ``on_topic``, ``meaning_on_topic``
+    (the window's share for a relevance that judges meaning; None: :func:`default_meaning_on_topic`
+    of ``on_topic``) and ``rrf_k``. ``text``: what the window fusion reads from the candidates'
+    text (:class:`WindowText`).
 
     Raises:
         ConfigError: ``normalize="none"`` with relevance outside [0, 1].
     """
+    fusion, weight = policy.fusion, policy.weight
     if fusion == "window":
-        cal, note = window_relevance(relevance, text, on_topic_share, meaning_on_topic)
-        return Fusion(cal, window_fusion(cal, signal, weight, on_topic_share), note)
+        cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic)
+        return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text)
         return Fusion(cal, prior_fusion(cal, signal, weight), note)
+    norm = minmax(relevance) if policy.normalize == "minmax" else checked_unit(relevance)
     if fusion == "linear":
-        norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
         return Fusion(norm, linear_fusion(norm, signal, weight), None)
-    norm = minmax(relevance) if normalize == "minmax" else checked_unit(relevance)
-    return Fusion(norm, rrf_fusion(relevance, signal, weight, rrf_k), None)
+    return Fusion(norm, rrf_fusion(relevance, signal, weight, policy.rrf_k), None)
 
 
 def checked_unit(values: Array) -> Array:

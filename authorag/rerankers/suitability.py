@@ -1,4 +1,4 @@
-"""The reranker's suitability hook: a :class:`SuitabilityScorer` protocol and how its values are fused.
+"""The reranker's suitability hook: how a :class:`~authorag.suitability.base.SuitabilityScorer`'s values are fused.
 
 A suitability scorer says, per candidate, how fit its *kind* of source is for the query's topic
 (0–1; :class:`authorag.suitability.MatrixSuitability` is the shipped implementation). The
@@ -13,40 +13,13 @@ candidate's source type under ``"suitability"``.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any
 
 from authorag.errors import ConfigError
 from authorag.scores import SOURCE_TYPE_CONFIDENCE_SCORE, SUITABILITY_SCORE
+from authorag.suitability.base import SuitabilityScorer
 from authorag.types import Candidate
-
-
-@dataclass(frozen=True, slots=True)
-class SuitabilityScores:
-    """One scorer call's output.
-
-    Attributes:
-        values: suitability per candidate on 0–1, in input order.
-        source_types: per candidate a JSON-ready dict with at least ``source_type`` and
-            ``source_type_confidence``.
-        query: JSON-ready facts about the query (topic, YMYL flag, matrix version).
-    """
-
-    values: Sequence[float]
-    source_types: Sequence[Mapping[str, Any]]
-    query: Mapping[str, Any] = field(default_factory=dict[str, Any])
-
-
-@runtime_checkable
-class SuitabilityScorer(Protocol):
-    """Scores how suitable each candidate's kind of source is for a query (0–1 per candidate)."""
-
-    name: str
-
-    def score(self, query: str, candidates: Sequence[Candidate]) -> SuitabilityScores:
-        """One value and one source-type record per candidate, in order."""
-        ...
 
 
 def blend_suitability(scorer: SuitabilityScorer, query: str, candidates: Sequence[Candidate],
@@ -77,5 +50,4 @@ def blend_suitability(scorer: SuitabilityScorer, query: str, candidates: Sequenc
     return blended, extra, provenance
 
 
-__all__ = ["SuitabilityScorer", "SuitabilityScores",
-           "blend_suitability"]
+__all__ = ["blend_suitability"]

@@ -23,9 +23,10 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.dense import DenseEncoder
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.fusion import linear_fusion, minmax, rrf_fusion
 from authorag.retrieval.base import Retriever
 from authorag.retrieval.bm25_index import BM25Retriever

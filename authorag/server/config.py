@@ -24,7 +24,7 @@ Every request limit (:data:`LIMITS`: ``AUTHORAG_MAX_DOCUMENTS``, ``AUTHORAG_MAX_
 limits, defaults and the error each gives.
 
 The rerank policy is read from ``AUTHORAG_<FIELD>`` for every
-:class:`~authorag.rerankers.authority.RerankPolicy` field, with that class's defaults
+:class:`~authorag.policy.RerankPolicy` field, with that class's defaults
 (``AUTHORAG_WEIGHT``, ``AUTHORAG_FUSION``, ``AUTHORAG_ON_TOPIC``, ``AUTHORAG_MIN_AUTHORITY``,
 ``AUTHORAG_ALLOW``/``AUTHORAG_DENY`` as comma lists, ``AUTHORAG_SUITABILITY_WEIGHT`` (used with
 ``AUTHORAG_SUITABILITY``), ...; ``docs/server.md`` has the table).
@@ -46,8 +46,7 @@ from authorag._urlhost import redact_credentials
 from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
-from authorag.policy_options import POLICY_FIELDS, policy_from_env
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import POLICY_FIELDS, RerankPolicy, policy_from_env
 from authorag.settings import build, env_name, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 

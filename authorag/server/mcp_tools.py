@@ -37,8 +37,7 @@ from typing import Any, cast
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from authorag.errors import ConfigError, LimitExceeded
-from authorag.policy_options import POLICY_FIELDS, policy_field_docs
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import POLICY_FIELDS, RerankPolicy, policy_field_docs
 from authorag.server.schemas import (
     AuditRequest,
     AuditResponse,

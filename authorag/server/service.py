@@ -21,11 +21,12 @@ from authorag.deadline import DeadlinePassed, deadline_scope
 from authorag.domains import load_suffix_list
 from authorag.errors import AuthoragError, LimitExceeded
 from authorag.judges.base import public_reason
-from authorag.judges.deadline import guard_for, skip_code
+from authorag.judges.deadline import guard_for
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer
 from authorag.relevance.base import CountsUnseen
 from authorag.relevance.tokens import tokenize
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE
 from authorag.server.admission import CostGate
 from authorag.server.config import ServerConfig
@@ -258,8 +259,7 @@ class RerankService:
             if echoed:
                 item["document"] = echo(request.documents[index])
             item["authority"] = explanation
-            note = cand.authority.note if cand.authority is not None else None
-            code = None if note is None else skip_code(note)
+            code = cand.authority.skipped if cand.authority is not None else None
             if code is not None:  # the judge was due but skipped: deadline, open circuit, busy pool
                 explanation["judge_skipped"] = code
                 skipped.append(index)

@@ -1,7 +1,7 @@
 """One settings path: file, environment and flags, read from the dataclasses' fields, checked once.
 
 The settings of authorag are three frozen dataclasses: :class:`~authorag.compose.ScorerSettings`
-(which authority tiers run), :class:`~authorag.rerankers.authority.RerankPolicy` (how authority
+(which authority tiers run), :class:`~authorag.policy.RerankPolicy` (how authority
 and relevance fuse) and :class:`~authorag.server.config.ServerConfig` (the server's limits and
 threads). Each is read the same way, by :func:`read_settings`:
 

@@ -49,7 +49,7 @@ def field_docs(cls: type) -> Mapping[str, str]:
     """``name -> first sentence`` of each field in the ``Attributes`` section of ``cls``'s docstring.
 
     Example:
-        >>> from authorag.rerankers.authority import RerankPolicy
+        >>> from authorag.policy import RerankPolicy
         >>> field_docs(RerankPolicy)["weight"]
         'share of the source signal in the fused score, in [0, 1]'
     """

@@ -20,7 +20,7 @@ from authorag.settings._toml import read_toml
 T = TypeVar("T")
 TABLES = ("scorer", "reranker", "server")
 """The tables of a settings file: :class:`~authorag.compose.ScorerSettings`,
-:class:`~authorag.rerankers.authority.RerankPolicy`, :class:`~authorag.server.config.ServerConfig`.
+:class:`~authorag.policy.RerankPolicy`, :class:`~authorag.server.config.ServerConfig`.
 A file without any of them holds scorer settings at the top level."""
 
 

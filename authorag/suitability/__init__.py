@@ -5,6 +5,8 @@
   path, text rule layers; optional LLM layer from :mod:`~authorag.suitability.llm`).
 * :mod:`~authorag.suitability.topic`: :class:`TopicClassifier` (keywords, MiniLM prototypes, LLM).
 * :mod:`~authorag.suitability.matrix`: the topic x type matrix (``matrix_v1.yaml``, user files).
+* :mod:`~authorag.suitability.base`: the :class:`~authorag.suitability.base.SuitabilityScorer`
+  protocol and its output, :class:`~authorag.suitability.base.SuitabilityScores`.
 * :mod:`~authorag.suitability.scorer`: :class:`MatrixSuitability`, the reranker's ``suitability`` signal.
 """
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from authorag.rerankers.suitability import SuitabilityScores
+from authorag.suitability.base import SuitabilityScores
 from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.suitability.matrix import SuitabilityMatrix, load_matrix
 from authorag.suitability.taxonomy import SourceTypeResult, TopicResult

@@ -38,6 +38,7 @@ from authorag.types import (
     UNKNOWN_LEVEL,
     AuthorityDetail,
     Candidate,
+    SkipCode,
     SourceValue,
 )
 from authorag.validation import check_unit
@@ -138,7 +139,7 @@ class HybridAuthority:
             todo = [i for i in todo if not self._confident(out[i])]
         judged = self._judge([candidates[i] for i in todo]) if todo else []
         for i, detail in zip(todo, judged, strict=True):
-            out[i] = detail if detail.known else _explain(fallback.get(i, out[i]), detail.note)
+            out[i] = detail if detail.known else _explain(fallback.get(i, out[i]), detail.note, detail.skipped)
         return [self._shrink(d) for d in out]
 
     def _shrink(self, detail: AuthorityDetail) -> AuthorityDetail:
@@ -173,9 +174,9 @@ class HybridAuthority:
             if key not in done and memo is not None and key in memo:
                 done[key] = memo[key]
             if key not in done:
-                reason = self._over_budget(calls, time.monotonic() - start)
-                if reason is not None:
-                    out.append(dataclasses.replace(UNKNOWN_DETAIL, note=reason))
+                over = self._over_budget(calls, time.monotonic() - start)
+                if over is not None:
+                    out.append(over)
                     continue
                 detail, used = self._judge_one(cand, start + self.judge_seconds)
                 calls += used
@@ -185,11 +186,11 @@ class HybridAuthority:
             out.append(done[key])
         return out
 
-    def _over_budget(self, calls: int, elapsed: float) -> str | None:
+    def _over_budget(self, calls: int, elapsed: float) -> AuthorityDetail | None:
         if calls >= self.max_judge_calls:
-            return f"judge budget exhausted (max_judge_calls={self.max_judge_calls})"
+            return dataclasses.replace(UNKNOWN_DETAIL, note=f"judge budget exhausted (max_judge_calls={self.max_judge_calls})")
         if elapsed >= self.judge_seconds:
-            return Skipped("deadline", f"judge_seconds={self.judge_seconds:g}").note
+            return _skipped(Skipped("deadline", f"judge_seconds={self.judge_seconds:g}"))
         return None
 
     def _judge_one(self, cand: Candidate, deadline: float) -> tuple[AuthorityDetail, int]:
@@ -212,7 +213,7 @@ class HybridAuthority:
             return dataclasses.replace(UNKNOWN_DETAIL, note=f"{judge.name} failed: {public_reason(str(exc))}; "
                                                                "details in the log"), 1
         if isinstance(got, Skipped):
-            return dataclasses.replace(UNKNOWN_DETAIL, note=got.note), 0
+            return _skipped(got), 0
         detail, used, _ = got
         return self._calibrate(detail), used
 
@@ -232,9 +233,14 @@ _MEMO_SIZE = 100_000
 """Domains whose judged authority a :class:`HybridAuthority` keeps in memory."""
 
 
-def _explain(detail: AuthorityDetail, reason: str | None) -> AuthorityDetail:
+def _explain(detail: AuthorityDetail, reason: str | None, skipped: SkipCode | None) -> AuthorityDetail:
     note = "; ".join(n for n in (detail.note, reason) if n)
-    return dataclasses.replace(detail, note=note or None)
+    return dataclasses.replace(detail, note=note or None, skipped=skipped)
+
+
+def _skipped(skip: Skipped[Any]) -> AuthorityDetail:
+    """The unknown detail of a judge call the guard skipped: its code as a field, and in words."""
+    return dataclasses.replace(UNKNOWN_DETAIL, note=skip.note, skipped=skip.code)
 
 
 def build_hybrid(

@@ -1,6 +1,6 @@
 """One policy compiled into the domain filters of search providers and engines (``authorag export``).
 
-The policy is the reranker's (:class:`~authorag.rerankers.authority.RerankPolicy`): its ``allow`` and
+The policy is the reranker's (:class:`~authorag.policy.RerankPolicy`): its ``allow`` and
 ``deny`` patterns are kept whole; the domains of the shipped prior table are placed in trust bands
 by the default composition and the policy's trust rule (``unknown_level``):
 
@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from authorag import adapters
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import RerankPolicy
 from authorag.rerankers.domain_lists import DomainList
 from authorag.trust import trust_rule_for
 
@@ -84,7 +84,7 @@ def compile_policy(policy: RerankPolicy, scorer: AuthorityScorer | None = None,
         ConfigError: ``trusted_from`` outside [0, 1], or a bad allow/deny pattern.
 
     Example:
-        >>> from authorag.rerankers.authority import RerankPolicy
+        >>> from authorag.policy import RerankPolicy
         >>> c = compile_policy(RerankPolicy(deny=("*.biz",)), domains=["nih.gov", "infowars.com", "example.org"])
         >>> [e.pattern for e in c.trusted], [e.pattern for e in c.low], [e.pattern for e in c.deny]
         (['nih.gov'], ['infowars.com'], ['*.biz'])

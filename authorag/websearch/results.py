@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from authorag import adapters
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.policy import RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.domain_lists import DomainList
 from authorag.scores import AUTHORITY_SIGNAL_SCORE
 from authorag.types import Candidate, Ranking

@@ -46,8 +46,7 @@ from authorag.benchmarks.tracks.rerank_methods import (
 from authorag.benchmarks.tracks.trust_data import CasePage, RerankCase, load_cases
 from authorag.compose import ScorerSettings, load_scorer
 from authorag.errors import ConfigError
-from authorag.policy_options import make_policy
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy, make_policy
 from authorag.types import Candidate
 
 CTX = MethodContext(task_family="rerank", label_source=None, item_kind="document")

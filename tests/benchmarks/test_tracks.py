@@ -25,7 +25,7 @@ from authorag.benchmarks.tasks import BenchItem, RankTask
 from authorag.benchmarks.tracks.protocols import hosted_metrics, tail_metrics
 from authorag.benchmarks.tracks.tasks import hosted_items, tail_items
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy
 from authorag.types import UNKNOWN_LEVEL
 
 

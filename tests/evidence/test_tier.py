@@ -165,12 +165,14 @@ def test_detail_carries_the_verdict_and_keeps_recognition() -> None:
     page = PageEvidence()
     est = page.estimate([Candidate.create("https://zq-remedy.biz/x.html", CURE)])[0]
     unknown = page.detail(est)
-    assert (unknown.tier, unknown.authority, unknown.credibility) == ("page", None, est.trust)
+    assert (unknown.tier, unknown.authority, unknown.credibility, unknown.page_trust) == ("page", None, est.trust, est.trust)
     names = [s.name for s in unknown.credibility_sources]
     assert names == ["page", STATUS_SOURCE, WHY_SOURCE, "page.url", "page.type", "page.text"]
     hosted = AuthorityDetail(0.4, 0.5, "hosted", note="user content")
     filled = page.detail(est, hosted)
     assert (filled.tier, filled.authority, filled.confidence, filled.credibility) == ("hosted", 0.4, 0.5, est.trust)
+    skipped = page.detail(est, AuthorityDetail(None, 0.0, "unknown", note="judge skipped", skipped="pool_busy"))
+    assert (skipped.skipped, skipped.page_trust) == ("pool_busy", est.trust)  # the judge's skip stays typed
     assert filled.note is not None and filled.note.startswith("user content; page evidence spoke:")
     quiet = page.estimate([Candidate.create("https://zq-blog-7.biz/x", "")])[0]
     kept = page.detail(quiet)

@@ -5,7 +5,8 @@ from collections.abc import Sequence
 import pytest
 
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.policy import RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.fusion import minmax, ranks_desc, rrf_fusion
 from authorag.types import AuthorityDetail, Candidate
 

@@ -319,7 +319,7 @@ def test_the_meaning_scale_keeps_order_and_both_ends() -> None:
 
 def test_meaning_on_topic_is_a_checked_policy_field() -> None:
     from authorag.errors import ConfigError
-    from authorag.policy_options import make_policy
+    from authorag.policy import make_policy
 
     assert make_policy({"meaning_on_topic": 0.8}).meaning_on_topic == 0.8
     assert make_policy({}).meaning_on_topic is None

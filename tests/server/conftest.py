@@ -41,7 +41,7 @@ def run_server(app: Any, **uvicorn_kw: Any) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
     """The rerank API (BM25 relevance, prior authority, weight 0.5) with a bearer key and small limits."""
-    from authorag.rerankers.authority import RerankPolicy
+    from authorag.policy import RerankPolicy
     from authorag.server.app import create_app
     from authorag.server.config import ServerConfig
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from authorag.errors import LimitExceeded
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy
 from authorag.rerankers.domain_lists import DomainList
 from authorag.server.config import ServerConfig
 from authorag.server.mcp_tools import (

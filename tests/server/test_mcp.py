@@ -22,7 +22,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from authorag.compose import ScorerSettings
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy
 from authorag.server.config import ServerConfig
 from authorag.server.mcp import AuthorityMcpServer
 from authorag.server.mcp_tools import ToolInputError, call_tool

@@ -17,7 +17,7 @@ import pytest
 
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy
 from authorag.server.app import create_app
 from authorag.server.config import ServerConfig, public_url
 from authorag.server.middleware import LOOPBACK_HOSTS, allowed_hosts_for

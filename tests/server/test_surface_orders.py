@@ -31,7 +31,7 @@ import pytest
 from authorag.adapters import build_reranker, candidates_of
 from authorag.benchmarks.tracks.trust_data import RerankCase, load_cases
 from authorag.compose import ScorerSettings, load_scorer
-from authorag.policy_options import make_policy
+from authorag.policy import make_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 API_KEY = "order-key"

@@ -59,7 +59,7 @@ def test_cli_score_rows_carry_source_type(capsys: pytest.CaptureFixture[str]) ->
 
 def test_server_service_suitability_and_authority_endpoint() -> None:
     pytest.importorskip("fastapi")
-    from authorag.rerankers.authority import RerankPolicy
+    from authorag.policy import RerankPolicy
     from authorag.server.config import ServerConfig
     from authorag.server.schemas import AuthorityRequest, RerankRequest
     from authorag.server.service import RerankService

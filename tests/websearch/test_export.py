@@ -8,7 +8,7 @@ import pytest
 
 from authorag.cli import main
 from authorag.errors import ConfigError
-from authorag.rerankers.authority import RerankPolicy
+from authorag.policy import RerankPolicy
 from authorag.websearch.export import CompiledPolicy, Entry, compile_policy
 from authorag.websearch.formats import FORMATS, LIST_CAPS, write_goggle, write_list, write_searxng
 from authorag.websearch.parsers import parse_domain_request, parse_goggle, parse_searxng

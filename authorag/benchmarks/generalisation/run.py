@@ -107,7 +107,7 @@ class TracksConfig:
 
 def _scorer(method: str, exclude: Sequence[str]) -> tuple[Any, Any]:
     from authorag.benchmarks.tracks.rerank_methods import composition_scorer, parse_method
-    from authorag.policy_options import make_policy
+    from authorag.policy import make_policy
 
     spec = parse_method(method_name(method))
     return composition_scorer(spec, known_exclusions(exclude)), make_policy(dict(spec.policy))

@@ -36,8 +36,9 @@ from authorag.benchmarks.metrics import mean, stance_majority_score
 from authorag.benchmarks.paired import paired_delta
 from authorag.benchmarks.rag.protocol import TOP_KS, DocScorer, keep_top, topic_clustered_ci
 from authorag.benchmarks.rag.tasks import RagInstance
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
+from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.fusion import ranks_desc
 from authorag.types import AuthorityDetail, Candidate
 

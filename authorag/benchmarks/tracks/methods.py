@@ -5,7 +5,7 @@ All of them score with the reranker's own policy defaults, so a benchmark measur
 
 * an unknown source is ``None`` here and every protocol fills it with
   :data:`~authorag.types.UNKNOWN_LEVEL` (0.3), the value the reranker uses;
-* the signal is :func:`~authorag.rerankers.authority.authority_signal` with the reranker's
+* the signal is :func:`~authorag.rerankers.authority.blend_signal` with the reranker's
   ``DEFAULT_CREDIBILITY_WEIGHT`` (override with ``--option credibility_weight=...``).
 
 Methods (every one leave-source-out: the label source of the task is dropped from the table
@@ -36,8 +36,8 @@ from typing import Any, get_args
 
 from authorag.benchmarks.methods import BenchMethod, MethodContext, MethodSpec, ScorerMethod
 from authorag.errors import ConfigError
+from authorag.policy import DEFAULT_CREDIBILITY_WEIGHT, Signal
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import DEFAULT_CREDIBILITY_WEIGHT, Signal
 from authorag.validation import check_choice
 
 

@@ -9,7 +9,7 @@ Three bases, each the default composition (:func:`authorag.compose.load_scorer`)
 
 After the colon, ``key=value`` pairs separated by commas. A key is a ScorerSettings field (the
 composition; ``exclude_sources`` is set by the task), a RerankPolicy field (passed to
-:func:`~authorag.policy_options.make_policy` as it is, so fields added to the policy later work
+:func:`~authorag.make_policy` as it is, so fields added to the policy later work
 without a change here), or ``relevance`` (pin one relevance: ``bm25``, ``rank``, ``dense``,
 ``upstream``; the tracks then report only it). Tuple values are joined with ``+``
 (``default:deny=*.biz+*.info``).
@@ -36,8 +36,8 @@ from authorag.benchmarks.methods import (
     split_variant,
 )
 from authorag.errors import ConfigError
+from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer
-from authorag.rerankers.authority import RerankPolicy
 
 COMPOSITIONS = ("relevance-only", "today", "default")
 """The method bases that take ``key=value`` settings."""
@@ -103,7 +103,7 @@ def parse_method(name: str) -> CompositionSpec:
         settings = parse_settings(",".join(scorer_parts), ScorerSettings, label=base)
     except ConfigError as exc:
         raise ConfigError(f"{exc}; or a RerankPolicy field: {', '.join(sorted(policy_kinds))}; or relevance") from None
-    from authorag.policy_options import make_policy
+    from authorag.policy import make_policy
 
     try:
         make_policy(policy)  # a bad value fails here, before any track runs
@@ -159,7 +159,7 @@ def composition_method(name: str, ctx: MethodContext) -> BenchMethod:
     ``credibility_weight`` defaults to ``ctx``'s option, as for every other method)."""
     from authorag.benchmarks.methods import MBFC_DERIVED_FAMILIES
     from authorag.benchmarks.tracks.methods import excluded_sources, option_credibility_weight
-    from authorag.policy_options import make_policy
+    from authorag.policy import make_policy
 
     spec = parse_method(name)
     exclude = excluded_sources(ctx)
