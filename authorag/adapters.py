@@ -1,8 +1,7 @@
 """The adapter core: what the CLI, the HTTP and MCP servers, LangChain, Haystack and LlamaIndex share.
 
 Every surface converts its own documents to :class:`~authorag.types.Candidate` once on the way in,
-calls :class:`~authorag.rerankers.authority.AuthorityReranker`, and converts once on the way out.
-This module owns the parts they would otherwise each spell out:
+calls the :class:`~authorag.rerankers.authority.AuthorityReranker`, converts once on the way out. It owns:
 
 * the relevance vocabulary, :data:`~authorag.types.Relevance`, and how each mode becomes relevance;
 * the reranker over the default composition (:func:`authorag.compose.load_scorer`), its policy from

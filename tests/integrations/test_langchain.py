@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from authorag.integrations.langchain import AuthorityCompressor, AuthorityRetriever
 from authorag.policy import DEFAULT_ON_TOPIC
-from authorag.priors import load_prior
 
 BLOG, NIH, MAYO, BIZ = (
     "https://cranberrycure.blogspot.com/post", "https://www.nih.gov/news/cranberry-uti",

@@ -10,7 +10,7 @@ from typing import get_args
 
 from authorag.adapters import ORDER_MODES
 from authorag.cli.rerank import register
-from authorag.relevance.registry import DENSE_OR_BM25, RELEVANCE_REGISTRY
+from authorag.relevance.registry import CASCADE_OR_BM25, RELEVANCE_REGISTRY
 from authorag.server.config import SERVER_RELEVANCE
 from authorag.types import Relevance
 
@@ -20,7 +20,7 @@ SCORED = {"upstream", "similarity"}  # modes that read a score each document bri
 
 
 def test_order_modes_and_the_registry_make_the_vocabulary() -> None:
-    assert set(ORDER_MODES) | set(RELEVANCE_REGISTRY) | {DENSE_OR_BM25} == MODES
+    assert set(ORDER_MODES) | set(RELEVANCE_REGISTRY) | {CASCADE_OR_BM25} == MODES
     assert not set(ORDER_MODES) & set(RELEVANCE_REGISTRY)
 
 
@@ -31,9 +31,9 @@ def test_the_server_takes_every_mode_but_those_that_read_document_scores() -> No
 def test_the_cli_offers_every_mode() -> None:
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     rerank = sub.choices["rerank"]
-    relevance = next(a for a in rerank._actions if a.dest == "relevance")  # noqa: SLF001
+    relevance = next(a for a in rerank._actions if a.dest == "relevance")
     assert set(relevance.choices or ()) == MODES
 
 
