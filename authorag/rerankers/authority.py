@@ -11,7 +11,7 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
-from authorag.relevance.base import RelevanceScorer, SemanticScorer, WarmsUp
+from authorag.relevance.base import ReadsLanguages, RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.fusion import fuse
@@ -270,13 +270,15 @@ class AuthorityReranker:
         if self.suitability is not None:
             signals, extra, suit = blend_suitability(self.suitability, query, cands, signals,
                                                      policy.suitability_weight)
-        rel_name = None if self.relevance is None else self.relevance.name
-        if self.relevance is not None:
-            rel = [float(r) for r in self.relevance.score(query, cands)]
+        relevance, words, lang_note = self._relevance_for(query, cands)
+        rel_name = None if relevance is None else relevance.name
+        if relevance is not None:
+            rel = [float(r) for r in relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window, lang_note = read_window_text(query, cands, self.relevance is None, self._words) \
+        window, window_note = read_window_text(query, cands, relevance is None, words) \
             if policy.fusion in ("window", "prior") else (None, None)
+        lang_note = join_notes(lang_note, window_note)
         on_topic = None if window is None else window.coverage
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
                       np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window,
@@ -297,6 +299,17 @@ class AuthorityReranker:
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
         scored = [fill_scores(c, st, d, floats) for c, st, d in zip(cands, stage, details)]
         return scored, suit, join_notes(fusion.note, lang_note)
+
+    def _relevance_for(self, query: str, cands: list[Candidate]
+                       ) -> tuple[RelevanceScorer | None, bool, str | None]:
+        """The relevance scorer for this query, whether it judges meaning, and the note when the
+        configured one does not read the query's language and names another
+        (:class:`~authorag.relevance.base.ReadsLanguages`: dense relevance stands aside for BM25)."""
+        if isinstance(self.relevance, ReadsLanguages) and query:
+            instead = self.relevance.stand_in(query, cands)
+            if instead is not None:
+                return instead[0], _judges_meaning(instead[0]), instead[1]
+        return self.relevance, self._words, None
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:
