@@ -65,19 +65,19 @@ class _Remembered:
         return self.memo[(True, query)]
 
 
-def scorers() -> dict[str, Any]:
+def scorers(floors: Sequence[float], baselines: bool) -> dict[str, Any]:
     from authorag.relevance.dense import LEAD_TOKENS, DenseRelevance
     from authorag.relevance.encoders import E5SmallEncoder
 
     base = E5SmallEncoder(max_tokens=LEAD_TOKENS, threads=THREADS)
     memo: dict[tuple[bool, str], np.ndarray] = {}
-    out: dict[str, Any] = {"minilm-any": DenseRelevance(cache_size=None, languages=LANGS)}
-    for floor in FLOORS:
+    out: dict[str, Any] = {"minilm-any": DenseRelevance(cache_size=None, languages=LANGS)} if baselines else {}
+    for floor in floors:
         out[f"e5-{floor:g}"] = DenseRelevance(encoder=_Remembered(base, floor, memo), cache_size=None)  # type: ignore[arg-type]
     return out
 
 
-def tracks(seed: int) -> dict[str, Any]:
+def tracks(seed: int, floors: Sequence[float], methods: Sequence[str], baselines: bool) -> dict[str, Any]:
     """method -> track -> {"rows": ..., "detail_rows": ...} for every relevance."""
     from authorag.benchmarks.methods import MethodContext
     from authorag.benchmarks.registry import build_method
@@ -85,10 +85,10 @@ def tracks(seed: int) -> dict[str, Any]:
     from authorag.benchmarks.tracks.rerank_methods import rerank_setup
 
     ctx = MethodContext(task_family="ragauth", label_source=None, item_kind="document", seed=seed)
-    made = scorers()
-    relevances = ["bm25", "minilm-any", "dense", *(n for n in made if n != "minilm-any")]
+    made = scorers(floors, baselines)
+    relevances = relevance_names(floors, baselines)
     out: dict[str, Any] = {}
-    for method in METHODS:
+    for method in methods:
         reranking = Reranking(rerank_setup(build_method(method, ctx)))
         for name, scorer in made.items():
             reranking.add_relevance(name, scorer)
@@ -99,6 +99,10 @@ def tracks(seed: int) -> dict[str, Any]:
                 k: v for k, v in result["detail_rows"].items() if ", lang " in k}}
             print(f"{method} {task}: {time.perf_counter() - start:.0f} s", flush=True)
     return out
+
+
+def relevance_names(floors: Sequence[float], baselines: bool) -> list[str]:
+    return [*(("bm25", "minilm-any", "dense") if baselines else ()), *(f"e5-{f:g}" for f in floors)]
 
 
 def pages(n: int, seed: int) -> list[str]:
@@ -168,12 +172,14 @@ def markdown(results: dict[str, Any]) -> str:
               f"(scripts/eval_multilingual_dense.py, seed {results['seed']}, dev halves). Cells: value [bootstrap "
               "95 % CI]. `minilm-any`: MiniLM read in every language (before); `dense`: MiniLM on English "
               "queries, BM25 in the query's language otherwise (now); `e5-F`: multilingual-e5-small, cosines "
-              "read above F."), "", "## Cost", "",
-             f"New ~200-word pages in batches of {BATCH}, {THREADS} threads, {results['pages']} pages, each "
-             "encoder in its own process, same run.", "",
-             "| encoder | load s | RSS after load MB | peak RSS MB | CPU ms / page | wall ms / page |",
-             "|---|---|---|---|---|---|"]
-    for variant, c in results["cost"].items():
+              "read above F.")]
+    if results.get("cost"):
+        lines += ["", "## Cost", "",
+                  f"New ~200-word pages in batches of {BATCH}, {THREADS} threads, {results['pages']} pages, each "
+                  "encoder in its own process, same run.", "",
+                  "| encoder | load s | RSS after load MB | peak RSS MB | CPU ms / page | wall ms / page |",
+                  "|---|---|---|---|---|---|"]
+    for variant, c in results.get("cost", {}).items():
         lines.append(f"| {variant} | {c['load_s']} | {c['rss_loaded_mb']} | {c['rss_peak_mb']} | "
                      f"{c['cpu_ms_per_page']} | {c['wall_ms_per_page']} |")
     for method, by_task in results["tracks"].items():
@@ -198,6 +204,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="folder for compare.md and compare.json")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--pages", type=int, default=100, help="pages timed per encoder (default 100)")
+    parser.add_argument("--floors", default=",".join(f"{f:g}" for f in FLOORS),
+                        help="e5 cosine floors compared, comma-separated (default %(default)s)")
+    parser.add_argument("--methods", default=",".join(METHODS), help="methods (default %(default)s)")
+    parser.add_argument("--no-baselines", action="store_true", help="leave out bm25, minilm-any and dense")
+    parser.add_argument("--no-cost", action="store_true", help="leave out the cost measurement")
     parser.add_argument("--cost-one", choices=list(COSTS), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.cost_one:
@@ -209,10 +220,13 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(THREADS)
-    results: dict[str, Any] = {"seed": args.seed, "pages": args.pages}
-    results["tracks"] = tracks(args.seed)
-    results["relevances"] = ["bm25", "minilm-any", "dense", *(f"e5-{f:g}" for f in FLOORS)]
-    results["cost"] = costs(args.pages, args.seed)
+    floors = [float(f) for f in args.floors.split(",")]
+    baselines = not args.no_baselines
+    results: dict[str, Any] = {"seed": args.seed, "pages": args.pages, "floors": floors}
+    results["tracks"] = tracks(args.seed, floors, args.methods.split(","), baselines)
+    results["relevances"] = relevance_names(floors, baselines)
+    if not args.no_cost:
+        results["cost"] = costs(args.pages, args.seed)
     (args.out / "compare.json").write_text(json.dumps(results, indent=1) + "\n")
     (args.out / "compare.md").write_text(markdown(results))
     print(f"wrote {args.out / 'compare.md'}")

