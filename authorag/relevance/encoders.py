@@ -40,7 +40,7 @@ MINILM = "all-MiniLM-L6-v2"
 E5_SMALL = "multilingual-e5-small"
 """The multilingual encoder's name."""
 
-E5_COSINE_FLOOR = 0.7
+E5_COSINE_FLOOR = 0.8
 """Cosine of ``multilingual-e5-small`` read as no relevance: dense relevance scores
 ``(cosine - floor) / (1 - floor)``, at least 0. Chosen on the dev halves of the hand-written tracks
 (scripts/eval_multilingual_dense.py)."""
