@@ -376,6 +376,8 @@ def breakdowns(ranking: Ranking, relevance_source: str) -> list[dict[str, Any]]:
         >>> [b["tier"] for b in breakdowns(build_reranker()[0].rerank("q", cands), source)]
         ['table']
     """
+    # a relevance that stood in for the configured one (dense relevance outside its languages) scored it
+    relevance_source = ranking.provenance.get("relevance_stand_in", relevance_source)
     rows = _rows(ranking.candidates, relevance_source)
     note = ranking.provenance.get("relevance_note")
     if note is not None:

@@ -240,11 +240,15 @@ class AuthorityReranker:
         dropped = [c for c in candidates if deny.matches_candidate(c)] if deny else []
         if not kept:
             return Ranking(query, (), tuple(dropped), self._provenance(policy))
-        scored, suit, note = self._score(query, kept, policy, allow, owned)
+        chosen = self._relevance_for(query, kept)
+        scored, suit, note = self._score(query, kept, policy, allow, owned, chosen)
         ranking = self._order(query, scored, dropped, policy)
-        if suit is None and note is None:
+        # the score name of the relevance that stood in for the configured one (the breakdowns read it)
+        stand_in = chosen[0].name if chosen[0] is not None and chosen[0] is not self.relevance else None
+        if suit is None and note is None and stand_in is None:
             return ranking
-        extra = {k: v for k, v in (("suitability", suit), ("relevance_note", note)) if v is not None}
+        extra = {k: v for k, v in (("suitability", suit), ("relevance_note", note), ("relevance_stand_in", stand_in))
+                 if v is not None}
         return dataclasses.replace(ranking, provenance={**ranking.provenance, **extra})
 
     async def arerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
@@ -255,8 +259,8 @@ class AuthorityReranker:
         """Async twin of :meth:`rerank_owned` (runs in a worker thread)."""
         return await asyncio.to_thread(self.rerank_owned, query, candidates, **overrides)
 
-    def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy,
-               allow: DomainList, owned: bool = False
+    def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy, allow: DomainList, owned: bool,
+               chosen: tuple[RelevanceScorer | None, bool, str | None]
                ) -> tuple[list[Candidate], dict[str, Any] | None, str | None]:
         details = self.scorer.score(cands)
         if len(details) != len(cands):
@@ -270,7 +274,7 @@ class AuthorityReranker:
         if self.suitability is not None:
             signals, extra, suit = blend_suitability(self.suitability, query, cands, signals,
                                                      policy.suitability_weight)
-        relevance, words, lang_note = self._relevance_for(query, cands)
+        relevance, words, lang_note = chosen
         rel_name = None if relevance is None else relevance.name
         if relevance is not None:
             rel = [float(r) for r in relevance.score(query, cands)]

@@ -77,3 +77,22 @@ def test_declared_languages_widen_what_dense_reads() -> None:
 def test_bad_languages_are_refused(bad: object) -> None:
     with pytest.raises(ConfigError, match=r"languages must be a non-empty list of two-letter ISO 639-1 codes"):
         DenseRelevance(languages=bad)  # type: ignore[arg-type]
+
+
+def test_breakdowns_name_the_relevance_that_stood_in() -> None:
+    from authorag.adapters import breakdowns, build_reranker, candidates
+
+    reranker, mode = build_reranker(relevance="dense")
+    cands, source = candidates([(url, text, None) for url, text in PAGES_DE], mode)
+    ranking = reranker.rerank(QUERY_DE, cands)
+    assert source == "relevance.dense"
+    assert ranking.provenance["relevance_stand_in"] == "relevance.bm25"
+    rows = breakdowns(ranking, source)
+    expected = dict(zip([u for u, _ in PAGES_DE], BM25Relevance(language="de").score(QUERY_DE, _cands())))
+    assert [(r["url"], r["relevance_source"]) for r in rows] == [
+        ("https://www.verbraucherzentrale.de/hypothek", "relevance.bm25"), ("https://www.bundesregierung.de/wohngeld", "relevance.bm25")]
+    assert {r["url"]: r["relevance"] for r in rows} == pytest.approx(expected)
+    assert rows[0]["relevance_note"].startswith("dense relevance reads en, not the query's language 'de'")
+    english = reranker.rerank("what documents do I need for a mortgage", cands)
+    assert "relevance_stand_in" not in english.provenance
+    assert breakdowns(english, source)[0]["relevance_source"] == "relevance.dense"
