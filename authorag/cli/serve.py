@@ -54,15 +54,20 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from authorag._optional import require
     from authorag.errors import ConfigError
+    from authorag.server.encoding import default_encode_threads
     from authorag.server.protocol import protocol_path
     from authorag.server.workers import reuse_port_supported, serve_reuse_port
     from authorag.validation import check_positive_int
 
     uvicorn = require("uvicorn", extra="server", feature="authorag serve")
-    config = with_bind(server_config(args), args.host)
     check_positive_int("--workers", args.workers)
+    config = with_bind(server_config(args), args.host)
+    if config.encode_threads is None:  # each worker its share of the cores
+        config = dataclasses.replace(config, encode_threads=default_encode_threads(args.workers))
     check_port_free(args.host, args.port)
     _check_files(config)
     _banner(args, config)
