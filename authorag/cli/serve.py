@@ -69,7 +69,7 @@ def _serve(args: argparse.Namespace) -> int:
     if config.encode_threads is None:  # each worker its share of the cores
         config = dataclasses.replace(config, encode_threads=default_encode_threads(args.workers))
     check_port_free(args.host, args.port)
-    _check_files(config)
+    _check_files(config, args.workers)
     _banner(args, config)
     # A request never runs past its deadline, so SIGTERM ends the process by then at the latest.
     uvicorn_kw: dict[str, Any] = {"log_level": args.log_level, "access_log": False, "http": protocol_path(),
@@ -129,16 +129,47 @@ def check_port_free(host: str, port: int) -> None:
                           "(an address of this machine, e.g. 127.0.0.1 or 0.0.0.0) and --port") from exc
 
 
-def _check_files(config: Any) -> None:
+def _check_files(config: Any, workers: int = 1) -> None:
     """Read every file the workers will read (prior files, the judge cache, the suitability
     matrix) before the server starts, so a bad one is one error line here, not a traceback in
-    each worker. The scorer is cached per settings: a single worker reuses it."""
+    each worker. The scorer is cached per settings: a single worker reuses it. With more
+    workers the check runs in a short-lived process, so the supervising process does not keep
+    the tables in memory beside the workers' own copies.
+
+    Raises:
+        ConfigError: a file that cannot be read, with the reason.
+    """
+    if workers == 1:
+        _read_files(config)
+        return
+    import multiprocessing
+
+    from authorag.errors import ConfigError
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        error = pool.apply(_read_files_error, (config,))
+    if error is not None:
+        raise ConfigError(error)
+
+
+def _read_files(config: Any) -> None:
     from authorag.compose import load_scorer
     from authorag.suitability.matrix import load_matrix
 
     load_scorer(config.scorer)
     if config.suitability or config.suitability_matrix:
         load_matrix(config.suitability_matrix)
+
+
+def _read_files_error(config: Any) -> str | None:
+    """:func:`_read_files` in a child process: the error's message, or None."""
+    from authorag.errors import AuthoragError
+
+    try:
+        _read_files(config)
+    except (AuthoragError, ImportError, OSError, ValueError) as exc:
+        return str(exc)
+    return None
 
 
 def _banner(args: argparse.Namespace, config: Any) -> None:
