@@ -100,6 +100,9 @@ LIMITS: tuple[Limit, ...] = (
           "new pages dense relevance encodes at once in one worker process, over all its requests (a request "
           "that does not fit is refused at once, with Retry-After; one alone is always admitted)",
           "503 overloaded"),
+    Limit("encode_batch", "--encode-batch",
+          "pages per forward pass of dense relevance in a worker process (the memory of an encode grows with it, "
+          "its speed does not)", "none: a request's new pages are encoded in several passes"),
     Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
     Limit("max_policy_patterns", "--max-policy-patterns",
           "patterns in each of the allow and deny lists of an MCP rerank call's policy", "tool error too_many_policy_patterns"),
@@ -152,9 +155,7 @@ class ServerConfig:
         metavar="N", help="torch threads one encode of dense relevance uses in each worker process (default: "
                           "authorag serve gives each worker the machine's cores divided by --workers; more "
                           "threads than cores make every encode slower and starve /healthz)"))
-    encode_batch: int = field(default=ENCODE_BATCH, metadata=flag(
-        metavar="N", help="pages per forward pass of dense relevance (default {default}; its memory grows with "
-                          "it, its speed does not)"))
+    encode_batch: int = _limit("encode_batch", ENCODE_BATCH)
     api_key: str | None = field(default=None, repr=False, metadata=flag(
         help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)"))
     max_documents: int = _limit("max_documents", 1000)
