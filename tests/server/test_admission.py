@@ -161,3 +161,30 @@ def test_healthz_answers_at_once_while_a_long_encode_runs(serve: Any) -> None:
         assert gate.in_flight == 0
     finally:
         torch.set_num_threads(threads)
+
+
+def test_pages_of_a_request_that_never_started_go_back_to_the_budget(serve: Any) -> None:
+    """A request admitted on the loop but still queued for a CPU thread at its deadline answers
+    503 deadline_exceeded, and its pages leave the budget (else the worker would refuse for ever)."""
+    import threading
+    import time
+
+    pytest.importorskip("sentence_transformers")
+    from authorag.server.app import create_app
+    from authorag.server.config import ServerConfig
+
+    app = create_app(ServerConfig(relevance="dense", cpu_threads=1, request_deadline_s=3.0, judge_deadline_s=0.5))
+    with serve(app) as url:
+        service = app.state.service
+        busy = threading.Event()
+        service.cpu_executor.submit(busy.wait, 30)  # the only CPU thread is taken
+        r = httpx.post(f"{url}/v2/rerank", json={"query": QUERY, "documents": _docs(3, "queued")}, timeout=30)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "deadline_exceeded"
+        busy.set()
+        deadline = time.monotonic() + 10
+        while service.gate.in_flight and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert service.gate.in_flight == 0
+        r = httpx.post(f"{url}/v2/rerank", json={"query": QUERY, "documents": _docs(3, "queued")}, timeout=30)
+        assert r.status_code == 200, r.text
+        assert len(r.json()["results"]) == 3

@@ -59,6 +59,8 @@ def test_serve_workers_share_the_port_and_stop_together() -> None:
                     pids.add(int(client.get(f"{url}/readyz").json()["pid"]))
             time.sleep(0.2)
         assert len(pids) == 2, f"connections reached {len(pids)} worker(s)"
+        config = httpx.get(f"{url}/readyz").json()["config"]  # each worker its share of the cores
+        assert (config["encode_threads"], config["encode_batch"]) == (max(1, (os.cpu_count() or 1) // 2), 8)
         body = {"query": "cranberry juice", "documents": ["url: https://zq-unknown-blog-2931.biz/x\ntext: Cranberry juice.",
                                                           "url: https://www.nih.gov/y\ntext: Cranberry juice."]}
         # as in the single-process test: both on topic, trust orders them with weight 0.6
