@@ -210,11 +210,10 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
     _require_json(request)
     started: float = getattr(request.state, "started", time.monotonic())
     deadline = started + service.config.request_deadline_s
-    gate = service.gate
-    if service.dense and gate.full():  # refused before the body is read: nothing done, nothing queued
-        raise Overloaded(refusal(None, gate.in_flight, gate.budget))
+    _refuse_if_full(service)  # before the body is read: nothing done, nothing queued
     raw = await request.body()
     if admit is not None and service.dense:
+        _refuse_if_full(service)  # filled while the body arrived: still refused before it is parsed
         admitted = admit(model.model_validate_json(raw), deadline)
         return await _off_loop(service, lambda: _render(admitted.run(api, deadline=deadline)), deadline,
                                admitted.release)
@@ -228,6 +227,12 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
         return _render(work(model.model_validate_json(raw) if parsed is None else parsed, deadline))
 
     return await _off_loop(service, job, deadline)
+
+
+def _refuse_if_full(service: RerankService) -> None:
+    gate = service.gate
+    if service.dense and gate.full():
+        raise Overloaded(refusal(None, gate.in_flight, gate.budget))
 
 
 async def _off_loop(service: RerankService, job: Callable[[], bytes], deadline: float,

@@ -188,3 +188,30 @@ def test_pages_of_a_request_that_never_started_go_back_to_the_budget(serve: Any)
         r = httpx.post(f"{url}/v2/rerank", json={"query": QUERY, "documents": _docs(3, "queued")}, timeout=30)
         assert r.status_code == 200, r.text
         assert len(r.json()["results"]) == 3
+
+
+def test_a_budget_filled_while_the_body_arrived_refuses_before_parsing(serve: Any) -> None:
+    """Two requests read their bodies at once; the one whose body ends after the other took the
+    budget is refused without being parsed (the message of a refusal before reading)."""
+    import json
+    import socket
+    import time
+
+    pytest.importorskip("sentence_transformers")
+    from authorag.server.app import create_app
+    from authorag.server.config import ServerConfig
+
+    app = create_app(ServerConfig(relevance="dense", max_encoding_documents=4))
+    body = json.dumps({"query": QUERY, "documents": _docs(3, "late")}).encode()
+    with serve(app) as url:
+        port, gate = int(url.rsplit(":", 1)[1]), app.state.service.gate
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"POST /v2/rerank HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+                         b"content-length: %d\r\n\r\n" % len(body) + body[:10])
+            time.sleep(0.5)  # the server has read the headers, found room and waits for the body
+            with gate.admit(4):  # another request takes the budget meanwhile
+                sock.sendall(body[10:])
+                head, _, reply = sock.recv(65536).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 ")
+    assert json.loads(reply)["error"]["message"].startswith(
+        "the server is encoding 4 pages for other requests and no request's new pages fit")
