@@ -67,7 +67,8 @@ class CostGate:
         self._lock = threading.Lock()
 
     def full(self) -> bool:
-        """True when no more pages fit (checked before a request's body is parsed)."""
+        """True when no more pages fit (checked before a request's body is read, and again before
+        it is parsed)."""
         return self.in_flight >= self.budget
 
     def take(self, pages: int) -> None:
