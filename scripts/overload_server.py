@@ -27,8 +27,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import multiprocessing
+import os
 import platform
 import socket
 import subprocess

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from authorag.policy_options import add_policy_options
 from authorag.cli._util import Subparsers
 from authorag.compose import ScorerSettings, add_scorer_options, args_environ, composition_name
+from authorag.policy_options import add_policy_options
 from authorag.rerankers.authority import RerankPolicy
 from authorag.server.config import ServerConfig
 from authorag.settings import add_flags, export_env, flag_values

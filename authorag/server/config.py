@@ -39,16 +39,16 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from urllib.parse import urlsplit
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
+from urllib.parse import urlsplit
 
 from authorag._urlhost import redact_credentials
-from authorag.policy_options import POLICY_FIELDS, policy_from_env
 from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
+from authorag.policy_options import POLICY_FIELDS, policy_from_env
 from authorag.rerankers.authority import RerankPolicy
 from authorag.server.encoding import ENCODE_BATCH
 from authorag.settings import build, env_name, env_values, flag, read_settings

@@ -29,8 +29,8 @@ from authorag.rerankers.authority import AuthorityReranker, RerankPolicy
 from authorag.scores import FUSED_SCORE
 from authorag.server.admission import Admitted, CostGate
 from authorag.server.config import ServerConfig
-from authorag.server.encoding import configure_encoding, limit_arenas, lower_thread_priority
 from authorag.server.documents import DocumentColumns, echo, read_documents
+from authorag.server.encoding import configure_encoding, limit_arenas, lower_thread_priority
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier

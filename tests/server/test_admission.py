@@ -99,7 +99,7 @@ def test_http_refusal_is_503_overloaded_with_retry_after(serve: Any) -> None:
 
 
 def _fresh_pages(n: int, tag: str, words: int = 200) -> list[str | dict[str, Any]]:
-    filler = "cranberry juice urinary tract infection trial women placebo dose bladder bacteria".split()
+    filler = ["cranberry", "juice", "urinary", "tract", "infection", "trial", "women", "placebo", "dose", "bladder", "bacteria"]
     return [f"url: https://site{i}.org/{tag}\ntext: {tag} page {i} " + " ".join(filler[(i + j) % len(filler)]
                                                                                for j in range(words))
             for i in range(n)]
