@@ -187,12 +187,22 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
         f"  openapi   {base}/openapi.json" + (f"  (docs {base}/docs)" if config.docs else ""),
         f"  hosts     {', '.join(config.allowed_hosts)}  (--allowed-hosts)",
         f"  scorer    {composition_name(config.scorer)}",
-        f"  relevance {relevance_words(config)}; {_fusion_words(policy)}",
+        f"  relevance {relevance_words(config)}; {_fusion_words(policy)}" + _encode_words(config),
         (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
          f"per request; auth {'on' if config.api_key else 'off'}"),
         f"  suitability {suit}; judge deadline {config.judge_deadline_s} s, {config.judge_workers} calls in flight",
     ]
     print("\n".join(lines), file=sys.stderr, flush=True)
+
+
+def _encode_words(config: ServerConfig) -> str:
+    """How dense relevance encodes, on its own banner line (nothing for another relevance)."""
+    if config.relevance_in_use() != "dense":
+        return ""
+    threads = "torch's default" if config.encode_threads is None else str(config.encode_threads)
+    return (f"\n  encoding  {threads} torch thread(s) per worker, {config.encode_batch} pages per pass, "
+            f"{config.max_encoding_documents} new pages in flight per worker (--encode-threads, --encode-batch, "
+            "--max-encoding-documents)")
 
 
 def relevance_words(config: ServerConfig) -> str:
