@@ -54,6 +54,17 @@ def test_serve_banner(capsys: pytest.CaptureFixture[str]) -> None:
     assert "scorer    reserved>hosted>table" in err
     assert ("relevance rank; fusion window (on topic from 0.55 of the best relevance), signal trust, weight 0.5, "
             "unknown level 0.3") in err
+    assert "encoding" not in err  # no encoder with rank relevance
+
+
+def test_serve_banner_says_how_dense_relevance_encodes(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sentence_transformers")
+    from authorag.cli.serve import _banner  # pyright: ignore[reportPrivateUsage]
+    from authorag.server.config import ServerConfig
+
+    _banner(argparse.Namespace(host="127.0.0.1", port=8000, workers=2), ServerConfig(relevance="dense", encode_threads=1))
+    assert ("\n  encoding  1 torch thread(s) per worker, 8 pages per pass, 300 new pages in flight per worker "
+            "(--encode-threads, --encode-batch, --max-encoding-documents)\n") in capsys.readouterr().err
 
 
 def test_help_shows_the_defaults_that_apply() -> None:

@@ -53,17 +53,22 @@ def server_config(args: argparse.Namespace) -> ServerConfig:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from authorag._optional import require
     from authorag.errors import ConfigError
+    from authorag.server.encoding import default_encode_threads
     from authorag.server.protocol import protocol_path
     from authorag.server.workers import reuse_port_supported, serve_reuse_port
     from authorag.validation import check_positive_int
 
     uvicorn = require("uvicorn", extra="server", feature="authorag serve")
-    config = with_bind(server_config(args), args.host)
     check_positive_int("--workers", args.workers)
+    config = with_bind(server_config(args), args.host)
+    if config.encode_threads is None:  # each worker its share of the cores
+        config = dataclasses.replace(config, encode_threads=default_encode_threads(args.workers))
     check_port_free(args.host, args.port)
-    _check_files(config)
+    _check_files(config, args.workers)
     _banner(args, config)
     # A request never runs past its deadline, so SIGTERM ends the process by then at the latest.
     uvicorn_kw: dict[str, Any] = {"log_level": args.log_level, "access_log": False, "http": protocol_path(),
@@ -123,16 +128,47 @@ def check_port_free(host: str, port: int) -> None:
                           "(an address of this machine, e.g. 127.0.0.1 or 0.0.0.0) and --port") from exc
 
 
-def _check_files(config: Any) -> None:
+def _check_files(config: Any, workers: int = 1) -> None:
     """Read every file the workers will read (prior files, the judge cache, the suitability
     matrix) before the server starts, so a bad one is one error line here, not a traceback in
-    each worker. The scorer is cached per settings: a single worker reuses it."""
+    each worker. The scorer is cached per settings: a single worker reuses it. With more
+    workers the check runs in a short-lived process, so the supervising process does not keep
+    the tables in memory beside the workers' own copies.
+
+    Raises:
+        ConfigError: a file that cannot be read, with the reason.
+    """
+    if workers == 1:
+        _read_files(config)
+        return
+    import multiprocessing
+
+    from authorag.errors import ConfigError
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        error = pool.apply(_read_files_error, (config,))
+    if error is not None:
+        raise ConfigError(error)
+
+
+def _read_files(config: Any) -> None:
     from authorag.compose import load_scorer
     from authorag.suitability.matrix import load_matrix
 
     load_scorer(config.scorer)
     if config.suitability or config.suitability_matrix:
         load_matrix(config.suitability_matrix)
+
+
+def _read_files_error(config: Any) -> str | None:
+    """:func:`_read_files` in a child process: the error's message, or None."""
+    from authorag.errors import AuthoragError
+
+    try:
+        _read_files(config)
+    except (AuthoragError, ImportError, OSError, ValueError) as exc:
+        return str(exc)
+    return None
 
 
 def _banner(args: argparse.Namespace, config: Any) -> None:
@@ -150,12 +186,22 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
         f"  openapi   {base}/openapi.json" + (f"  (docs {base}/docs)" if config.docs else ""),
         f"  hosts     {', '.join(config.allowed_hosts)}  (--allowed-hosts)",
         f"  scorer    {composition_name(config.scorer)}",
-        f"  relevance {relevance_words(config)}; {_fusion_words(policy)}",
+        f"  relevance {relevance_words(config)}; {_fusion_words(policy)}" + _encode_words(config),
         (f"  limits    {config.max_documents} documents, {config.max_urls} urls, {config.max_body_bytes} bytes "
          f"per request; auth {'on' if config.api_key else 'off'}"),
         f"  suitability {suit}; judge deadline {config.judge_deadline_s} s, {config.judge_workers} calls in flight",
     ]
     print("\n".join(lines), file=sys.stderr, flush=True)
+
+
+def _encode_words(config: ServerConfig) -> str:
+    """How dense or cascade relevance encodes, on its own banner line (nothing for another relevance)."""
+    if config.relevance_in_use() not in ("dense", "cascade"):
+        return ""
+    threads = "torch's default" if config.encode_threads is None else str(config.encode_threads)
+    return (f"\n  encoding  {threads} torch thread(s) per worker, {config.encode_batch} pages per pass, "
+            f"{config.max_encoding_documents} new pages in flight per worker (--encode-threads, --encode-batch, "
+            "--max-encoding-documents)")
 
 
 def relevance_words(config: ServerConfig) -> str:

@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import coverage_and_stuffing
-from authorag.relevance.dense import DenseRelevance
+from authorag.relevance.dense import DenseEncoder, DenseRelevance
 from authorag.relevance.language import LEXICAL_LANGUAGES, detect_language
 from authorag.types import Candidate
 from authorag.validation import check_positive_int, check_unit
@@ -144,6 +144,11 @@ class CascadeRelevance:
         """Load the encoder and the language model now (:class:`~authorag.relevance.base.WarmsUp`)."""
         self.dense.warm_up()
         BM25Relevance().warm_up()
+
+    @property
+    def encoder(self) -> DenseEncoder:
+        """The encoder it calls (its dense relevance's): the server sets its threads and batch."""
+        return self.dense.encoder
 
     @property
     def languages(self) -> tuple[str, ...]:

@@ -12,12 +12,26 @@ from __future__ import annotations
 import threading
 from collections.abc import Generator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from authorag.policy import RerankPolicy
+    from authorag.server.documents import DocumentColumns
+    from authorag.server.schemas import RerankRequest
+    from authorag.server.service import RerankService
+    from authorag.types import Candidate
 
 from authorag.errors import AuthoragError
+from authorag.server.encoding import release_memory
 
 RETRY_AFTER_S = 1
 """Seconds a refused client is asked to wait (``Retry-After``): about what a full budget of
 encoding takes to drain on a CPU core with the bundled model."""
+
+TRIM_PAGES = 32
+"""Pages of an encode after which a process with nothing left in flight returns its free memory
+to the system (:func:`~authorag.server.encoding.release_memory`); smaller encodes leave little."""
 
 
 class Overloaded(AuthoragError):
@@ -53,29 +67,74 @@ class CostGate:
         self._lock = threading.Lock()
 
     def full(self) -> bool:
-        """True when no more pages fit (checked before a request's body is parsed)."""
+        """True when no more pages fit (checked before a request's body is read, and again before
+        it is parsed)."""
         return self.in_flight >= self.budget
 
-    @contextmanager
-    def admit(self, pages: int) -> Generator[None]:
-        """Hold ``pages`` of the budget for the ``with`` block (0 pages: always admitted).
+    def take(self, pages: int) -> None:
+        """Hold ``pages`` of the budget until :meth:`release` (0 pages: nothing held, never refused).
 
         Raises:
             Overloaded: ``pages`` does not fit beside the pages already in flight.
         """
         if pages <= 0:
-            yield
             return
         with self._lock:
             busy = self.in_flight
             if busy and busy + pages > self.budget:
                 raise Overloaded(refusal(pages, busy, self.budget))
             self.in_flight = busy + pages
+
+    def release(self, pages: int) -> None:
+        """Give back ``pages`` taken by :meth:`take`; when none are left in flight after a large
+        encode, the allocator's free memory goes back to the system."""
+        if pages <= 0:
+            return
+        with self._lock:
+            self.in_flight -= pages
+            idle = self.in_flight == 0
+        if idle and pages >= TRIM_PAGES:
+            release_memory()
+
+    @contextmanager
+    def admit(self, pages: int) -> Generator[None]:
+        """:meth:`take` ``pages`` for the ``with`` block, then :meth:`release` them.
+
+        Raises:
+            Overloaded: ``pages`` does not fit beside the pages already in flight.
+        """
+        self.take(pages)
         try:
             yield
         finally:
-            with self._lock:
-                self.in_flight -= pages
+            self.release(pages)
+
+
+@dataclass(eq=False)
+class Admitted:
+    """A rerank request read, checked and holding its new pages in the gate (:meth:`RerankService.admit`)."""
+
+    service: RerankService
+    request: RerankRequest
+    docs: DocumentColumns
+    cands: list[Candidate]
+    source: str
+    pages: int
+    """New pages held in :attr:`RerankService.gate` until :meth:`release`."""
+    released: bool = False
+
+    def run(self, api: str, policy: RerankPolicy | None = None, deadline: float | None = None) -> dict[str, Any]:
+        """Rank and answer (see :meth:`RerankService.rerank`), then :meth:`release` the pages."""
+        try:
+            return self.service.finish(self, api, policy, deadline)
+        finally:
+            self.release()
+
+    def release(self) -> None:
+        """Give the pages back to the gate (once; later calls do nothing)."""
+        if not self.released:
+            self.released = True
+            self.service.gate.release(self.pages)
 
 
 def refusal(pages: int | None, busy: int, budget: int) -> str:

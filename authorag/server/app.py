@@ -45,7 +45,7 @@ from starlette.responses import Response
 
 from authorag.errors import ConfigError, LimitExceeded
 from authorag.priors.base import AuthorityScorer
-from authorag.server.admission import Overloaded, refusal
+from authorag.server.admission import Admitted, Overloaded, refusal
 from authorag.server.config import ServerConfig
 from authorag.server.metrics import CONTENT_TYPE
 from authorag.server.middleware import (
@@ -192,12 +192,16 @@ calls heavy and every request of a service that may wait on a judge."""
 
 
 async def _serve(request: Request, service: RerankService, model: type[_M],
-                 work: Callable[[_M, float], dict[str, Any]]) -> Response:
+                 work: Callable[[_M, float], dict[str, Any]],
+                 admit: Callable[[_M, float], Admitted] | None = None, api: str = "v2") -> Response:
     """Read, validate and answer one POST within the request deadline (503 past it).
 
     The deadline counts from the request's start (the body limit middleware stamps it), so time
     spent receiving the body or queueing for a worker thread counts too. A job still queued at
-    the deadline never starts; a job already running stops at its next step.
+    the deadline never starts; a job already running stops at its next step. With dense
+    relevance, ``admit`` (a rerank, answered in the ``api`` shape) runs on the event loop: the
+    request is read and its new pages counted and held before it queues for a thread, so a
+    refusal never waits behind an encode.
     """
     # The raw body goes straight to pydantic's JSON parser (Rust): FastAPI's own body handling
     # would decode it with the standard json module first and then validate Python objects,
@@ -206,11 +210,13 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
     _require_json(request)
     started: float = getattr(request.state, "started", time.monotonic())
     deadline = started + service.config.request_deadline_s
+    _refuse_if_full(service)  # before the body is read: nothing done, nothing queued
     raw = await request.body()
-    gate = service.gate
-    if service.dense and gate.full():  # refused before parsing: an answer within milliseconds
-        raise Overloaded(refusal(None, gate.in_flight, gate.budget))
-    pool = service.executor if service.offload else service.cpu_executor
+    if admit is not None and service.dense:
+        _refuse_if_full(service)  # filled while the body arrived: still refused before it is parsed
+        admitted = admit(model.model_validate_json(raw), deadline)
+        return await _off_loop(service, lambda: _render(admitted.run(api, deadline=deadline)), deadline,
+                               admitted.release)
     parsed = None
     if len(raw) <= INLINE_BODY_BYTES and not service.offload:
         parsed = model.model_validate_json(raw)
@@ -220,9 +226,24 @@ async def _serve(request: Request, service: RerankService, model: type[_M],
     def job() -> bytes:
         return _render(work(model.model_validate_json(raw) if parsed is None else parsed, deadline))
 
-    future = asyncio.get_running_loop().run_in_executor(pool, job)
+    return await _off_loop(service, job, deadline)
+
+
+def _refuse_if_full(service: RerankService) -> None:
+    gate = service.gate
+    if service.dense and gate.full():
+        raise Overloaded(refusal(None, gate.in_flight, gate.budget))
+
+
+async def _off_loop(service: RerankService, job: Callable[[], bytes], deadline: float,
+                    on_cancel: Callable[[], None] | None = None) -> Response:
+    """``job`` on :attr:`RerankService.pool`, answered by ``deadline``; ``on_cancel`` runs when
+    the job never started (still queued at the deadline)."""
+    future = service.pool.submit(job)
+    if on_cancel is not None:
+        future.add_done_callback(lambda f: on_cancel() if f.cancelled() else None)
     try:
-        content = await asyncio.wait_for(future, timeout=max(0.0, deadline - time.monotonic()))
+        content = await asyncio.wait_for(asyncio.wrap_future(future), timeout=max(0.0, deadline - time.monotonic()))
     except TimeoutError:
         raise DeadlineExceeded(service.config.request_deadline_s) from None
     return Response(content, media_type="application/json")
@@ -242,7 +263,8 @@ def _install_routes(app: FastAPI, service: RerankService) -> None:
         def make(api_name: str) -> Callable[[Request], Any]:
             async def rerank(request: Request) -> Response:
                 return await _serve(request, service, RerankRequest,
-                                    lambda body, deadline: service.rerank(body, api_name, deadline=deadline))
+                                    lambda body, deadline: service.rerank(body, api_name, deadline=deadline),
+                                    service.admit, api_name)
             return rerank
 
         app.add_api_route(path, make(api), methods=["POST"], dependencies=auth, responses={**_ERRORS, **rerank_doc},

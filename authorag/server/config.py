@@ -13,6 +13,8 @@ variable                        default                    meaning
 ``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
 ``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
 ``AUTHORAG_CPU_THREADS``        2                          threads for large requests without a judge
+``AUTHORAG_ENCODE_THREADS``     cores / workers            torch threads per encode (dense relevance)
+``AUTHORAG_ENCODE_BATCH``       8                          pages per forward pass (dense relevance)
 ``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
 ``AUTHORAG_SUITABILITY``        false                      fuse source-type x topic suitability
@@ -47,6 +49,7 @@ from authorag.audit.model import AuditLimits
 from authorag.compose import ScorerSettings
 from authorag.errors import ConfigError
 from authorag.policy import POLICY_FIELDS, RerankPolicy, policy_from_env
+from authorag.server.encoding import ENCODE_BATCH
 from authorag.settings import build, env_name, env_values, flag, read_settings
 from authorag.validation import check_choice, check_positive_int
 
@@ -96,6 +99,9 @@ LIMITS: tuple[Limit, ...] = (
           "new pages dense relevance encodes at once in one worker process, over all its requests (a request "
           "that does not fit is refused at once, with Retry-After; one alone is always admitted)",
           "503 overloaded"),
+    Limit("encode_batch", "--encode-batch",
+          "pages per forward pass of dense relevance in a worker process (the memory of an encode grows with it, "
+          "its speed does not)", "none: a request's new pages are encoded in several passes"),
     Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
     Limit("max_policy_patterns", "--max-policy-patterns",
           "patterns in each of the allow and deny lists of an MCP rerank call's policy", "tool error too_many_policy_patterns"),
@@ -144,6 +150,11 @@ class ServerConfig:
         metavar="N", help="threads for requests that may call a judge (default {default})"))
     cpu_threads: int = field(default=2, metadata=flag(
         metavar="N", help="threads for large requests without a judge (default {default})"))
+    encode_threads: int | None = field(default=None, metadata=flag(
+        metavar="N", help="torch threads one encode of dense relevance uses in each worker process (default: "
+                          "authorag serve gives each worker the machine's cores divided by --workers; more "
+                          "threads than cores make every encode slower and starve /healthz)"))
+    encode_batch: int = _limit("encode_batch", ENCODE_BATCH)
     api_key: str | None = field(default=None, repr=False, metadata=flag(
         help="require 'Authorization: Bearer KEY' (prefer AUTHORAG_API_KEY)"))
     max_documents: int = _limit("max_documents", 1000)
@@ -181,6 +192,7 @@ class ServerConfig:
 
     def __post_init__(self) -> None:
         check_choice("relevance", self.relevance, SERVER_RELEVANCE)
+        check_positive_int("encode_threads", self.encode_threads, optional=True)
         for f in dataclasses.fields(self):
             if f.type == "int":
                 check_positive_int(f.name, getattr(self, f.name))

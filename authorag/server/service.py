@@ -28,9 +28,10 @@ from authorag.relevance.base import CountsUnseen
 from authorag.relevance.tokens import tokenize
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.scores import FUSED_SCORE
-from authorag.server.admission import CostGate
+from authorag.server.admission import Admitted, CostGate
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
+from authorag.server.encoding import configure_encoding, limit_arenas, lower_thread_priority
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier
@@ -72,9 +73,11 @@ class RerankService:
     @property
     def cpu_executor(self) -> ThreadPoolExecutor:
         """Threads (``cpu_threads`` of them) for large requests that call no judge: their work is
-        bounded by the limits but may take a second, which must not hold the event loop."""
+        bounded by the limits but may take a second, which must not hold the event loop. They run
+        at a lower priority than the loop (:func:`~authorag.server.encoding.lower_thread_priority`)."""
         if self._cpu_executor is None:
-            self._cpu_executor = ThreadPoolExecutor(self.config.cpu_threads, thread_name_prefix="authorag-cpu")
+            self._cpu_executor = ThreadPoolExecutor(self.config.cpu_threads, thread_name_prefix="authorag-cpu",
+                                                    initializer=lower_thread_priority)
         return self._cpu_executor
 
     @property
@@ -140,13 +143,22 @@ class RerankService:
         """True when scoring may block for long (judge calls, dense encoding, a scorer given by
         the caller, whose cost the server cannot know): every request then runs in a thread."""
         scorer = self.config.scorer
-        return (self._custom_scorer or scorer.judge != "none" or scorer.learned
-                or self._dense)
+        return self._custom_scorer or scorer.judge != "none" or scorer.learned or self._dense
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        """The threads a request runs on when it leaves the event loop: :attr:`executor` when it
+        may wait on a judge, the learned prior or a caller's scorer, else :attr:`cpu_executor`
+        (dense encoding is CPU work: more threads than cores only make each encode slower)."""
+        scorer = self.config.scorer
+        waits = self._custom_scorer or scorer.judge != "none" or scorer.learned
+        return self.executor if waits else self.cpu_executor
 
     def warm_up(self) -> None:
         """Load the prior (and the relevance model) once."""
         if self._reranker is not None:
             return
+        limit_arenas()
         load_suffix_list()
         scorer = load_scorer(self.config.scorer) if self._scorer is None else self._scorer
         self._configure_judge(scorer)
@@ -154,6 +166,8 @@ class RerankService:
         suit: bool | str = (True if matrix is None else matrix) if self.config.suitability else False
         reranker, self._relevance_source = adapters.build_reranker(
             scorer, self.config.relevance, self.config.policy, suit)
+        if self._dense:  # before the first encode: each thread reads torch's setting at its first use
+            configure_encoding(reranker.relevance, self.config.encode_threads, self.config.encode_batch)
         reranker.warm_up()  # the dense model loads before /readyz says ready
         self._types = SourceTypeClassifier()
         self._reranker = reranker
@@ -213,22 +227,29 @@ class RerankService:
 
     def rerank(self, request: RerankRequest, api: str, policy: RerankPolicy | None = None,
                deadline: float | None = None) -> dict[str, Any]:
-        """Rank the request's documents; returns the Cohere/Jina-shaped response dict.
-
-        ``policy`` replaces the server's policy for this request (the MCP ``rerank`` tool's
-        ``policy`` argument); the response's ``meta.authorag.policy`` shows the one applied.
-        ``deadline`` (``time.monotonic()`` seconds) is checked between the steps.
+        """Rank the request's documents (:meth:`admit`, then :meth:`Admitted.run`); returns the
+        Cohere/Jina-shaped response dict. ``policy`` replaces the server's policy for this request
+        (the MCP ``rerank`` tool's ``policy`` argument; ``meta.authorag.policy`` shows the one
+        applied). ``deadline`` (``time.monotonic()`` seconds) is checked between the steps.
 
         Raises:
             LimitExceeded: a request over one of the limits (documents, query, rank_fields, documents
                 new to dense relevance).
-            Overloaded: its new pages do not fit in ``max_encoding_documents`` beside the pages
-                other requests are encoding.
+            Overloaded: its new pages do not fit in ``max_encoding_documents`` beside others'.
             ConfigError: ``urls`` misaligned, or a document object without text.
             DeadlineExceeded: ``deadline`` passed.
         """
+        return self.admit(request, deadline).run(api, policy, deadline)
+
+    def admit(self, request: RerankRequest, deadline: float | None = None) -> Admitted:
+        """Check the request's limits, read its documents, count the pages dense relevance would
+        encode and hold them in :attr:`gate`: everything before the costly step, so the server can
+        refuse at once. The pages stay held until :meth:`Admitted.run` ends or :meth:`Admitted.release`.
+
+        Raises:
+            LimitExceeded, Overloaded, ConfigError, DeadlineExceeded: as :meth:`rerank`.
+        """
         self.warm_up()
-        assert self._reranker is not None
         self._check_limits(request)
         self._check_deadline(deadline)
         docs = read_documents(request.documents, request.urls, rank_fields=request.rank_fields,
@@ -236,16 +257,28 @@ class RerankService:
         unseen = self._check_unseen(docs.texts)
         cands, source = adapters.candidates_of(docs.urls, docs.texts, None, self._relevance_source)
         self._check_deadline(deadline)
+        self.gate.take(unseen)
+        return Admitted(self, request, docs, cands, source, unseen)
+
+    def finish(self, admitted: Admitted, api: str, policy: RerankPolicy | None,
+             deadline: float | None) -> dict[str, Any]:
+        """Rank an admitted request and build its answer (the costly step of :meth:`rerank`).
+
+        Raises:
+            DeadlineExceeded: ``deadline`` passed.
+        """
+        assert self._reranker is not None
+        request, docs = admitted.request, admitted.docs
         changes = {} if policy is None else _changed_fields(self._reranker.policy, policy)
-        try:  # a long step (dense relevance) stops between its batches; refused when the budget is full
-            with self.gate.admit(unseen), deadline_scope(deadline):
-                ranking = self._reranker.rerank_owned(request.query, cands, top_k=request.top_n, **changes)
+        try:  # a long step (dense relevance) stops between its batches
+            with deadline_scope(deadline):
+                ranking = self._reranker.rerank_owned(request.query, admitted.cands, top_k=request.top_n, **changes)
         except DeadlinePassed:
             raise DeadlineExceeded(self.config.request_deadline_s) from None
         self._check_deadline(deadline)
         tiers = Counter([c.authority.tier if c.authority else "unknown" for c in ranking.candidates])
         self.metrics.observe_documents(len(docs.texts), len(docs.without_url), len(docs.truncated), dict(tiers))
-        return self._response(request, docs, ranking, api, source,
+        return self._response(request, docs, ranking, api, admitted.source,
                               self._policy if policy is None else policy.to_dict())
 
     def _response(self, request: RerankRequest, docs: DocumentColumns, ranking: Ranking,

@@ -67,6 +67,7 @@ def test_overload_script_reports_refusals_memory_and_healthz(tmp_path: Path) -> 
     assert report["answers"].get("503 overloaded", 0) > 0  # 4 clients x 20 new pages, room for 20 at once
     assert sum(report["answers"].values()) == report["requests"] <= 60
     assert 0 < report["rss_idle_mb"] <= report["rss_peak_mb"]
+    assert 0 < report["pss_idle_mb"] <= report["rss_idle_mb"]  # shared pages counted once
     assert report["healthz_probes"] > 0 and report["refusal_p50_ms"] is not None
     assert set(report["targets_met"]) == {"rss_peak_mb <= 1536", "healthz_p99_ms <= 100", "refusal_max_ms <= 50"}
 
@@ -83,3 +84,16 @@ def test_cost_targets_say_which_are_met_with_the_ratios_to_bm25() -> None:
     assert out["lines"][0] == "target req/s with 4 clients >= 30: 25.0 (NOT met); BM25 250.0 req/s, x10.0 the default's"
     assert out["lines"][1] == "target p50 with 1 client <= 60 ms: 48.0 ms (met); BM25 4.0 ms, the default x12.0 BM25's"
     assert out["lines"][2].startswith("server CPU per request: default 50.0 ms, BM25 5.0 ms (x10.0); load average")
+
+
+@pytest.mark.slow
+def test_encode_script_measures_each_setting_in_its_own_process(tmp_path: Path) -> None:
+    pytest.importorskip("sentence_transformers")
+    out = tmp_path / "encode.json"
+    cmd = [sys.executable, str(ROOT / "scripts" / "bench_encode.py"), "--threads", "1", "--batch", "2", "4",
+           "--pages", "4", "--json", str(out)]
+    subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    results = json.loads(out.read_text())["results"]
+    assert [(r["threads"], r["batch"], r["pages"], r["copies"]) for r in results] == [(1, 2, 4, 1), (1, 4, 4, 1)]
+    for r in results:
+        assert r["cpu_ms_per_page"] > 0 and 0 < r["rss_before_mb"] <= r["rss_peak_mb"]

@@ -59,6 +59,8 @@ def test_serve_workers_share_the_port_and_stop_together() -> None:
                     pids.add(int(client.get(f"{url}/readyz").json()["pid"]))
             time.sleep(0.2)
         assert len(pids) == 2, f"connections reached {len(pids)} worker(s)"
+        config = httpx.get(f"{url}/readyz").json()["config"]  # each worker its share of the cores
+        assert (config["encode_threads"], config["encode_batch"]) == (max(1, (os.cpu_count() or 1) // 2), 8)
         body = {"query": "cranberry juice", "documents": ["url: https://zq-unknown-blog-2931.biz/x\ntext: Cranberry juice.",
                                                           "url: https://www.nih.gov/y\ntext: Cranberry juice."]}
         # as in the single-process test: both on topic, trust orders them with weight 0.6
@@ -79,6 +81,18 @@ def test_serve_workers_failing_at_startup_fail_the_command() -> None:
     proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert "unknown prior source 'bogus_source'" in proc.stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_names_a_prior_file_it_cannot_read_in_one_line(workers: str) -> None:
+    # with several workers the files are read in a short-lived process, not kept by the supervisor
+    cmd = [sys.executable, "-m", "authorag", "serve", "--port", str(free_port()), "--workers", workers,
+           "--relevance", "rank", "--prior-file", "mine=/nonexistent/x.store"]
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == ("authorag: error: cannot open prior store '/nonexistent/x.store' "
+                                            "(No such file or directory)")
+    assert "Traceback" not in proc.stderr
 
 
 def test_serve_on_a_taken_port_says_so() -> None:
