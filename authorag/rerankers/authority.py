@@ -278,9 +278,10 @@ class AuthorityReranker:
         window, lang_note = read_window_text(query, cands, self.relevance is None, self._words) \
             if policy.fusion in ("window", "prior") else (None, None)
         on_topic = None if window is None else window.coverage
+        low = np.fromiter((rule.low_credibility(t) for t in trusts), dtype=np.bool_, count=len(trusts))
         fusion = fuse(policy.fusion, policy.normalize, policy.weight, policy.on_topic, policy.rrf_k,
                       np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window,
-                      policy.meaning_on_topic)
+                      policy.meaning_on_topic, low)
         rel_norm, fused = fusion.relevance, fusion.fused
         # One copy per candidate with every score of this stage: this loop is the hot path of
         # the HTTP service (100 candidates per request), so no intermediate candidates.
