@@ -93,3 +93,45 @@ def test_low_credibility_is_the_rule_s_low_branch_or_page_evidence_below_its_cei
                            credibility_sources=(SourceValue(PAGE_EVIDENCE_SOURCE, 0.2, "spam words"),))
     assert rule.low_credibility(rule.value(page))
     assert rule.low_credibility(0.269) and not rule.low_credibility(0.27)
+
+
+def test_address_words_are_the_path_and_query_decoded() -> None:
+    from authorag.rerankers.window_text import address_words
+
+    assert address_words("https://www.gutefrage.net/frage/darf-arbeitgeber-%C3%BCberstunden-anordnen") == \
+        "/frage/darf-arbeitgeber-überstunden-anordnen"
+    assert address_words("https://www.cocorahs.org/Content.aspx?page=measuringrain#top") == \
+        "/Content.aspx page=measuringrain"
+    assert address_words("https://nih.gov") == ""
+    assert address_words("http://[::1") == ""  # does not parse: no words
+
+
+def test_address_words_count_for_coverage_not_for_stuffing() -> None:
+    from authorag.relevance.coverage import coverage_and_stuffing
+
+    texts = ["Press Esc, then type :q and Enter to quit; :wq saves first.",
+             "exit vim exit vim exit vim " * 5]
+    fields = ["/questions/11828270/how-do-i-exit-vim", "/exit-vim"]
+    assert coverage_and_stuffing("how do I exit vim", texts, "en") == ([0.0, 1.0], [False, True])
+    assert coverage_and_stuffing("how do I exit vim", texts, "en", fields) == ([1.0, 1.0], [False, True])
+    # the German stemmer reads the transliterated umlaut of an address as the umlaut
+    got = coverage_and_stuffing("Darf mein Arbeitgeber mir Überstunden anordnen", ["Nur laut Vertrag."], "de",
+                                ["/frage/darf-arbeitgeber-ueberstunden-anordnen"])
+    assert got == ([1.0], [False])
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_an_answer_in_other_words_keeps_the_address_s_evidence_that_it_is_on_topic(order: tuple[int, int]) -> None:
+    pages = [("https://www.askforum.org/questions/11828270/how-do-i-exit-vim",
+              "Answer: press Esc to make sure you are in normal mode, then type :q and Enter to quit. If you have "
+              "unsaved changes, use :wq to save and quit or :q! to quit without saving."),
+             ("https://docs.gitdocs.net/en/associating-text-editors-with-git",
+              "Associating text editors with Git. Set the editor Git opens for commit messages with git config. "
+              "For example, use vim for Vim. The editor must wait until you close the file.")]
+    scorer = TableScorer({"askforum.org": (0.3, 0.5), "gitdocs.net": (0.9, 0.95)})
+    cands = [Candidate.create(pages[i][0], pages[i][1], id=str(i)) for i in order]
+    ranking = AuthorityReranker(scorer, relevance=BM25Relevance(language="en")).rerank("how do I exit vim", cands)
+    by_id = {c.id: c.scores for c in ranking.candidates}
+    assert by_id["0"]["relevance.on_topic"] == pytest.approx(1.0)  # from its address
+    assert by_id["1"]["relevance.on_topic"] == pytest.approx(0.5)
+    assert by_id["0"][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference: coverage outweighs BM25
