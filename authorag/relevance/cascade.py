@@ -38,7 +38,8 @@ from numpy.typing import NDArray
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import coverage_and_stuffing
-from authorag.relevance.dense import DenseEncoder, DenseRelevance
+from authorag.relevance.dense import DenseRelevance
+from authorag.relevance.encoders import TextEncoder
 from authorag.relevance.language import LEXICAL_LANGUAGES, detect_language
 from authorag.types import Candidate
 from authorag.validation import check_positive_int, check_unit
@@ -146,7 +147,7 @@ class CascadeRelevance:
         BM25Relevance().warm_up()
 
     @property
-    def encoder(self) -> DenseEncoder:
+    def encoder(self) -> TextEncoder:
         """The encoder it calls (its dense relevance's): the server sets its threads and batch."""
         return self.dense.encoder
 

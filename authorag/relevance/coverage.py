@@ -70,6 +70,8 @@ QUOTE_MIN_WORDS = 4
 QUOTED_SHARE = 1 / 3
 """Quotes count as one word each only while they make up at most this share of a text's words:
 beyond it the text is the question said again and again, not prose that quotes it."""
+MAX_FIELD_CHARS = 300
+"""Characters of a candidate's short field (its address's words) coverage reads at most."""
 _MAX_QUERY_WORDS = 4 * MAX_QUERY_TERMS
 """Query words (stop words included) quotes are looked for in."""
 
@@ -115,9 +117,13 @@ def coverage(query: str, texts: Sequence[str], language: str | None = None) -> l
     return coverage_and_stuffing(query, texts, language)[0]
 
 
-def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None = None
-                          ) -> tuple[list[float], list[bool]]:
-    """:func:`coverage` and :func:`keyword_stuffed` of every text, from one pass over its words."""
+def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None = None,
+                          fields: Sequence[str] | None = None) -> tuple[list[float], list[bool]]:
+    """:func:`coverage` and :func:`keyword_stuffed` of every text, from one pass over its words.
+
+    ``fields``: for each text, a short field of the same candidate (the words of its address's
+    path) whose words count for coverage, not for stuffing (at most :data:`MAX_FIELD_CHARS`
+    characters of each are read)."""
     lang = detect_language(query, texts).lexical if language is None else language
     stems = query_stems(query, lang)
     if not stems:
@@ -127,13 +133,14 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
     stemmed: dict[str, str] = {}  # each distinct token of the pool is stemmed once
     cov: list[float] = []
     stuffed: list[bool] = []
-    for text in texts:
+    for n, text in enumerate(texts):
         tokens = tokenize(read_window(text))
-        new = [t for t in set(tokens) if t not in stemmed]
+        extra = tokenize(fields[n][:MAX_FIELD_CHARS]) if fields is not None else []
+        new = [t for t in {*tokens, *extra} if t not in stemmed]
         stemmed.update(zip(new, stem_words(new, lang)))
         words = [stemmed[t] for t in tokens]
         found = wanted.intersection(words)
-        cov.append(len(found) / len(stems))
+        cov.append(len(found | wanted.intersection(stemmed[t] for t in extra)) / len(stems))
         stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found)))
     return cov, stuffed
 
@@ -184,5 +191,5 @@ def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = Non
     return coverage_and_stuffing(query, texts, language)[1]
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
            "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

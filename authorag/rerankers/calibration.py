@@ -37,14 +37,17 @@ Array = NDArray[np.float64]
 
 
 def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
-              names: Sequence[str] = ()) -> tuple[Array, str | None]:
+              names: Sequence[str] = (), low: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
     """Relevance relative to the best candidate (see the module doc), and a note when a rule
     other than ``score / best`` applied.
 
-    ``stuffed`` marks keyword-stuffed candidates (:func:`~authorag.relevance.coverage.keyword_stuffed`):
-    the best is then taken over the others, and a stuffed candidate's value is capped at 1, so one
-    page that repeats the query cannot push every careful page off topic. ``names`` (the
-    candidates' URLs, in order) let the note say which ones (:func:`stuffed_note`).
+    ``stuffed`` marks keyword-stuffed candidates (:func:`~authorag.relevance.coverage.keyword_stuffed`),
+    ``low`` candidates with a present low-credibility finding (:meth:`~authorag.trust.TrustRule.low_credibility`:
+    a look-alike of a trusted domain, a known-unreliable or phishing site): the best is then taken
+    over the others, and an excluded candidate's value is capped at 1, so one page that repeats the
+    query, or imitates an institution with the query's words, cannot push every careful page off
+    topic. ``names`` (the candidates' URLs, in order) let the note say which ones
+    (:func:`stuffed_note`, :func:`low_note`).
     """
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
@@ -61,15 +64,32 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
         return np.ones_like(arr), join_notes(note, f"{why}: trust orders")
     if lo < 0.0:
         return (arr - lo) / (hi - lo), join_notes(note, "scores below 0: min-max scaled")
-    if stuffed is not None and stuffed.any() and not stuffed.all():
-        best = float(arr[~stuffed].max())
+    excluded, said = _excluded(arr.size, stuffed, low, names)
+    if excluded is not None:
+        best = float(arr[~excluded].max())
         if best > 0.0:
-            return np.minimum(arr / best, 1.0), join_notes(note, stuffed_note(stuffed, names))
-        # only stuffed pages have relevance: repeating the query is no evidence, trust orders
-        why = join_notes("no candidate but keyword-stuffed ones has relevance above 0: trust orders",
-                         stuffed_note(stuffed, names))
+            return np.minimum(arr / best, 1.0), join_notes(note, said)
+        # only excluded pages have relevance: repeating the query is no evidence, trust orders
+        why = join_notes("no candidate but keyword-stuffed or low-credibility ones has relevance above 0: "
+                         "trust orders", said)
         return np.ones_like(arr), join_notes(note, why)
     return arr / hi, note
+
+
+def _excluded(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool_] | None,
+              names: Sequence[str]) -> tuple[NDArray[np.bool_] | None, str | None]:
+    """The candidates never used as the relevance reference (stuffed or low credibility) and the
+    note naming them; None when there are none, or when every candidate is one (nothing is left to
+    measure against: the scores are read as they are)."""
+    marks = [m for m in (stuffed, low) if m is not None and m.any()]
+    if not marks:
+        return None, None
+    excluded = np.logical_or.reduce(marks) if len(marks) > 1 else marks[0]
+    if excluded.all() or excluded.size != size:
+        return None, None
+    said = join_notes(stuffed_note(stuffed, names) if stuffed is not None and stuffed.any() else None,
+                      low_note(low, names) if low is not None and low.any() else None)
+    return excluded, said
 
 
 NAMED = 5
@@ -91,6 +111,23 @@ def stuffed_note(stuffed: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
         return f"{int(stuffed.sum())} keyword-stuffed candidate(s) not used as the relevance reference"
     more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
     return f"keyword-stuffed, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
+
+
+def low_note(low: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
+    """The note saying which candidates have a present low-credibility finding and so are never
+    the relevance reference: their ``names`` (at most :data:`NAMED`), or their count.
+
+    Example:
+        >>> low_note(np.array([False, True]), ["https://a.org/x", "https://a-org.example-pay.com/"])
+        'low credibility, not used as the relevance reference: https://a-org.example-pay.com/'
+        >>> low_note(np.array([True, False]))
+        '1 low-credibility candidate(s) not used as the relevance reference'
+    """
+    which = [str(n) for n, s in zip(names, low.tolist()) if s]
+    if not which:
+        return f"{int(low.sum())} low-credibility candidate(s) not used as the relevance reference"
+    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
+    return f"low credibility, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
 
 
 def join_notes(a: str | None, b: str | None) -> str | None:
@@ -137,4 +174,5 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "join_notes", "prior_fusion", "stuffed_note", "window_fusion"]
+__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "join_notes", "low_note", "prior_fusion", "stuffed_note",
+           "window_fusion"]

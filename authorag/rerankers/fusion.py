@@ -172,56 +172,63 @@ def meaning_on_words_scale(meaning: Array, on_topic: float, meaning_on_topic: fl
 
 
 def window_relevance(relevance: Array, text: WindowText | None, on_topic: float | None = None,
-                     meaning_on_topic: float | None = None) -> tuple[Array, str | None]:
+                     meaning_on_topic: float | None = None, low: NDArray[np.bool_] | None = None
+                     ) -> tuple[Array, str | None]:
     """The relevance the window fusion uses: calibrated relevance (no text), or the mix of
     coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is
     given; with ``on_topic``, the window's share, that relevance is first put on the words' scale
-    by :func:`meaning_on_words_scale`, ``meaning_on_topic`` of the best landing on ``on_topic``)."""
+    by :func:`meaning_on_words_scale`, ``meaning_on_topic`` of the best landing on ``on_topic``).
+    ``low`` marks candidates with a present low-credibility finding: like keyword-stuffed ones,
+    they are never the reference the others are measured against (:func:`calibrate`)."""
     if text is None:
-        return calibrate(relevance)
+        return calibrate(relevance, low=low)
     stuffed, names = text.stuffed, text.names
     cov = np.asarray(text.coverage, dtype=np.float64)
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
-        cal, note = calibrate(relevance, stuffed, names)  # coverage tells no candidate apart: the scores decide
+        cal, note = calibrate(relevance, stuffed, names, low)  # coverage tells no candidate apart: the scores decide
         if text.lexical is not None and on_topic is not None:  # they judge meaning: the meaning's share
             cal = meaning_on_words_scale(cal, on_topic, meaning_on_topic)
         return cal, note
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
-        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed, names)
-        meaning, note = calibrate(relevance, stuffed, names)
+        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed, names, low)
+        meaning, note = calibrate(relevance, stuffed, names, low)
         if on_topic is not None:
             meaning = meaning_on_words_scale(meaning, on_topic, meaning_on_topic)
             words = meaning_on_words_scale(words, on_topic, words_on_topic(on_topic))
         return np.minimum(words, meaning), join_notes(note, why)
-    return _mix(cov, relevance, stuffed, names)
+    return _mix(cov, relevance, stuffed, names, low)
 
 
-def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_], names: Sequence[str] = ()
-         ) -> tuple[Array, str | None]:
+def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_], names: Sequence[str] = (),
+         low: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
     """Coverage and relevance mixed by :data:`COVERAGE_SHARE`, each relative to its best, then
-    relative to the best candidate that is not keyword-stuffed."""
+    relative to the best candidate that is neither keyword-stuffed nor of low credibility."""
     rel, note = calibrate(relevance)
-    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed, names)
+    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed, names,
+                           low)
     return mixed, join_notes(note, why)
 
 
-def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None) -> Fusion:
+def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
+         low: NDArray[np.bool_] | None = None) -> Fusion:
     """Fuse relevance with the source signal by ``policy.fusion``.
 
     Reads the policy's ``fusion``, ``normalize``, ``weight``, ``on_topic``, ``meaning_on_topic``
     (the window's share for a relevance that judges meaning; None: :func:`default_meaning_on_topic`
     of ``on_topic``) and ``rrf_k``. ``text``: what the window fusion reads from the candidates'
     text (:class:`WindowText`).
+    ``low``: candidates with a present low-credibility finding, never the window's relevance
+    reference (:func:`window_relevance`).
 
     Raises:
         ConfigError: ``normalize="none"`` with relevance outside [0, 1].
     """
     fusion, weight = policy.fusion, policy.weight
     if fusion == "window":
-        cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic)
+        cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
-        cal, note = window_relevance(relevance, text)
+        cal, note = window_relevance(relevance, text, low=low)
         return Fusion(cal, prior_fusion(cal, signal, weight), note)
     norm = minmax(relevance) if policy.normalize == "minmax" else checked_unit(relevance)
     if fusion == "linear":

@@ -6,10 +6,22 @@ the reference the others are measured against) and, when the relevance judges me
 :class:`~authorag.relevance.base.SemanticScorer` such as dense), the BM25 scores the words' window
 mixes in instead. All of them read the query and the pages in the query's language
 (:func:`~authorag.relevance.language.detect_language`, once per ranking).
+
+Coverage also reads the words of each candidate's address (:func:`address_words`: its path and
+query string, not its host): a page's address names its subject as a title does
+(``/frage/darf-arbeitgeber-ueberstunden-anordnen``, ``/questions/11828270/how-do-i-exit-vim``), so
+an answer that explains the question in other words than the question's keeps the words' evidence
+that it is on topic. The host is left out: it names the site, and a look-alike copies it. Those
+words count for coverage only, never for keyword stuffing.
+
+Example:
+    >>> address_words("https://www.impots.gouv.fr/particulier/questions/que-dois-je-declarer?lang=fr#top")
+    '/particulier/questions/que-dois-je-declarer lang=fr'
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
@@ -35,7 +47,7 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
         return None, None
     texts = [c.text for c in cands]
     guess = detect_language(query, texts)
-    cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical)
+    cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical, [address_words(c.url) for c in cands])
     ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
     lexical = None
     if words:
@@ -47,4 +59,14 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     return text, guess.note()
 
 
-__all__ = ["read_window_text"]
+def address_words(url: str) -> str:
+    """The part of ``url`` that names a page's subject: its path and query string, decoded (not
+    its scheme, host or fragment); empty for an address that does not parse."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
+
+
+__all__ = ["address_words", "read_window_text"]

@@ -1,0 +1,137 @@
+"""The window's relevance reference: a page with a present low-credibility finding never is one."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.rerankers.authority import AuthorityReranker
+from authorag.rerankers.calibration import calibrate
+from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE
+from authorag.trust import PAGE_EVIDENCE_SOURCE, TrustRule
+from authorag.types import AuthorityDetail, Candidate, SourceValue
+
+REAL = "https://www.amendes.gouv.fr/tai"
+LOOKALIKE = "https://amendes-gouv.fr-paiement-securise.com/"
+TEXTS = {
+    REAL: "Paiement des contraventions. Munissez-vous de votre avis : vous y trouverez le numéro de "
+          "télépaiement et la clé. Le paiement s'effectue sur ce site officiel, par l'application "
+          "Amendes.gouv ou par téléphone.",
+    LOOKALIKE: "Avis de contravention impayée. Vous avez une amende de 35 euros non réglée. Pour payer votre "
+               "amende en ligne et éviter sa majoration, renseignez votre numéro de carte bancaire avant ce soir.",
+}
+
+
+class TableScorer:
+    """A tiny real scorer over a dict (domain -> authority, credibility)."""
+
+    name = "dict"
+
+    def __init__(self, values: dict[str, tuple[float, float]]) -> None:
+        self.values = values
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        out: list[AuthorityDetail] = []
+        for c in candidates:
+            a, cred = self.values[c.domain or ""]
+            out.append(AuthorityDetail(a, 1.0, "table", credibility=cred))
+        return out
+
+
+SCORER = TableScorer({"amendes.gouv.fr": (0.8, 0.9), "fr-paiement-securise.com": (0.2, 0.05)})
+
+
+def mask(*v: bool) -> np.ndarray:
+    return np.asarray(v, dtype=np.bool_)
+
+
+def test_a_low_credibility_page_is_never_the_reference() -> None:
+    got, note = calibrate(np.array([2.6, 0.47, 0.2]), low=mask(True, False, False), names=["https://x.com/", "b", "c"])
+    assert got.tolist() == pytest.approx([1.0, 1.0, 0.2 / 0.47])
+    assert note == "low credibility, not used as the relevance reference: https://x.com/"
+
+
+def test_stuffed_and_low_credibility_pages_are_both_named() -> None:
+    got, note = calibrate(np.array([3.0, 2.0, 1.0]), mask(True, False, False), ["s", "l", "ok"], mask(False, True, False))
+    assert got.tolist() == pytest.approx([1.0, 1.0, 1.0])
+    assert note == ("keyword-stuffed, not used as the relevance reference: s; "
+                    "low credibility, not used as the relevance reference: l")
+
+
+def test_when_every_page_is_low_credibility_the_best_is_the_reference() -> None:
+    got, note = calibrate(np.array([2.0, 1.0]), low=mask(True, True))
+    assert got.tolist() == pytest.approx([1.0, 0.5])
+    assert note is None
+
+
+def test_only_low_credibility_pages_with_relevance_leave_trust_to_order() -> None:
+    got, note = calibrate(np.array([2.0, 0.0]), low=mask(True, False))
+    assert got.tolist() == [1.0, 1.0]
+    assert note is not None and note.startswith("no candidate but keyword-stuffed or low-credibility ones")
+
+
+@pytest.mark.parametrize("order", [(REAL, LOOKALIKE), (LOOKALIKE, REAL)])
+def test_a_look_alike_with_the_query_s_words_does_not_push_the_real_page_off_topic(order: tuple[str, str]) -> None:
+    cands = [Candidate.create(u, TEXTS[u], id=u) for u in order]
+    rr = AuthorityReranker(SCORER, relevance=BM25Relevance(language="fr"))
+    ranking = rr.rerank("comment payer une amende en ligne", cands)
+    assert [c.url for c in ranking.candidates] == [REAL, LOOKALIKE]
+    by_url = {c.url: c.scores for c in ranking.candidates}
+    assert by_url[REAL][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference now
+    assert by_url[LOOKALIKE][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # capped at the reference
+    assert by_url[REAL][FUSED_SCORE] > by_url[LOOKALIKE][FUSED_SCORE] >= 0.5  # both on topic: trust orders
+    assert f"low credibility, not used as the relevance reference: {LOOKALIKE}" in ranking.provenance["relevance_note"]
+
+
+def test_low_credibility_is_the_rule_s_low_branch_or_page_evidence_below_its_ceiling() -> None:
+    rule = TrustRule()
+    assert rule.low_credibility(rule.value(AuthorityDetail(0.95, 1.0, "table", credibility=0.0)))
+    assert not rule.low_credibility(rule.value(AuthorityDetail(None, 0.0, "unknown")))
+    page = AuthorityDetail(None, 0.5, "page", credibility=0.2,
+                           credibility_sources=(SourceValue(PAGE_EVIDENCE_SOURCE, 0.2, "spam words"),))
+    assert rule.low_credibility(rule.value(page))
+    assert rule.low_credibility(0.269) and not rule.low_credibility(0.27)
+
+
+def test_address_words_are_the_path_and_query_decoded() -> None:
+    from authorag.rerankers.window_text import address_words
+
+    assert address_words("https://www.gutefrage.net/frage/darf-arbeitgeber-%C3%BCberstunden-anordnen") == \
+        "/frage/darf-arbeitgeber-überstunden-anordnen"
+    assert address_words("https://www.cocorahs.org/Content.aspx?page=measuringrain#top") == \
+        "/Content.aspx page=measuringrain"
+    assert address_words("https://nih.gov") == ""
+    assert address_words("http://[::1") == ""  # does not parse: no words
+
+
+def test_address_words_count_for_coverage_not_for_stuffing() -> None:
+    from authorag.relevance.coverage import coverage_and_stuffing
+
+    texts = ["Press Esc, then type :q and Enter to quit; :wq saves first.",
+             "exit vim exit vim exit vim " * 5]
+    fields = ["/questions/11828270/how-do-i-exit-vim", "/exit-vim"]
+    assert coverage_and_stuffing("how do I exit vim", texts, "en") == ([0.0, 1.0], [False, True])
+    assert coverage_and_stuffing("how do I exit vim", texts, "en", fields) == ([1.0, 1.0], [False, True])
+    # the German stemmer reads the transliterated umlaut of an address as the umlaut
+    got = coverage_and_stuffing("Darf mein Arbeitgeber mir Überstunden anordnen", ["Nur laut Vertrag."], "de",
+                                ["/frage/darf-arbeitgeber-ueberstunden-anordnen"])
+    assert got == ([1.0], [False])
+
+
+@pytest.mark.parametrize("order", [(0, 1), (1, 0)])
+def test_an_answer_in_other_words_keeps_the_address_s_evidence_that_it_is_on_topic(order: tuple[int, int]) -> None:
+    pages = [("https://www.askforum.org/questions/11828270/how-do-i-exit-vim",
+              "Answer: press Esc to make sure you are in normal mode, then type :q and Enter to quit. If you have "
+              "unsaved changes, use :wq to save and quit or :q! to quit without saving."),
+             ("https://docs.gitdocs.net/en/associating-text-editors-with-git",
+              "Associating text editors with Git. Set the editor Git opens for commit messages with git config. "
+              "For example, use vim for Vim. The editor must wait until you close the file.")]
+    scorer = TableScorer({"askforum.org": (0.3, 0.5), "gitdocs.net": (0.9, 0.95)})
+    cands = [Candidate.create(pages[i][0], pages[i][1], id=str(i)) for i in order]
+    ranking = AuthorityReranker(scorer, relevance=BM25Relevance(language="en")).rerank("how do I exit vim", cands)
+    by_id = {c.id: c.scores for c in ranking.candidates}
+    assert by_id["0"]["relevance.on_topic"] == pytest.approx(1.0)  # from its address
+    assert by_id["1"]["relevance.on_topic"] == pytest.approx(0.5)
+    assert by_id["0"][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference: coverage outweighs BM25
