@@ -10,7 +10,7 @@ from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.calibration import calibrate
 from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE
-from authorag.trust import PAGE_EVIDENCE_SOURCE, TrustRule
+from authorag.trust import TrustRule
 from authorag.types import AuthorityDetail, Candidate, SourceValue
 
 REAL = "https://www.amendes.gouv.fr/tai"
@@ -89,8 +89,8 @@ def test_low_credibility_is_the_rule_s_low_branch_or_page_evidence_below_its_cei
     rule = TrustRule()
     assert rule.low_credibility(rule.value(AuthorityDetail(0.95, 1.0, "table", credibility=0.0)))
     assert not rule.low_credibility(rule.value(AuthorityDetail(None, 0.0, "unknown")))
-    page = AuthorityDetail(None, 0.5, "page", credibility=0.2,
-                           credibility_sources=(SourceValue(PAGE_EVIDENCE_SOURCE, 0.2, "spam words"),))
+    page = AuthorityDetail(None, 0.5, "page", credibility=0.2, page_trust=0.2,
+                           credibility_sources=(SourceValue("page.spam", -0.1, "spam words"),))
     assert rule.low_credibility(rule.value(page))
     assert rule.low_credibility(0.269) and not rule.low_credibility(0.27)
 
