@@ -29,9 +29,9 @@ RETRY_AFTER_S = 1
 """Seconds a refused client is asked to wait (``Retry-After``): about what a full budget of
 encoding takes to drain on a CPU core with the bundled model."""
 
-TRIM_PAGES = 32
-"""Pages of an encode after which a process with nothing left in flight returns its free memory
-to the system (:func:`~authorag.server.encoding.release_memory`); smaller encodes leave little."""
+TRIM_PAGES = 8
+"""Pages of an encode (the cascade's most per request) after which a process with nothing left
+in flight returns its free memory to the system (:func:`~authorag.server.encoding.release_memory`); smaller encodes leave little."""
 
 
 class Overloaded(AuthoragError):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import logging
 import os
 import sys
@@ -106,3 +107,10 @@ def release_memory() -> bool:
     """
     libc = _libc()
     return bool(libc is not None and libc.malloc_trim(0))
+
+
+def settle_memory() -> bool:
+    """Collect the garbage loading left (the fp32 layers a quantized model replaced) and return the
+    freed memory to the system (:func:`release_memory`); True when some went back."""
+    gc.collect()
+    return release_memory()

@@ -31,7 +31,7 @@ from authorag.scores import FUSED_SCORE
 from authorag.server.admission import Admitted, CostGate
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
-from authorag.server.encoding import configure_encoding, limit_arenas, lower_thread_priority
+from authorag.server.encoding import configure_encoding, limit_arenas, lower_thread_priority, settle_memory
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier
@@ -169,6 +169,7 @@ class RerankService:
         if self._dense:  # before the first encode: each thread reads torch's setting at its first use
             configure_encoding(reranker.relevance, self.config.encode_threads, self.config.encode_batch)
         reranker.warm_up()  # the dense model loads before /readyz says ready
+        settle_memory()  # what loading left behind (the layers a quantized model replaced) goes back
         self._types = SourceTypeClassifier()
         self._reranker = reranker
         self._scorer = scorer
