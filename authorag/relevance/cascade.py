@@ -39,7 +39,7 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import coverage_and_stuffing
 from authorag.relevance.dense import DenseRelevance
-from authorag.relevance.encoders import TextEncoder
+from authorag.relevance.encoders import TextEncoder, lexical_stand_in
 from authorag.relevance.language import LEXICAL_LANGUAGES, detect_language
 from authorag.types import Candidate
 from authorag.validation import check_positive_int, check_unit
@@ -159,7 +159,7 @@ class CascadeRelevance:
     def stand_in(self, query: str, candidates: Sequence[Candidate]) -> tuple[RelevanceScorer, str] | None:
         """As the dense relevance: for a query in a language the encoder does not read, BM25 in the
         query's language and the note that says so (:class:`~authorag.relevance.base.ReadsLanguages`)."""
-        return self.dense.stand_in(query, candidates)
+        return lexical_stand_in(query, [c.text for c in candidates], self.languages, "the cascade's encoder")
 
     def unseen(self, texts: Sequence[str]) -> int:
         """Texts a call may encode now: the new ones, at most ``encode_top``

@@ -183,12 +183,12 @@ class E5SmallEncoder:
         return f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r})"
 
 
-def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str]
+def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str], reader: str = "dense relevance"
                      ) -> tuple[BM25Relevance, str] | None:
     """None when ``query``'s language (read with the ``texts``,
     :func:`~authorag.relevance.language.detect_language`) is one of ``languages``; else BM25
     relevance in that language (stemmed when lexical relevance reads it, plain word tokens
-    otherwise) and the note naming the language.
+    otherwise) and the note naming the language and the ``reader`` that stood aside.
 
     Example:
         >>> scorer, note = lexical_stand_in("Welche Unterlagen brauche ich für eine Hypothek?", [], ("en",))
@@ -200,7 +200,7 @@ def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str]
         return None
     lexical = guess.lexical
     how = f"in {lexical!r}" if lexical != PLAIN else "on plain word tokens"
-    note = (f"dense relevance reads {', '.join(languages)}, not the query's language {guess.language!r}: "
+    note = (f"{reader} reads {', '.join(languages)}, not the query's language {guess.language!r}: "
             f"BM25 relevance {how} instead")
     return BM25Relevance(language=lexical), note
 

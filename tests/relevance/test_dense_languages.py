@@ -109,4 +109,4 @@ def test_the_cascade_stands_aside_as_its_encoder_does() -> None:
     assert {c.url: c.scores["relevance.bm25"] for c in ranking} == pytest.approx(expected)
     assert all("relevance.cascade" not in c.scores and "relevance.encoded" not in c.scores for c in ranking)
     assert ranking.provenance["relevance_note"] == (
-        "dense relevance reads en, not the query's language 'de': BM25 relevance in 'de' instead")
+        "the cascade's encoder reads en, not the query's language 'de': BM25 relevance in 'de' instead")
