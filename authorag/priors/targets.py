@@ -15,8 +15,8 @@ spell it out as words, but it is not compared by name.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from authorag.domains import parse_host
 from authorag.priors.registry import DOTGOV_FILE, registered_domains
@@ -24,7 +24,22 @@ from authorag.priors.rules import DEFAULT_RULES, match_rule
 from authorag.trust import DEFAULT_TRUST_RULE
 
 if TYPE_CHECKING:
-    from authorag.priors.table import PriorTable
+    from authorag.priors.rules import SuffixRule
+    from authorag.types import AuthorityDetail, SourceValue
+
+
+class PriorSources(Protocol):
+    """What the target list reads of a prior (:class:`~authorag.priors.table.PriorTable`)."""
+
+    rules: tuple[SuffixRule, ...]
+
+    @property
+    def source_axes(self) -> Mapping[str, str]: ...
+
+    @property
+    def source_tables(self) -> Mapping[str, Mapping[str, SourceValue]]: ...
+
+    def lookup_host(self, host: str | None, domain: str | None) -> AuthorityDetail: ...
 
 TRUSTED_FROM = 0.6
 """The least trust that makes a domain worth imitating."""
@@ -44,7 +59,7 @@ def registrable_keys(keys: Iterable[str]) -> Iterator[str]:
             yield k
 
 
-def _candidates(prior: PriorTable) -> set[str]:
+def _candidates(prior: PriorSources) -> set[str]:
     """The keys whose trust can be above the unknown level: any authority value, a credibility
     value at or above the trust rule's low threshold, or a suffix rule (a key that only low
     credibility values know ends below the unknown level, whatever the mean)."""
@@ -64,7 +79,7 @@ def federal_domains() -> list[str]:
     return [d for d, kind in registered_domains(DOTGOV_FILE).items() if kind.startswith("Federal")]
 
 
-def target_rows(prior: PriorTable, federal: Iterable[str] = ()) -> list[Target]:
+def target_rows(prior: PriorSources, federal: Iterable[str] = ()) -> list[Target]:
     """The target list of ``prior``: trusted and known registrable domains, then ``federal``
     ones, ordered by trust (highest first), then name.
 

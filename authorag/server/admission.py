@@ -13,13 +13,12 @@ import threading
 from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from authorag.policy import RerankPolicy
     from authorag.server.documents import DocumentColumns
     from authorag.server.schemas import RerankRequest
-    from authorag.server.service import RerankService
     from authorag.types import Candidate
 
 from authorag.errors import AuthoragError
@@ -110,11 +109,21 @@ class CostGate:
             self.release(pages)
 
 
+class Finisher(Protocol):
+    """What an admitted request needs of the service that admitted it
+    (:class:`~authorag.server.service.RerankService`): its gate and its costly step."""
+
+    gate: CostGate
+
+    def finish(self, admitted: Admitted, api: str, policy: RerankPolicy | None,
+               deadline: float | None) -> dict[str, Any]: ...
+
+
 @dataclass(eq=False)
 class Admitted:
     """A rerank request read, checked and holding its new pages in the gate (:meth:`RerankService.admit`)."""
 
-    service: RerankService
+    service: Finisher
     request: RerankRequest
     docs: DocumentColumns
     cands: list[Candidate]
