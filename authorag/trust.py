@@ -98,21 +98,23 @@ class TrustRule:
         """:meth:`of` without the reason."""
         return self.of(detail).value
 
-    def low_credibility(self, value: float) -> bool:
-        """Whether a trust ``value`` records a present low-credibility finding: below the ceiling
-        known low credibility can reach (``unknown_level · low_ceiling``), which only the
-        low-credibility branch and page evidence that found a low-credibility cue reach. The
+    def low_credibility(self, value: TrustValue) -> bool:
+        """Whether a trust ``value`` records a present low-credibility finding: the low-credibility
+        branch (a rating below ``low``), or page evidence that found a low-credibility cue (its
+        value below ``unknown_level · low_ceiling``). Little recognition alone is no finding. The
         relevance window never measures other candidates against such a page
         (:func:`authorag.rerankers.calibration.calibrate`).
 
         Example:
             >>> rule = TrustRule()
-            >>> rule.low_credibility(rule.value(AuthorityDetail(0.9, 0.9, "table", credibility=0.05)))
+            >>> rule.low_credibility(rule.of(AuthorityDetail(0.9, 0.9, "table", credibility=0.05)))
             True
-            >>> rule.low_credibility(rule.unknown_level)
+            >>> rule.low_credibility(rule.of(AuthorityDetail(0.05, 1.0, "table")))  # barely known
             False
         """
-        return value < self.unknown_level * self.low_ceiling
+        if value.reason == "low credibility":
+            return True
+        return value.reason == "page evidence" and value.value < self.unknown_level * self.low_ceiling
 
     def _compute(self, detail: AuthorityDetail) -> TrustValue:
         u, r, c = self.unknown_level, detail.authority, detail.credibility

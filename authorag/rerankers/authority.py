@@ -173,7 +173,7 @@ class AuthorityReranker:
             if policy.fusion in ("window", "prior") else (None, None)
         lang_note = join_notes(lang_note, window_note)
         on_topic = None if window is None else window.coverage
-        low = np.fromiter((rule.low_credibility(t) for t in trusts), dtype=np.bool_, count=len(trusts))
+        low = np.fromiter((rule.low_credibility(v) for v in values), dtype=np.bool_, count=len(values))
         fusion = fuse(policy, np.asarray(rel, dtype=np.float64), np.asarray(signals, dtype=np.float64), window, low)
         rel_norm, fused = fusion.relevance, fusion.fused
         # One copy per candidate with every score of this stage: this loop is the hot path of

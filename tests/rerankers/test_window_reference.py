@@ -87,12 +87,13 @@ def test_a_look_alike_with_the_query_s_words_does_not_push_the_real_page_off_top
 
 def test_low_credibility_is_the_rule_s_low_branch_or_page_evidence_below_its_ceiling() -> None:
     rule = TrustRule()
-    assert rule.low_credibility(rule.value(AuthorityDetail(0.95, 1.0, "table", credibility=0.0)))
-    assert not rule.low_credibility(rule.value(AuthorityDetail(None, 0.0, "unknown")))
+    assert rule.low_credibility(rule.of(AuthorityDetail(0.95, 1.0, "table", credibility=0.0)))
+    assert not rule.low_credibility(rule.of(AuthorityDetail(None, 0.0, "unknown")))
+    assert not rule.low_credibility(rule.of(AuthorityDetail(0.05, 1.0, "table")))  # little recognition is no finding
     page = AuthorityDetail(None, 0.5, "page", credibility=0.2, page_trust=0.2,
                            credibility_sources=(SourceValue("page.spam", -0.1, "spam words"),))
-    assert rule.low_credibility(rule.value(page))
-    assert rule.low_credibility(0.269) and not rule.low_credibility(0.27)
+    assert rule.low_credibility(rule.of(page))
+    assert not rule.low_credibility(rule.of(AuthorityDetail(None, 0.5, "page", credibility=0.3, page_trust=0.3)))
 
 
 def test_address_words_are_the_path_and_query_decoded() -> None:
