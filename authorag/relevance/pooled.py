@@ -10,6 +10,7 @@ Any other pipeline is loaded by sentence-transformers (:func:`authorag.relevance
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,7 @@ class PooledTransformer:
         self.model: Any = model if quantize is None else quantize(model)
         own = _max_seq_length(path, self.tokenizer, self.model)
         self.max_seq_length = own if max_tokens is None else min(max_tokens, own)
+        self._tokenizing = threading.Lock()  # a fast tokenizer's truncation is set per call: one call at a time
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 32, normalize_embeddings: bool = False,
                convert_to_numpy: bool = True, show_progress_bar: bool = False) -> Any:
@@ -112,8 +114,9 @@ class PooledTransformer:
         """The embeddings of one batch (under ``torch.inference_mode``)."""
         import torch
 
-        features = self.tokenizer([t.strip() for t in texts], padding=True, truncation="longest_first",
-                                  max_length=self.max_seq_length, return_tensors="pt")
+        with self._tokenizing:
+            features = self.tokenizer([t.strip() for t in texts], padding=True, truncation="longest_first",
+                                      max_length=self.max_seq_length, return_tensors="pt")
         features = {k: v.to(self.device) for k, v in features.items()}
         tokens = self.model(**features, return_dict=False)[0]
         mask = features["attention_mask"].unsqueeze(-1).to(tokens.dtype)

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +125,11 @@ def test_warm_up_does_not_import_sentence_transformers() -> None:
                           check=False, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_threads_encoding_at_once_get_the_embeddings_of_one() -> None:
+    model = PooledTransformer(default_model_path(), device="cpu", max_tokens=64)
+    alone = _encode(model)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(_encode, [model] * 8))
+    assert all(float(np.abs(got - alone).max()) <= 1e-5 for got in together)
