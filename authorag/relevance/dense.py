@@ -35,6 +35,7 @@ from authorag.relevance.encoders import (
     check_languages,
     lexical_stand_in,
 )
+from authorag.relevance.pooled import PooledTransformer, pooled_pipeline
 from authorag.types import Candidate
 from authorag.validation import check_choice, check_positive_int
 
@@ -91,18 +92,25 @@ def _check_model_dir(model: str | Path) -> Path:
 
 
 def _load_model(path: Path, device: str | None, max_tokens: int | None = None, precision: str = "fp32") -> Any:
-    """The SentenceTransformer for ``path`` on ``device`` reading at most ``max_tokens`` tokens of a
-    text (None: the model's own limit) in ``precision``, loaded once per process and setting."""
+    """The model for ``path`` on ``device`` reading at most ``max_tokens`` tokens of a text (None: the
+    model's own limit) in ``precision``, loaded once per process and setting: a
+    :class:`~authorag.relevance.pooled.PooledTransformer` when the directory's pipeline allows
+    (no sentence-transformers import), else a SentenceTransformer."""
     key = (str(path), device, max_tokens, precision)
     with _MODELS_LOCK:
         if key not in _MODELS:
-            st = require("sentence_transformers", extra="embeddings", feature="dense relevance")
             logger.info("loading sentence-transformers model from %s (device=%s, max_tokens=%s)", path, device,
                         max_tokens)
+            quantize = _quantized if precision == "int8" else None
+            if pooled_pipeline(path) is not None:
+                _MODELS[key] = _quietly(lambda: PooledTransformer(path, device=device, max_tokens=max_tokens,
+                                                                  quantize=quantize))
+                return _MODELS[key]
+            st = require("sentence_transformers", extra="embeddings", feature="dense relevance")
             model = _quietly(lambda: st.SentenceTransformer(str(path), device=device, local_files_only=True))
             if max_tokens is not None:
                 model.max_seq_length = min(max_tokens, model.max_seq_length or max_tokens)
-            _MODELS[key] = _quantized(model) if precision == "int8" else model
+            _MODELS[key] = model if quantize is None else quantize(model)
         return _MODELS[key]
 
 
@@ -136,7 +144,7 @@ class DenseEncoder:
 
     Args:
         model: local model directory; None uses the bundled all-MiniLM-L6-v2.
-        device: torch device (``"cpu"``, ``"cuda"``); None lets sentence-transformers choose.
+        device: torch device (``"cpu"``, ``"cuda"``); None: a GPU when torch sees one, else the CPU.
         batch_size: texts per forward pass (must be >= 1).
         query_prompt: text prepended to queries (e.g. ``"query: "`` for E5 models); MiniLM needs none.
         max_chars: texts are cut to this many characters before tokenization (None: never).
@@ -151,7 +159,9 @@ class DenseEncoder:
             layers quantized at load; CPU only).
 
     Raises:
-        MissingDependencyError: sentence-transformers (or the bundled model) is not installed.
+        MissingDependencyError: transformers (or the bundled model) is not installed; a model
+            directory whose pipeline :class:`~authorag.relevance.pooled.PooledTransformer` does not
+            read needs sentence-transformers too (when it loads).
         ConfigError: ``model`` is not a local model directory, ``batch_size`` or
             ``max_tokens`` below 1, or an unknown ``precision``.
 
@@ -164,7 +174,7 @@ class DenseEncoder:
     def __init__(self, model: str | Path | None = None, *, device: str | None = "cpu",
                  batch_size: int = 32, query_prompt: str | None = None,
                  max_chars: int | None = 4096, max_tokens: int | None = None, precision: str = "fp32") -> None:
-        require("sentence_transformers", extra="embeddings", feature="DenseEncoder")
+        require("transformers", extra="embeddings", feature="DenseEncoder")
         check_choice("precision", precision, PRECISIONS)
         if precision == "int8" and device not in (None, "cpu"):
             raise ConfigError(f"precision 'int8' runs on the CPU only, got device={device!r}; use device='cpu' "

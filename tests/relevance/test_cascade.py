@@ -106,6 +106,6 @@ def test_is_registered_and_declares_what_it_does() -> None:
 
 
 def test_missing_extra_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.setitem(sys.modules, "transformers", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'authorag\[embeddings\]'"):
         load_relevance("cascade")

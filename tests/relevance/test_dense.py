@@ -155,9 +155,9 @@ def test_invalid_batch_size_and_mixed_arguments() -> None:
         DenseRelevance(encoder=DenseEncoder(), batch_size=8)
 
 
-def test_missing_sentence_transformers_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    hint = r"DenseEncoder needs the Python package 'sentence_transformers'.*pip install 'authorag\[embeddings\]'"
+def test_missing_transformers_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "transformers", None)
+    hint = r"DenseEncoder needs the Python package 'transformers'.*pip install 'authorag\[embeddings\]'"
     with pytest.raises(MissingDependencyError, match=hint):
         DenseRelevance()
     with pytest.raises(MissingDependencyError, match=hint):
