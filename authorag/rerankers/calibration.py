@@ -106,11 +106,7 @@ def stuffed_note(stuffed: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
         >>> stuffed_note(np.array([True, False]))
         '1 keyword-stuffed candidate(s) not used as the relevance reference'
     """
-    which = [str(n) for n, s in zip(names, stuffed.tolist()) if s]
-    if not which:
-        return f"{int(stuffed.sum())} keyword-stuffed candidate(s) not used as the relevance reference"
-    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
-    return f"keyword-stuffed, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
+    return _not_reference_note(stuffed, names, "keyword-stuffed")
 
 
 def low_note(low: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
@@ -123,11 +119,17 @@ def low_note(low: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
         >>> low_note(np.array([True, False]))
         '1 low-credibility candidate(s) not used as the relevance reference'
     """
-    which = [str(n) for n, s in zip(names, low.tolist()) if s]
+    return _not_reference_note(low, names, "low credibility", "low-credibility")
+
+
+def _not_reference_note(mask: NDArray[np.bool_], names: Sequence[str], finding: str, adjective: str = "") -> str:
+    """``finding, not used as the relevance reference: NAMES`` for the candidates ``mask`` marks
+    (at most :data:`NAMED` names), or ``N {adjective} candidate(s) ...`` without names."""
+    which = [str(n) for n, s in zip(names, mask.tolist()) if s]
     if not which:
-        return f"{int(low.sum())} low-credibility candidate(s) not used as the relevance reference"
+        return f"{int(mask.sum())} {adjective or finding} candidate(s) not used as the relevance reference"
     more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
-    return f"low credibility, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
+    return f"{finding}, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
 
 
 def join_notes(a: str | None, b: str | None) -> str | None:

@@ -94,7 +94,7 @@ def test_duplicate_ids_rejected(corpus: list[Candidate], encoder: DenseEncoder) 
 
 
 def test_missing_extra(monkeypatch: pytest.MonkeyPatch, corpus: list[Candidate]) -> None:
-    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.setitem(sys.modules, "transformers", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'authorag\[embeddings\]'"):
         DenseRetriever(corpus)
 
