@@ -50,8 +50,8 @@ def measure() -> dict[str, object]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--out", type=Path, default=None)
-    text = json.dumps(measure(), indent=1, ensure_ascii=False)
     args = ap.parse_args()
+    text = json.dumps(measure(), indent=1, ensure_ascii=False)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text + "\n", encoding="utf-8")
