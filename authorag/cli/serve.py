@@ -196,7 +196,7 @@ def _banner(args: argparse.Namespace, config: Any) -> None:
 
 def _encode_words(config: ServerConfig) -> str:
     """How dense or cascade relevance encodes, on its own banner line (nothing for another relevance)."""
-    if config.relevance_in_use() not in ("dense", "cascade"):
+    if not config.encodes_pages():
         return ""
     threads = "torch's default" if config.encode_threads is None else str(config.encode_threads)
     return (f"\n  encoding  {threads} torch thread(s) per worker, {config.encode_batch} pages per pass, "

@@ -243,6 +243,16 @@ class ServerConfig:
 
         return cascade_or_bm25()
 
+    def encodes_pages(self) -> bool:
+        """Whether the relevance in use runs the encoder on pages (``dense`` or ``cascade``): then
+        admission counts pages and the encoding settings apply.
+
+        Example:
+            >>> ServerConfig(relevance="bm25").encodes_pages()
+            False
+        """
+        return self.relevance_in_use() in ("dense", "cascade")
+
     def audit_limits(self) -> AuditLimits:
         """The audit's size limits from this config."""
         return AuditLimits(self.max_answer_chars, self.max_statements, self.max_citations, self.max_sources)

@@ -66,7 +66,7 @@ class RerankService:
         self._cpu_executor: ThreadPoolExecutor | None = None
         self._custom_scorer = scorer is not None
         # Resolved once: cascade-or-bm25 looks for the embeddings extra on disk, and offload is read per request.
-        self._dense = config.relevance_in_use() in ("dense", "cascade")  # both encode pages
+        self._dense = config.encodes_pages()
         self.gate = CostGate(config.max_encoding_documents)
         """Pages dense relevance encodes at once in this process (``max_encoding_documents``)."""
 
