@@ -38,7 +38,7 @@ from typing import Literal
 import numpy as np
 
 from authorag.evidence.lang import READ_LANGUAGES, page_languages
-from authorag.evidence.words import WordCounter
+from authorag.evidence.words import WordCounter, fold_latin
 from authorag.text_window import read_window
 
 MIN_WORDS = 12
@@ -89,7 +89,7 @@ CUE_WORDS: dict[str, dict[str, str]] = {
     "es": {
         "spam": "descargar descarga descargue reparador virus malware limpiador crack clic optimizador",
         "sales": "comprar compre barato descuento descuentos oferta ofertas gratis rebajas",
-        "cure": "milagro milagroso milagrosa cura curar garantizado garantizada desintoxicación toxinas secreto "
+        "cure": "milagro milagroso milagrosa cura curar garantizado garantizada desintoxica detox toxinas secreto "
                 "secretos remedio asombroso",
         "clickbait": "impactante increíble escándalo viral prohibido revelado",
         "conspiracy": "farmacéuticas conspiración ocultan ocultar censura censurado plandemia élites manipulación",
@@ -164,9 +164,8 @@ class TextBatch:
 
 
 def _key(word: str) -> str:
-    """The word as the counter reads it: its longest run of ASCII letters (accents separate words)."""
-    runs = "".join(ch if ch.isascii() and ch.isalnum() else " " for ch in word).split()
-    return max(runs, key=len)
+    """The word as the counter reads it: accents folded off (:func:`~authorag.evidence.words.fold_latin`)."""
+    return fold_latin(word.encode("utf-8")).decode("ascii")
 
 
 @cache
