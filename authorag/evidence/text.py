@@ -4,13 +4,16 @@ The text layer reads the window of the text a candidate carries that
 :func:`authorag.text_window.read_window` gives, identifies its language
 (:func:`~authorag.evidence.lang.page_languages`) and, in English, German, Spanish and French,
 counts the key words of each cue family in that language's list (:data:`CUE_WORDS`, written for
-each language, not translated). Two symbols are read in every language: exclamation marks and
+each language, not translated), with or without their accents
+(:func:`~authorag.evidence.words.fold_latin`). Two symbols are read in every language: exclamation marks and
 words in capitals.
 
 * **Low cues** (:data:`LOW_FAMILIES`, plus ``excl`` and ``caps``) are known to mark
   low-credibility pages: download-and-fix spam, sales language, miracle-cure claims, clickbait,
-  distrust of institutions, sensational punctuation, shouting capitals. A family is *present*
-  when at least :data:`MIN_DISTINCT` of its words occur and its words make at least
+  distrust of institutions, alarm and calls to spread (breaking-news shouting, "share before it
+  is deleted", "they are hiding it"; a label in capitals the page opens with, ``BREAKING:``,
+  counts as one of its words), sensational punctuation, shouting capitals. A family is
+  *present* when at least :data:`MIN_DISTINCT` of its words occur and its words make at least
   :data:`LOW_RATE` per 100 words.
 * **High cues** (:data:`HIGH_FAMILIES`): statements attributed to someone, named studies and
   sources; present when at least :data:`MIN_DISTINCT` of their words occur.
@@ -53,11 +56,11 @@ EXCL_MIN, EXCL_RATE = 3, 3.0
 CAPS_MIN, CAPS_SHARE = 3, 0.08
 """Words of four or more capital letters: at least this many and this share of the words."""
 
-LOW_FAMILIES = ("spam", "sales", "cure", "clickbait", "conspiracy")
+LOW_FAMILIES = ("spam", "sales", "cure", "clickbait", "conspiracy", "alarm")
 HIGH_FAMILIES = ("attribution", "sources")
 CUE_NAMES: dict[str, str] = {
     "spam": "download-and-fix spam", "sales": "sales language", "cure": "miracle-cure claims",
-    "clickbait": "clickbait", "conspiracy": "distrust of institutions", "attribution": "attributed statements",
+    "clickbait": "clickbait", "conspiracy": "distrust of institutions", "alarm": "alarm and calls to spread", "attribution": "attributed statements",
     "sources": "named studies and sources", "excl": "sensational punctuation", "caps": "shouting capitals"}
 """Cue -> what it stands for in the breakdown."""
 CUE_WORDS: dict[str, dict[str, str]] = {
@@ -73,7 +76,8 @@ CUE_WORDS: dict[str, dict[str, str]] = {
         "attribution": "said says according told reported stated announced spokesperson spokesman spokeswoman "
                        "confirmed interview quoted",
         "sources": "study studies journal researchers university published survey report data statistics census "
-                   "court ruling documentation specification"},
+                   "court ruling documentation specification",
+        "alarm": "breaking urgent deleted banned silenced hiding leaked whistleblower repost retweet insiders msm"},
     "de": {
         "spam": "download herunterladen fixer registry cleaner malware virus viren trojaner crack keygen klicken "
                 "optimierer",
@@ -85,7 +89,9 @@ CUE_WORDS: dict[str, dict[str, str]] = {
                       "zensiert zensur plandemie schlafschafe",
         "attribution": "sagte sagt laut berichtete erklärte sprecher sprecherin mitteilte zufolge interview",
         "sources": "studie studien forscher forscherin universität veröffentlicht bericht daten statistik umfrage "
-                   "gericht urteil zeitschrift dokumentation"},
+                   "gericht urteil zeitschrift dokumentation",
+        "alarm": "eilmeldung eilt teilen weitersagen weiterleiten gelöscht verschwiegen verschweigen verheimlicht "
+                 "verheimlichen sensation unzensiert"},
     "es": {
         "spam": "descargar descarga descargue reparador virus malware limpiador crack clic optimizador",
         "sales": "comprar compre barato descuento descuentos oferta ofertas gratis rebajas",
@@ -95,7 +101,9 @@ CUE_WORDS: dict[str, dict[str, str]] = {
         "conspiracy": "farmacéuticas conspiración ocultan ocultar censura censurado plandemia élites manipulación",
         "attribution": "dijo dice según afirmó informó declaró explicó portavoz aseguró entrevista",
         "sources": "estudio estudios investigadores universidad publicado publicada datos informe encuesta "
-                   "estadísticas tribunal revista documentación"},
+                   "estadísticas tribunal revista documentación",
+        "alarm": "urgente comparte compartan compártelo difunde difundan difúndelo reenvía borren eliminen censuren "
+                 "silencian ocultándolo"},
     "fr": {
         "spam": "télécharger téléchargement nettoyeur virus malware crack cliquez optimiseur",
         "sales": "acheter achetez promo promotion réduction soldes gratuit gratuite",
@@ -105,7 +113,8 @@ CUE_WORDS: dict[str, dict[str, str]] = {
                       "manipulation merdias",
         "attribution": "selon déclaré indiqué affirmé annoncé expliqué parole entretien",
         "sources": "étude études chercheurs université publié publiée données rapport enquête statistiques "
-                   "tribunal revue documentation"},
+                   "tribunal revue documentation",
+        "alarm": "urgent alerte partagez diffusez relayez censurent cachent taisent réveillez"},
 }
 """Language -> cue family -> its key words (written for that language)."""
 TextStatus = Literal["read", "language", "empty", "binary", "too_short"]
@@ -203,13 +212,29 @@ def _caps_words(window: str) -> list[str]:
     return _CAPS.findall(window, 0, CAPS_CHARS)
 
 
+_LABEL = re.compile(r"\W{0,3}([A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’ ]{3,22}[A-ZÀ-ÖØ-Þ]) ?:")
+
+
+def _shouted_label(window: str) -> str | None:
+    """The label in capitals a page opens with, colon included (``BREAKING:``, ``C'EST OFFICIEL :``),
+    as fabricated news announces itself: an ``alarm`` word (unless it is one of the family's words)."""
+    label = _LABEL.match(window)
+    return None if label is None else label.group(0).lstrip(" \t\r\n\"'«“„-–—*#[(")
+
+
 def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: bytes, window: str) -> tuple[Cue, ...]:
     """The cues present in one page (``hits_of``: (key word's group, count) of the words found, in group order)."""
     _, owners = _counter(lang)
     found: dict[str, list[tuple[str, int]]] = {}
+    label = _shouted_label(window)
+    said = ""  # the label's word, as a key word reads: not counted twice
+    if label is not None:
+        found["alarm"] = [(label, 1)]
+        said = fold_latin(label.rstrip(" :").lower().encode("utf-8")).decode("utf-8")
     for g, n in hits_of:
         family, word = owners[g]
-        found.setdefault(family, []).append((word, n))
+        if not (family == "alarm" and _key(word) == said):
+            found.setdefault(family, []).append((word, n))
     denom = max(words, RATE_FLOOR) / 100.0
     cues: list[Cue] = []
     for family, hits in found.items():
