@@ -251,11 +251,15 @@ def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: b
     return tuple(cues)
 
 
-def read_texts(texts: Sequence[str]) -> TextBatch:
-    """The text layer's reading of each page, in order (one counting pass per language)."""
+def read_texts(texts: Sequence[str], language: str | None = None) -> TextBatch:
+    """The text layer's reading of each page, in order (one counting pass per language).
+
+    ``language``: the language every page is read in, when the caller already knows it (the
+    relevance window reads the pages in the query's language); None: each page's own
+    (:func:`~authorag.evidence.lang.page_languages`). Outside :data:`READ_LANGUAGES` no page is read."""
     n = len(texts)
     status: list[TextStatus] = ["read"] * n
-    language: list[str | None] = [None] * n
+    langs_of: list[str | None] = [None] * n
     words = [0] * n
     cues: list[tuple[Cue, ...]] = [()] * n
     by_lang: dict[str, list[tuple[int, str, bytes]]] = {}
@@ -269,8 +273,9 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
             status[i] = "binary"
         else:
             readable.append((i, window, raw))
-    for page, lang in zip(readable, page_languages([w for _, w, _ in readable])):
-        language[page[0]] = lang
+    langs = page_languages([w for _, w, _ in readable]) if language is None else [language] * len(readable)
+    for page, lang in zip(readable, langs):
+        langs_of[page[0]] = lang
         if lang not in READ_LANGUAGES:
             status[page[0]] = "language"
         else:
@@ -288,7 +293,7 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
                 status[i] = "too_short"
             else:
                 cues[i] = _family_cues(lang, hits_of, w, m, window)
-    return TextBatch(tuple(status), tuple(language), tuple(words), tuple(cues))
+    return TextBatch(tuple(status), tuple(langs_of), tuple(words), tuple(cues))
 
 
 __all__ = ["CUE_NAMES", "CUE_WORDS", "HIGH_FAMILIES", "LOW_FAMILIES", "MIN_WORDS", "STATUS_REASONS", "Cue",
