@@ -28,7 +28,7 @@ Example:
     >>> batch.status, [c.family for c in batch.cues[0]], batch.language
     (('read', 'empty', 'language'), ['spam'], ('en', None, 'pt'))
     >>> batch.cues[0][0].words
-    ('download', 'fixer', 'registry', 'virus', 'click', 'instant')
+    ('download', 'fixer', 'virus', 'click', 'instant')
 """
 from __future__ import annotations
 
@@ -65,8 +65,8 @@ CUE_NAMES: dict[str, str] = {
 """Cue -> what it stands for in the breakdown."""
 CUE_WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "spam": "download downloads fixer registry cleaner malware virus viruses spyware crack keygen booster "
-                "optimizer click instant",
+        "spam": "download downloads fixer cleaner malware virus viruses spyware crack keygen optimizer click "
+                "instant",
         "sales": "buy cheap discount discounts coupon coupons bonus bestseller hurry bargain wholesale checkout",
         "cure": "miracle miraculous cure cures cured guaranteed guarantee detox toxins cleanse breakthrough secret "
                 "secrets remedy remedies amazing incredible effortless",
