@@ -13,7 +13,7 @@ Example:
     >>> text = "Download the registry fixer now! It removes every virus and malware. Click for an instant scan."
     >>> est = PageEvidence().estimate([Candidate.create("https://zq-pcfix.biz/get", text)])[0]
     >>> est.trust < 0.3, est.cues
-    (True, ('download-and-fix spam (download, fixer, registry, malware, virus, click, instant)',))
+    (True, ('download-and-fix spam (download, fixer, malware, virus, click, instant)',))
 """
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ def page_trust(credibility: float | None, base_rate: float) -> float:
 
 
 CUE_WEIGHTS: dict[str, float] = {
-    "spam": 1.0, "sales": 0.8, "cure": 1.0, "clickbait": 0.8, "conspiracy": 1.0, "excl": 0.6, "caps": 0.6,
+    "spam": 1.0, "sales": 0.8, "cure": 1.0, "clickbait": 0.8, "conspiracy": 1.0, "alarm": 0.8, "excl": 0.6, "caps": 0.6,
     "u.referral": 0.6, "u.stuffed": 0.8, "s.content_farm": 0.8, "attribution": 0.5, "sources": 0.5}
 """Cue -> weight in the score (hand-set: low cues push down, high cues up; not fitted)."""
 

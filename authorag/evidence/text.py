@@ -4,13 +4,16 @@ The text layer reads the window of the text a candidate carries that
 :func:`authorag.text_window.read_window` gives, identifies its language
 (:func:`~authorag.evidence.lang.page_languages`) and, in English, German, Spanish and French,
 counts the key words of each cue family in that language's list (:data:`CUE_WORDS`, written for
-each language, not translated). Two symbols are read in every language: exclamation marks and
+each language, not translated), with or without their accents
+(:func:`~authorag.evidence.words.fold_latin`). Two symbols are read in every language: exclamation marks and
 words in capitals.
 
 * **Low cues** (:data:`LOW_FAMILIES`, plus ``excl`` and ``caps``) are known to mark
   low-credibility pages: download-and-fix spam, sales language, miracle-cure claims, clickbait,
-  distrust of institutions, sensational punctuation, shouting capitals. A family is *present*
-  when at least :data:`MIN_DISTINCT` of its words occur and its words make at least
+  distrust of institutions, alarm and calls to spread (breaking-news shouting, "share before it
+  is deleted", "they are hiding it"; a label in capitals the page opens with, ``BREAKING:``,
+  counts as one of its words), sensational punctuation, shouting capitals. A family is
+  *present* when at least :data:`MIN_DISTINCT` of its words occur and its words make at least
   :data:`LOW_RATE` per 100 words.
 * **High cues** (:data:`HIGH_FAMILIES`): statements attributed to someone, named studies and
   sources; present when at least :data:`MIN_DISTINCT` of their words occur.
@@ -25,7 +28,7 @@ Example:
     >>> batch.status, [c.family for c in batch.cues[0]], batch.language
     (('read', 'empty', 'language'), ['spam'], ('en', None, 'pt'))
     >>> batch.cues[0][0].words
-    ('download', 'fixer', 'registry', 'virus', 'click', 'instant')
+    ('download', 'fixer', 'virus', 'click', 'instant')
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ from typing import Literal
 import numpy as np
 
 from authorag.evidence.lang import READ_LANGUAGES, page_languages
-from authorag.evidence.words import WordCounter
+from authorag.evidence.words import WordCounter, fold_latin
 from authorag.text_window import read_window
 
 MIN_WORDS = 12
@@ -53,17 +56,17 @@ EXCL_MIN, EXCL_RATE = 3, 3.0
 CAPS_MIN, CAPS_SHARE = 3, 0.08
 """Words of four or more capital letters: at least this many and this share of the words."""
 
-LOW_FAMILIES = ("spam", "sales", "cure", "clickbait", "conspiracy")
+LOW_FAMILIES = ("spam", "sales", "cure", "clickbait", "conspiracy", "alarm")
 HIGH_FAMILIES = ("attribution", "sources")
 CUE_NAMES: dict[str, str] = {
     "spam": "download-and-fix spam", "sales": "sales language", "cure": "miracle-cure claims",
-    "clickbait": "clickbait", "conspiracy": "distrust of institutions", "attribution": "attributed statements",
+    "clickbait": "clickbait", "conspiracy": "distrust of institutions", "alarm": "alarm and calls to spread", "attribution": "attributed statements",
     "sources": "named studies and sources", "excl": "sensational punctuation", "caps": "shouting capitals"}
 """Cue -> what it stands for in the breakdown."""
 CUE_WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "spam": "download downloads fixer registry cleaner malware virus viruses spyware crack keygen booster "
-                "optimizer click instant",
+        "spam": "download downloads fixer cleaner malware virus viruses spyware crack keygen optimizer click "
+                "instant",
         "sales": "buy cheap discount discounts coupon coupons bonus bestseller hurry bargain wholesale checkout",
         "cure": "miracle miraculous cure cures cured guaranteed guarantee detox toxins cleanse breakthrough secret "
                 "secrets remedy remedies amazing incredible effortless",
@@ -73,7 +76,8 @@ CUE_WORDS: dict[str, dict[str, str]] = {
         "attribution": "said says according told reported stated announced spokesperson spokesman spokeswoman "
                        "confirmed interview quoted",
         "sources": "study studies journal researchers university published survey report data statistics census "
-                   "court ruling documentation specification"},
+                   "court ruling documentation specification",
+        "alarm": "breaking urgent deleted banned silenced hiding leaked whistleblower repost retweet insiders msm"},
     "de": {
         "spam": "download herunterladen fixer registry cleaner malware virus viren trojaner crack keygen klicken "
                 "optimierer",
@@ -85,17 +89,21 @@ CUE_WORDS: dict[str, dict[str, str]] = {
                       "zensiert zensur plandemie schlafschafe",
         "attribution": "sagte sagt laut berichtete erklärte sprecher sprecherin mitteilte zufolge interview",
         "sources": "studie studien forscher forscherin universität veröffentlicht bericht daten statistik umfrage "
-                   "gericht urteil zeitschrift dokumentation"},
+                   "gericht urteil zeitschrift dokumentation",
+        "alarm": "eilmeldung eilt teilen weitersagen weiterleiten gelöscht verschwiegen verschweigen verheimlicht "
+                 "verheimlichen sensation unzensiert"},
     "es": {
         "spam": "descargar descarga descargue reparador virus malware limpiador crack clic optimizador",
         "sales": "comprar compre barato descuento descuentos oferta ofertas gratis rebajas",
-        "cure": "milagro milagroso milagrosa cura curar garantizado garantizada desintoxicación toxinas secreto "
+        "cure": "milagro milagroso milagrosa cura curar garantizado garantizada desintoxica detox toxinas secreto "
                 "secretos remedio asombroso",
         "clickbait": "impactante increíble escándalo viral prohibido revelado",
         "conspiracy": "farmacéuticas conspiración ocultan ocultar censura censurado plandemia élites manipulación",
         "attribution": "dijo dice según afirmó informó declaró explicó portavoz aseguró entrevista",
         "sources": "estudio estudios investigadores universidad publicado publicada datos informe encuesta "
-                   "estadísticas tribunal revista documentación"},
+                   "estadísticas tribunal revista documentación",
+        "alarm": "urgente comparte compartan compártelo difunde difundan difúndelo reenvía borren eliminen censuren "
+                 "silencian ocultándolo"},
     "fr": {
         "spam": "télécharger téléchargement nettoyeur virus malware crack cliquez optimiseur",
         "sales": "acheter achetez promo promotion réduction soldes gratuit gratuite",
@@ -105,7 +113,8 @@ CUE_WORDS: dict[str, dict[str, str]] = {
                       "manipulation merdias",
         "attribution": "selon déclaré indiqué affirmé annoncé expliqué parole entretien",
         "sources": "étude études chercheurs université publié publiée données rapport enquête statistiques "
-                   "tribunal revue documentation"},
+                   "tribunal revue documentation",
+        "alarm": "urgent alerte partagez diffusez relayez censurent cachent taisent réveillez"},
 }
 """Language -> cue family -> its key words (written for that language)."""
 TextStatus = Literal["read", "language", "empty", "binary", "too_short"]
@@ -164,9 +173,8 @@ class TextBatch:
 
 
 def _key(word: str) -> str:
-    """The word as the counter reads it: its longest run of ASCII letters (accents separate words)."""
-    runs = "".join(ch if ch.isascii() and ch.isalnum() else " " for ch in word).split()
-    return max(runs, key=len)
+    """The word as the counter reads it: accents folded off (:func:`~authorag.evidence.words.fold_latin`)."""
+    return fold_latin(word.encode("utf-8")).decode("ascii")
 
 
 @cache
@@ -204,13 +212,29 @@ def _caps_words(window: str) -> list[str]:
     return _CAPS.findall(window, 0, CAPS_CHARS)
 
 
+_LABEL = re.compile(r"\W{0,3}([A-ZÀ-ÖØ-Þ][A-ZÀ-ÖØ-Þ'’ ]{3,22}[A-ZÀ-ÖØ-Þ]) ?:")
+
+
+def _shouted_label(window: str) -> str | None:
+    """The label in capitals a page opens with, colon included (``BREAKING:``, ``C'EST OFFICIEL :``),
+    as fabricated news announces itself: an ``alarm`` word (unless it is one of the family's words)."""
+    label = _LABEL.match(window)
+    return None if label is None else label.group(0).lstrip(" \t\r\n\"'«“„-–—*#[(")
+
+
 def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: bytes, window: str) -> tuple[Cue, ...]:
     """The cues present in one page (``hits_of``: (key word's group, count) of the words found, in group order)."""
     _, owners = _counter(lang)
     found: dict[str, list[tuple[str, int]]] = {}
+    label = _shouted_label(window)
+    said = ""  # the label's word, as a key word reads: not counted twice
+    if label is not None:
+        found["alarm"] = [(label, 1)]
+        said = fold_latin(label.rstrip(" :").lower().encode("utf-8")).decode("utf-8")
     for g, n in hits_of:
         family, word = owners[g]
-        found.setdefault(family, []).append((word, n))
+        if not (family == "alarm" and _key(word) == said):
+            found.setdefault(family, []).append((word, n))
     denom = max(words, RATE_FLOOR) / 100.0
     cues: list[Cue] = []
     for family, hits in found.items():
@@ -227,11 +251,15 @@ def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: b
     return tuple(cues)
 
 
-def read_texts(texts: Sequence[str]) -> TextBatch:
-    """The text layer's reading of each page, in order (one counting pass per language)."""
+def read_texts(texts: Sequence[str], language: str | None = None) -> TextBatch:
+    """The text layer's reading of each page, in order (one counting pass per language).
+
+    ``language``: the language every page is read in, when the caller already knows it (the
+    relevance window reads the pages in the query's language); None: each page's own
+    (:func:`~authorag.evidence.lang.page_languages`). Outside :data:`READ_LANGUAGES` no page is read."""
     n = len(texts)
     status: list[TextStatus] = ["read"] * n
-    language: list[str | None] = [None] * n
+    langs_of: list[str | None] = [None] * n
     words = [0] * n
     cues: list[tuple[Cue, ...]] = [()] * n
     by_lang: dict[str, list[tuple[int, str, bytes]]] = {}
@@ -245,8 +273,9 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
             status[i] = "binary"
         else:
             readable.append((i, window, raw))
-    for page, lang in zip(readable, page_languages([w for _, w, _ in readable])):
-        language[page[0]] = lang
+    langs = page_languages([w for _, w, _ in readable]) if language is None else [language] * len(readable)
+    for page, lang in zip(readable, langs):
+        langs_of[page[0]] = lang
         if lang not in READ_LANGUAGES:
             status[page[0]] = "language"
         else:
@@ -264,7 +293,7 @@ def read_texts(texts: Sequence[str]) -> TextBatch:
                 status[i] = "too_short"
             else:
                 cues[i] = _family_cues(lang, hits_of, w, m, window)
-    return TextBatch(tuple(status), tuple(language), tuple(words), tuple(cues))
+    return TextBatch(tuple(status), tuple(langs_of), tuple(words), tuple(cues))
 
 
 __all__ = ["CUE_NAMES", "CUE_WORDS", "HIGH_FAMILIES", "LOW_FAMILIES", "MIN_WORDS", "STATUS_REASONS", "Cue",

@@ -6,8 +6,8 @@ page's language and the cues present in it) and either **speaks** or **abstains*
 
 * it speaks downwards (trust at or below :data:`~authorag.types.UNKNOWN_LEVEL`) only on a cue
   that is present and known to mean low credibility (spam, sales or miracle-cure language,
-  clickbait, distrust of institutions, sensational punctuation, shouting capitals, an affiliate
-  link, cure words in the domain name, a listed content farm);
+  clickbait, distrust of institutions, alarm and calls to spread, sensational punctuation,
+  shouting capitals, an affiliate link, cure words in the domain name, a listed content farm);
 * it speaks upwards only on present high cues (attributed statements, named studies and
   sources) and with no low cue, by at most :data:`MAX_LIFT`;
 * otherwise it abstains, and the page stays at the unknown level: no text, a language it does not

@@ -1,10 +1,12 @@
 """Key-word counts of many pages in a few numpy passes (the page-evidence text layer's reader).
 
-:class:`WordCounter` takes groups of key words (lower-case ASCII letters and digits, at most 15
-characters) and returns, per page, how many words each group holds and how many words the page
-has. A page is read as bytes: ASCII letters are lower-cased and every other byte (punctuation,
-white space, the bytes of non-ASCII characters) separates words, so ``"Studies,"`` counts as
-``studies`` and ``"café"`` as ``caf``.
+:class:`WordCounter` takes groups of key words (lower-case letters and digits, at most 14 once accents are folded
+off) and returns, per page, how many words each group holds and how many words the page has. A
+page is read as UTF-8 bytes: Latin letters lose their accents (:func:`fold_latin`: ``é`` -> ``e``,
+``ß`` -> ``ss``, ``œ`` -> ``oe``), ASCII letters are lower-cased and every other byte
+(punctuation, white space, the bytes of other non-ASCII characters) separates words, so
+``"Studies,"`` counts as ``studies``, ``"gelöscht"`` as ``geloscht`` and a key word is folded
+the same way (``"increíble"`` finds ``"increíble"`` and ``"increible"``).
 
 All pages of a batch are joined into one byte string; word starts and ends are where runs of
 separators begin and end; only words of a key word's shape (first letter, last letter, length)
@@ -22,10 +24,14 @@ Example:
     ([[2, 1], [0, 0]], [4, 2])
     >>> counter.count_marked([b"Buy! Only $5!", b"none"])[2]
     [b'!$!', b'']
+    >>> fold_latin("Teilen, bevor es gelöscht wird: Straße, cœur, ÚLTIMA".encode())
+    b'Teilen, bevor es geloscht wird: Strasse, coeur, ULTIMA'
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+
+import unicodedata
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,6 +58,61 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _EMPTY_SLOT = np.uint64(2**64 - 1)
 """No folded window holds a 0xFF byte, so no word's code equals an empty slot's."""
 _TRIES = 256
+_SPECIAL = {"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L",
+            "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "TH", "ħ": "h", "Ħ": "H", "ı": "i", "ĸ": "k",
+            "ŋ": "n", "Ŋ": "N", "ſ": "s"}
+"""Latin letters that canonical decomposition leaves whole, and their ASCII spelling."""
+
+
+def _fold_tables() -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.bool_]]:
+    """For every two-byte UTF-8 sequence ``(lead - 0xC3) * 64 + (second - 0x80)`` with lead C3-CD: its
+    first folded byte, its second, and whether the second is kept. Latin-1 and Latin Extended-A
+    letters (U+00C0-U+017F) become their ASCII letter(s); combining marks (U+0300-U+036F) are
+    dropped (first byte 0, not kept: both bytes go); anything else stays as it is."""
+    first = np.zeros(11 * 64, dtype=np.uint8)
+    second = np.zeros(11 * 64, dtype=np.uint8)
+    keep = np.ones(11 * 64, dtype=np.bool_)
+    for i in range(11 * 64):
+        char = bytes([0xC3 + i // 64, 0x80 + i % 64]).decode("utf-8")
+        if unicodedata.combining(char):
+            keep[i] = False
+            continue
+        plain = _SPECIAL.get(char) or "".join(c for c in unicodedata.normalize("NFKD", char)
+                                             if not unicodedata.combining(c))
+        spelled = plain.encode("utf-8") if plain.isascii() and plain.isalpha() else char.encode("utf-8")
+        first[i] = spelled[0]
+        second[i], keep[i] = (spelled[1], True) if len(spelled) == 2 else (0, False)
+    return first, second, keep
+
+
+_FOLD_FIRST, _FOLD_SECOND, _FOLD_KEEP = _fold_tables()
+
+
+def _fold_bytes(raw: bytes) -> tuple[bytes, NDArray[np.intp] | None]:
+    """``raw`` with Latin letters' accents folded off (:func:`fold_latin`), and for each kept byte of
+    ``raw`` its position in the result (None when nothing changed)."""
+    if raw.isascii():
+        return raw, None
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    lead = np.flatnonzero((arr[:-1] >= 0xC3) & (arr[:-1] <= 0xCD))
+    lead = lead[(arr[lead + 1] >= 0x80) & (arr[lead + 1] < 0xC0)]  # a lead byte is never a second byte
+    if not len(lead):
+        return raw, None
+    index = (arr[lead].astype(np.intp) - 0xC3) * 64 + (arr[lead + 1] - 0x80)
+    out = arr.copy()
+    out[lead], out[lead + 1] = _FOLD_FIRST[index], _FOLD_SECOND[index]
+    kept = np.ones(len(arr), dtype=np.bool_)
+    kept[lead + 1] = _FOLD_KEEP[index]
+    kept[lead[out[lead] == 0]] = False  # a combining mark: both bytes go
+    return out[kept].tobytes(), np.cumsum(kept) - 1
+
+
+def fold_latin(raw: bytes) -> bytes:
+    """UTF-8 ``raw`` as the counter reads it: Latin letters (U+00C0-U+017F) without their accents,
+    in ASCII (canonical compatibility decomposition without combining marks; ``ß``, ``æ``, ``œ``,
+    ``ø``, ``ł`` and a few more spelled out), combining marks dropped, every other byte unchanged.
+    Done on bytes in a few numpy passes (two-byte sequences only), so it costs little beside the count."""
+    return _fold_bytes(raw)[0]
 
 
 def _shape(first: NDArray[np.uint8], last: NDArray[np.uint8], length: NDArray[np.intp]) -> NDArray[np.intp]:
@@ -77,7 +138,8 @@ class WordCounter:
 
     Raises:
         ConfigError: no groups, a key word that is empty, longer than 14 characters, or not made
-            of lower-case ASCII letters and digits, or marks that are not distinct separator bytes.
+            of lower-case letters and digits once accents are folded off (:func:`fold_latin`), or
+            marks that are not distinct separator bytes.
     """
 
     def __init__(self, groups: Mapping[str, Iterable[str]], marks: bytes = b"") -> None:
@@ -96,10 +158,10 @@ class WordCounter:
         owner: dict[bytes, int] = {}
         for g, name in enumerate(self.groups):
             for word in groups[name]:
-                key = word.encode("ascii", "replace")
+                key = fold_latin(word.encode("utf-8", "replace"))
                 if not key or len(key) > MAX_KEY_LEN or key.translate(_FOLD) != key or key != key.lower():
                     raise ConfigError(f"key word {word!r} of group {name!r} must be 1-{MAX_KEY_LEN} lower-case "
-                                      "ASCII letters or digits")
+                                      "letters or digits once accents are folded off (Latin letters only)")
                 owner.setdefault(key, g)
         keys = sorted(owner)
         self._group_of = np.array([owner[k] for k in keys], dtype=np.intp)
@@ -130,7 +192,8 @@ class WordCounter:
         n, g = len(raws), len(self.groups)
         if n == 0:
             return np.zeros((0, g), dtype=np.int64), np.zeros(0, dtype=np.int64), []
-        folded = b" ".join([b"", *raws, _PAD]).translate(self._fold)
+        joined, where = _fold_bytes(b" ".join([b"", *raws, _PAD]))
+        folded = joined.translate(self._fold)
         before = np.frombuffer(folded, dtype=np.uint8)  # before[i] is a[i - 1]
         a = before[1:]
         space = np.empty(len(a) + 1, dtype=np.bool_)
@@ -139,6 +202,8 @@ class WordCounter:
         edges = np.flatnonzero(space[1:] != space[:-1])  # start, end, start, end ...
         starts, ends = edges[0::2], edges[1::2]
         bounds = np.cumsum([len(r) + 1 for r in raws])  # page p ends before bounds[p]
+        if where is not None:  # accents folded off: the separator after each page, where it now is
+            bounds = where[bounds]
         cut = np.searchsorted(starts, bounds)  # the words of page p are cut[p - 1]:cut[p]
         words = np.diff(cut, prepend=0).astype(np.int64)
         lengths = ends - starts
@@ -180,4 +245,4 @@ def _perfect_hash(hashes: NDArray[np.uint64]) -> tuple[np.uint64, np.uint64, NDA
         bits += 1  # pragma: no cover - a few tries find one at this table size
 
 
-__all__ = ["MAX_KEY_LEN", "WordCounter"]
+__all__ = ["MAX_KEY_LEN", "WordCounter", "fold_latin"]

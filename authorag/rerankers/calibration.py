@@ -37,17 +37,20 @@ Array = NDArray[np.float64]
 
 
 def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
-              names: Sequence[str] = (), low: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
+              names: Sequence[str] = (), low: NDArray[np.bool_] | None = None,
+              cues: Sequence[Sequence[str]] = ()) -> tuple[Array, str | None]:
     """Relevance relative to the best candidate (see the module doc), and a note when a rule
     other than ``score / best`` applied.
 
     ``stuffed`` marks keyword-stuffed candidates (:func:`~authorag.relevance.coverage.keyword_stuffed`),
     ``low`` candidates with a present low-credibility finding (:meth:`~authorag.trust.TrustRule.low_credibility`:
-    a look-alike of a trusted domain, a known-unreliable or phishing site): the best is then taken
-    over the others, and an excluded candidate's value is capped at 1, so one page that repeats the
-    query, or imitates an institution with the query's words, cannot push every careful page off
-    topic. ``names`` (the candidates' URLs, in order) let the note say which ones
-    (:func:`stuffed_note`, :func:`low_note`).
+    a look-alike of a trusted domain, a known-unreliable or phishing site), ``cues`` per candidate
+    the low-credibility cues its text shows (:func:`~authorag.evidence.text.read_texts`; empty:
+    none): the best is then taken over the others, and an excluded candidate's value is capped
+    at 1, so one page that repeats the query, imitates an institution with the query's words or
+    shouts a fabricated story in them cannot push every careful page off topic. ``names`` (the
+    candidates' URLs, in order) let the note say which ones (:func:`stuffed_note`,
+    :func:`low_note`, :func:`cues_note`).
     """
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
@@ -64,7 +67,7 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
         return np.ones_like(arr), join_notes(note, f"{why}: trust orders")
     if lo < 0.0:
         return (arr - lo) / (hi - lo), join_notes(note, "scores below 0: min-max scaled")
-    excluded, said = _excluded(arr.size, stuffed, low, names)
+    excluded, said = _excluded(arr.size, stuffed, low, names, cues)
     if excluded is not None:
         best = float(arr[~excluded].max())
         if best > 0.0:
@@ -77,11 +80,16 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
 
 
 def _excluded(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool_] | None,
-              names: Sequence[str]) -> tuple[NDArray[np.bool_] | None, str | None]:
-    """The candidates never used as the relevance reference (stuffed or low credibility) and the
-    note naming them; None when there are none, or when every candidate is one (nothing is left to
-    measure against: the scores are read as they are)."""
-    marks = [m for m in (stuffed, low) if m is not None and m.any()]
+              names: Sequence[str], cues: Sequence[Sequence[str]] = ()) -> tuple[NDArray[np.bool_] | None, str | None]:
+    """The candidates never used as the relevance reference (stuffed, low credibility or showing
+    low-credibility cues) and the note naming them (each once); None when there
+    are none, or when every candidate is one (nothing is left to measure against: the scores are
+    read as they are)."""
+    cued = np.fromiter((bool(c) for c in cues), dtype=np.bool_, count=len(cues)) if len(cues) == size else None
+    for named in (stuffed, low):  # a candidate is named once, for the first reason
+        if cued is not None and named is not None and named.size == size:
+            cued &= ~named
+    marks = [m for m in (stuffed, low, cued) if m is not None and m.any()]
     if not marks:
         return None, None
     excluded = np.logical_or.reduce(marks) if len(marks) > 1 else marks[0]
@@ -89,7 +97,7 @@ def _excluded(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool
         return None, None
     said = join_notes(stuffed_note(stuffed, names) if stuffed is not None and stuffed.any() else None,
                       low_note(low, names) if low is not None and low.any() else None)
-    return excluded, said
+    return excluded, join_notes(said, cues_note(cued, cues, names) if cued is not None and cued.any() else None)
 
 
 NAMED = 5
@@ -120,6 +128,18 @@ def low_note(low: NDArray[np.bool_], names: Sequence[str] = ()) -> str:
         '1 low-credibility candidate(s) not used as the relevance reference'
     """
     return _not_reference_note(low, names, "low credibility", "low-credibility")
+
+
+def cues_note(cued: NDArray[np.bool_], cues: Sequence[Sequence[str]], names: Sequence[str] = ()) -> str:
+    """The note saying which candidates ``cued`` marks, never the relevance reference because their
+    text shows low-credibility cues, and which cues (``cues``: per candidate, the cues' names).
+
+    Example:
+        >>> cues_note(np.array([True, False]), [("alarm and calls to spread",), ()], ["https://a.example/x", "b"])
+        'low-credibility cues (alarm and calls to spread), not used as the relevance reference: https://a.example/x'
+    """
+    shown = ", ".join(dict.fromkeys(cue for c, m in zip(cues, cued.tolist()) if m for cue in c))
+    return _not_reference_note(cued, names, f"low-credibility cues ({shown})", "low-credibility-cue")
 
 
 def _not_reference_note(mask: NDArray[np.bool_], names: Sequence[str], finding: str, adjective: str = "") -> str:
@@ -176,5 +196,5 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "join_notes", "low_note", "prior_fusion", "stuffed_note",
+__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "prior_fusion", "stuffed_note",
            "window_fusion"]

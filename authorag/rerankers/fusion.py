@@ -106,6 +106,9 @@ class WindowText:
     lexical: Sequence[float] | None = None
     names: Sequence[str] = ()
     """The candidates' URLs, in order: the notes name the candidates they are about."""
+    cues: Sequence[tuple[str, ...]] = ()
+    """Per candidate, the low-credibility cues its text shows (their names; empty: none): like a
+    keyword-stuffed one, such a candidate is never the relevance reference."""
 
 
 def default_meaning_on_topic(on_topic: float) -> float:
@@ -178,34 +181,36 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
     coverage with relevance (capped by the calibrated relevance when :attr:`WindowText.lexical` is
     given; with ``on_topic``, the window's share, that relevance is first put on the words' scale
     by :func:`meaning_on_words_scale`, ``meaning_on_topic`` of the best landing on ``on_topic``).
-    ``low`` marks candidates with a present low-credibility finding: like keyword-stuffed ones,
-    they are never the reference the others are measured against (:func:`calibrate`)."""
+    ``low`` marks candidates with a present low-credibility finding: like keyword-stuffed ones and
+    those whose text shows low-credibility cues (:attr:`WindowText.cues`), they are never the
+    reference the others are measured against (:func:`calibrate`)."""
     if text is None:
         return calibrate(relevance, low=low)
-    stuffed, names = text.stuffed, text.names
+    stuffed, names, cues = text.stuffed, text.names, text.cues
     cov = np.asarray(text.coverage, dtype=np.float64)
     if not text.ordinal and cov.size and float(cov.max() - cov.min()) <= 1e-12:
-        cal, note = calibrate(relevance, stuffed, names, low)  # coverage tells no candidate apart: the scores decide
+        cal, note = calibrate(relevance, stuffed, names, low, cues)  # coverage tells none apart: the scores decide
         if text.lexical is not None and on_topic is not None:  # they judge meaning: the meaning's share
             cal = meaning_on_words_scale(cal, on_topic, meaning_on_topic)
         return cal, note
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
-        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), stuffed, names, low)
-        meaning, note = calibrate(relevance, stuffed, names, low)
+        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), text, low)
+        meaning, note = calibrate(relevance, stuffed, names, low, cues)
         if on_topic is not None:
             meaning = meaning_on_words_scale(meaning, on_topic, meaning_on_topic)
             words = meaning_on_words_scale(words, on_topic, words_on_topic(on_topic))
         return np.minimum(words, meaning), join_notes(note, why)
-    return _mix(cov, relevance, stuffed, names, low)
+    return _mix(cov, relevance, text, low)
 
 
-def _mix(cov: Array, relevance: Array, stuffed: NDArray[np.bool_], names: Sequence[str] = (),
-         low: NDArray[np.bool_] | None = None) -> tuple[Array, str | None]:
+def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] | None = None
+         ) -> tuple[Array, str | None]:
     """Coverage and relevance mixed by :data:`COVERAGE_SHARE`, each relative to its best, then
-    relative to the best candidate that is neither keyword-stuffed nor of low credibility."""
+    relative to the best candidate that is not keyword-stuffed, of low credibility or showing
+    low-credibility cues."""
     rel, note = calibrate(relevance)
-    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, stuffed, names,
-                           low)
+    mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, text.stuffed,
+                           text.names, low, text.cues)
     return mixed, join_notes(note, why)
 
 

@@ -7,6 +7,13 @@ the reference the others are measured against) and, when the relevance judges me
 mixes in instead. All of them read the query and the pages in the query's language
 (:func:`~authorag.relevance.language.detect_language`, once per ranking).
 
+It also reads which candidates' text shows a present low-credibility cue (:func:`low_cues`: page
+evidence's text layer, :func:`~authorag.evidence.text.read_texts`, in the query's language, so
+no page's language is identified again; whether or not the page-evidence trust tier is on):
+such a candidate is never the relevance reference, as a keyword-stuffed one is not. Trust
+values do not change. The cue lists read English, German, Spanish and French; with a query in
+another language no candidate shows a cue.
+
 Coverage also reads the words of each candidate's address (:func:`address_words`: its path and
 query string, not its host): a page's address names its subject as a title does
 (``/frage/darf-arbeitgeber-ueberstunden-anordnen``, ``/questions/11828270/how-do-i-exit-vim``), so
@@ -25,6 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
+from authorag.evidence.text import CUE_NAMES, read_texts
 from authorag.relevance.coverage import coverage_and_stuffing
 from authorag.relevance.language import detect_language
 from authorag.rerankers.fusion import WindowText
@@ -55,8 +63,19 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
 
         lexical = BM25Relevance(language=guess.lexical).score(query, cands)
     text = WindowText(cov, np.asarray(stuffed, dtype=np.bool_), ordinal=ordinal, lexical=lexical,
-                      names=[c.url for c in cands])
+                      names=[c.url for c in cands], cues=low_cues(texts, guess.language))
     return text, guess.note()
+
+
+def low_cues(texts: Sequence[str], language: str) -> list[tuple[str, ...]]:
+    """Per text, the names of the low-credibility cues it shows (empty: none), read in ``language``.
+
+    Example:
+        >>> low_cues(["EILMELDUNG: Bargeld wird ab Montag verboten, die Medien haben es verschwiegen. "
+        ...           "Teilen Sie diese Nachricht sofort, bevor sie gelöscht wird!", "Kurz."], "de")
+        [('alarm and calls to spread',), ()]
+    """
+    return [tuple(CUE_NAMES[c.family] for c in cues if c.low) for cues in read_texts(texts, language).cues]
 
 
 def address_words(url: str) -> str:
@@ -69,4 +88,4 @@ def address_words(url: str) -> str:
     return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
 
 
-__all__ = ["address_words", "read_window_text"]
+__all__ = ["address_words", "low_cues", "read_window_text"]

@@ -64,7 +64,7 @@ def test_issue_pages_stay_at_unknown_and_the_spam_page_falls_naming_its_cue() ->
     assert spam.tier == "page" and spam.credibility is not None and spam.credibility < UNKNOWN_LEVEL
     sources = {s.name: s.raw for s in spam.credibility_sources}
     assert sources[STATUS_SOURCE] == "spoke"
-    assert sources[WHY_SOURCE] == ("low-credibility cues: download-and-fix spam (download, fixer, registry, malware, "
+    assert sources[WHY_SOURCE] == ("low-credibility cues: download-and-fix spam (download, fixer, malware, "
                                    "virus, click, instant)")
 
 

@@ -44,7 +44,9 @@ def test_the_reference_page_for_an_error_message_stays_on_topic(reverse: bool) -
     assert [c.url for c in ranking] == [DISCUSS, DOCS, REALPY, SO, SPAM]
     fused = {c.url: c.scores["fused"] for c in ranking}
     assert fused[DOCS] >= 0.5 > fused[SPAM]  # on topic; the spam page is not
-    assert ranking.provenance.get("relevance_note") is None  # no page is called stuffed
+    # no page is called stuffed; the spam page (lowest relevance: never the reference anyway) is named for its cue
+    assert ranking.provenance.get("relevance_note") == ("low-credibility cues (download-and-fix spam), not used as "
+                                                        f"the relevance reference: {SPAM}")
     assert keyword_stuffed(_IMPORT_Q, [t for _, t in _IMPORT_PAGES]) == [False] * 5
 
 

@@ -1,4 +1,5 @@
-"""The window's relevance reference: a page with a present low-credibility finding never is one."""
+"""The window's relevance reference: a page with a present low-credibility finding, or whose text shows
+low-credibility cues, never is one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -9,9 +10,10 @@ import pytest
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.calibration import calibrate
-from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE
+from authorag.rerankers.window_text import low_cues
+from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule
-from authorag.types import AuthorityDetail, Candidate, SourceValue
+from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 
 REAL = "https://www.amendes.gouv.fr/tai"
 LOOKALIKE = "https://amendes-gouv.fr-paiement-securise.com/"
@@ -136,3 +138,72 @@ def test_an_answer_in_other_words_keeps_the_address_s_evidence_that_it_is_on_top
     assert by_id["0"]["relevance.on_topic"] == pytest.approx(1.0)  # from its address
     assert by_id["1"]["relevance.on_topic"] == pytest.approx(0.5)
     assert by_id["0"][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference: coverage outweighs BM25
+
+
+TAGESSCHAU = "https://www.tagesschau.de/inland/grundsicherung-reform"
+FAKE = "https://www.eilmeldung-aktuell.info/buergergeld-abgeschafft"
+GRUNDSICHERUNG = ("Die Koalition plant, das Bürgergeld für Arbeitsuchende in eine neue Grundsicherung "
+                  "umzubauen. Wer Termine beim Amt versäumt, muss künftig mit schnelleren Kürzungen rechnen. Der "
+                  "Entwurf muss noch durch Bundestag und Bundesrat, bis dahin gelten die heutigen Regeln weiter.")
+ABGESCHAFFT = ("EILMELDUNG: Das Bürgergeld wird abgeschafft! Ab dem ersten Januar gibt es kein Bürgergeld mehr, alle "
+               "Zahlungen werden gestoppt, so ein Insider aus dem Ministerium. Die Medien haben das bisher "
+               "verschwiegen. Teilen Sie diese Nachricht mit allen, bevor sie gelöscht wird.")
+CALM = ABGESCHAFFT.replace("EILMELDUNG: ", "").replace(" Die Medien haben das bisher verschwiegen. Teilen Sie diese "
+                                                      "Nachricht mit allen, bevor sie gelöscht wird.", "")
+
+
+class KnownOrUnknown:
+    """A tiny real scorer: the listed domains from a dict (authority, credibility), any other unknown."""
+
+    name = "dict"
+
+    def __init__(self, values: dict[str, tuple[float, float]]) -> None:
+        self.values = values
+
+    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
+        out: list[AuthorityDetail] = []
+        for c in candidates:
+            known = self.values.get(c.domain or "")
+            out.append(AuthorityDetail(None, 0.0, "unknown") if known is None
+                       else AuthorityDetail(known[0], 1.0, "table", credibility=known[1]))
+        return out
+
+
+def test_a_page_showing_low_credibility_cues_is_never_the_reference() -> None:
+    got, note = calibrate(np.array([3.0, 1.2, 0.6]), names=["f", "t", "o"],
+                          cues=[("alarm and calls to spread", "clickbait"), (), ()])
+    assert got.tolist() == pytest.approx([1.0, 1.0, 0.5])
+    assert note == "low-credibility cues (alarm and calls to spread, clickbait), not used as the relevance reference: f"
+    got, note = calibrate(np.array([3.0, 1.2]), cues=[("clickbait",), ()])
+    assert note == "1 low-credibility-cue candidate(s) not used as the relevance reference"
+
+
+def test_a_candidate_is_named_once_for_the_first_reason() -> None:
+    _, note = calibrate(np.array([3.0, 2.0, 1.0]), mask(False, True, False), ["a", "b", "c"], mask(True, False, False),
+                        [("clickbait",), ("clickbait",), ()])
+    assert note == ("keyword-stuffed, not used as the relevance reference: b; "
+                    "low credibility, not used as the relevance reference: a")
+
+
+@pytest.mark.parametrize("order", [(TAGESSCHAU, FAKE), (FAKE, TAGESSCHAU)])
+def test_a_fabricated_alarm_page_does_not_push_the_paraphrasing_trusted_page_off_topic(order: tuple[str, str]) -> None:
+    rr = AuthorityReranker(KnownOrUnknown({"tagesschau.de": (0.8, 0.9)}), relevance=BM25Relevance(language="de"))
+    query = "Wird das Bürgergeld abgeschafft?"
+    texts = {TAGESSCHAU: GRUNDSICHERUNG, FAKE: ABGESCHAFFT}
+    ranking = rr.rerank(query, [Candidate.create(u, texts[u], id=u) for u in order])
+    assert [c.url for c in ranking.candidates] == [TAGESSCHAU, FAKE]
+    by_url = {c.url: c.scores for c in ranking.candidates}
+    assert by_url[TAGESSCHAU][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference now
+    assert by_url[FAKE][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # capped at the reference
+    assert by_url[FAKE][TRUST_SCORE] == pytest.approx(UNKNOWN_LEVEL)  # trust is unchanged: the window decides
+    assert ranking.provenance["relevance_note"] == ("low-credibility cues (alarm and calls to spread), not used as "
+                                                    f"the relevance reference: {FAKE}")
+    # the same story told calmly shows no cue: it stays the reference and the trusted page falls off topic
+    calm = rr.rerank(query, [Candidate.create(u, CALM if u == FAKE else texts[u], id=u) for u in order])
+    assert [c.url for c in calm.candidates] == [FAKE, TAGESSCHAU]
+    assert calm.provenance.get("relevance_note") is None
+
+
+def test_cues_are_read_in_the_ranking_s_language_and_not_outside_the_read_ones() -> None:
+    assert low_cues([ABGESCHAFFT, GRUNDSICHERUNG], "de") == [("alarm and calls to spread",), ()]
+    assert low_cues([ABGESCHAFFT], "pt") == [()]  # not a language the cue lists read
