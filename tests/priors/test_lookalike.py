@@ -77,10 +77,10 @@ def test_skeleton_mixed_script_and_unicode_name() -> None:
 
 
 def test_index_from_given_targets_only() -> None:
-    index = LookalikeIndex([("example-agency.gov", "gov", True)])
+    index = LookalikeIndex([("example-agency.gov", "gov", "institution")])
     found = index.check("example-agency-gov.net", "example-agency-gov.net")
     assert found is None  # the brand is one token: 'example-agency' splits into two words
-    index = LookalikeIndex([("acme.gov", "gov", True), ("acmecorp.com", "com", False)])
+    index = LookalikeIndex([("acme.gov", "gov", "institution"), ("acmecorp.com", "com", "trusted")])
     assert index.check("acme-usa.biz", "acme-usa.biz").imitates == "acme.gov"  # type: ignore[union-attr]
     assert index.check("acme-uk.biz", "acme-uk.biz") is None  # another country's word claims nothing
     assert index.check("acmecorp-usa.biz", "acmecorp-usa.biz") is None  # country words only for public bodies
