@@ -34,7 +34,8 @@ edit distance one      the name differs by one edit from a public body's name of
                        by chance: ``worldpress.org`` is not ``wordpress.org``)
 =====================  ====================================================================
 
-Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
+A target of kind ``office-only`` (a town's name, or a name that is a dictionary word) is read
+only beside an office word. Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
 gives the ``impersonation`` credibility value :data:`LOOKALIKE_CREDIBILITY`: the trust rule
 puts it below every unknown source, and the note names the imitated domain.
 

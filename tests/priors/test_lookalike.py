@@ -128,3 +128,68 @@ def test_the_decodex_track_prior_does_not_see_decodex_through_lookalikes() -> No
 
     assert "latribune.fr" in default_index().targets
     assert "latribune.fr" not in load_prior(exclude=["decodex"]).lookalikes.targets
+
+
+@pytest.mark.parametrize(("host", "kind", "imitates"), [
+    ("dvla-gov.net", "brand claim", "dvla.gov.uk"),  # only the UK government's gov.uk list names dvla.gov.uk
+    ("dvla-uk.vehicle-tax-refund.com", "brand claim", "dvla.gov.uk"),
+    ("inah-mx.pago-boletos.com", "brand claim", "inah.gob.mx"),  # a source lists a host under it, not the domain
+    ("austintexas-gov.org", "brand claim", "austintexas.gov"),  # a city's registry name beside an office word
+    ("bbc-news-uk.energy-rebate.co", "brand and country", "bbc.co.uk"),
+    ("bbc.uk-rebate.com", "brand and country", "bbc.co.uk"),
+])
+def test_targets_from_registries_and_brands_beside_a_country(host: str, kind: str, imitates: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    found = default_index().check(parsed.host, parsed.domain)
+    assert found is not None and (found.kind, found.imitates) == (kind, imitates)
+
+
+@pytest.mark.parametrize("host", [
+    "boston-tax-services.com",  # a city's name beside a service word: firms are named after their towns
+    "somerset-tax-advice.co.uk", "fire-safety-uk.co.uk", "weather-alerts.net", "cancer-help.org",  # dictionary words
+    "royal-uk-tours.com",  # a known domain whose name is a word is not spelled out
+    "asesoria-tributaria-madrid.es",  # an agency's word in a firm's name
+    "nature-uk.walking-tours.com",  # a brand beside a country, no service offered
+    "nice-fr.parking-payment.com",  # a national body's name beside another country's code
+])
+def test_names_that_hold_an_institutions_word_are_not_lookalikes(host: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    assert default_index().check(parsed.host, parsed.domain) is None
+
+
+def test_office_only_targets_and_the_country_claim() -> None:
+    index = LookalikeIndex([("springfield.gov", "gov", "office-only"), ("acmenews.com", "com", "trusted"),
+                            ("acmepost.co.uk", "co.uk", "trusted")])
+    assert index.check("springfield-gov.com", "springfield-gov.com").imitates == "springfield.gov"  # type: ignore[union-attr]
+    assert index.check("springfield-tax-help.com", "springfield-tax-help.com") is None
+    assert index.check("springfeld.gov", "springfeld.gov") is None  # no edit distance for an office-only name
+    found = index.check("acmenews-de.konto-hilfe.com", "konto-hilfe.com")
+    assert found is not None and found.reason == ("look-alike of acmenews.com (brand and country: 'acmenews' beside "
+                                                  "'de' in a sub-domain of konto-hilfe.com)")
+    assert index.check("acmenews-de.example-shop.com", "example-shop.com") is None  # no service word
+    assert index.check("acmepost-uk.refund-desk.com", "refund-desk.com").imitates == "acmepost.co.uk"  # type: ignore[union-attr]
+    assert index.check("acmepost-fr.refund-desk.com", "refund-desk.com") is None  # another country than its own
+    assert index.check("acmepost.uk-refund.com", "uk-refund.com").imitates == "acmepost.co.uk"  # type: ignore[union-attr]
+
+
+def test_target_rows_from_lists_under_government_suffixes() -> None:
+    from authorag.priors.table import ExtraSource, PriorTable
+    from authorag.priors.targets import target_rows
+    from authorag.types import SourceValue
+
+    values = {k: SourceValue("x", 0.99, 0.99) for k in ("www.example-agency.gouv.fr", "weather.com", "acmenews.com")}
+    prior = PriorTable([], extra=[ExtraSource("x", values, "authority", 0.9)], lookalikes=None)
+    listed = {"dvla.gov.uk": "institution", "fire.gov.uk": "institution", "boston.gov": "office-only",
+              "irs.gov": "institution"}
+    rows = target_rows(prior, listed)  # type: ignore[arg-type]
+    assert [(d, k) for d, _, _, k in rows] == [
+        ("irs.gov", "office-only"),  # only a registry names it, and 'irs' is a dictionary word
+        ("boston.gov", "office-only"),  # a city
+        ("example-agency.gouv.fr", "institution"),  # a listed host under a national government suffix
+        ("dvla.gov.uk", "institution"), ("fire.gov.uk", "office-only"), ("acmenews.com", "trusted"),
+        ("weather.com", "office-only")]  # a dictionary word of four letters or more
+    assert [t for d, _, t, _ in rows if d == "dvla.gov.uk"] == [pytest.approx(0.743)]
