@@ -54,8 +54,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal, cast
 from importlib import resources
+from typing import Literal, cast
 
 from authorag.errors import PriorUnavailable
 from authorag.priors.claims import COUNTRY_CODES, GENERIC_CODES, NOT_BRANDS, OFFICE_WORDS, SERVICE_WORDS
