@@ -16,7 +16,11 @@ trust rule every surface uses:
 3. **False alarms** on ``benchmarks/lookalike/legit_lookalike_v1.csv`` (legitimate domains that
    look like trusted ones, hand-assembled) and ``legit_institution_words_v1.csv`` (names that hold
    an institution's word, a town's name or a brand beside a country code, as firms' names do):
-   how many get the ``impersonation`` value.
+   how many get the ``impersonation`` value; likewise on ``legit_institution_words_v2.csv`` (a
+   public body's name that is a dictionary word beside a phishing-kind service word, written
+   before that rule was made finer).
+4. **Phishing names** (``phishing_institution_names_v1.csv``): how many get the ``impersonation``
+   value with the note naming the imitated domain of the list.
 
 Usage::
 
@@ -46,6 +50,8 @@ CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u
             "d": "\u0501", "q": "\u051b", "w": "\u051d"}
 LEGIT = ROOT / "benchmarks" / "lookalike" / "legit_lookalike_v1.csv"
 LEGIT_WORDS = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v1.csv"
+LEGIT_WORDS_V2 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v2.csv"
+PHISHING = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
 
 
 def _details(urls: list[str], exclude: tuple[str, ...] = ()) -> list[AuthorityDetail]:
@@ -128,6 +134,18 @@ def false_alarms(path: Path) -> dict[str, object]:
                            "flagged": len(index_only), "flagged_domains": index_only}}
 
 
+def phishing(path: Path) -> dict[str, object]:
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    details = _details([f"https://{r['domain']}/" for r in rows])
+    caught = [any(s.name == IMPERSONATION for s in d.credibility_sources)
+              and (d.note or "").startswith(f"look-alike of {r['imitates']} ") for r, d in zip(rows, details)]
+    return {"file": str(path.relative_to(ROOT)), "domains": len(rows), "caught": sum(caught),
+            "rows": [{"domain": r["domain"], "imitates": r["imitates"], "trust": round(_trust(d), 3), "note": d.note}
+                     for r, d in zip(rows, details)],
+            "missed": [r["domain"] for r, c in zip(rows, caught) if not c]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--data-dir", type=Path, required=True, help="the shared data folder (stop_predatory_journals)")
@@ -142,7 +160,8 @@ def main() -> None:
     result = {"command": "python scripts/eval_lookalikes.py --data-dir ../shared/data --top " + str(args.top),
               "index_targets": len(default_index().targets), "index_build_seconds": round(build, 2),
               "hijacked_journals": hijacked(args.data_dir), "generated_variants": generated(args.top),
-              "false_alarms": false_alarms(LEGIT), "false_alarms_institution_words": false_alarms(LEGIT_WORDS)}
+              "false_alarms": false_alarms(LEGIT), "false_alarms_institution_words": false_alarms(LEGIT_WORDS),
+              "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2), "phishing_names": phishing(PHISHING)}
     text = json.dumps(result, indent=1, ensure_ascii=False)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

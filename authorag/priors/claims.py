@@ -27,7 +27,17 @@ _SERVICE_FR = {"remboursement", "paiement", "amende", "amendes", "compte", "conn
 _SERVICE_DE = {"erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "konto", "anmeldung", "verifizierung",
                "bestaetigung", "hilfe", "foerderung", "steuer", "steuern", "paket", "sendung", "zustellung",
                "bussgeld", "mahnung", "warnung", "sicherheit"}
-SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE)
+PHISHING_WORDS = frozenset({
+    "refund", "refunds", "login", "signin", "verify", "verification", "payment", "payments", "auth", "stimulus",
+    "survey", "devolucion", "reembolso", "pago", "verificacion", "verificar", "encuesta", "remboursement",
+    "paiement", "connexion", "enquete", "erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "anmeldung",
+    "verifizierung", "bestaetigung", "umfrage"})
+"""Service words of the phishing kind: an act on the reader's money or credentials (a refund, a
+payment, a login, a check of identity) or the form a lure asks to fill (a survey). Beside a
+public body whose name is a dictionary word they claim it (``treasury-payment``,
+``census-survey-online``) where the generic service words (``help``, ``alerts``, ``support``,
+``services``) do not (``cancer-help``, ``weather-alerts``)."""
+SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE | PHISHING_WORDS)
 """Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
 
 NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
@@ -48,4 +58,36 @@ GENERIC_CODES = frozenset({"ai", "cc", "co", "fm", "gg", "io", "la", "ly", "me",
 """Country-code top-level domains sold and used as generic names (``paypal.me``, ``github.io``):
 a domain under one has no home country."""
 
-__all__ = ["COUNTRY_CODES", "GENERIC_CODES", "NOT_BRANDS", "OFFICE_WORDS", "SERVICE_WORDS"]
+_US = frozenset({"us", "usa", "america", "usgov"})
+
+
+def countries(domain: str) -> frozenset[str]:
+    """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov)."""
+    last = domain.rsplit(".", 1)[-1]
+    if last in ("gov", "mil"):
+        return _US
+    if last == "uk":
+        return frozenset({"uk", "gb", "ukgov"})
+    return frozenset({last}) if len(last) == 2 else frozenset()
+
+
+def claim_words(name: str, domain: str, kind: str, suffix: str) -> frozenset[str]:
+    """The words that claim ``domain`` (a look-alike target of kind ``kind`` whose label is
+    ``name``) beside its name, besides office words, in a name under the public suffix ``suffix``:
+    any service word or its own country for a public body (``institution``); a phishing word for
+    a public body named by a dictionary word (``dictionary-word``), unless the name is under
+    another country's suffix (a firm of that country using the word: ``energy-survey.co.uk``);
+    none for any other kind, nor for a name that is itself a service word (``tax.gov`` is not
+    claimed by ``tax-services``)."""
+    home = countries(domain)
+    if name in SERVICE_WORDS:
+        return frozenset()
+    if kind == "institution":
+        return SERVICE_WORDS | home
+    last = suffix.rsplit(".", 1)[-1]
+    foreign = len(last) == 2 and last not in GENERIC_CODES and last not in home
+    return PHISHING_WORDS if kind == "dictionary-word" and not foreign else frozenset()
+
+
+__all__ = ["COUNTRY_CODES", "GENERIC_CODES", "NOT_BRANDS", "OFFICE_WORDS", "PHISHING_WORDS", "SERVICE_WORDS", "claim_words",
+           "countries"]

@@ -12,10 +12,11 @@ under it, ``www.legifrance.gouv.fr``), or one a shipped registry lists under a g
 suffix (:func:`listed_domains`: the .gov registry, the UK government's gov.uk list), so an agency
 no popularity list knows is still a name to imitate. It is an ``institution`` when a public
 body's suffix rule (government, military, treaty, national health service) vouches for it or a
-registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
-city or council site, or only a registry names it and its name is a common word (place names and
-words are common in firms' names: ``boston-tax-services``, ``fire-safety-uk``); ``trusted``
-otherwise. Every
+registry lists it as a national body, and ``dictionary-word`` when such a body's name is a common
+word (``treasury.gov``, ``census.gov``: words are common in firms' names, ``fire-safety-uk``);
+``office-only`` when a registry lists it as a state, county, city or council site (place names
+are common in firms' names too: ``boston-tax-services``) or another trusted name is a common
+word (``weather.com``); ``trusted`` otherwise. Every
 other registrable domain the table rates above the unknown level is ``known``: a look-alike may
 spell it out as words, but it is not compared by name.
 """
@@ -55,9 +56,9 @@ TRUSTED_FROM = 0.6
 """The least trust that makes a domain worth imitating."""
 MIN_WORD_LENGTH = 4
 """A target's name that is a dictionary word this long or longer (``energy``, ``weather``,
-``nature``) is claimed only beside an office word; shorter dictionary words are mostly
-acronyms (``irs``, ``cdc``, ``nhs``) and stay, unless only a registry names the domain. A
-``known`` domain with such a name is ``common``: not looked for as words of another name
+``nature``) is a common word; shorter dictionary words are mostly acronyms (``cdc``, ``nhs``)
+and count as words only when only a registry names the domain (``why.gov``). A ``known``
+domain with such a name is ``common``: not looked for as words of another name
 (``royal-uk-tours`` does not spell ``royal.uk``)."""
 ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",
                                "edu.sg", "edu.br", "edu.mx", "ac.at", "ac.il"})
@@ -103,10 +104,17 @@ def listed_domains() -> dict[str, TargetKind]:
 
 @cache
 def _dictionary_words() -> frozenset[str]:
-    """The shipped English word list (``learned_prior_words.txt.gz``): a registry name that is a
+    """The shipped English word list (``learned_prior_words.txt.gz``) less the names and acronyms
+    in it (``proper_names.txt.gz``: ``nasa``, ``medicare``, ``fbi``): a target's name that is a
     common word (``fire.gov.uk``, ``why.gov``) names no one when a firm's name holds it."""
-    raw = resources.files("authorag.data").joinpath("learned_prior_words.txt.gz").read_bytes()
-    return frozenset(gzip.decompress(raw).decode("ascii").split())
+    data = resources.files("authorag.data")
+    words, names = (frozenset(gzip.decompress(data.joinpath(f).read_bytes()).decode("ascii").split())
+                    for f in ("learned_prior_words.txt.gz", "proper_names.txt.gz"))
+    return words - names
+
+
+_WORD_KINDS = {"institution": "dictionary-word", "trusted": "office-only", "known": "common"}
+"""The kind of a target whose name is a common word, by the kind it would have otherwise."""
 
 
 def _label(domain: str, suffix: str) -> str:
@@ -152,7 +160,7 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
         label = _label(d, suffix)
         if kind in ("institution", "trusted", "known") and label in _dictionary_words() and (
                 len(label) >= MIN_WORD_LENGTH or d in registry_only):
-            rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
+            rows[d] = (d, suffix, trust, _WORD_KINDS[kind])
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
 
 

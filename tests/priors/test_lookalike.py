@@ -184,12 +184,60 @@ def test_target_rows_from_lists_under_government_suffixes() -> None:
     values = {k: SourceValue("x", 0.99, 0.99) for k in ("www.example-agency.gouv.fr", "weather.com", "acmenews.com")}
     prior = PriorTable([], extra=[ExtraSource("x", values, "authority", 0.9)], lookalikes=None)
     listed = {"dvla.gov.uk": "institution", "fire.gov.uk": "institution", "boston.gov": "office-only",
-              "irs.gov": "institution"}
+              "irs.gov": "institution", "why.gov": "institution", "nasa.gov": "institution"}
     rows = target_rows(prior, listed)  # type: ignore[arg-type]
     assert [(d, k) for d, _, _, k in rows] == [
-        ("irs.gov", "office-only"),  # only a registry names it, and 'irs' is a dictionary word
+        ("irs.gov", "institution"), ("nasa.gov", "institution"),  # names, not words (proper_names.txt.gz)
+        ("why.gov", "dictionary-word"),  # only a registry names it, and 'why' is a dictionary word
         ("boston.gov", "office-only"),  # a city
         ("example-agency.gouv.fr", "institution"),  # a listed host under a national government suffix
-        ("dvla.gov.uk", "institution"), ("fire.gov.uk", "office-only"), ("acmenews.com", "trusted"),
-        ("weather.com", "office-only")]  # a dictionary word of four letters or more
+        ("dvla.gov.uk", "institution"), ("fire.gov.uk", "dictionary-word"), ("acmenews.com", "trusted"),
+        ("weather.com", "office-only")]  # a firm's name that is a dictionary word of four letters or more
     assert [t for d, _, t, _ in rows if d == "dvla.gov.uk"] == [pytest.approx(0.743)]
+
+
+def _phishing_rows() -> list[tuple[str, str]]:
+    import csv
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
+    with open(path, newline="", encoding="utf-8") as f:
+        return [(r["domain"], r["imitates"]) for r in csv.DictReader(f)]
+
+
+@pytest.mark.parametrize(("host", "imitates"), _phishing_rows())
+def test_phishing_names_of_public_bodies_are_caught(host: str, imitates: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    found = default_index().check(parsed.host, parsed.domain)
+    assert found is not None and (found.kind, found.imitates) == ("brand claim", imitates)
+
+
+def test_the_four_hosts_the_office_only_change_lost_end_below_unknown() -> None:
+    rows = _trust([f"https://{h}/" for h in ("medicare-refund.com", "census-survey-online.com",
+                                              "treasury-payment.com", "nasa-login.com")])
+    assert [(t, r, m) for t, r, m, _ in rows] == [(pytest.approx(0.039), "low credibility", d) for d in
+                                                   ("medicare.gov", "census.gov", "treasury.gov", "nasa.gov")]
+    assert [n for *_, n in rows] == [
+        "look-alike of medicare.gov (brand claim: 'medicare' beside 'refund')",
+        "look-alike of census.gov (brand claim: 'census' beside 'survey')",
+        "look-alike of treasury.gov (brand claim: 'treasury' beside 'payment')",
+        "look-alike of nasa.gov (brand claim: 'nasa' beside 'login')"]
+
+
+def test_a_dictionary_word_body_is_claimed_by_an_office_or_phishing_word_only() -> None:
+    index = LookalikeIndex([("census.gov", "gov", "dictionary-word"), ("nasa.gov", "gov", "institution"),
+                            ("census.com", "com", "office-only")])
+    found = index.check("census-verify-online.com", "census-verify-online.com")
+    assert found is not None and found.reason == "look-alike of census.gov (brand claim: 'census' beside 'verify')"
+    assert index.check("census-gov.net", "census-gov.net").imitates == "census.gov"  # type: ignore[union-attr]
+    assert index.check("census-payment.us", "census-payment.us").imitates == "census.gov"  # type: ignore[union-attr]
+    assert index.check("nasa-help.com", "nasa-help.com").imitates == "nasa.gov"  # type: ignore[union-attr]
+    assert [index.check(h, d) for h, d in [
+        ("census-help.com", "census-help.com"),  # a generic service word
+        ("census-us.com", "census-us.com"),  # its country: not for a common word
+        ("census-payment.co.uk", "census-payment.co.uk"),  # another country's firm
+        ("census.payment-hub.com", "payment-hub.com"),  # the word names a section of a firm's site
+        ("censos-verify.com", "censos-verify.com"),  # no edit distance for a common word
+    ]] == [None] * 5
