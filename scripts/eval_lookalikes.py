@@ -18,9 +18,10 @@ trust rule every surface uses:
    an institution's word, a town's name or a brand beside a country code, as firms' names do):
    how many get the ``impersonation`` value; likewise on ``legit_institution_words_v2.csv`` (a
    public body's name that is a dictionary word beside a phishing-kind service word, written
-   before that rule was made finer).
-4. **Phishing names** (``phishing_institution_names_v1.csv``): how many get the ``impersonation``
-   value with the note naming the imitated domain of the list.
+   before that rule was made finer) and ``legit_institution_words_v3.csv`` (the same kind,
+   written after v2 was measured).
+4. **Phishing names** (``phishing_institution_names_v1.csv``, ``_v2.csv``): how many get the
+   ``impersonation`` value with the note naming the imitated domain of the list.
 
 Usage::
 
@@ -51,7 +52,9 @@ CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u
 LEGIT = ROOT / "benchmarks" / "lookalike" / "legit_lookalike_v1.csv"
 LEGIT_WORDS = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v1.csv"
 LEGIT_WORDS_V2 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v2.csv"
+LEGIT_WORDS_V3 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v3.csv"
 PHISHING = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
+PHISHING_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v2.csv"
 
 
 def _details(urls: list[str], exclude: tuple[str, ...] = ()) -> list[AuthorityDetail]:
@@ -161,7 +164,9 @@ def main() -> None:
               "index_targets": len(default_index().targets), "index_build_seconds": round(build, 2),
               "hijacked_journals": hijacked(args.data_dir), "generated_variants": generated(args.top),
               "false_alarms": false_alarms(LEGIT), "false_alarms_institution_words": false_alarms(LEGIT_WORDS),
-              "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2), "phishing_names": phishing(PHISHING)}
+              "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2),
+              "false_alarms_institution_words_v3": false_alarms(LEGIT_WORDS_V3), "phishing_names": phishing(PHISHING),
+              "phishing_names_v2": phishing(PHISHING_V2)}
     text = json.dumps(result, indent=1, ensure_ascii=False)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -88,8 +88,7 @@ phishing word claims it); another trusted name; or a name claimed only beside an
 (``boston-gov``): a local government's place name or a firm's name that is a common word (both
 are common in firms' names: ``boston-tax-services``, ``fire-safety-uk``). Only ``institution``
 and ``trusted`` names are compared by edit distance."""
-_RANK: dict[str, int] = {"institution": 3, "dictionary-word": 2, "trusted": 1, "office-only": 0}
-"""Which target a shared name stands for (``census``: ``census.gov`` before a firm's ``census.com``)."""
+_KINDS = frozenset({"institution", "dictionary-word", "trusted", "office-only"})
 
 _ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
                          "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
@@ -232,7 +231,7 @@ class LookalikeIndex:
         label = _label(domain, suffix)
         if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in NOT_BRANDS:
             old = self._brands.get(label)
-            if old is None or _RANK[kind] > _RANK[old[1]]:
+            if old is None or (institution and old[1] != "institution"):
                 self._brands[label] = (domain, kind)
         if kind in ("institution", "trusted") and len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
             self._labels.setdefault((label, suffix), domain)
@@ -375,7 +374,7 @@ def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
     from authorag.priors.rules import DEFAULT_RULES
 
     rows = list(rows)
-    return LookalikeIndex([(d, s, cast(TargetKind, k)) for d, s, k in rows if k in _RANK],
+    return LookalikeIndex([(d, s, cast(TargetKind, k)) for d, s, k in rows if k in _KINDS],
                           known=(d for d, _, k in rows if k not in ("common", "office-only", "dictionary-word")),
                           closed=(r.suffix for r in DEFAULT_RULES))
 

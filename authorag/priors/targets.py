@@ -57,7 +57,7 @@ TRUSTED_FROM = 0.6
 MIN_WORD_LENGTH = 4
 """A target's name that is a dictionary word this long or longer (``energy``, ``weather``,
 ``nature``) is a common word; shorter dictionary words are mostly acronyms (``cdc``, ``nhs``)
-and count as words only when only a registry names the domain (``why.gov``). A ``known``
+and count as words (``office-only``) only when only a registry names the domain (``why.gov``). A ``known``
 domain with such a name is ``common``: not looked for as words of another name
 (``royal-uk-tours`` does not spell ``royal.uk``)."""
 ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",
@@ -158,9 +158,11 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
             registry_only.update(() if d in named else (d,))
     for d, (_, suffix, trust, kind) in list(rows.items()):
         label = _label(d, suffix)
-        if kind in ("institution", "trusted", "known") and label in _dictionary_words() and (
-                len(label) >= MIN_WORD_LENGTH or d in registry_only):
-            rows[d] = (d, suffix, trust, _WORD_KINDS[kind])
+        if kind in _WORD_KINDS and label in _dictionary_words():
+            if len(label) >= MIN_WORD_LENGTH:
+                rows[d] = (d, suffix, trust, _WORD_KINDS[kind])
+            elif d in registry_only:  # a short word no source names: 'why.gov'
+                rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
 
 

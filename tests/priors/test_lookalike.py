@@ -188,7 +188,7 @@ def test_target_rows_from_lists_under_government_suffixes() -> None:
     rows = target_rows(prior, listed)  # type: ignore[arg-type]
     assert [(d, k) for d, _, _, k in rows] == [
         ("irs.gov", "institution"), ("nasa.gov", "institution"),  # names, not words (proper_names.txt.gz)
-        ("why.gov", "dictionary-word"),  # only a registry names it, and 'why' is a dictionary word
+        ("why.gov", "office-only"),  # only a registry names it, and 'why' is a short dictionary word
         ("boston.gov", "office-only"),  # a city
         ("example-agency.gouv.fr", "institution"),  # a listed host under a national government suffix
         ("dvla.gov.uk", "institution"), ("fire.gov.uk", "dictionary-word"), ("acmenews.com", "trusted"),
