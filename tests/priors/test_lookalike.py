@@ -241,3 +241,18 @@ def test_a_dictionary_word_body_is_claimed_by_an_office_or_phishing_word_only() 
         ("census.payment-hub.com", "payment-hub.com"),  # the word names a section of a firm's site
         ("censos-verify.com", "censos-verify.com"),  # no edit distance for a common word
     ]] == [None] * 5
+
+
+def test_proper_names_are_the_words_a_word_list_spells_only_capitalised() -> None:
+    import gzip
+    from importlib import resources
+
+    from tests._scripts import load_script
+
+    build = load_script("build_proper_names")
+    spelled = ["NASA", "Medicare", "census", "Census", "treasury", "FBI's", "Paris", "paris"]
+    words = frozenset({"nasa", "medicare", "census", "treasury", "fbi", "paris", "cyber"})
+    assert build.proper_names(words, spelled) == ["medicare", "nasa"]  # 'fbi' only with an apostrophe
+    shipped = gzip.decompress(resources.files("authorag.data").joinpath("proper_names.txt.gz").read_bytes())
+    names = set(shipped.decode("ascii").split())
+    assert {"medicare", "nasa", "irs", "fbi"} <= names and not names & {"census", "treasury", "weather", "cancer"}
