@@ -16,28 +16,18 @@ _SERVICE_EN = {"refund", "refunds", "tax", "taxes", "login", "signin", "verify",
                "account", "accounts", "support", "helpdesk", "portal", "claim", "claims", "payment", "payments",
                "pay", "benefit", "benefits", "grant", "grants", "relief", "stimulus", "update", "alert", "alerts",
                "online", "service", "services", "help", "auth", "rebate", "fine", "fines", "penalty", "notice",
-               "vaccine", "covid", "parcel", "delivery", "tracking", "pending"}
+               "vaccine", "covid", "parcel", "delivery", "tracking", "pending", "survey"}
 _SERVICE_ES = {"devolucion", "devoluciones", "reembolso", "pago", "pagos", "multa", "multas", "cita", "citas",
                "tramite", "tramites", "envio", "envios", "paquete", "entrega", "verificacion", "verificar",
                "cuenta", "acceso", "ayuda", "ayudas", "subsidio", "renta", "impuestos", "notificacion", "aviso",
-               "sancion", "deuda", "pendiente"}
+               "sancion", "deuda", "pendiente", "encuesta"}
 _SERVICE_FR = {"remboursement", "paiement", "amende", "amendes", "compte", "connexion", "aide", "aides", "impots",
                "colis", "livraison", "suivi", "avis", "renouvellement", "dossier", "allocation", "allocations",
-               "securise", "attente"}
+               "securise", "attente", "enquete"}
 _SERVICE_DE = {"erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "konto", "anmeldung", "verifizierung",
                "bestaetigung", "hilfe", "foerderung", "steuer", "steuern", "paket", "sendung", "zustellung",
-               "bussgeld", "mahnung", "warnung", "sicherheit"}
-PHISHING_WORDS = frozenset({
-    "refund", "refunds", "login", "signin", "verify", "verification", "payment", "payments", "auth", "stimulus",
-    "survey", "devolucion", "reembolso", "pago", "verificacion", "verificar", "encuesta", "remboursement",
-    "paiement", "connexion", "enquete", "erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "anmeldung",
-    "verifizierung", "bestaetigung", "umfrage"})
-"""Service words of the phishing kind: an act on the reader's money or credentials (a refund, a
-payment, a login, a check of identity) or the form a lure asks to fill (a survey). Beside a
-public body whose name is a dictionary word they claim it (``treasury-payment``,
-``census-survey-online``) where the generic service words (``help``, ``alerts``, ``support``,
-``services``) do not (``cancer-help``, ``weather-alerts``)."""
-SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE | PHISHING_WORDS)
+               "bussgeld", "mahnung", "warnung", "sicherheit", "umfrage"}
+SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE)
 """Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
 
 NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
@@ -71,23 +61,15 @@ def countries(domain: str) -> frozenset[str]:
     return frozenset({last}) if len(last) == 2 else frozenset()
 
 
-def claim_words(name: str, domain: str, kind: str, suffix: str) -> frozenset[str]:
+def claim_words(name: str, domain: str, kind: str) -> frozenset[str]:
     """The words that claim ``domain`` (a look-alike target of kind ``kind`` whose label is
-    ``name``) beside its name, besides office words, in a name under the public suffix ``suffix``:
-    any service word or its own country for a public body (``institution``); a phishing word for
-    a public body named by a dictionary word (``dictionary-word``), unless the name is under
-    another country's suffix (a firm of that country using the word: ``energy-survey.co.uk``);
-    none for any other kind, nor for a name that is itself a service word (``tax.gov`` is not
-    claimed by ``tax-services``)."""
-    home = countries(domain)
-    if name in SERVICE_WORDS:
+    ``name``) beside its name, besides office words: any service word or its own country for a
+    public body (``institution``); none for any other kind (a common word or a town's name beside
+    a service word reads as a firm's name: ``treasury-payment-solutions``, ``boston-tax-services``),
+    nor for a name that is itself a service word (``tax.gov`` is not claimed by ``tax-services``)."""
+    if kind != "institution" or name in SERVICE_WORDS:
         return frozenset()
-    if kind == "institution":
-        return SERVICE_WORDS | home
-    last = suffix.rsplit(".", 1)[-1]
-    foreign = len(last) == 2 and last not in GENERIC_CODES and last not in home
-    return PHISHING_WORDS if kind == "dictionary-word" and not foreign else frozenset()
+    return SERVICE_WORDS | countries(domain)
 
 
-__all__ = ["COUNTRY_CODES", "GENERIC_CODES", "NOT_BRANDS", "OFFICE_WORDS", "PHISHING_WORDS", "SERVICE_WORDS", "claim_words",
-           "countries"]
+__all__ = ["COUNTRY_CODES", "GENERIC_CODES", "NOT_BRANDS", "OFFICE_WORDS", "SERVICE_WORDS", "claim_words", "countries"]

@@ -34,10 +34,9 @@ edit distance one      the name differs by one edit from a public body's name of
                        by chance: ``worldpress.org`` is not ``wordpress.org``)
 =====================  ====================================================================
 
-A target of kind ``office-only`` (a town's name, or a firm's name that is a dictionary word) is
-read only beside an office word; one of kind ``dictionary-word`` (a public body named by a common
-word: ``treasury.gov``) beside an office word or a service word of the phishing kind
-(``treasury-payment.com``, not ``cancer-help.org``), under a generic suffix or its own country's.
+A target of kind ``office-only`` (a town's name, or a name that is a common word: ``weather.com``,
+``treasury.gov``) is read only beside an office word: beside a service word it cannot be told from
+a firm's name (``treasury-payment.com`` reads like ``treasury-payment-solutions.com``).
 Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
 gives the ``impersonation`` credibility value :data:`LOOKALIKE_CREDIBILITY`: the trust rule
 puts it below every unknown source, and the note names the imitated domain.
@@ -82,13 +81,11 @@ MIN_MEDIA_EDIT_LENGTH = 9
 MIN_BRAND_LENGTH = 3
 """A target's name shorter than this is never read as a brand (``go.com``)."""
 TARGETS_FILE = "lookalike_targets.csv.gz"
-TargetKind = Literal["institution", "dictionary-word", "trusted", "office-only"]
-"""A public body (every check); a public body whose name is a dictionary word (an office word or a
-phishing word claims it); another trusted name; or a name claimed only beside an office word
-(``boston-gov``): a local government's place name or a firm's name that is a common word (both
-are common in firms' names: ``boston-tax-services``, ``fire-safety-uk``). Only ``institution``
-and ``trusted`` names are compared by edit distance."""
-_KINDS = frozenset({"institution", "dictionary-word", "trusted", "office-only"})
+TargetKind = Literal["institution", "trusted", "office-only"]
+"""A public body (every check), another trusted name, or a name claimed only beside an office
+word (``boston-gov``): a local government's place name or a name that is a common word (both
+are common in firms' names: ``boston-tax-services``, ``fire-safety-uk``); no edit distance."""
+_KINDS = frozenset({"institution", "trusted", "office-only"})
 
 _ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
                          "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
@@ -233,7 +230,7 @@ class LookalikeIndex:
             old = self._brands.get(label)
             if old is None or (institution and old[1] != "institution"):
                 self._brands[label] = (domain, kind)
-        if kind in ("institution", "trusted") and len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
+        if kind != "office-only" and len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
             self._labels.setdefault((label, suffix), domain)
             for d in _deletions(label):
                 self._deleted.setdefault((d, suffix), domain)
@@ -259,7 +256,7 @@ class LookalikeIndex:
             return Lookalike("confusable", skel, f"{unicode_name(domain)} reads as {skel}")
         text = name[: -len(suffix) - 1] if name.endswith("." + suffix) else name
         label = _label(domain, suffix)
-        return (self.brand_claim(text, suffix=suffix) or self.country_claim(name, domain, label) or self.spelled(text, domain)
+        return (self.brand_claim(text) or self.country_claim(name, domain, label) or self.spelled(text, domain)
                 or self._edit(label, suffix, domain))
 
     def country_claim(self, name: str, domain: str, label: str) -> Lookalike | None:
@@ -273,7 +270,7 @@ class LookalikeIndex:
         for words, after in zip(subs, subs[1:]):
             for t in words:
                 hit = self._brands.get(t)
-                if (hit is None or hit[1] in ("office-only", "dictionary-word") or t in SERVICE_WORDS
+                if (hit is None or hit[1] == "office-only" or t in SERVICE_WORDS
                         or not any(w in SERVICE_WORDS for w in tokens if w != t)):
                     continue
                 near = [w for w in words if w != t] + (after[:1] if words == [t] else [])
@@ -309,9 +306,9 @@ class LookalikeIndex:
             return Lookalike("mixed scripts", target, f"label {mixed!r} mixes scripts")
         return None
 
-    def brand_claim(self, text: str, glued: bool = True, suffix: str = "") -> Lookalike | None:
+    def brand_claim(self, text: str, glued: bool = True) -> Lookalike | None:
         """A trusted name beside a claim of office (``ftc-gov``, ``who-official``, ``hmrc-uk-refund``)
-        in ``text`` (host labels before the suffix ``suffix``, or an account's handle), or None.
+        in ``text`` (host labels before the suffix, or an account's handle), or None.
         What claims which kind of target: :func:`authorag.priors.claims.claim_words`.
 
         ``glued=False`` reads only separate tokens (``cdc-gov``, not ``cdcgov``, which is how
@@ -328,11 +325,8 @@ class LookalikeIndex:
             if hit is None:
                 continue
             office = [w for w in tokens if w != t and w in OFFICE_WORDS]
-            claims = claim_words(t, hit[0], hit[1], suffix)
-            # a common word claims only within its own label ('blog-uk.payment-hub': a firm's blog)
-            near = tokens if hit[1] != "dictionary-word" else next(
-                ws for label in text.lower().split(".") if t in (ws := _TOKEN.findall(label)))
-            weak = [w for w in near if w != t and w in claims]
+            claims = claim_words(t, hit[0], hit[1])
+            weak = [w for w in tokens if w != t and w in claims]
             if office or weak:
                 return Lookalike("brand claim", hit[0], f"{t!r} beside {(office or weak)[0]!r}")
         return None
@@ -375,7 +369,7 @@ def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
 
     rows = list(rows)
     return LookalikeIndex([(d, s, cast(TargetKind, k)) for d, s, k in rows if k in _KINDS],
-                          known=(d for d, _, k in rows if k not in ("common", "office-only", "dictionary-word")),
+                          known=(d for d, _, k in rows if k not in ("common", "office-only")),
                           closed=(r.suffix for r in DEFAULT_RULES))
 
 

@@ -12,11 +12,10 @@ under it, ``www.legifrance.gouv.fr``), or one a shipped registry lists under a g
 suffix (:func:`listed_domains`: the .gov registry, the UK government's gov.uk list), so an agency
 no popularity list knows is still a name to imitate. It is an ``institution`` when a public
 body's suffix rule (government, military, treaty, national health service) vouches for it or a
-registry lists it as a national body, and ``dictionary-word`` when such a body's name is a common
-word (``treasury.gov``, ``census.gov``: words are common in firms' names, ``fire-safety-uk``);
-``office-only`` when a registry lists it as a state, county, city or council site (place names
-are common in firms' names too: ``boston-tax-services``) or another trusted name is a common
-word (``weather.com``); ``trusted`` otherwise. Every
+registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
+city or council site, or its name is a common word (``treasury.gov``, ``weather.com``: place names
+and words are common in firms' names, ``boston-tax-services``, ``treasury-payment-solutions``);
+``trusted`` otherwise. Every
 other registrable domain the table rates above the unknown level is ``known``: a look-alike may
 spell it out as words, but it is not compared by name.
 """
@@ -56,10 +55,10 @@ TRUSTED_FROM = 0.6
 """The least trust that makes a domain worth imitating."""
 MIN_WORD_LENGTH = 4
 """A target's name that is a dictionary word this long or longer (``energy``, ``weather``,
-``nature``) is a common word; shorter dictionary words are mostly acronyms (``cdc``, ``nhs``)
-and count as words (``office-only``) only when only a registry names the domain (``why.gov``). A ``known``
-domain with such a name is ``common``: not looked for as words of another name
-(``royal-uk-tours`` does not spell ``royal.uk``)."""
+``nature``, ``treasury``) is a common word, claimed only beside an office word; shorter
+dictionary words are mostly acronyms (``cdc``, ``nhs``) and count as words only when only a
+registry names the domain (``why.gov``). A ``known`` domain with such a name is ``common``: not
+looked for as words of another name (``royal-uk-tours`` does not spell ``royal.uk``)."""
 ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",
                                "edu.sg", "edu.br", "edu.mx", "ac.at", "ac.il"})
 """Suffix rules whose domains are universities, not public bodies: their short names are
@@ -113,10 +112,6 @@ def _dictionary_words() -> frozenset[str]:
     return words - names
 
 
-_WORD_KINDS = {"institution": "dictionary-word", "trusted": "office-only", "known": "common"}
-"""The kind of a target whose name is a common word, by the kind it would have otherwise."""
-
-
 def _label(domain: str, suffix: str) -> str:
     return domain[: -len(suffix) - 1] if suffix and domain.endswith("." + suffix) else domain
 
@@ -158,11 +153,9 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
             registry_only.update(() if d in named else (d,))
     for d, (_, suffix, trust, kind) in list(rows.items()):
         label = _label(d, suffix)
-        if kind in _WORD_KINDS and label in _dictionary_words():
-            if len(label) >= MIN_WORD_LENGTH:
-                rows[d] = (d, suffix, trust, _WORD_KINDS[kind])
-            elif d in registry_only:  # a short word no source names: 'why.gov'
-                rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
+        if kind in ("institution", "trusted", "known") and label in _dictionary_words() and (
+                len(label) >= MIN_WORD_LENGTH or d in registry_only):  # a short word only a registry names: 'why.gov'
+            rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
 
 
