@@ -1,6 +1,6 @@
 #!/bin/bash
-# Fourth round (public bodies named by a common word claimed beside a phishing word; names and
-# acronyms of the word list read as names): the look-alike evaluation (scripts/eval_lookalikes.py,
+# Fourth round (names and acronyms of the word list read as names, so any service word claims
+# them; public bodies named by a common word still claimed only beside an office word): the look-alike evaluation (scripts/eval_lookalikes.py,
 # with this checkout's script and lists, so the phishing names and the second legit list are
 # measured on both sides) before (BEFORE, the branch point, in a temporary export) and after (this
 # checkout), and the tracks the change could move (trust-pairs-v2, decodex-fr, wikipedia-sources;
