@@ -51,6 +51,7 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("hmrc-gov-uk.refund-portal.co", "brand claim", "hmrc.gov.uk"),
     ("dwd-de.unwetter-warnung.info", "domain spelled", "dwd.de"),
     ("cdc-login.com", "brand claim", "cdc.gov"),
+    ("census-official.net", "brand claim", "census.gov"),  # a common word beside an office word
 ])
 def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
