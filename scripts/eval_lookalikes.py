@@ -14,7 +14,14 @@ trust rule every surface uses:
    a mixed-script name (the first such letter replaced) and a zero-width name (a U+200D joiner
    inside the name). Counted: variants whose trust is at or above the unknown level.
 3. **False alarms** on ``benchmarks/lookalike/legit_lookalike_v1.csv`` (legitimate domains that
-   look like trusted ones, hand-assembled): how many get the ``impersonation`` value.
+   look like trusted ones, hand-assembled) and ``legit_institution_words_v1.csv`` (names that hold
+   an institution's word, a town's name or a brand beside a country code, as firms' names do):
+   how many get the ``impersonation`` value; likewise on ``legit_institution_words_v2.csv`` (a
+   public body's name that is a dictionary word beside a phishing-kind service word, written
+   before that rule was made finer) and ``legit_institution_words_v3.csv`` (the same kind,
+   written after v2 was measured).
+4. **Phishing names** (``phishing_institution_names_v1.csv``, ``_v2.csv``): how many get the
+   ``impersonation`` value with the note naming the imitated domain of the list.
 
 Usage::
 
@@ -43,6 +50,11 @@ CYRILLIC = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u
             "y": "\u0443", "i": "\u0456", "j": "\u0458", "s": "\u0455", "h": "\u04bb", "l": "\u04cf",
             "d": "\u0501", "q": "\u051b", "w": "\u051d"}
 LEGIT = ROOT / "benchmarks" / "lookalike" / "legit_lookalike_v1.csv"
+LEGIT_WORDS = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v1.csv"
+LEGIT_WORDS_V2 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v2.csv"
+LEGIT_WORDS_V3 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v3.csv"
+PHISHING = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
+PHISHING_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v2.csv"
 
 
 def _details(urls: list[str], exclude: tuple[str, ...] = ()) -> list[AuthorityDetail]:
@@ -103,8 +115,8 @@ def generated(top: int) -> dict[str, object]:
     return out
 
 
-def false_alarms() -> dict[str, object]:
-    with open(LEGIT, newline="", encoding="utf-8") as f:
+def false_alarms(path: Path) -> dict[str, object]:
+    with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     details = _details([f"https://{r['domain']}/" for r in rows])
     flagged = [{"domain": r["domain"], "similar_to": r["similar_to"], "note": d.note}
@@ -117,12 +129,24 @@ def false_alarms() -> dict[str, object]:
     bare = [(r["domain"], parse_host(r["domain"])) for r in rows]
     index_only = [{"domain": d, "note": f.reason} for d, p in bare
                   if (f := index.check(p.host, p.domain, p.suffix)) is not None]
-    return {"domains": len(rows), "not_in_any_table": unknown, "flagged": len(flagged),
+    return {"file": str(path.relative_to(ROOT)), "domains": len(rows), "not_in_any_table": unknown, "flagged": len(flagged),
             "rate": round(len(flagged) / len(rows), 4), "flagged_domains": flagged,
             "index_only": {"note": "the index asked directly, as if no table listed the domain "
                                    "(a listed domain is never checked in the product)",
                            "checked": sum(p.domain not in index.targets for _, p in bare),
                            "flagged": len(index_only), "flagged_domains": index_only}}
+
+
+def phishing(path: Path) -> dict[str, object]:
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    details = _details([f"https://{r['domain']}/" for r in rows])
+    caught = [any(s.name == IMPERSONATION for s in d.credibility_sources)
+              and (d.note or "").startswith(f"look-alike of {r['imitates']} ") for r, d in zip(rows, details)]
+    return {"file": str(path.relative_to(ROOT)), "domains": len(rows), "caught": sum(caught),
+            "rows": [{"domain": r["domain"], "imitates": r["imitates"], "trust": round(_trust(d), 3), "note": d.note}
+                     for r, d in zip(rows, details)],
+            "missed": [r["domain"] for r, c in zip(rows, caught) if not c]}
 
 
 def main() -> None:
@@ -139,7 +163,10 @@ def main() -> None:
     result = {"command": "python scripts/eval_lookalikes.py --data-dir ../shared/data --top " + str(args.top),
               "index_targets": len(default_index().targets), "index_build_seconds": round(build, 2),
               "hijacked_journals": hijacked(args.data_dir), "generated_variants": generated(args.top),
-              "false_alarms": false_alarms()}
+              "false_alarms": false_alarms(LEGIT), "false_alarms_institution_words": false_alarms(LEGIT_WORDS),
+              "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2),
+              "false_alarms_institution_words_v3": false_alarms(LEGIT_WORDS_V3), "phishing_names": phishing(PHISHING),
+              "phishing_names_v2": phishing(PHISHING_V2)}
     text = json.dumps(result, indent=1, ensure_ascii=False)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

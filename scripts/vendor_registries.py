@@ -4,6 +4,8 @@ Run by a maintainer: ``python scripts/vendor_registries.py [SHARED_DATA_DIR]``. 
 
 - ``authorag/data/us_dotgov.csv.gz``: every registered .gov domain and its type (CC0, CISA
   .gov registry ``current-full.csv``), read by the ``.gov`` suffix rule;
+- ``authorag/data/uk_gov_domains.csv.gz``: the UK government's list of gov.uk domains (1 Oct
+  2016, Open Government Licence v3.0), national or local, read only as look-alike targets;
 - the institution and outlet lists of the prior sources ``universities`` (Hipo university
   domains, MIT), ``government`` (US federal and state domains outside .gov, GSA, public
   domain), ``wikiproject`` (Wikipedia WikiProject source lists, CC BY-SA 4.0), ``decodex``
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -35,6 +38,18 @@ def vendor_dotgov(src: Path) -> list[list[object]]:
     out: list[list[object]] = [list(r) for r in rows]
     write_csv_gz(PRIOR_OUT / "us_dotgov.csv.gz", ["domain", "type"], out)
     return out
+
+
+_LOCAL = re.compile(r"council|parish|borough|county|district|town|city|village|community|authority", re.I)
+
+
+def vendor_uk_gov(src: Path) -> None:
+    """The UK government's list of gov.uk domains (1 Oct 2016, OGL v3.0): a council's (its owner or
+    what it represents names a council, borough, parish...) is ``local``, any other ``national``."""
+    rows = sorted({(d, "local" if _LOCAL.search(r["Owner"] + " " + r["Representing"]) else "national")
+                   for r in _csv(src / "uk_public_sector_domains/govuk_domains_2016.csv")
+                   if (d := r["Domain Name"].strip().lower()).endswith(".gov.uk") and d.count(".") == 2})
+    write_csv_gz(PRIOR_OUT / "uk_gov_domains.csv.gz", ["domain", "type"], [list(r) for r in rows])
 
 
 def _csv(path: Path) -> list[dict[str, str]]:
@@ -129,24 +144,24 @@ def hijacked_clones(src: Path) -> list[str]:
                    if (h := _host(r[col])) and h not in authentic})
 
 
-def build_targets(dotgov: list[list[object]]) -> None:
+def build_targets() -> None:
     from authorag.priors.sources import SOURCES
     from authorag.priors.table import PriorTable
-    from authorag.priors.targets import target_rows
+    from authorag.priors.targets import listed_domains, target_rows
 
     prior = PriorTable([s for s in SOURCES.values() if not s.optin], lookalikes=None)
-    federal = [str(d) for d, kind in dotgov if str(kind).startswith("Federal")]
     write_csv_gz(PRIOR_OUT / "lookalike_targets.csv.gz", ["domain", "suffix", "trust", "kind"],
-                 [list(r) for r in target_rows(prior, federal)])
+                 [list(r) for r in target_rows(prior, listed_domains())])
 
 
 def main(argv: list[str]) -> int:
     paths = [a for a in argv if not a.startswith("--")]
     src = Path(paths[0]) if paths else Path(__file__).resolve().parents[2] / "shared" / "data"
-    dotgov = vendor_dotgov(src)
+    vendor_dotgov(src)
+    vendor_uk_gov(src)
     if "--targets-only" not in argv:
         vendor_sources(src)
-    build_targets(dotgov)
+    build_targets()
     return 0
 
 

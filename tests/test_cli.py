@@ -115,3 +115,15 @@ def test_priors_info_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_console_script_entry_point() -> None:
     out = subprocess.run([sys.executable, "-m", "authorag", "--version"], capture_output=True, text=True, check=False)
     assert out.returncode == 0 and out.stdout.startswith("authorag 0.1.0")
+
+
+def test_score_names_the_domain_a_lookalike_imitates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "score", "https://dvla-uk.vehicle-tax-refund.com/renew", "--no-learned")
+    row = out.splitlines()[1].split("\t")
+    assert code == 0
+    assert row[:4] == ["https://dvla-uk.vehicle-tax-refund.com/renew", "vehicle-tax-refund.com", "0.039",
+                       "low credibility: look-alike of dvla.gov.uk (brand claim: 'dvla' beside 'uk')"]
+    _, out, _ = run(capsys, "score", "https://dvla-uk.vehicle-tax-refund.com/renew", "--no-learned", "--json")
+    got = json.loads(out)[0]
+    assert (got["matched"], got["trust_reason"]) == ("dvla.gov.uk", "low credibility")
+    assert got["trust"] == pytest.approx(0.0386, abs=1e-3)

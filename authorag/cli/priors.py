@@ -8,6 +8,7 @@ from typing import Any, get_args
 
 from authorag.cli._util import JSON_VERSION, Subparsers, read_lines
 from authorag.compose import add_scorer_options
+from authorag.priors.lookalike import IMPERSONATION
 from authorag.types import UNKNOWN_LEVEL, Tier
 
 
@@ -103,7 +104,10 @@ def _table_cells(r: dict[str, Any]) -> tuple[str, ...]:
                      if k not in _VERDICT)
     status = r["raw"].get("page.status")
     page = f"{status}: {r['raw'].get('page.why')}" if status else "-"
-    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", r["trust_reason"], rec, cred, r["tier"], page,
+    why = r["trust_reason"]
+    if IMPERSONATION in r["credibility_sources"] and r["note"]:
+        why = f"{why}: {r['note']}"  # the imitated domain, said where the trust is
+    return (r["input"], r["domain"] or "-", f"{r['trust']:.3f}", why, rec, cred, r["tier"], page,
             srcs or (r["note"] or ""))
 
 

@@ -6,7 +6,8 @@ one edit away; ``nіh.gov`` swaps a Latin ``i`` for a Cyrillic one, and
 ``ni\u200dh.gov`` hides a zero-width joiner. None of these is in a domain table, so without this
 check they take the unknown level, or a suffix rule's credibility. :class:`LookalikeIndex` holds
 the domains worth imitating (``authorag/data/lookalike_targets.csv.gz``: the domains the shipped
-prior trusts, and the federal .gov registry, built by ``scripts/vendor_registries.py``) in four
+prior trusts, the .gov registry and the domains the shipped lists name under a government
+suffix, built by ``scripts/vendor_registries.py``) in four
 precomputed maps, so a check is a few dictionary reads, never a scan:
 
 =====================  ====================================================================
@@ -20,7 +21,10 @@ confusable skeleton    the name's UTS #39 skeleton (each character mapped to the
 brand with a claim     a label token is a target's name and another token claims office:
                        ``gov``, ``int``, ``official`` for any target; the institution's own
                        country code or a service word (``refund``, ``login``...) for a
-                       public body's name
+                       public body's name (words: :mod:`authorag.priors.claims`)
+brand and country      a sub-domain label puts a target's name beside a country code, and
+                       the name offers a service: ``bbc-uk.energy-rebate.co``,
+                       ``bbc.uk-rebate.com``
 spelled out            a closed government suffix (``gov-uk``, ``gouv.fr``) or a domain the
                        prior knows (``dwd-de``) written as words of another name
 edit distance one      the name differs by one edit from a public body's name of at least
@@ -30,6 +34,9 @@ edit distance one      the name differs by one edit from a public body's name of
                        by chance: ``worldpress.org`` is not ``wordpress.org``)
 =====================  ====================================================================
 
+A target of kind ``office-only`` (a town's name, or a name that is a common word: ``weather.com``,
+``treasury.gov``) is read only beside an office word: beside a service word it cannot be told from
+a firm's name (``treasury-payment.com`` reads like ``treasury-payment-solutions.com``).
 Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
 gives the ``impersonation`` credibility value :data:`LOOKALIKE_CREDIBILITY`: the trust rule
 puts it below every unknown source, and the note names the imitated domain.
@@ -50,8 +57,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Literal, cast
 
 from authorag.errors import PriorUnavailable
+from authorag.priors.claims import (
+    COUNTRY_CODES,
+    GENERIC_CODES,
+    NOT_BRANDS,
+    OFFICE_WORDS,
+    SERVICE_WORDS,
+    claim_words,
+    countries,
+)
 
 LOOKALIKE_CREDIBILITY = 0.05
 """Credibility of a look-alike host (well below the trust rule's low threshold)."""
@@ -64,19 +81,12 @@ MIN_MEDIA_EDIT_LENGTH = 9
 MIN_BRAND_LENGTH = 3
 """A target's name shorter than this is never read as a brand (``go.com``)."""
 TARGETS_FILE = "lookalike_targets.csv.gz"
+TargetKind = Literal["institution", "trusted", "office-only"]
+"""A public body (every check), another trusted name, or a name claimed only beside an office
+word (``boston-gov``): a local government's place name or a name that is a common word (both
+are common in firms' names: ``boston-tax-services``, ``fire-safety-uk``); no edit distance."""
+_KINDS = frozenset({"institution", "trusted", "office-only"})
 
-OFFICE_WORDS = frozenset({"gov", "govt", "gouv", "gob", "int", "official", "officiel", "oficial", "offiziell",
-                          "mil"})
-"""Tokens that claim public office beside any trusted name."""
-SERVICE_WORDS = frozenset({"refund", "refunds", "tax", "taxes", "login", "signin", "verify", "verification",
-                           "secure", "security", "account", "accounts", "support", "helpdesk", "portal", "claim",
-                           "claims", "payment", "payments", "pay", "benefit", "benefits", "grant", "grants",
-                           "relief", "stimulus", "update", "alert", "alerts", "online", "service", "services",
-                           "help", "auth", "rebate", "fine", "fines", "penalty", "notice", "vaccine", "covid"})
-"""Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
-
-_NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
-"""Labels that name no one (``www.nhs.uk`` is a registrable domain whose label is ``www``)."""
 _ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
                          "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
 _ASCII_FOLD = str.maketrans({"0": "o", "1": "l", "|": "l", "i": "l", "5": "s"})
@@ -171,19 +181,6 @@ def _label(domain: str, suffix: str) -> str:
     return domain[: -len(suffix) - 1] if suffix and domain.endswith("." + suffix) else domain.split(".", 1)[0]
 
 
-_US = frozenset({"us", "usa", "america", "usgov"})
-
-
-def _countries(domain: str) -> frozenset[str]:
-    """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov)."""
-    last = domain.rsplit(".", 1)[-1]
-    if last in ("gov", "mil"):
-        return _US
-    if last == "uk":
-        return frozenset({"uk", "gb", "ukgov"})
-    return frozenset({last}) if len(last) == 2 else frozenset()
-
-
 def _deletions(word: str) -> Iterator[str]:
     for i in range(len(word)):
         yield word[:i] + word[i + 1:]
@@ -205,33 +202,35 @@ class LookalikeIndex:
     """The precomputed look-alike maps over a set of target domains.
 
     Args:
-        targets: ``(domain, suffix, institution)`` triples: a registrable domain, its public
-            suffix, and whether a government, treaty or academic suffix or registry vouches for it.
+        targets: ``(domain, suffix, kind)`` triples: a registrable domain, its public suffix, and
+            :data:`TargetKind` (``institution`` when a government, treaty or health-service suffix
+            or registry vouches for a national body).
     """
 
-    def __init__(self, targets: Iterable[tuple[str, str, bool]], known: Iterable[str] = (),
+    def __init__(self, targets: Iterable[tuple[str, str, TargetKind]], known: Iterable[str] = (),
                  closed: Iterable[str] = ()) -> None:
         self.known: frozenset[str] = frozenset(known)
         self.closed: frozenset[str] = frozenset(c for c in closed if "." in c)
         self.targets: dict[str, bool] = {}
         self._skeletons: dict[str, str] = {}
-        self._brands: dict[str, tuple[str, bool]] = {}
+        self._brands: dict[str, tuple[str, TargetKind]] = {}
         self._labels: dict[tuple[str, str], str] = {}
         self._deleted: dict[tuple[str, str], str] = {}
-        for domain, suffix, institution in targets:
-            self._add(domain, suffix, institution)
+        for domain, suffix, kind in targets:
+            self._add(domain, suffix, kind)
 
-    def _add(self, domain: str, suffix: str, institution: bool) -> None:
+    def _add(self, domain: str, suffix: str, kind: TargetKind) -> None:
         if domain in self.targets:
             return
+        institution = kind == "institution"
         self.targets[domain] = institution
         self._skeletons.setdefault(skeleton(domain), domain)
         label = _label(domain, suffix)
-        if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in _NOT_BRANDS:
+        if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in NOT_BRANDS:
             old = self._brands.get(label)
-            if old is None or (institution and not old[1]):
-                self._brands[label] = (domain, institution)
-        if len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
+            if old is None or (institution and old[1] != "institution"):
+                self._brands[label] = (domain, kind)
+        if kind != "office-only" and len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
             self._labels.setdefault((label, suffix), domain)
             for d in _deletions(label):
                 self._deleted.setdefault((d, suffix), domain)
@@ -256,7 +255,31 @@ class LookalikeIndex:
         if skel is not None and skel != domain:
             return Lookalike("confusable", skel, f"{unicode_name(domain)} reads as {skel}")
         text = name[: -len(suffix) - 1] if name.endswith("." + suffix) else name
-        return self.brand_claim(text) or self.spelled(text, domain) or self._edit(_label(domain, suffix), suffix, domain)
+        label = _label(domain, suffix)
+        return (self.brand_claim(text) or self.country_claim(name, domain, label) or self.spelled(text, domain)
+                or self._edit(label, suffix, domain))
+
+    def country_claim(self, name: str, domain: str, label: str) -> Lookalike | None:
+        """A target's name beside a country code in a sub-domain of a name that offers a service
+        (``bbc-uk.energy-rebate.co``, ``correos-es.envio-pendiente.com``, ``bbc.uk-rebate.com``);
+        ``label`` is the registrable domain's own label (``energy-rebate``)."""
+        tokens = _TOKEN.findall(name.lower())
+        if not name.endswith("." + domain) or not any(t in SERVICE_WORDS for t in tokens):
+            return None
+        subs = [_TOKEN.findall(s) for s in name[: -len(domain) - 1].lower().split(".")] + [_TOKEN.findall(label)]
+        for words, after in zip(subs, subs[1:]):
+            for t in words:
+                hit = self._brands.get(t)
+                if (hit is None or hit[1] == "office-only" or t in SERVICE_WORDS
+                        or not any(w in SERVICE_WORDS for w in tokens if w != t)):
+                    continue
+                near = [w for w in words if w != t] + (after[:1] if words == [t] else [])
+                home = frozenset() if hit[0].rsplit(".", 1)[-1] in GENERIC_CODES else countries(hit[0])
+                # a national site's name beside another country's code claims nothing
+                cc = next((w for w in near if w in home or not home and w in COUNTRY_CODES), None)
+                if cc is not None:
+                    return Lookalike("brand and country", hit[0], f"{t!r} beside {cc!r} in a sub-domain of {domain}")
+        return None
 
     def spelled(self, text: str, domain: str) -> Lookalike | None:
         """A closed government suffix or a known domain spelled out as words of another name
@@ -286,6 +309,7 @@ class LookalikeIndex:
     def brand_claim(self, text: str, glued: bool = True) -> Lookalike | None:
         """A trusted name beside a claim of office (``ftc-gov``, ``who-official``, ``hmrc-uk-refund``)
         in ``text`` (host labels before the suffix, or an account's handle), or None.
+        What claims which kind of target: :func:`authorag.priors.claims.claim_words`.
 
         ``glued=False`` reads only separate tokens (``cdc-gov``, not ``cdcgov``, which is how
         institutions name their own accounts).
@@ -301,13 +325,13 @@ class LookalikeIndex:
             if hit is None:
                 continue
             office = [w for w in tokens if w != t and w in OFFICE_WORDS]
-            home = _countries(hit[0])
-            weak = [w for w in tokens if w != t and (w in SERVICE_WORDS or w in home)] if hit[1] else []
+            claims = claim_words(t, hit[0], hit[1])
+            weak = [w for w in tokens if w != t and w in claims]
             if office or weak:
                 return Lookalike("brand claim", hit[0], f"{t!r} beside {(office or weak)[0]!r}")
         return None
 
-    def _glued(self, token: str) -> tuple[str, bool] | None:
+    def _glued(self, token: str) -> tuple[str, TargetKind] | None:
         # 'irsgov', 'govirs', 'nihgov': a brand glued to an office word
         for word in ("gov", "govt", "official"):
             for rest in (token.removesuffix(word), token.removeprefix(word)):
@@ -344,8 +368,9 @@ def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
     from authorag.priors.rules import DEFAULT_RULES
 
     rows = list(rows)
-    return LookalikeIndex([(d, s, k == "institution") for d, s, k in rows if k != "known"],
-                          known=(d for d, _, _ in rows), closed=(r.suffix for r in DEFAULT_RULES))
+    return LookalikeIndex([(d, s, cast(TargetKind, k)) for d, s, k in rows if k in _KINDS],
+                          known=(d for d, _, k in rows if k not in ("common", "office-only")),
+                          closed=(r.suffix for r in DEFAULT_RULES))
 
 
 @cache

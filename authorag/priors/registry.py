@@ -31,6 +31,8 @@ from authorag.errors import PriorUnavailable
 from authorag.priors.rules import SuffixRule
 
 DOTGOV_FILE = "us_dotgov.csv.gz"
+UK_GOV_FILE = "uk_gov_domains.csv.gz"
+"""The UK government's list of gov.uk domains (type ``national`` or ``local``): look-alike targets only."""
 REGISTRIES: dict[str, str] = {"gov": DOTGOV_FILE}
 """Suffix → the vendored registry file listing every registered domain under it."""
 FEDERAL_CREDIBILITY = 0.9
@@ -76,4 +78,4 @@ def registry_credibility(rule: SuffixRule, domain: str | None) -> float | None:
     return rule.credibility
 
 
-__all__ = ["DOTGOV_FILE", "FEDERAL_CREDIBILITY", "REGISTRIES", "refusal", "registered_domains", "registry_credibility"]
+__all__ = ["DOTGOV_FILE", "UK_GOV_FILE", "FEDERAL_CREDIBILITY", "REGISTRIES", "refusal", "registered_domains", "registry_credibility"]

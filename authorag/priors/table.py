@@ -95,12 +95,12 @@ _OWN_INDEXES: dict[tuple[tuple[str, ...], tuple[SuffixRule, ...]], LookalikeInde
 
 def _own_index(table: PriorTable) -> LookalikeIndex:
     """The look-alike index over what ``table`` itself trusts (its shipped sources only)."""
-    from authorag.priors.targets import federal_domains, target_rows
+    from authorag.priors.targets import listed_domains, target_rows
 
     key = (tuple(s.name for s in table.specs), table.rules)
     if key not in _OWN_INDEXES:
         bare = PriorTable(table.specs, table.rules, (), lookalikes=None)
-        _OWN_INDEXES[key] = index_from_rows((d, s, k) for d, s, _, k in target_rows(bare, federal_domains()))
+        _OWN_INDEXES[key] = index_from_rows((d, s, k) for d, s, _, k in target_rows(bare, listed_domains()))
     return _OWN_INDEXES[key]
 
 

@@ -7,23 +7,33 @@ index with it from the sources it keeps, so an excluded source's labels never re
 look-alike check through the target list.
 
 A target is a registrable domain the table trusts at or above :data:`TRUSTED_FROM` (the trust
-rule every surface uses, suffix rules included), or a federal domain of the .gov registry. It is
-an ``institution`` when a public body's suffix rule (government, military, treaty, national
-health service) vouches for it or the registry lists it as federal; ``trusted`` otherwise. Every
+rule every surface uses, suffix rules included): one a source names (itself or through a host
+under it, ``www.legifrance.gouv.fr``), or one a shipped registry lists under a government
+suffix (:func:`listed_domains`: the .gov registry, the UK government's gov.uk list), so an agency
+no popularity list knows is still a name to imitate. It is an ``institution`` when a public
+body's suffix rule (government, military, treaty, national health service) vouches for it or a
+registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
+city or council site, or its name is a common word (``treasury.gov``, ``weather.com``: place names
+and words are common in firms' names, ``boston-tax-services``, ``treasury-payment-solutions``);
+``trusted`` otherwise. Every
 other registrable domain the table rates above the unknown level is ``known``: a look-alike may
 spell it out as words, but it is not compared by name.
 """
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING, Protocol
 
 from authorag.domains import parse_host
-from authorag.priors.registry import DOTGOV_FILE, registered_domains
+from authorag.priors.registry import DOTGOV_FILE, UK_GOV_FILE, registered_domains
 from authorag.priors.rules import DEFAULT_RULES, match_rule
 from authorag.trust import DEFAULT_TRUST_RULE
 
 if TYPE_CHECKING:
+    from authorag.priors.lookalike import TargetKind
     from authorag.priors.rules import SuffixRule
     from authorag.types import AuthorityDetail, SourceValue
 
@@ -43,6 +53,12 @@ class PriorSources(Protocol):
 
 TRUSTED_FROM = 0.6
 """The least trust that makes a domain worth imitating."""
+MIN_WORD_LENGTH = 4
+"""A target's name that is a dictionary word this long or longer (``energy``, ``weather``,
+``nature``, ``treasury``) is a common word, claimed only beside an office word; shorter
+dictionary words are mostly acronyms (``cdc``, ``nhs``) and count as words only when only a
+registry names the domain (``why.gov``). A ``known`` domain with such a name is ``common``: not
+looked for as words of another name (``royal-uk-tours`` does not spell ``royal.uk``)."""
 ACADEMIC_SUFFIXES = frozenset({"edu", "ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn",
                                "edu.sg", "edu.br", "edu.mx", "ac.at", "ac.il"})
 """Suffix rules whose domains are universities, not public bodies: their short names are
@@ -74,31 +90,74 @@ def _candidates(prior: PriorSources) -> set[str]:
     return out
 
 
-def federal_domains() -> list[str]:
-    """The federal domains of the vendored .gov registry."""
-    return [d for d, kind in registered_domains(DOTGOV_FILE).items() if kind.startswith("Federal")]
+def listed_domains() -> dict[str, TargetKind]:
+    """The domains the shipped registries list under a government suffix, with their kind: every
+    .gov registry domain (federal ones ``institution``, state, county, city... ``office-only``) and the
+    UK government's gov.uk list (councils ``office-only``, national bodies ``institution``)."""
+    out: dict[str, TargetKind] = {d: "institution" if kind.startswith("Federal") else "office-only"
+                                  for d, kind in registered_domains(DOTGOV_FILE).items()}
+    out.update({d: "office-only" if level == "local" else "institution"
+                for d, level in registered_domains(UK_GOV_FILE).items()})
+    return out
 
 
-def target_rows(prior: PriorSources, federal: Iterable[str] = ()) -> list[Target]:
-    """The target list of ``prior``: trusted and known registrable domains, then ``federal``
-    ones, ordered by trust (highest first), then name.
+@cache
+def _dictionary_words() -> frozenset[str]:
+    """The shipped English word list (``learned_prior_words.txt.gz``) less the names and acronyms
+    in it (``proper_names.txt.gz``: ``nasa``, ``medicare``, ``fbi``): a target's name that is a
+    common word (``fire.gov.uk``, ``why.gov``) names no one when a firm's name holds it."""
+    data = resources.files("authorag.data")
+    words, names = (frozenset(gzip.decompress(data.joinpath(f).read_bytes()).decode("ascii").split())
+                    for f in ("learned_prior_words.txt.gz", "proper_names.txt.gz"))
+    return words - names
+
+
+def _label(domain: str, suffix: str) -> str:
+    return domain[: -len(suffix) - 1] if suffix and domain.endswith("." + suffix) else domain
+
+
+def _public_body(domain: str) -> bool:
+    rule = match_rule(domain, DEFAULT_RULES)
+    return rule is not None and rule.suffix not in ACADEMIC_SUFFIXES
+
+
+def _row(prior: PriorSources, domain: str, kind: str) -> Target:
+    trust = round(DEFAULT_TRUST_RULE.value(prior.lookup_host(domain, domain)), 3)
+    return domain, parse_host(domain).suffix or "", trust, kind
+
+
+def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = None) -> list[Target]:
+    """The target list of ``prior``: trusted and known registrable domains, then every registrable domain under a public body's suffix rule that a source of ``prior``
+    names (``www.legifrance.gouv.fr`` gives ``legifrance.gouv.fr``) or ``listed`` holds, ordered
+    by trust (highest first), then name.
 
     ``prior`` should have no look-alike index itself (``lookalikes=None``).
     """
-    domains = set(registrable_keys(_candidates(prior)))
+    candidates = _candidates(prior)
+    domains = set(registrable_keys(candidates))
     rows: dict[str, Target] = {}
     for d in sorted(domains):
         trust = DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d))
         if trust >= TRUSTED_FROM:
-            rule = match_rule(d, DEFAULT_RULES)
-            public = rule is not None and rule.suffix not in ACADEMIC_SUFFIXES
-            rows[d] = (d, parse_host(d).suffix or "", round(trust, 3), "institution" if public else "trusted")
+            rows[d] = _row(prior, d, "institution" if _public_body(d) else "trusted")
         elif trust > DEFAULT_TRUST_RULE.unknown_level:
-            rows[d] = (d, parse_host(d).suffix or "", round(trust, 3), "known")
-    for d in federal:
-        if d not in rows or rows[d][3] == "known":
-            rows[d] = (d, "gov", round(DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d)), 3), "institution")
+            rows[d] = _row(prior, d, "known")
+    named = {p.domain: "institution" for k in candidates if (p := parse_host(k, strict=False)).domain
+             and p.domain != k and _public_body(p.domain)}
+    registry_only: set[str] = set()
+    for d, kind in sorted(named.items()) + sorted((listed or {}).items()):
+        if d in rows and rows[d][3] != "known":
+            rows[d] = (*rows[d][:3], kind)  # the registry says which kind of body it is
+        elif (row := _row(prior, d, kind))[2] >= TRUSTED_FROM:
+            rows[d] = row
+            registry_only.update(() if d in named else (d,))
+    for d, (_, suffix, trust, kind) in list(rows.items()):
+        label = _label(d, suffix)
+        if kind in ("institution", "trusted", "known") and label in _dictionary_words() and (
+                len(label) >= MIN_WORD_LENGTH or d in registry_only):  # a short word only a registry names: 'why.gov'
+            rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
 
 
-__all__ = ["ACADEMIC_SUFFIXES", "TRUSTED_FROM", "Target", "federal_domains", "registrable_keys", "target_rows"]
+__all__ = ["ACADEMIC_SUFFIXES", "TRUSTED_FROM", "Target", "listed_domains", "registrable_keys",
+           "target_rows"]

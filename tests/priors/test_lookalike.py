@@ -51,6 +51,7 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("hmrc-gov-uk.refund-portal.co", "brand claim", "hmrc.gov.uk"),
     ("dwd-de.unwetter-warnung.info", "domain spelled", "dwd.de"),
     ("cdc-login.com", "brand claim", "cdc.gov"),
+    ("census-official.net", "brand claim", "census.gov"),  # a common word beside an office word
 ])
 def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
@@ -77,10 +78,10 @@ def test_skeleton_mixed_script_and_unicode_name() -> None:
 
 
 def test_index_from_given_targets_only() -> None:
-    index = LookalikeIndex([("example-agency.gov", "gov", True)])
+    index = LookalikeIndex([("example-agency.gov", "gov", "institution")])
     found = index.check("example-agency-gov.net", "example-agency-gov.net")
     assert found is None  # the brand is one token: 'example-agency' splits into two words
-    index = LookalikeIndex([("acme.gov", "gov", True), ("acmecorp.com", "com", False)])
+    index = LookalikeIndex([("acme.gov", "gov", "institution"), ("acmecorp.com", "com", "trusted")])
     assert index.check("acme-usa.biz", "acme-usa.biz").imitates == "acme.gov"  # type: ignore[union-attr]
     assert index.check("acme-uk.biz", "acme-uk.biz") is None  # another country's word claims nothing
     assert index.check("acmecorp-usa.biz", "acmecorp-usa.biz") is None  # country words only for public bodies
@@ -128,3 +129,137 @@ def test_the_decodex_track_prior_does_not_see_decodex_through_lookalikes() -> No
 
     assert "latribune.fr" in default_index().targets
     assert "latribune.fr" not in load_prior(exclude=["decodex"]).lookalikes.targets
+
+
+@pytest.mark.parametrize(("host", "kind", "imitates"), [
+    ("dvla-gov.net", "brand claim", "dvla.gov.uk"),  # only the UK government's gov.uk list names dvla.gov.uk
+    ("dvla-uk.vehicle-tax-refund.com", "brand claim", "dvla.gov.uk"),
+    ("inah-mx.pago-boletos.com", "brand claim", "inah.gob.mx"),  # a source lists a host under it, not the domain
+    ("austintexas-gov.org", "brand claim", "austintexas.gov"),  # a city's registry name beside an office word
+    ("bbc-news-uk.energy-rebate.co", "brand and country", "bbc.co.uk"),
+    ("bbc.uk-rebate.com", "brand and country", "bbc.co.uk"),
+])
+def test_targets_from_registries_and_brands_beside_a_country(host: str, kind: str, imitates: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    found = default_index().check(parsed.host, parsed.domain)
+    assert found is not None and (found.kind, found.imitates) == (kind, imitates)
+
+
+@pytest.mark.parametrize("host", [
+    "boston-tax-services.com",  # a city's name beside a service word: firms are named after their towns
+    "somerset-tax-advice.co.uk", "fire-safety-uk.co.uk", "weather-alerts.net", "cancer-help.org",  # dictionary words
+    "royal-uk-tours.com",  # a known domain whose name is a word is not spelled out
+    "asesoria-tributaria-madrid.es",  # an agency's word in a firm's name
+    "nature-uk.walking-tours.com",  # a brand beside a country, no service offered
+    "nice-fr.parking-payment.com",  # a national body's name beside another country's code
+])
+def test_names_that_hold_an_institutions_word_are_not_lookalikes(host: str) -> None:
+    from authorag.domains import parse_host
+
+    parsed = parse_host(host)
+    assert default_index().check(parsed.host, parsed.domain) is None
+
+
+def test_office_only_targets_and_the_country_claim() -> None:
+    index = LookalikeIndex([("springfield.gov", "gov", "office-only"), ("acmenews.com", "com", "trusted"),
+                            ("acmepost.co.uk", "co.uk", "trusted")])
+    assert index.check("springfield-gov.com", "springfield-gov.com").imitates == "springfield.gov"  # type: ignore[union-attr]
+    assert index.check("springfield-tax-help.com", "springfield-tax-help.com") is None
+    assert index.check("springfeld.gov", "springfeld.gov") is None  # no edit distance for an office-only name
+    found = index.check("acmenews-de.konto-hilfe.com", "konto-hilfe.com")
+    assert found is not None and found.reason == ("look-alike of acmenews.com (brand and country: 'acmenews' beside "
+                                                  "'de' in a sub-domain of konto-hilfe.com)")
+    assert index.check("acmenews-de.example-shop.com", "example-shop.com") is None  # no service word
+    assert index.check("acmepost-uk.refund-desk.com", "refund-desk.com").imitates == "acmepost.co.uk"  # type: ignore[union-attr]
+    assert index.check("acmepost-fr.refund-desk.com", "refund-desk.com") is None  # another country than its own
+    assert index.check("acmepost.uk-refund.com", "uk-refund.com").imitates == "acmepost.co.uk"  # type: ignore[union-attr]
+
+
+def test_target_rows_from_lists_under_government_suffixes() -> None:
+    from authorag.priors.table import ExtraSource, PriorTable
+    from authorag.priors.targets import target_rows
+    from authorag.types import SourceValue
+
+    values = {k: SourceValue("x", 0.99, 0.99) for k in ("www.example-agency.gouv.fr", "weather.com", "acmenews.com")}
+    prior = PriorTable([], extra=[ExtraSource("x", values, "authority", 0.9)], lookalikes=None)
+    listed = {"dvla.gov.uk": "institution", "fire.gov.uk": "institution", "boston.gov": "office-only",
+              "irs.gov": "institution", "why.gov": "institution", "nasa.gov": "institution"}
+    rows = target_rows(prior, listed)  # type: ignore[arg-type]
+    assert [(d, k) for d, _, _, k in rows] == [
+        ("irs.gov", "institution"), ("nasa.gov", "institution"),  # names, not words (proper_names.txt.gz)
+        ("why.gov", "office-only"),  # only a registry names it, and 'why' is a short dictionary word
+        ("boston.gov", "office-only"),  # a city
+        ("example-agency.gouv.fr", "institution"),  # a listed host under a national government suffix
+        ("dvla.gov.uk", "institution"), ("fire.gov.uk", "office-only"),  # a public body named by a common word
+        ("acmenews.com", "trusted"),
+        ("weather.com", "office-only")]  # a firm's name that is a dictionary word of four letters or more
+    assert [t for d, _, t, _ in rows if d == "dvla.gov.uk"] == [pytest.approx(0.743)]
+
+
+def _phishing_rows() -> list[tuple[str, str]]:
+    import csv
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
+    with open(path, newline="", encoding="utf-8") as f:
+        return [(r["domain"], r["imitates"]) for r in csv.DictReader(f)]
+
+
+def test_phishing_names_of_public_bodies_are_caught_unless_the_name_is_a_common_word() -> None:
+    from authorag.domains import parse_host
+
+    rows = _phishing_rows()
+    caught = [h for h, imitates in rows if (found := default_index().check(h, parse_host(h).domain)) is not None
+              and (found.kind, found.imitates) == ("brand claim", imitates)]
+    assert len(caught) == 14 and len(rows) == 20
+    # a common word beside a service word cannot be told from a firm's name ('treasury-payment-solutions')
+    assert [h for h, _ in rows if h not in caught] == [
+        "census-survey-online.com", "treasury-payment.com", "treasury-refund-online.com", "census-verify.com",
+        "energy-rebate-payment.com", "labor-payment-verify.com"]
+
+
+def test_names_stay_claimed_by_a_service_word_and_common_words_only_by_an_office_word() -> None:
+    rows = _trust([f"https://{h}/" for h in ("medicare-refund.com", "census-survey-online.com",
+                                              "treasury-payment.com", "nasa-login.com", "treasury-gov.com")])
+    assert [(t, r, m) for t, r, m, _ in rows] == [
+        (pytest.approx(0.039), "low credibility", "medicare.gov"),
+        # census and treasury are common words: beside a service word they read as a firm's name
+        (pytest.approx(0.300), "unknown", None), (pytest.approx(0.300), "unknown", None),
+        (pytest.approx(0.039), "low credibility", "nasa.gov"),
+        (pytest.approx(0.039), "low credibility", "treasury.gov")]
+    assert [n for *_, n in rows] == [
+        "look-alike of medicare.gov (brand claim: 'medicare' beside 'refund')", None, None,
+        "look-alike of nasa.gov (brand claim: 'nasa' beside 'login')",
+        "look-alike of treasury.gov (brand claim: 'treasury' beside 'gov')"]
+
+
+def test_a_common_word_body_is_claimed_by_an_office_word_only() -> None:
+    index = LookalikeIndex([("census.gov", "gov", "office-only"), ("nasa.gov", "gov", "institution"),
+                            ("census.com", "com", "office-only")])
+    found = index.check("census-gov.net", "census-gov.net")
+    assert found is not None and found.reason == "look-alike of census.gov (brand claim: 'census' beside 'gov')"
+    assert index.check("official-census.us", "official-census.us").imitates == "census.gov"  # type: ignore[union-attr]
+    assert index.check("nasa-help.com", "nasa-help.com").imitates == "nasa.gov"  # type: ignore[union-attr]
+    assert [index.check(h, d) for h, d in [
+        ("census-verify-online.com", "census-verify-online.com"),  # a phishing-kind service word
+        ("census-help.com", "census-help.com"),  # a generic service word
+        ("census-us.com", "census-us.com"),  # its country
+        ("censos-verify.com", "censos-verify.com"),  # no edit distance for a common word
+    ]] == [None] * 4
+
+
+def test_proper_names_are_the_words_a_word_list_spells_only_capitalised() -> None:
+    import gzip
+    from importlib import resources
+
+    from tests._scripts import load_script
+
+    build = load_script("build_proper_names")
+    spelled = ["NASA", "Medicare", "census", "Census", "treasury", "FBI's", "Paris", "paris"]
+    words = frozenset({"nasa", "medicare", "census", "treasury", "fbi", "paris", "cyber"})
+    assert build.proper_names(words, spelled) == ["medicare", "nasa"]  # 'fbi' only with an apostrophe
+    shipped = gzip.decompress(resources.files("authorag.data").joinpath("proper_names.txt.gz").read_bytes())
+    names = set(shipped.decode("ascii").split())
+    assert {"medicare", "nasa", "irs", "fbi"} <= names and not names & {"census", "treasury", "weather", "cancer"}

@@ -152,3 +152,15 @@ def test_authority_item_is_the_score_json_row(server_url: str, capsys: pytest.Ca
         [{k: v for k, v in r.items() if k not in ("version", "scorer")} for r in rows]
     assert [(i["trust_reason"], "host" in r) for i, r in zip(items, rows)] == \
         [("credible", True), ("recognition only", True), ("unknown", True)]
+
+
+def test_a_lookalike_of_an_agency_only_a_registry_names_ranks_below_it(server_url: str) -> None:
+    text = "Renew your vehicle tax online and claim a refund for the months left."
+    body = {"query": "renew vehicle tax refund", "return_documents": False, "documents": [
+        f"url: https://dvla-uk.vehicle-tax-refund.com/renew\ntext: {text} Renew vehicle tax refund now.",
+        f"url: https://www.gov.uk/vehicle-tax\ntext: {text}"]}
+    data = httpx.post(f"{server_url}/v1/rerank", json=body, headers=AUTH).json()
+    assert [r["index"] for r in data["results"]] == [1, 0]
+    fake = next(r["authority"] for r in data["results"] if r["index"] == 0)
+    assert fake["note"] == "look-alike of dvla.gov.uk (brand claim: 'dvla' beside 'uk')"
+    assert (fake["trust_reason"], fake["trust"]) == ("low credibility", pytest.approx(0.0386, abs=1e-3))
