@@ -8,7 +8,8 @@
 * Evaluation only, never fitted on: CoAID (English COVID news, real vs fake) and Fake.br
   (Portuguese, true vs fake), read from ``data_dir`` (skipped when absent). Text alone on an
   unknown domain; AUC true > fake of the trust, with a 95 % bootstrap CI over registrable domains
-  (one outlet dominates a label), and the share of pages where page evidence spoke.
+  (one outlet dominates a label), the share of pages where page evidence spoke, and which text
+  cues were present on credible and on other pages (:func:`cue_counts`).
 
 Example:
     >>> round(auc_of([0.1, 0.3, 0.3], [0, 1, 0]), 3)
@@ -29,6 +30,7 @@ import numpy as np
 from authorag.benchmarks.page_evidence.dev_pages import DEV_PAGES
 from authorag.benchmarks.page_evidence.rows import auc, topic_bootstrap
 from authorag.evidence.model import PageModel
+from authorag.evidence.text import read_texts
 from authorag.evidence.tier import PageEvidence
 from authorag.types import Candidate
 
@@ -119,6 +121,34 @@ def held_out_pages(data_dir: Path, limit: int) -> dict[str, list[tuple[str, int,
             for k, v in out.items()}
 
 
+def cue_counts(texts: Sequence[str], labels: Sequence[int], top: int = 8) -> dict[str, dict[str, Any]]:
+    """Per label (``credible``, ``not_credible``): the pages, how many showed each text cue
+    (present, whether or not the tier then spoke) and the cue words found on most pages
+    (``family:word`` -> pages, at most ``top``).
+
+    Example:
+        >>> cue_counts(["Download our fixer tool now, click for an instant virus scan and download more.", "x"],
+        ...            [0, 1], top=2)["not_credible"]
+        {'pages': 1, 'cues': {'spam': 1}, 'words': {'spam:download': 1, 'spam:fixer': 1}}
+    """
+    batch = read_texts(texts)
+    out: dict[str, dict[str, Any]] = {}
+    for name, label in (("credible", 1), ("not_credible", 0)):
+        fams: dict[str, int] = {}
+        words: dict[str, int] = {}
+        for cues, y in zip(batch.cues, labels):
+            if y != label:
+                continue
+            for cue in cues:
+                fams[cue.family] = fams.get(cue.family, 0) + 1
+                for w in cue.words:
+                    words[f"{cue.family}:{w}"] = words.get(f"{cue.family}:{w}", 0) + 1
+        ranked = sorted(words.items(), key=lambda kv: (-kv[1], list(words).index(kv[0])))[:top]
+        out[name] = {"pages": sum(y == label for y in labels),
+                     "cues": dict(sorted(fams.items(), key=lambda kv: (-kv[1], kv[0]))), "words": dict(ranked)}
+    return out
+
+
 def evaluate(tier: PageEvidence, pages: list[tuple[str, int, str]], seed: int = 0) -> dict[str, Any]:
     """Text-alone AUC (true > fake) of the tier's trust, its CI over domains, and the share that spoke."""
     ests = tier.estimate([Candidate.create(UNKNOWN_URL, t[:MAX_TEXT_CHARS]) for t, _, _ in pages])
@@ -135,7 +165,8 @@ def evaluate(tier: PageEvidence, pages: list[tuple[str, int, str]], seed: int = 
     return {"pages": len(pages), "credible": int(labels.sum()), "domains": len(set(domains.tolist())),
             "spoke": round(sum(e.spoke for e in ests) / max(1, len(ests)), 4),
             "spoke_low": sum(e.spoke and e.trust < 0.3 for e in ests), "auc": round(auc_of(trust.tolist(), labels.tolist()), 4),
-            "auc_ci_by_domain": topic_bootstrap(stat, domains, seed), "languages": dict(sorted(langs.items()))}
+            "auc_ci_by_domain": topic_bootstrap(stat, domains, seed), "languages": dict(sorted(langs.items())),
+            "cues_by_label": cue_counts([t[:MAX_TEXT_CHARS] for t, _, _ in pages], labels.tolist())}
 
 
-__all__ = ["UNKNOWN_URL", "auc_of", "calibration_pages", "evaluate", "fit_calibration", "held_out_pages"]
+__all__ = ["UNKNOWN_URL", "auc_of", "calibration_pages", "cue_counts", "evaluate", "fit_calibration", "held_out_pages"]
