@@ -1,7 +1,10 @@
-"""The held-out page-evidence evaluation: which text cues were present on credible and other pages."""
+"""The held-out page-evidence evaluation: pages grouped by registrable domain, and which text cues were present."""
 from __future__ import annotations
 
-from authorag.benchmarks.page_evidence.collections import cue_counts
+import csv
+from pathlib import Path
+
+from authorag.benchmarks.page_evidence.collections import cue_counts, held_out_pages
 
 ALARM = ("URGENTE: o governo vai confiscar a poupança de todos na segunda-feira e os jornais escondem tudo. "
          "Compartilhe com todos os seus contatos e repasse para os grupos antes que apaguem esta mensagem!")
@@ -22,3 +25,17 @@ def test_cue_counts_count_pages_per_label_and_rank_the_words() -> None:
 
 def test_cue_counts_without_pages_of_a_label() -> None:
     assert cue_counts([NEWS], [1])["not_credible"] == {"pages": 0, "cues": {}, "words": {}}
+
+
+def test_held_out_pages_group_fake_br_by_registrable_domain(tmp_path: Path) -> None:
+    (tmp_path / "fakebr_corpus_pt").mkdir()
+    rows = [("https://www.estadao.com.br/a", "true"), ("https://politica.estadao.com.br/b", "true"),
+            ("https://www.uol.com.br/c", "true"), ("http://blog.zq-noticias.net/d", "fake")]
+    with (tmp_path / "fakebr_corpus_pt" / "fakebr.csv").open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["url", "label", "text"])
+        w.writerows([(url, label, f"texto {i}") for i, (url, label) in enumerate(rows)])
+    pages = held_out_pages(tmp_path, 10)
+    assert list(pages) == ["fakebr"]
+    assert sorted(pages["fakebr"]) == [("texto 0", 1, "estadao.com.br"), ("texto 1", 1, "estadao.com.br"),
+                                       ("texto 2", 1, "uol.com.br"), ("texto 3", 0, "zq-noticias.net")]

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from authorag.benchmarks.page_evidence.dev_pages import DEV_PAGES
 from authorag.benchmarks.page_evidence.rows import auc, topic_bootstrap
+from authorag.domains import parse_host
 from authorag.evidence.model import PageModel
 from authorag.evidence.text import read_texts
 from authorag.evidence.tier import PageEvidence
@@ -97,9 +97,8 @@ def fit_calibration(base: PageModel, collections: dict[str, list[tuple[str, int]
 
 
 def _domain(url: str) -> str:
-    host = urlsplit(url).hostname or url
-    parts = host.removeprefix("www.").split(".")
-    return ".".join(parts[-2:])
+    """The registrable domain of ``url`` (``estadao.com.br``, not ``com.br``); the address itself when it has none."""
+    return parse_host(url, strict=False).domain or url
 
 
 def held_out_pages(data_dir: Path, limit: int) -> dict[str, list[tuple[str, int, str]]]:
