@@ -9,8 +9,10 @@ CoAID (English COVID news, real vs fake) and Fake.br (Portuguese, true vs fake) 
 hand-written dev pages only, so every track here is held out. Each page is scored by the page
 tier alone under one unknown address (its text is the only evidence). Per track: pages, share
 where page evidence spoke, pages it put below the unknown level, AUC credible > not of the
-trust with a 95 % bootstrap CI resampling registrable domains (TREC: topics), and the languages
-found. A constant (page evidence off) has AUC 0.5 on every track.
+trust with a 95 % bootstrap CI resampling registrable domains (TREC: topics), the languages
+found, per label which text cues were present and their words found on most pages, and a
+length check (the AUC of the words read alone; the trust's AUC within bands of words read). A
+constant (page evidence off) has AUC 0.5 on every track.
 
 Writes ``page_evidence_eval.json`` and ``.md`` to ``--out`` (default: the user results folder,
 ``$AUTHORAG_RESULTS`` or ``~/.local/share/authorag/bench``, sub-folder ``page_evidence``).
@@ -46,6 +48,20 @@ def _markdown(rows: dict[str, dict[str, Any]], command: str) -> str:
         langs = ", ".join(f"{k} {v}" for k, v in r["languages"].items())
         lines.append(f"| {name} | {r['pages']} | {r['credible']} | {r['domains']} | {r['spoke']:.3f} | "
                      f"{r['spoke_low']} | {r['auc']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] | {langs} |")
+    lines += ["", "Text cues present (pages showing each cue, whether or not the tier then spoke; the cue words found "
+              "on most pages):", "", "| track | label | pages | cues | words |", "|---|---|---|---|---|"]
+    for name, r in rows.items():
+        for label, c in r["cues_by_label"].items():
+            cues = ", ".join(f"{k} {v}" for k, v in c["cues"].items()) or "-"
+            words = ", ".join(f"{k} {v}" for k, v in c["words"].items()) or "-"
+            lines.append(f"| {name} | {label} | {c['pages']} | {cues} | {words} |")
+    lines += ["", "Length check (AUC of the words read alone, and of the trust within bands of words read: "
+              "pages / credible / AUC):", "", "| track | words alone | " + " | ".join(
+                  f"{b} words" for b in next(iter(rows.values()))["auc_by_words_read"]) + " |", "|---|---|---|---|---|"]
+    for name, r in rows.items():
+        bands = [f"{b['pages']} / {b['credible']} / " + ("-" if b["auc"] is None else f"{b['auc']:.3f}")
+                 for b in r["auc_by_words_read"].values()]
+        lines.append(f"| {name} | {r['auc_words_alone']:.3f} | " + " | ".join(bands) + " |")
     return "\n".join(lines) + "\n"
 
 

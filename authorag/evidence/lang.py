@@ -2,8 +2,8 @@
 
 Page evidence reads its cue lists in :data:`READ_LANGUAGES` and abstains on any other language,
 naming it. The identifier is asked to choose among :data:`CANDIDATE_LANGUAGES` (the read ones and
-the languages most often met beside them, so a Portuguese or Italian page is named as such and
-not forced into Spanish or French); it reads at most :data:`SAMPLE_CHARS` characters of the
+the languages most often met beside them, so an Italian or Catalan page is named as such and
+not forced into Spanish, French or Portuguese); it reads at most :data:`SAMPLE_CHARS` characters of the
 page, taken after its opening (where titles and menus sit) when the page is long enough.
 
 Example:
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-READ_LANGUAGES = ("en", "de", "es", "fr")
+READ_LANGUAGES = ("en", "de", "es", "fr", "pt")
 """Languages whose cue lists page evidence reads."""
 CANDIDATE_LANGUAGES = ("en", "de", "es", "fr", "pt", "it", "nl", "pl", "ru", "zh", "ja", "ar", "tr", "sv", "ca", "ro",
                        "da", "no", "cs", "id")

@@ -2,7 +2,7 @@
 
 The text layer reads the window of the text a candidate carries that
 :func:`authorag.text_window.read_window` gives, identifies its language
-(:func:`~authorag.evidence.lang.page_languages`) and, in English, German, Spanish and French,
+(:func:`~authorag.evidence.lang.page_languages`) and, in English, German, Spanish, French and Portuguese,
 counts the key words of each cue family in that language's list (:data:`CUE_WORDS`, written for
 each language, not translated), with or without their accents
 (:func:`~authorag.evidence.words.fold_latin`). Two symbols are read in every language: exclamation marks and
@@ -23,10 +23,10 @@ the reason (``status``). Every cue names the words that were found.
 
 Example:
     >>> batch = read_texts(["Download our fixer tool now! Fix registry errors, remove every virus, click here "
-    ...                     "for an instant scan. Download today!", "", "Um texto em português sobre o governo, "
-    ...                     "as eleições e a economia do país, com muitos detalhes e números."])
+    ...                     "for an instant scan. Download today!", "", "Un testo in italiano sul governo, le elezioni "
+    ...                     "e l'economia del paese, con molti dettagli e numeri."])
     >>> batch.status, [c.family for c in batch.cues[0]], batch.language
-    (('read', 'empty', 'language'), ['spam'], ('en', None, 'pt'))
+    (('read', 'empty', 'language'), ['spam'], ('en', None, 'it'))
     >>> batch.cues[0][0].words
     ('download', 'fixer', 'virus', 'click', 'instant')
 """
@@ -115,6 +115,23 @@ CUE_WORDS: dict[str, dict[str, str]] = {
         "sources": "étude études chercheurs université publié publiée données rapport enquête statistiques "
                    "tribunal revue documentation",
         "alarm": "urgent alerte partagez diffusez relayez censurent cachent taisent réveillez"},
+    "pt": {
+        "spam": "baixar baixe descarregar download limpador antivírus malware crack keygen otimizador clique "
+                "cliquem",
+        "sales": "compre comprar barato desconto descontos cupom cupons frete grátis liquidação imperdível "
+                 "aproveite parcelas",
+        "cure": "milagre milagroso milagrosa cura curar curou garantido garantida detox desintoxicar toxinas "
+                "segredo segredos remédio emagreça",
+        "clickbait": "chocante chocantes inacreditável incrível bizarro escândalo escandaloso bomba viralizou "
+                     "surreal absurdo",
+        "conspiracy": "farmacêuticas conspiração conspirações plandemia globalistas globalismo illuminati maçonaria "
+                      "manipulação censura censurado acobertar encobrir globolixo",
+        "attribution": "disse diz afirmou segundo declarou informou explicou anunciou confirmou ressaltou destacou "
+                       "assessoria entrevista",
+        "sources": "estudo estudos pesquisa pesquisadores investigadores universidade publicado publicada dados "
+                   "relatório levantamento estatísticas ibge tribunal revista documentação",
+        "alarm": "urgente urgentíssimo compartilhe compartilhem partilhe partilhem repasse repassem divulgue "
+                 "divulguem espalhe apaguem deletem deletado censurem escondem abafaram silenciam acordem"},
 }
 """Language -> cue family -> its key words (written for that language)."""
 TextStatus = Literal["read", "language", "empty", "binary", "too_short"]

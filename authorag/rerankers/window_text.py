@@ -11,7 +11,7 @@ It also reads which candidates' text shows a present low-credibility cue (:func:
 evidence's text layer, :func:`~authorag.evidence.text.read_texts`, in the query's language, so
 no page's language is identified again; whether or not the page-evidence trust tier is on):
 such a candidate is never the relevance reference, as a keyword-stuffed one is not. Trust
-values do not change. The cue lists read English, German, Spanish and French; with a query in
+values do not change. The cue lists read English, German, Spanish, French and Portuguese; with a query in
 another language no candidate shows a cue.
 
 Coverage also reads the words of each candidate's address (:func:`address_words`: its path and

@@ -129,3 +129,41 @@ NEUTRAL_PAGES: tuple[tuple[str, str, str], ...] = (
      "jeunesse."),
 )
 """(topic, language, text) of each neutral page."""
+
+NEUTRAL_PAGES_PT: tuple[tuple[str, str, str], ...] = (
+    ("news", "pt", "A prefeitura anunciou nesta terça-feira que as obras de recapeamento da avenida principal "
+     "começam no dia 15 e devem durar três semanas. Segundo a secretaria de obras, o trânsito será desviado pelas "
+     "ruas paralelas durante a noite. Os ônibus mantêm os pontos de parada habituais, informou a empresa "
+     "responsável pelo transporte coletivo."),
+    ("town", "pt", "Câmara Municipal: atendimento ao munícipe. O balcão único funciona de segunda a sexta-feira, "
+     "das 9h00 às 17h00, no rés-do-chão dos Paços do Concelho. Para pedir uma licença de obras, entregue o "
+     "requerimento com a planta do imóvel e o documento de identificação. Os pedidos também podem ser feitos no "
+     "portal do município, e a resposta chega por correio eletrónico no prazo de trinta dias úteis."),
+    ("recipe", "pt", "Bolo de cenoura. Bata no liquidificador três cenouras médias, três ovos e meia xícara de "
+     "óleo. Numa tigela, misture duas xícaras de farinha de trigo e uma xícara e meia de açúcar, junte o creme e por "
+     "fim uma colher de sopa de fermento. O segredo de um bolo fofinho é não bater demais a massa depois do "
+     "fermento. Asse em forma untada a 180 graus por cerca de 40 minutos e cubra com chocolate derretido."),
+    ("software", "pt", "Instalação. Baixe o instalador da versão estável na página de lançamentos do projeto e "
+     "execute-o; no Windows, clique em Avançar até o fim. Em Linux, use o gerenciador de pacotes da sua "
+     "distribuição. Depois de instalado, abra um terminal e rode o comando com a opção de ajuda para ver a lista de "
+     "subcomandos. O arquivo de configuração fica na pasta do usuário e pode ser editado em qualquer editor de "
+     "texto; as mudanças valem na próxima execução do programa."),
+    ("health", "pt", "A vacina contra a gripe é recomendada todos os anos a pessoas com mais de 65 anos, grávidas e "
+     "doentes crónicos. A vacinação é gratuita nos centros de saúde para estes grupos e deve ser feita de "
+     "preferência até ao fim de novembro. Os efeitos secundários mais comuns são dor no local da injeção e febre "
+     "ligeira, que passam em um ou dois dias."),
+    ("finance", "pt", "O Tesouro Direto permite que pessoas físicas comprem títulos públicos federais pela "
+     "internet. O Tesouro Selic acompanha a taxa básica de juros e é indicado para a reserva de emergência, porque "
+     "pode ser resgatado em qualquer dia útil com pouca oscilação. Já os títulos prefixados têm rentabilidade "
+     "definida na compra, mas perdem valor se os juros subirem antes do vencimento."),
+    ("history", "pt", "A Revolução dos Cravos, a 25 de Abril de 1974, pôs fim ao regime do Estado Novo em "
+     "Portugal. O golpe foi conduzido por oficiais do Movimento das Forças Armadas e quase não houve violência; a "
+     "população saiu à rua e colocou cravos nos canos das espingardas. Acabaram a censura e a polícia política, e em "
+     "1976 foi aprovada uma nova Constituição democrática."),
+    ("science", "pt", "O arco-íris aparece quando a luz do sol atravessa gotas de chuva. Ao entrar na gota, a luz "
+     "sofre refração, reflete na parte de trás e sai novamente, separando-se nas cores do espectro porque cada "
+     "comprimento de onda se desvia num ângulo um pouco diferente. Por isso o arco-íris só é visto com o sol às "
+     "costas de quem olha."),
+)
+"""(topic, language, text) of eight neutral Portuguese pages (Brazilian and European): news, a town hall
+page, a recipe, software docs, health, finance, history, science."""

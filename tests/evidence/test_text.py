@@ -1,11 +1,14 @@
-"""The page-evidence text layer: cue words read with or without their accents, and the alarm family."""
+"""The page-evidence text layer: cue words read with or without their accents, the alarm family, Portuguese."""
 from __future__ import annotations
 
 import unicodedata
 
+import pytest
+
 from authorag.evidence import PageEvidence
 from authorag.evidence.text import read_texts
 from authorag.types import UNKNOWN_LEVEL, Candidate
+from tests.evidence.neutral_pages import NEUTRAL_PAGES_PT
 
 UNACCENTED_ES = ("Impactante: el escandalo increible que sacude al pueblo. Nadie lo esperaba y ahora todos hablan "
                  "de lo mismo en la plaza, en el mercado y en la radio local desde primera hora de la manana.")
@@ -97,3 +100,43 @@ def test_page_evidence_puts_an_alarm_page_below_unknown_naming_the_cue() -> None
     est = PageEvidence().estimate([Candidate.create("https://zq-news.example/a", ALARM_PAGES["de"])])[0]
     assert est.spoke and est.trust < UNKNOWN_LEVEL
     assert est.cues == ("alarm and calls to spread (ACHTUNG:, weitersagen, weiterleiten, gelöscht, verschwiegen)",)
+
+
+PT_PAGES = {
+    "alarm-br": "URGENTE: A partir de segunda-feira o governo vai confiscar a poupança de quem tiver mais de cinco mil "
+                "reais no banco. A televisão não fala nada e os jornais escondem tudo, mas um funcionário de uma "
+                "agência contou a verdade. Compartilhe com todos os seus contatos e repasse para os grupos da família "
+                "antes que apaguem esta mensagem!",
+    "alarm-pt": "Partilhe antes que apaguem! O Ministério da Saúde quer obrigar todas as crianças a tomar uma nova vacina "
+                "a partir de setembro e os jornais silenciam o assunto. Uma enfermeira de um hospital de Lisboa já "
+                "avisou os pais. Divulguem por todos os grupos e acordem enquanto é tempo.",
+    "clickbait": "Chocante! Você não vai acreditar no que aconteceu com a atriz depois do casamento. As fotos são de "
+                 "cair o queixo e o caso virou escândalo nas redes: o vídeo viralizou em poucas horas e o final é "
+                 "simplesmente bizarro. Veja até o fim, porque o que ela disse depois é ainda mais incrível.",
+}
+"""Fabricated Portuguese pages written for these tests (Brazilian and European alarm, clickbait)."""
+
+
+def test_portuguese_alarm_and_clickbait_pages_show_the_cues_naming_their_words() -> None:
+    batch = read_texts(list(PT_PAGES.values()))
+    assert batch.language == ("pt", "pt", "pt") and batch.status == ("read",) * 3
+    assert [[c.reason for c in cues] for cues in batch.cues] == [
+        ["alarm and calls to spread (URGENTE:, compartilhe, repasse, apaguem, escondem)"],
+        ["alarm and calls to spread (partilhe, divulguem, apaguem, silenciam, acordem)"],
+        ["clickbait (chocante, incrível, bizarro, escândalo, viralizou)"]]
+    ests = PageEvidence().estimate([Candidate.create(f"https://zq-noticias-{i}.example/a", t)
+                                    for i, t in enumerate(PT_PAGES.values())])
+    assert all(e.spoke and e.trust < UNKNOWN_LEVEL for e in ests)
+
+
+def test_neutral_portuguese_pages_show_no_low_cue_and_stay_at_unknown() -> None:
+    texts = [text for _, _, text in NEUTRAL_PAGES_PT]
+    assert len(texts) == 8
+    batch = read_texts(texts)
+    assert batch.language == ("pt",) * 8 and batch.status == ("read",) * 8
+    assert [[c.reason for c in cues] for cues in batch.cues] == [
+        ["attributed statements (segundo, informou, anunciou)"], [], [], [], [], [], [], []]
+    ests = PageEvidence().estimate([Candidate.create(f"https://zq-{topic}-{i}.example/page", text)
+                                    for i, (topic, _, text) in enumerate(NEUTRAL_PAGES_PT)])
+    assert [e.spoke for e in ests] == [True] + [False] * 7
+    assert ests[0].trust == pytest.approx(0.36) and [e.trust for e in ests[1:]] == [UNKNOWN_LEVEL] * 7

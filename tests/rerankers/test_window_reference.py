@@ -206,4 +206,7 @@ def test_a_fabricated_alarm_page_does_not_push_the_paraphrasing_trusted_page_off
 
 def test_cues_are_read_in_the_ranking_s_language_and_not_outside_the_read_ones() -> None:
     assert low_cues([ABGESCHAFFT, GRUNDSICHERUNG], "de") == [("alarm and calls to spread",), ()]
-    assert low_cues([ABGESCHAFFT], "pt") == [()]  # not a language the cue lists read
+    assert low_cues([ABGESCHAFFT], "it") == [()]  # not a language the cue lists read
+    assert low_cues(["URGENTE: a partir de segunda-feira o governo vai confiscar a poupança de todos e os jornais "
+                     "escondem tudo. Compartilhe e repasse para os grupos da família antes que apaguem!"], "pt") == [
+        ("alarm and calls to spread",)]

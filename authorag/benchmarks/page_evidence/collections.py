@@ -8,7 +8,9 @@
 * Evaluation only, never fitted on: CoAID (English COVID news, real vs fake) and Fake.br
   (Portuguese, true vs fake), read from ``data_dir`` (skipped when absent). Text alone on an
   unknown domain; AUC true > fake of the trust, with a 95 % bootstrap CI over registrable domains
-  (one outlet dominates a label), and the share of pages where page evidence spoke.
+  (one outlet dominates a label), the share of pages where page evidence spoke, and which text
+  cues were present on credible and on other pages (:func:`cue_counts`), and how far length alone
+  separates the labels (:func:`length_check`).
 
 Example:
     >>> round(auc_of([0.1, 0.3, 0.3], [0, 1, 0]), 3)
@@ -22,13 +24,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from authorag.benchmarks.page_evidence.dev_pages import DEV_PAGES
 from authorag.benchmarks.page_evidence.rows import auc, topic_bootstrap
+from authorag.domains import parse_host
 from authorag.evidence.model import PageModel
+from authorag.evidence.text import TextBatch, read_texts
 from authorag.evidence.tier import PageEvidence
 from authorag.types import Candidate
 
@@ -95,9 +98,8 @@ def fit_calibration(base: PageModel, collections: dict[str, list[tuple[str, int]
 
 
 def _domain(url: str) -> str:
-    host = urlsplit(url).hostname or url
-    parts = host.removeprefix("www.").split(".")
-    return ".".join(parts[-2:])
+    """The registrable domain of ``url`` (``estadao.com.br``, not ``com.br``); the address itself when it has none."""
+    return parse_host(url, strict=False).domain or url
 
 
 def held_out_pages(data_dir: Path, limit: int) -> dict[str, list[tuple[str, int, str]]]:
@@ -119,12 +121,63 @@ def held_out_pages(data_dir: Path, limit: int) -> dict[str, list[tuple[str, int,
             for k, v in out.items()}
 
 
+def cue_counts(batch: TextBatch, labels: Sequence[int], top: int = 8) -> dict[str, dict[str, Any]]:
+    """Per label (``credible``, ``not_credible``) of the pages ``batch`` read: the pages, how many
+    showed each text cue (present, whether or not the tier then spoke) and the cue words found on
+    most pages (``family:word`` -> pages, at most ``top``).
+
+    Example:
+        >>> cue_counts(read_texts(["Download our fixer tool now, click for an instant virus scan and download more.",
+        ...                        "x"]), [0, 1], top=2)["not_credible"]
+        {'pages': 1, 'cues': {'spam': 1}, 'words': {'spam:download': 1, 'spam:fixer': 1}}
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for name, label in (("credible", 1), ("not_credible", 0)):
+        fams: dict[str, int] = {}
+        words: dict[str, int] = {}
+        for cues, y in zip(batch.cues, labels):
+            if y != label:
+                continue
+            for cue in cues:
+                fams[cue.family] = fams.get(cue.family, 0) + 1
+                for w in cue.words:
+                    words[f"{cue.family}:{w}"] = words.get(f"{cue.family}:{w}", 0) + 1
+        ranked = sorted(words.items(), key=lambda kv: (-kv[1], list(words).index(kv[0])))[:top]
+        out[name] = {"pages": sum(y == label for y in labels),
+                     "cues": dict(sorted(fams.items(), key=lambda kv: (-kv[1], kv[0]))), "words": dict(ranked)}
+    return out
+
+
+LENGTH_BANDS = ((0, 300), (300, 800), (800, None))
+"""Bands of words read (from, below) in which the evaluation also reports the AUC: a collection whose
+labels differ in length lets any cue that needs enough words ride on length."""
+
+
+def length_check(trust: Sequence[float], words: Sequence[int], labels: Sequence[int]) -> dict[str, Any]:
+    """The AUC of the words read alone (a length baseline) and the AUC of ``trust`` within each of
+    :data:`LENGTH_BANDS` (pages, credible pages, AUC; None without both labels).
+
+    Example:
+        >>> length_check([0.3, 0.4, 0.3, 0.3], [100, 120, 900, 1000], [0, 1, 1, 1])["auc_words_alone"]
+        1.0
+    """
+    w, t, y = np.array(words), np.array(trust, dtype=np.float64), np.array(labels)
+    bands: dict[str, dict[str, Any]] = {}
+    for lo, hi in LENGTH_BANDS:
+        m = (w >= lo) & (w < (hi if hi is not None else np.inf))
+        v = auc(t[m], y[m])
+        bands[f"{lo}-{hi}" if hi is not None else f"{lo}+"] = {
+            "pages": int(m.sum()), "credible": int(y[m].sum()), "auc": None if v is None else round(v, 4)}
+    return {"auc_words_alone": round(auc_of(w.tolist(), y.tolist()), 4), "auc_by_words_read": bands}
+
+
 def evaluate(tier: PageEvidence, pages: list[tuple[str, int, str]], seed: int = 0) -> dict[str, Any]:
     """Text-alone AUC (true > fake) of the tier's trust, its CI over domains, and the share that spoke."""
     ests = tier.estimate([Candidate.create(UNKNOWN_URL, t[:MAX_TEXT_CHARS]) for t, _, _ in pages])
     trust = np.array([e.trust for e in ests])
     labels = np.array([y for _, y, _ in pages])
     domains = np.array([d for _, _, d in pages])
+    batch = read_texts([t[:MAX_TEXT_CHARS] for t, _, _ in pages])
 
     def stat(idx: np.ndarray[Any, Any]) -> float | None:
         return auc(trust[idx], labels[idx])
@@ -135,7 +188,10 @@ def evaluate(tier: PageEvidence, pages: list[tuple[str, int, str]], seed: int = 
     return {"pages": len(pages), "credible": int(labels.sum()), "domains": len(set(domains.tolist())),
             "spoke": round(sum(e.spoke for e in ests) / max(1, len(ests)), 4),
             "spoke_low": sum(e.spoke and e.trust < 0.3 for e in ests), "auc": round(auc_of(trust.tolist(), labels.tolist()), 4),
-            "auc_ci_by_domain": topic_bootstrap(stat, domains, seed), "languages": dict(sorted(langs.items()))}
+            "auc_ci_by_domain": topic_bootstrap(stat, domains, seed), "languages": dict(sorted(langs.items())),
+            "cues_by_label": cue_counts(batch, labels.tolist()),
+            **length_check(trust.tolist(), list(batch.words), labels.tolist())}
 
 
-__all__ = ["UNKNOWN_URL", "auc_of", "calibration_pages", "evaluate", "fit_calibration", "held_out_pages"]
+__all__ = ["LENGTH_BANDS", "UNKNOWN_URL", "auc_of", "calibration_pages", "cue_counts", "evaluate", "fit_calibration",
+           "held_out_pages", "length_check"]
