@@ -203,8 +203,8 @@ class CascadeRelevance:
 
     def warm_up(self) -> None:
         """Load MiniLM and the language model now (:class:`~authorag.relevance.base.WarmsUp`).
-        e5 loads on the first query it reads (its weights are memory-mapped: well under a second),
-        so a process that meets only English pays no memory for it."""
+        e5 loads with the first query it reads (a fraction of a second, its weights memory-mapped),
+        so a process that meets only English queries holds and spends exactly what it did without it."""
         self.dense.warm_up()
         BM25Relevance().warm_up()
 
