@@ -24,9 +24,9 @@ from __future__ import annotations
 import ctypes
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib.util import find_spec
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np

@@ -3,13 +3,14 @@ stand-aside without it, and the English path left as it was."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import pytest
 
 from authorag.adapters import breakdowns, build_reranker, candidates
 from authorag.errors import MissingDependencyError
 from authorag.relevance.cascade import MULTILINGUAL_TOKENS, MULTILINGUAL_TOP, CascadeRelevance
-from authorag.relevance.dense import DenseRelevance
+from authorag.relevance.dense import DenseEncoder, DenseRelevance
 from authorag.relevance.encoders import E5_COSINE_FLOOR, E5SmallEncoder
 from authorag.server.encoding import configure_encoding
 from authorag.types import Candidate
@@ -32,11 +33,11 @@ PAGES_EN = [("https://www.nih.gov/uti", "Cranberry products and urinary tract in
             ("https://www.cars.com/t", "How to change a flat tyre")]
 
 
-def _cands(pages: list[tuple[str, str]]) -> list[Candidate]:
+def _cands(pages: Sequence[tuple[str, str]]) -> list[Candidate]:
     return [Candidate.create(url, text) for url, text in pages]
 
 
-def _rank(cascade: CascadeRelevance, query: str, pages: list[tuple[str, str]]) -> list[dict[str, object]]:
+def _rank(cascade: CascadeRelevance, query: str, pages: Sequence[tuple[str, str]]) -> list[dict[str, object]]:
     reranker, mode = build_reranker(relevance=cascade)
     cands, _ = candidates([(url, text, None) for url, text in pages], mode)
     return breakdowns(reranker.rerank(query, cands), mode)
@@ -117,4 +118,6 @@ def test_server_settings_reach_the_e5_encoder_too() -> None:
         configure_encoding(cascade, 1, 5)
     finally:
         torch.set_num_threads(before)  # the session's other tests keep torch's threads
-    assert [(getattr(e, "batch_size"), getattr(e, "threads", "torch")) for e in cascade.encoders] == [(5, "torch"), (5, 1)]
+    minilm, e5 = cascade.encoders
+    assert isinstance(minilm, DenseEncoder) and isinstance(e5, E5SmallEncoder)
+    assert (minilm.batch_size, e5.batch_size, e5.threads) == (5, 5, 1)
