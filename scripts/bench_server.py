@@ -18,6 +18,9 @@ Usage:
     # the same as a check of the cost targets (the server's default relevance, 2 workers): req/s
     # with 4 clients, p50 with 1, BM25 in the same run, ratios and the targets printed
     .venv/bin/python scripts/bench_server.py --cost-targets --json out.json
+    # the default relevance on English, German and Spanish pages and BM25 on English and German
+    # pages, each its own server, in one run (same settings as --cost-targets), ratios printed
+    .venv/bin/python scripts/bench_server.py --languages-cost --json out.json
 """
 from __future__ import annotations
 
@@ -52,10 +55,31 @@ COST_TARGETS = {"req_per_s_4_clients": 30.0, "p50_ms_1_client": 60.0}
 """The default relevance's cost targets on 2 workers, 20 new ~200-word pages per request
 (docs/server.md, Performance): at least this many req/s with 4 clients, p50 at most this with 1."""
 WORDS = ["cranberry", "juice", "urinary", "tract", "infection", "clinical", "trial", "women", "recurrent", "evidence", "review", "prevention", "antibiotics", "bacteria", "bladder", "study", "placebo", "dose", "daily"]
+QUERY = "does cranberry juice prevent urinary tract infections"
+PAGE_LANGUAGES: dict[str, tuple[str, list[str], list[str]]] = {
+    "en": (QUERY, WORDS, FILLER),
+    "de": ("Verhindert Cranberrysaft Harnwegsinfektionen bei Frauen?",
+           ["Cranberrysaft", "Harnwegsinfektionen", "Frauen", "verhindert", "klinische", "Studie", "wiederkehrende",
+            "Blase", "Bakterien", "Antibiotika", "Vorbeugung", "Placebo", "Dosis", "täglich", "Wirkung", "Übersicht",
+            "Harnwege", "Saft", "Beschwerden"],
+           ["der", "die", "und", "in", "den", "von", "zu", "das", "mit", "sich", "des", "auf", "für", "ist", "im",
+            "nicht", "ein", "eine", "auch", "bei", "nach", "wurde", "waren", "mehr", "als", "Patienten", "Ergebnisse",
+            "Jahren", "Gruppe", "Risiko", "Daten", "Autoren", "berichtet", "verglichen", "gefunden", "Anzahl"]),
+    "es": ("¿El jugo de arándano previene las infecciones urinarias en mujeres?",
+           ["jugo", "arándano", "previene", "infecciones", "urinarias", "mujeres", "ensayo", "clínico", "recurrentes",
+            "vejiga", "bacterias", "antibióticos", "prevención", "placebo", "dosis", "diaria", "efecto", "revisión",
+            "evidencia"],
+           ["el", "la", "de", "que", "y", "en", "los", "las", "del", "se", "por", "un", "una", "con", "no", "para",
+            "es", "al", "como", "más", "pacientes", "resultados", "fueron", "después", "años", "grupo", "riesgo",
+            "datos", "autores", "informaron", "comparados", "encontraron", "número", "salud", "estudio"]),
+}
+"""language -> (query, topic words, filler words) of the requests' pages (``--language``): ~30 % topic words."""
 
 
-def payload(n_docs: int, variant: int = 0, words: int = 40, fresh_texts: bool = False) -> dict[str, Any]:
-    """A Cohere v1 request with ``n_docs`` YAML-style documents of ``words`` words each.
+def payload(n_docs: int, variant: int = 0, words: int = 40, fresh_texts: bool = False,
+            language: str = "en") -> dict[str, Any]:
+    """A Cohere v1 request with ``n_docs`` YAML-style documents of ``words`` words each, the query
+    and the pages in ``language`` (:data:`PAGE_LANGUAGES`).
 
     ``variant`` > 0 gives every document a URL path no other variant uses (same hosts), so a
     server that caches parsed URLs sees new URLs on every request. ``fresh_texts`` also gives
@@ -63,17 +87,17 @@ def payload(n_docs: int, variant: int = 0, words: int = 40, fresh_texts: bool = 
     seeded by variant and index), so a server that remembers pages (dense relevance) sees only
     new ones.
     """
+    query, topic, filler = PAGE_LANGUAGES[language]
     docs = []
     for i in range(n_docs):
         url = SOURCES[i % len(SOURCES)].format(i=i) + (f"/v{variant}" if variant else "")
         if fresh_texts:
             rng = random.Random(variant * 1_000_003 + i)
-            text = " ".join(rng.choice(WORDS) if rng.random() < 0.3 else rng.choice(FILLER) for _ in range(words))
+            text = " ".join(rng.choice(topic) if rng.random() < 0.3 else rng.choice(filler) for _ in range(words))
         else:
-            text = " ".join(WORDS[(i + j) % len(WORDS)] for j in range(words))
+            text = " ".join(topic[(i + j) % len(topic)] for j in range(words))
         docs.append(f"title: Document {i}\nurl: {url}\ntext: {text}")
-    return {"model": "authorag-authority", "query": "does cranberry juice prevent urinary tract infections",
-            "documents": docs, "top_n": 10}
+    return {"model": "authorag-authority", "query": query, "documents": docs, "top_n": 10}
 
 
 def run(coro: Any) -> Any:
@@ -351,6 +375,44 @@ def targets(levels: list[dict[str, Any]], bm25: list[dict[str, Any]]) -> dict[st
             "default_over_bm25_p50": round(ratio_p50, 2), "lines": lines}
 
 
+LANGUAGE_RUNS = (("default", "en"), ("default", "de"), ("default", "es"), ("bm25", "en"), ("bm25", "de"))
+"""(relevance, language) of each server ``--languages-cost`` runs, in this order."""
+
+
+def languages_cost(measure: Any, default: str, load_before: float) -> dict[str, Any]:
+    """Each of :data:`LANGUAGE_RUNS` measured (its own server: none has seen another's pages), its
+    req/s with 4 clients and p50 with 1 printed, with the ratios to the English default and to BM25."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for i, (relevance, language) in enumerate(LANGUAGE_RUNS):
+        runs[f"{relevance} {language}"], _ = measure(None, default if relevance == "default" else relevance,
+                                                     4 * i, language)
+    summary: dict[str, dict[str, Any]] = {}
+    for name, levels in runs.items():
+        by = {lv["concurrency"]: lv for lv in levels}
+        summary[name] = {"req_per_s_4_clients": by[4]["req_per_s"], "p50_ms_1_client": by[1]["p50_ms"],
+                         "server_cpu_ms_per_req_4_clients": by[4]["server_cpu_ms_per_req"],
+                         "errors": sum(lv["errors"] for lv in levels)}
+    base = summary["default en"]
+    lines = []
+    for name, row in summary.items():
+        bm25 = summary["bm25 " + name.split()[1]] if "bm25 " + name.split()[1] in summary else summary["bm25 en"]
+        row["req_per_s_over_default_en"] = round(row["req_per_s_4_clients"] / max(base["req_per_s_4_clients"], 1e-9), 2)
+        row["p50_over_default_en"] = round((row["p50_ms_1_client"] or 0) / max(base["p50_ms_1_client"] or 1e-9, 1e-9), 2)
+        row["p50_over_bm25"] = round((row["p50_ms_1_client"] or 0) / max(bm25["p50_ms_1_client"] or 1e-9, 1e-9), 2)
+        lines.append(f"{name:>10}: {row['req_per_s_4_clients']:>7} req/s with 4 clients (x{row['req_per_s_over_default_en']}"
+                     f" the English default's), p50 {row['p50_ms_1_client']} ms with 1 (x{row['p50_over_default_en']} "
+                     f"the English default's, x{row['p50_over_bm25']} BM25's), server CPU "
+                     f"{row['server_cpu_ms_per_req_4_clients']} ms/req, {row['errors']} errors")
+    for line in lines:
+        print(line)
+    print(f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs")
+    return {"endpoint": "/v1/rerank", "command": "scripts/bench_server.py --languages-cost", "relevance": default,
+            "documents": 20, "words_per_document": 200, "fresh_texts": True, "workers": 2,
+            "queries": {lang: PAGE_LANGUAGES[lang][0] for lang in dict.fromkeys(lang for _, lang in LANGUAGE_RUNS)},
+            "cpus": os.cpu_count(), "load_average_before": load_before, "load_average_after": os.getloadavg()[0],
+            "python": platform.python_version(), "summary": summary, "lines": lines, "runs": runs}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (default 2 = cores here)")
@@ -363,6 +425,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="also measure this checkout with this relevance in the same run, then print "
                          "--relevance's numbers over it (e.g. the default cascade-or-bm25 against bm25)")
     ap.add_argument("--words", type=int, default=40, help="words per document (default 40)")
+    ap.add_argument("--language", default="en", choices=list(PAGE_LANGUAGES),
+                    help="language of the query and the pages (default en)")
+    ap.add_argument("--languages-cost", action="store_true",
+                    help="as --cost-targets, for the server's default relevance on English, German and Spanish "
+                         "pages and BM25 on English and German pages, each its own server, in one run; prints "
+                         "req/s with 4 clients and p50 with 1 of each, and the ratios")
     ap.add_argument("--fresh-texts", action="store_true",
                     help="every document of every request is a page the server has not seen (new text "
                          "and URL): what dense relevance must encode; implies --fresh-urls")
@@ -391,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write the results here")
     ap.add_argument("--breakdown", action="store_true", help="only print in-process CPU ms per step (no HTTP)")
     args = ap.parse_args(argv)
-    if args.cost_targets:
+    if args.cost_targets or args.languages_cost:
         from authorag.server.config import ServerConfig
 
         args.relevance, args.against, args.workers, args.documents = ServerConfig().relevance, "bm25", 2, 20
@@ -403,18 +471,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     load_before = os.getloadavg()[0]
     args.fresh_urls = args.fresh_urls or args.fresh_texts
-    body = json.dumps(payload(args.documents, words=args.words)).encode()
+    body = json.dumps(payload(args.documents, words=args.words, language=args.language)).encode()
     per_level = args.max_requests + max(args.concurrency)  # distinct bodies a level may need
 
-    def level_bodies(level: int) -> list[bytes]:
+    def level_bodies(level: int, language: str = args.language) -> list[bytes]:
         if not args.fresh_urls:
-            return [body]
+            return [body if language == args.language else json.dumps(payload(args.documents, words=args.words,
+                                                                              language=language)).encode()]
         first = 1 + level * per_level  # levels never share a URL
-        return [json.dumps(payload(args.documents, v, args.words, args.fresh_texts)).encode()
+        return [json.dumps(payload(args.documents, v, args.words, args.fresh_texts, language)).encode()
                 for v in range(first, first + per_level)]
 
-    def measure(source: Path | None, relevance: str = args.relevance,
-                offset: int = 0) -> tuple[list[dict[str, Any]], float | None]:
+    def measure(source: Path | None, relevance: str = args.relevance, offset: int = 0,
+                language: str = args.language) -> tuple[list[dict[str, Any]], float | None]:
         port = free_port(HOST)
         proc = start_server(port, args.workers, relevance, args.judge, args.judge_model, source,
                             args.serve_arg if source is None else ())
@@ -426,11 +495,11 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(3 * args.workers):  # per-request judge budgets may need more than one pass
                     httpx.post(url, content=body, headers={"content-type": "application/json"}, timeout=1800)
                 warm_s = round(time.perf_counter() - t0, 1)
-            levels = [run(run_level(port, "/v1/rerank", level_bodies(offset + i), c, args.duration,
+            levels = [run(run_level(port, "/v1/rerank", level_bodies(offset + i, language), c, args.duration,
                                             args.max_requests, proc.pid, args.client))
                       for i, c in enumerate(args.concurrency)]
             n = len(args.concurrency)
-            levels += [run(run_rate(port, "/v1/rerank", level_bodies(offset + n + i), r, max(args.concurrency),
+            levels += [run(run_rate(port, "/v1/rerank", level_bodies(offset + n + i, language), r, max(args.concurrency),
                                             args.duration, args.max_requests, proc.pid))
                        for i, r in enumerate(args.rate)]
         finally:
@@ -438,6 +507,11 @@ def main(argv: list[str] | None = None) -> int:
             proc.wait(timeout=30)
         return levels, warm_s
 
+    if args.languages_cost:
+        report = languages_cost(measure, args.relevance, load_before)
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        return 0
     runs: dict[str, list[dict[str, Any]]] = {}
     if args.baseline is not None:
         runs["baseline"], _ = measure(args.baseline)

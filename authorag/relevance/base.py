@@ -61,10 +61,12 @@ class EncodesSome(Protocol):
     """A relevance scorer that encodes only some candidates and scores the others by their words
     (:class:`~authorag.relevance.cascade.CascadeRelevance`). Optional: the reranker then writes per
     candidate which one decided (``relevance.encoded``: 1 encoded, 0 by its words), and the
-    breakdown shows it as ``relevance_decided_by``."""
+    breakdown shows it as ``relevance_decided_by``; a note naming the encoder, when it is not the
+    default one, goes into the ranking's ``relevance_note``."""
 
-    def score_encoded(self, query: str, candidates: Sequence[Candidate]) -> tuple[list[float], list[bool]]:
-        """The scores of ``score`` and, per candidate, whether the encoder read it."""
+    def score_encoded(self, query: str, candidates: Sequence[Candidate]
+                      ) -> tuple[list[float], list[bool], str | None]:
+        """The scores of ``score``, per candidate whether an encoder read it, and the note (or None)."""
         ...
 
 

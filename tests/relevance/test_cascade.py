@@ -34,8 +34,8 @@ def cascade() -> CascadeRelevance:
 
 
 def test_encodes_the_pages_with_most_query_words_and_none_without_any(cascade: CascadeRelevance) -> None:
-    scores, encoded = cascade.score_encoded(QUERY, _cands())
-    assert encoded == [True, True, False, False]
+    scores, encoded, note = cascade.score_encoded(QUERY, _cands())
+    assert encoded == [True, True, False, False] and note is None
     reference = DenseRelevance(precision="int8", max_tokens=64).cosines(QUERY, [PAGES["full"], PAGES["most"]])
     assert scores[:2] == pytest.approx(reference, abs=1e-6)
     assert scores[3] == 0.0  # no query word: no similarity
@@ -43,14 +43,14 @@ def test_encodes_the_pages_with_most_query_words_and_none_without_any(cascade: C
 
 
 def test_a_page_without_query_words_is_not_encoded_whatever_the_budget() -> None:
-    _, encoded = CascadeRelevance(encode_top=10).score_encoded(QUERY, _cands())
+    _, encoded, _ = CascadeRelevance(encode_top=10).score_encoded(QUERY, _cands())
     assert encoded == [True, True, True, False]
 
 
 def test_when_every_page_has_every_query_word_the_budget_alone_decides() -> None:
     texts = [f"{QUERY}. " + "Some more text about it. " * k for k in range(4)]
     cands = [Candidate.create(f"https://p{i}.example.org/", t) for i, t in enumerate(texts)]
-    _, encoded = CascadeRelevance(encode_top=3).score_encoded(QUERY, cands)
+    _, encoded, _ = CascadeRelevance(encode_top=3).score_encoded(QUERY, cands)
     assert encoded == [True, True, True, False]  # BM25 prefers the shorter pages
 
 
@@ -76,10 +76,10 @@ def test_breakdown_field_is_none_for_a_relevance_that_encodes_every_page() -> No
     assert [b["relevance_decided_by"] for b in breakdowns(reranker.rerank(QUERY, cands), mode)] == [None]
 
 
-def test_unseen_counts_at_most_the_budget(cascade: CascadeRelevance) -> None:
+def test_unseen_counts_at_most_the_budget() -> None:
     texts = [f"a page never seen before, number {i}" for i in range(6)]
-    assert cascade.unseen(texts) == 2
-    assert CascadeRelevance(encode_top=8).unseen(texts) == 6
+    assert CascadeRelevance(encode_top=2, multilingual=False).unseen(texts) == 2
+    assert CascadeRelevance(encode_top=8, multilingual=False).unseen(texts) == 6
 
 
 def test_words_share_is_relative_to_the_best_page_not_stuffed() -> None:

@@ -99,9 +99,10 @@ def test_breakdowns_name_the_relevance_that_stood_in() -> None:
 
 
 def test_the_cascade_stands_aside_as_its_encoder_does() -> None:
+    """With MiniLM alone (no multilingual-e5-small: tests/relevance/test_cascade_multilingual.py)."""
     from authorag.relevance.cascade import CascadeRelevance
 
-    cascade = CascadeRelevance()
+    cascade = CascadeRelevance(multilingual=False)
     assert isinstance(cascade, ReadsLanguages)
     assert cascade.languages == ("en",)
     ranking = AuthorityReranker(load_prior(), relevance=cascade).rerank(QUERY_DE, _cands())

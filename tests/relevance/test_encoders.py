@@ -72,3 +72,31 @@ def test_the_registry_builds_it_by_name() -> None:
 def test_e5_has_no_other_precision() -> None:
     with pytest.raises(ConfigError, match=r"multilingual-e5-small runs its own 4-bit weights on the CPU"):
         DenseRelevance(model=E5_SMALL, precision="int8")
+
+
+def test_threads_hold_in_a_worker_thread_with_torch_loaded() -> None:
+    """torch's OpenMP runtime serves the engine's loops once torch is loaded; the encoder still runs
+    on the threads it was given when called from another thread (as the server's CPU threads call it)."""
+    import threading
+    import time
+
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    enc = E5SmallEncoder(max_tokens=48, threads=1)
+    texts = [f"Die Bank verlangt Gehaltsnachweise, Kontoauszüge und einen Grundbuchauszug, Seite {i}. " * 4
+             for i in range(12)]
+    seen: list[float] = []
+
+    def job() -> None:
+        enc.encode(texts[:1])
+        cpu, wall = time.process_time(), time.perf_counter()
+        enc.encode(texts)
+        seen.append((time.process_time() - cpu) / (time.perf_counter() - wall))
+
+    try:
+        worker = threading.Thread(target=job)
+        worker.start()
+        worker.join()
+    finally:
+        torch.set_num_threads(before)
+    assert seen[0] < 1.3  # one core's worth of CPU per second of wall time (two threads gave ~2)

@@ -97,3 +97,16 @@ def test_encode_script_measures_each_setting_in_its_own_process(tmp_path: Path) 
     assert [(r["threads"], r["batch"], r["pages"], r["copies"]) for r in results] == [(1, 2, 4, 1), (1, 4, 4, 1)]
     for r in results:
         assert r["cpu_ms_per_page"] > 0 and 0 < r["rss_before_mb"] <= r["rss_peak_mb"]
+
+
+def test_pages_in_german_and_spanish_carry_a_question_and_words_in_that_language() -> None:
+    from authorag.relevance.language import detect_language
+
+    payload = _bench_module().payload
+    for language in ("de", "es"):
+        body = payload(4, 1, 200, True, language)
+        texts = [d.split("\ntext: ", 1)[1] for d in body["documents"]]
+        assert [len(t.split()) for t in texts] == [200] * 4 and len(set(texts)) == 4
+        assert detect_language(body["query"], texts).language == language
+        assert all(detect_language(t).language == language for t in texts)
+    assert payload(2, 1, 200, True) == payload(2, 1, 200, True, "en")  # English stays as it was
