@@ -29,9 +29,8 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
