@@ -186,6 +186,12 @@ def _deletions(word: str) -> Iterator[str]:
         yield word[:i] + word[i + 1:]
 
 
+def _key(label: str, suffix: str) -> str:
+    """One string for a (label, suffix) pair: a space is in neither, and a string key takes less
+    memory than a tuple of two (the index holds one per letter of every target's label)."""
+    return f"{label} {suffix}"
+
+
 def _within_one(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` differ by one insertion, deletion, substitution or swap."""
     if a == b or abs(len(a) - len(b)) > 1:
@@ -214,26 +220,28 @@ class LookalikeIndex:
         self.targets: dict[str, bool] = {}
         self._skeletons: dict[str, str] = {}
         self._brands: dict[str, tuple[str, TargetKind]] = {}
-        self._labels: dict[tuple[str, str], str] = {}
-        self._deleted: dict[tuple[str, str], str] = {}
+        self._labels: dict[str, str] = {}  # _key(label, suffix) -> target
+        self._deleted: dict[str, str] = {}  # _key(label less one letter, suffix) -> target
         for domain, suffix, kind in targets:
-            self._add(domain, suffix, kind)
+            self.add(domain, suffix, kind)
 
-    def _add(self, domain: str, suffix: str, kind: TargetKind) -> None:
+    def add(self, domain: str, suffix: str, kind: TargetKind) -> None:
+        """Add one target (a domain already added keeps its first kind)."""
         if domain in self.targets:
             return
         institution = kind == "institution"
         self.targets[domain] = institution
-        self._skeletons.setdefault(skeleton(domain), domain)
+        skel = skeleton(domain)
+        self._skeletons.setdefault(domain if skel == domain else skel, domain)  # one string when they agree
         label = _label(domain, suffix)
         if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in NOT_BRANDS:
             old = self._brands.get(label)
             if old is None or (institution and old[1] != "institution"):
                 self._brands[label] = (domain, kind)
         if kind != "office-only" and len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
-            self._labels.setdefault((label, suffix), domain)
+            self._labels.setdefault(_key(label, suffix), domain)
             for d in _deletions(label):
-                self._deleted.setdefault((d, suffix), domain)
+                self._deleted.setdefault(_key(d, suffix), domain)
 
     def check(self, host: str | None, domain: str | None, suffix: str | None = None) -> Lookalike | None:
         """The look-alike finding for a host no table knows, or None.
@@ -342,7 +350,7 @@ class LookalikeIndex:
     def _edit(self, label: str, suffix: str, domain: str) -> Lookalike | None:
         if len(label) < MIN_EDIT_LENGTH - 1 or not label.isascii():
             return None
-        keys = [(label, suffix)] + [(d, suffix) for d in _deletions(label)]
+        keys = [_key(label, suffix)] + [_key(d, suffix) for d in _deletions(label)]
         for key in keys:
             for table in (self._labels, self._deleted):
                 target = table.get(key)
@@ -354,23 +362,32 @@ class LookalikeIndex:
 
 
 def _read_targets() -> Iterator[tuple[str, str, str]]:
+    """The shipped target rows, read line by line (the whole text and its rows are never held at once)."""
     try:
-        with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
-            text = gzip.decompress(raw.read()).decode("utf-8")
+        with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw, \
+                gzip.open(raw, "rt", encoding="utf-8", newline="") as text:
+            rows = csv.reader(text)
+            next(rows, None)  # domain,suffix,trust,kind
+            for domain, suffix, _trust, kind in rows:
+                yield domain, suffix, kind
     except OSError as exc:
         raise PriorUnavailable(f"cannot read {TARGETS_FILE} ({exc}); reinstall authorag") from exc
-    for domain, suffix, _trust, kind in csv.reader(text.splitlines()[1:]):  # domain,suffix,trust,kind
-        yield domain, suffix, kind
 
 
 def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
-    """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`)."""
+    """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`),
+    read in one pass."""
     from authorag.priors.rules import DEFAULT_RULES
 
-    rows = list(rows)
-    return LookalikeIndex([(d, s, cast(TargetKind, k)) for d, s, k in rows if k in _KINDS],
-                          known=(d for d, _, k in rows if k not in ("common", "office-only")),
-                          closed=(r.suffix for r in DEFAULT_RULES))
+    known: list[str] = []
+    index = LookalikeIndex((), closed=(r.suffix for r in DEFAULT_RULES))
+    for domain, suffix, kind in rows:
+        if kind in _KINDS:
+            index.add(domain, suffix, cast(TargetKind, kind))
+        if kind not in ("common", "office-only"):
+            known.append(domain)
+    index.known = frozenset(known)
+    return index
 
 
 @cache
