@@ -95,8 +95,9 @@ def _excluded(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool
     excluded = np.logical_or.reduce(marks) if len(marks) > 1 else marks[0]
     if excluded.all() or excluded.size != size:
         return None, None
+    low_named = low & ~stuffed if low is not None and stuffed is not None and low.size == stuffed.size else low
     said = join_notes(stuffed_note(stuffed, names) if stuffed is not None and stuffed.any() else None,
-                      low_note(low, names) if low is not None and low.any() else None)
+                      low_note(low_named, names) if low_named is not None and low_named.any() else None)
     return excluded, join_notes(said, cues_note(cued, cues, names) if cued is not None and cued.any() else None)
 
 

@@ -185,6 +185,14 @@ def test_a_candidate_is_named_once_for_the_first_reason() -> None:
                     "low credibility, not used as the relevance reference: a")
 
 
+def test_a_stuffed_look_alike_is_named_once_as_stuffed() -> None:
+    # b is both keyword-stuffed and of low credibility (a look-alike repeating the question): named once
+    _, note = calibrate(np.array([3.0, 2.0, 1.0]), mask(False, True, False), ["a", "b", "c"], mask(True, True, False),
+                        [(), ("clickbait",), ()])
+    assert note == ("keyword-stuffed, not used as the relevance reference: b; "
+                    "low credibility, not used as the relevance reference: a")
+
+
 @pytest.mark.parametrize("order", [(TAGESSCHAU, FAKE), (FAKE, TAGESSCHAU)])
 def test_a_fabricated_alarm_page_does_not_push_the_paraphrasing_trusted_page_off_topic(order: tuple[str, str]) -> None:
     rr = AuthorityReranker(KnownOrUnknown({"tagesschau.de": (0.8, 0.9)}), relevance=BM25Relevance(language="de"))
