@@ -46,11 +46,16 @@ BATCH = 20
 THREADS = 2
 
 
-class _Remembered:
-    """An encoder that remembers every page's and query's embedding (the floors share one encoding)."""
+class RememberedEncoder:
+    """An encoder that remembers every page's and query's embedding, so variants (floors, budgets)
+    share one encoding: ``floor`` None keeps the encoder's own cosine floor; ``memo`` may be shared
+    between several of them."""
 
-    def __init__(self, encoder: Any, floor: float, memo: dict[tuple[bool, str], np.ndarray]) -> None:
-        self.encoder, self.cosine_floor, self.memo = encoder, floor, memo
+    def __init__(self, encoder: Any, floor: float | None = None,
+                 memo: dict[tuple[bool, str], np.ndarray] | None = None) -> None:
+        self.encoder = encoder
+        self.cosine_floor = encoder.cosine_floor if floor is None else floor
+        self.memo: dict[tuple[bool, str], np.ndarray] = {} if memo is None else memo
         self.max_chars, self.languages = encoder.max_chars, encoder.languages
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -73,7 +78,7 @@ def scorers(floors: Sequence[float], baselines: bool) -> dict[str, Any]:
     memo: dict[tuple[bool, str], np.ndarray] = {}
     out: dict[str, Any] = {"minilm-any": DenseRelevance(cache_size=None, languages=LANGS)} if baselines else {}
     for floor in floors:
-        out[f"e5-{floor:g}"] = DenseRelevance(encoder=_Remembered(base, floor, memo), cache_size=None)  # type: ignore[arg-type]
+        out[f"e5-{floor:g}"] = DenseRelevance(encoder=RememberedEncoder(base, floor, memo), cache_size=None)  # type: ignore[arg-type]
     return out
 
 

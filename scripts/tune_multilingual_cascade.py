@@ -21,30 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from scripts.eval_multilingual_dense import RememberedEncoder
 
 TRACKS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 LANGS = ("en", "de", "es", "fr")
-
-
-class _Remembered:
-    """An encoder that remembers every page's and query's embedding (the variants share one encoding)."""
-
-    def __init__(self, encoder: Any) -> None:
-        self.encoder = encoder
-        self.max_chars, self.languages, self.cosine_floor = encoder.max_chars, encoder.languages, encoder.cosine_floor
-        self.memo: dict[tuple[bool, str], np.ndarray] = {}
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        todo = [t for t in dict.fromkeys(texts) if (False, t) not in self.memo]
-        if todo:
-            self.memo.update({(False, t): v for t, v in zip(todo, self.encoder.encode(todo))})
-        return np.stack([self.memo[(False, t)] for t in texts])
-
-    def encode_query(self, query: str) -> np.ndarray:
-        if (True, query) not in self.memo:
-            self.memo[(True, query)] = self.encoder.encode_query(query)
-        return self.memo[(True, query)]
 
 
 def variants(floors: Sequence[float], tops: Sequence[int], tokens: Sequence[int]) -> dict[str, Any]:
@@ -53,7 +33,7 @@ def variants(floors: Sequence[float], tops: Sequence[int], tokens: Sequence[int]
     from authorag.relevance.dense import DenseRelevance
     from authorag.relevance.encoders import E5_SMALL, E5SmallEncoder
 
-    shared = {n: _Remembered(E5SmallEncoder(max_tokens=n)) for n in tokens}
+    shared = {n: RememberedEncoder(E5SmallEncoder(max_tokens=n)) for n in tokens}
     out: dict[str, Any] = {}
     for n in tokens:
         e5 = DenseRelevance(encoder=shared[n], cache_size=None)  # type: ignore[arg-type]

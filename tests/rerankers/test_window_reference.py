@@ -26,8 +26,8 @@ TEXTS = {
 }
 
 
-class TableScorer:
-    """A tiny real scorer over a dict (domain -> authority, credibility)."""
+class KnownOrUnknown:
+    """A tiny real scorer: the listed domains from a dict (authority, credibility), any other unknown."""
 
     name = "dict"
 
@@ -37,12 +37,13 @@ class TableScorer:
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         out: list[AuthorityDetail] = []
         for c in candidates:
-            a, cred = self.values[c.domain or ""]
-            out.append(AuthorityDetail(a, 1.0, "table", credibility=cred))
+            known = self.values.get(c.domain or "")
+            out.append(AuthorityDetail(None, 0.0, "unknown") if known is None
+                       else AuthorityDetail(known[0], 1.0, "table", credibility=known[1]))
         return out
 
 
-SCORER = TableScorer({"amendes.gouv.fr": (0.8, 0.9), "fr-paiement-securise.com": (0.2, 0.05)})
+SCORER = KnownOrUnknown({"amendes.gouv.fr": (0.8, 0.9), "fr-paiement-securise.com": (0.2, 0.05)})
 
 
 def mask(*v: bool) -> np.ndarray:
@@ -131,7 +132,7 @@ def test_an_answer_in_other_words_keeps_the_address_s_evidence_that_it_is_on_top
              ("https://docs.gitdocs.net/en/associating-text-editors-with-git",
               "Associating text editors with Git. Set the editor Git opens for commit messages with git config. "
               "For example, use vim for Vim. The editor must wait until you close the file.")]
-    scorer = TableScorer({"askforum.org": (0.3, 0.5), "gitdocs.net": (0.9, 0.95)})
+    scorer = KnownOrUnknown({"askforum.org": (0.3, 0.5), "gitdocs.net": (0.9, 0.95)})
     cands = [Candidate.create(pages[i][0], pages[i][1], id=str(i)) for i in order]
     ranking = AuthorityReranker(scorer, relevance=BM25Relevance(language="en")).rerank("how do I exit vim", cands)
     by_id = {c.id: c.scores for c in ranking.candidates}
@@ -150,23 +151,6 @@ ABGESCHAFFT = ("EILMELDUNG: Das Bürgergeld wird abgeschafft! Ab dem ersten Janu
                "verschwiegen. Teilen Sie diese Nachricht mit allen, bevor sie gelöscht wird.")
 CALM = ABGESCHAFFT.replace("EILMELDUNG: ", "").replace(" Die Medien haben das bisher verschwiegen. Teilen Sie diese "
                                                       "Nachricht mit allen, bevor sie gelöscht wird.", "")
-
-
-class KnownOrUnknown:
-    """A tiny real scorer: the listed domains from a dict (authority, credibility), any other unknown."""
-
-    name = "dict"
-
-    def __init__(self, values: dict[str, tuple[float, float]]) -> None:
-        self.values = values
-
-    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
-        out: list[AuthorityDetail] = []
-        for c in candidates:
-            known = self.values.get(c.domain or "")
-            out.append(AuthorityDetail(None, 0.0, "unknown") if known is None
-                       else AuthorityDetail(known[0], 1.0, "table", credibility=known[1]))
-        return out
 
 
 def test_a_page_showing_low_credibility_cues_is_never_the_reference() -> None:
