@@ -6,7 +6,7 @@ A reranker's window (:mod:`authorag.rerankers.fusion`) puts a candidate on topic
 best. Encoding every page costs about a hundred times what the words cost, so this scorer:
 
 1. reads every candidate's words in the query's language, as the window does (query-term
-   coverage mixed with BM25, each relative to its best, then relative to the best page that is
+   coverage, which also reads the words of the address's path, mixed with BM25, each relative to its best, then relative to the best page that is
    not keyword-stuffed: :func:`words_share`);
 2. leaves a page whose words are far below the best (under ``lexical_floor`` of it) unencoded,
    in a language the lexical path reads (en, de, es, fr) and when coverage tells the pages apart:
@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
-from authorag.relevance.coverage import coverage_and_stuffing
+from authorag.relevance.coverage import address_words, coverage_and_stuffing
 from authorag.relevance.dense import DenseRelevance
 from authorag.relevance.encoders import (
     E5_SMALL,
@@ -247,7 +247,7 @@ class CascadeRelevance:
             return [], [], None
         texts = [c.text for c in candidates]
         guess = detect_language(query, texts)
-        cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical)
+        cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical, [address_words(c.url) for c in candidates])
         bm25 = BM25Relevance(language=guess.lexical).score(query, candidates)
         share = words_share(cov, bm25, stuffed)
         reader = self._reader_for(guess.language)

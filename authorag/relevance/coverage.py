@@ -38,6 +38,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from urllib.parse import unquote, urlsplit
 
 from authorag.relevance.language import detect_language, stem_words, stopwords_for
 from authorag.relevance.tokens import tokenize
@@ -191,5 +192,20 @@ def keyword_stuffed(query: str, texts: Sequence[str], language: str | None = Non
     return coverage_and_stuffing(query, texts, language)[1]
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+def address_words(url: str) -> str:
+    """The part of ``url`` that names a page's subject: its path and query string, decoded (not
+    its scheme, host or fragment); empty for an address that does not parse.
+
+    Example:
+        >>> address_words("https://www.impots.gouv.fr/particulier/questions/que-dois-je-declarer?lang=fr#top")
+        '/particulier/questions/que-dois-je-declarer lang=fr'
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
+
+
+__all__ = ["address_words", "ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
            "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

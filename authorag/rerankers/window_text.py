@@ -14,26 +14,23 @@ such a candidate is never the relevance reference, as a keyword-stuffed one is n
 values do not change. The cue lists read English, German, Spanish, French and Portuguese; with a query in
 another language no candidate shows a cue.
 
-Coverage also reads the words of each candidate's address (:func:`address_words`: its path and
+Coverage also reads the words of each candidate's address
+(:func:`~authorag.relevance.coverage.address_words`: its path and
 query string, not its host): a page's address names its subject as a title does
 (``/frage/darf-arbeitgeber-ueberstunden-anordnen``, ``/questions/11828270/how-do-i-exit-vim``), so
 an answer that explains the question in other words than the question's keeps the words' evidence
 that it is on topic. The host is left out: it names the site, and a look-alike copies it. Those
 words count for coverage only, never for keyword stuffing.
 
-Example:
-    >>> address_words("https://www.impots.gouv.fr/particulier/questions/que-dois-je-declarer?lang=fr#top")
-    '/particulier/questions/que-dois-je-declarer lang=fr'
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
 from authorag.evidence.text import CUE_NAMES, read_texts
-from authorag.relevance.coverage import coverage_and_stuffing
+from authorag.relevance.coverage import address_words, coverage_and_stuffing
 from authorag.relevance.language import detect_language
 from authorag.rerankers.fusion import WindowText
 from authorag.scores import RANK_SCORE, RELEVANCE_SCORE
@@ -78,14 +75,4 @@ def low_cues(texts: Sequence[str], language: str) -> list[tuple[str, ...]]:
     return [tuple(CUE_NAMES[c.family] for c in cues if c.low) for cues in read_texts(texts, language).cues]
 
 
-def address_words(url: str) -> str:
-    """The part of ``url`` that names a page's subject: its path and query string, decoded (not
-    its scheme, host or fragment); empty for an address that does not parse."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return ""
-    return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
-
-
-__all__ = ["address_words", "low_cues", "read_window_text"]
+__all__ = ["low_cues", "read_window_text"]

@@ -109,3 +109,16 @@ def test_missing_extra_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setitem(sys.modules, "transformers", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'authorag\[embeddings\]'"):
         load_relevance("cascade")
+
+
+def test_a_page_whose_address_names_the_question_is_encoded() -> None:
+    # The answer uses none of the question's words; its address does (as the window reads it). Before
+    # the cascade read addresses, this page was left unencoded under the lexical floor, off topic.
+    cascade = CascadeRelevance()
+    query = "how do I exit vim"
+    pages = [Candidate.create("https://forum.example.org/t/1", "How do I exit vim? I opened vim and cannot exit vim."),
+             Candidate.create("https://qa.example.org/questions/11828270/how-do-i-exit-vim",
+                              "Press Escape, then type :q and Enter to quit; :q! discards your changes."),
+             Candidate.create("https://recipes.example.org/bread", "Knead the dough for ten minutes, then let it rise.")]
+    _, encoded, _ = cascade.score_encoded(query, pages)
+    assert encoded == [True, True, False]

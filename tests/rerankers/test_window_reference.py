@@ -100,7 +100,7 @@ def test_low_credibility_is_the_rule_s_low_branch_or_page_evidence_below_its_cei
 
 
 def test_address_words_are_the_path_and_query_decoded() -> None:
-    from authorag.rerankers.window_text import address_words
+    from authorag.relevance.coverage import address_words
 
     assert address_words("https://www.gutefrage.net/frage/darf-arbeitgeber-%C3%BCberstunden-anordnen") == \
         "/frage/darf-arbeitgeber-überstunden-anordnen"
