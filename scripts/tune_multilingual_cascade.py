@@ -33,14 +33,15 @@ def variants(floors: Sequence[float], tops: Sequence[int], tokens: Sequence[int]
     from authorag.relevance.dense import DenseRelevance
     from authorag.relevance.encoders import E5_SMALL, E5SmallEncoder
 
-    shared = {n: RememberedEncoder(E5SmallEncoder(max_tokens=n)) for n in tokens}
     out: dict[str, Any] = {}
     for n in tokens:
-        e5 = DenseRelevance(encoder=shared[n], cache_size=None)  # type: ignore[arg-type]
+        base, memo = E5SmallEncoder(max_tokens=n), {}  # every floor and budget shares one encoding
+        e5 = {f: DenseRelevance(encoder=RememberedEncoder(base, f, memo), cache_size=None)  # type: ignore[arg-type]
+              for f in floors}
         for top in tops:
             for floor in floors:
                 cascade = CascadeRelevance(multilingual=True)
-                cascade.multilingual = CascadeReader(E5_SMALL, e5, top, floor)
+                cascade.multilingual = CascadeReader(E5_SMALL, e5[floor], top)
                 out[f"f{floor:g}-top{top}-t{n}"] = cascade
     return out
 

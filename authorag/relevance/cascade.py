@@ -6,8 +6,8 @@ A reranker's window (:mod:`authorag.rerankers.fusion`) puts a candidate on topic
 best. Encoding every page costs about a hundred times what the words cost, so this scorer:
 
 1. reads every candidate's words in the query's language, as the window does (query-term
-   coverage, which also reads the words of the address's path, mixed with BM25, each relative to its best, then relative to the best page that is
-   not keyword-stuffed: :func:`words_share`);
+   coverage, which also reads the words of the address's path, mixed with BM25, each relative to
+   its best, then relative to the best page that is not keyword-stuffed: :func:`words_share`);
 2. leaves a page whose words are far below the best (under ``lexical_floor`` of it) unencoded,
    in a language the lexical path reads (en, de, es, fr) and when coverage tells the pages apart:
    the window's words veto it whatever its meaning. A page with none of the query's words is
@@ -127,22 +127,14 @@ class CascadeReader:
 
     Attributes:
         name: the encoder's name (:data:`~authorag.relevance.encoders.ENCODERS`).
-        dense: the dense relevance that encodes and remembers the pages.
+        dense: the dense relevance that encodes and remembers the pages; its cosines are read above
+            its encoder's ``cosine_floor`` (:meth:`~authorag.relevance.dense.DenseRelevance.similarities`).
         top: pages it encodes per call at most.
-        floor: the cosine read as no relevance (the encoder's ``cosine_floor``; 0: the cosine as it is).
     """
 
     name: str
     dense: DenseRelevance
     top: int
-    floor: float
-
-    def similarities(self, query: str, texts: Sequence[str]) -> list[float]:
-        """The cosines of ``texts`` to ``query``, read above :attr:`floor` (at least 0) when it has one."""
-        cosines = self.dense.cosines(query, texts)
-        if self.floor == 0.0:
-            return cosines
-        return [max(0.0, (c - self.floor) / (1.0 - self.floor)) for c in cosines]
 
 
 class CascadeRelevance:
@@ -190,13 +182,12 @@ class CascadeRelevance:
         check_unit("lexical_floor", lexical_floor)
         check_unit("below_window", below_window)
         self.dense = DenseRelevance(model, cache_size=cache_size, precision=precision, max_tokens=max_tokens)
-        self.english = CascadeReader(MINILM if model is None else str(model), self.dense, encode_top,
-                                     self.dense.encoder.cosine_floor)
+        self.english = CascadeReader(MINILM if model is None else str(model), self.dense, encode_top)
         self.multilingual: CascadeReader | None = None
         """The reader for the other languages e5 reads (None: not installed, or ``multilingual=False``)."""
         if multilingual or (multilingual is None and e5_installed()):
             e5 = DenseRelevance(encoder=E5SmallEncoder(max_tokens=MULTILINGUAL_TOKENS), cache_size=cache_size)
-            self.multilingual = CascadeReader(E5_SMALL, e5, multilingual_top, e5.encoder.cosine_floor)
+            self.multilingual = CascadeReader(E5_SMALL, e5, multilingual_top)
         self.encode_top = encode_top
         self.lexical_floor = lexical_floor
         self.below_window = below_window
@@ -252,7 +243,7 @@ class CascadeRelevance:
         share = words_share(cov, bm25, stuffed)
         reader = self._reader_for(guess.language)
         chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top)
-        cosines = reader.similarities(query, [texts[i] for i in chosen])
+        cosines = reader.dense.similarities(query, [texts[i] for i in chosen])
         best = max(0.0, max(cosines, default=0.0))
         scores = (best * self.below_window * share).tolist()
         for i, value in zip(chosen, cosines):
@@ -285,7 +276,7 @@ class CascadeRelevance:
         return sorted(order[:top])
 
     def __repr__(self) -> str:
-        extra = None if self.multilingual is None else (self.multilingual.top, self.multilingual.floor)
+        extra = None if self.multilingual is None else (self.multilingual.top, self.multilingual.dense.encoder.cosine_floor)
         return (f"CascadeRelevance(encode_top={self.encode_top}, lexical_floor={self.lexical_floor}, "
                 f"below_window={self.below_window}, dense={self.dense!r}, multilingual={extra!r})")
 

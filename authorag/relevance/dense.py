@@ -297,7 +297,11 @@ class DenseRelevance:
     def score(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         """Cosine similarity of each candidate's ``text`` to ``query``, in input order: in [-1, 1],
         or above the encoder's ``cosine_floor`` rescaled to [0, 1] when it has one."""
-        cosines = self.cosines(query, [c.text for c in candidates])
+        return self.similarities(query, [c.text for c in candidates])
+
+    def similarities(self, query: str, texts: Sequence[str]) -> list[float]:
+        """:meth:`score` of ``texts``: their cosines, read above the encoder's ``cosine_floor`` when it has one."""
+        cosines = self.cosines(query, texts)
         floor = self.encoder.cosine_floor
         return cosines if floor == 0.0 else [max(0.0, (c - floor) / (1.0 - floor)) for c in cosines]
 
