@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from scripts.eval_relevance_cost import cell_text
+
 V2_TRACKS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 V1_TRACKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists", "no-harm-hard")
 METHODS = ("relevance-only", "default")
@@ -162,14 +164,6 @@ def costs(n: int, seed: int) -> dict[str, Any]:
     return out
 
 
-def _cell(cell: Any) -> str:
-    if not isinstance(cell, dict):
-        return "–"
-    ci = cell.get("ci")
-    value = float(cell["value"])
-    return f"{value:.2f}" if not ci else f"{value:.2f} [{float(ci[0]):.2f}, {float(ci[1]):.2f}]"
-
-
 def markdown(results: dict[str, Any]) -> str:
     names = results["relevances"]
     lines = ["# Meaning in the query's language: multilingual-e5-small against MiniLM and BM25", "",
@@ -194,11 +188,11 @@ def markdown(results: dict[str, Any]) -> str:
             for part in ("rows", "detail_rows"):
                 rows = data[part]
                 for row in dict.fromkeys(r.rsplit(" (", 1)[0] for r in rows if " (" in r and ", lang" not in r):
-                    lines.append(f"| {task} | {row} | " + " | ".join(_cell(rows.get(f"{row} ({n})")) for n in names) + " |")
+                    lines.append(f"| {task} | {row} | " + " | ".join(cell_text(rows.get(f"{row} ({n})")) for n in names) + " |")
                 if part == "detail_rows":
                     head = next(iter(rows), "").split(" (")[0]
                     for lang in LANGS:
-                        cells = [_cell(rows.get(f"{head} ({n}), lang {lang}")) for n in names]
+                        cells = [cell_text(rows.get(f"{head} ({n}), lang {lang}")) for n in names]
                         if any(c != "–" for c in cells):
                             lines.append(f"| {task} | {head}, {lang} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

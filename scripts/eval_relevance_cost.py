@@ -118,7 +118,7 @@ def markdown(results: dict[str, Any]) -> str:
             for task, data in by_task.items():
                 rows = data["rows"]
                 for row in dict.fromkeys(r.rsplit(" (", 1)[0] for r in rows):
-                    cells = [_cell(rows.get(f"{row} ({n})")) for n in names]
+                    cells = [cell_text(rows.get(f"{row} ({n})")) for n in names]
                     lines.append(f"| {split} | {task} | {row} | " + " | ".join(cells) + " |")
                 same = data["same_orders"]
                 lines.append(f"| {split} | {task} | same orders as dense ({data['orders']}) | 1.00 | "
@@ -127,7 +127,8 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _cell(cell: Any) -> str:
+def cell_text(cell: Any) -> str:
+    """A result cell as a table shows it: its value and CI to two decimals, or a dash."""
     if not isinstance(cell, dict):
         return "–"
     ci = cell.get("ci")
