@@ -11,17 +11,16 @@ It also reads which candidates' text shows a present low-credibility cue (:func:
 evidence's text layer, :func:`~authorag.evidence.text.read_texts`, in the query's language, so
 no page's language is identified again; whether or not the page-evidence trust tier is on):
 such a candidate is never the relevance reference, as a keyword-stuffed one is not. Trust
-values do not change. The cue lists read English, German, Spanish, French and Portuguese; with a query in
-another language no candidate shows a cue.
+values do not change. The cue lists read English, German, Spanish, French and Portuguese; with a
+query in another language no candidate shows a cue.
 
 Coverage also reads the words of each candidate's address
-(:func:`~authorag.relevance.coverage.address_words`: its path and
-query string, not its host): a page's address names its subject as a title does
-(``/frage/darf-arbeitgeber-ueberstunden-anordnen``, ``/questions/11828270/how-do-i-exit-vim``), so
+(:func:`~authorag.relevance.coverage.address_words`: its path and query string, not its host): a
+page's address names its subject as a title does (``/frage/darf-arbeitgeber-ueberstunden-anordnen``,
+``/questions/11828270/how-do-i-exit-vim``), so
 an answer that explains the question in other words than the question's keeps the words' evidence
 that it is on topic. The host is left out: it names the site, and a look-alike copies it. Those
 words count for coverage only, never for keyword stuffing.
-
 """
 from __future__ import annotations
 
