@@ -40,8 +40,10 @@ URL_CUES: dict[str, tuple[str, re.Pattern[str]]] = {
 """URL cue -> (what it stands for, pattern over the lower-cased path and query)."""
 HOSTED_CUE = "u.hosted"
 STUFFED_CUE = "u.stuffed"
-_STUFFED = re.compile(r"cure|miracle|remed(?:y|ies)|detox|secret|alkaliz|holistic|natural|heal(?:ing)?|herbal")
-"""Domain-name words of the "miracle cure" sites (the registrable name only, not the suffix)."""
+_STUFFED = re.compile(r"(?<!se)cure|miracle|remed(?:y|ies)|detox|secret|alkaliz|holistic|natural|heal(?!th)|herbal")
+"""Domain-name words of the "miracle cure" sites (the registrable name only, not the suffix). A
+domain name has no spaces, so the words are found inside others: ``health`` (a hospital's,
+a health district's) and ``secure`` are other words, not ``heal`` and ``cure``."""
 URL_SHAPE = ("u.depth", "u.query", "u.home", "u.static", "u.script", "u.pdf", "u.noext", "u.org", "u.cctld")
 """Shape features, in the order :func:`url_features` writes them."""
 URL_FEATURES: tuple[str, ...] = (*URL_CUES, HOSTED_CUE, STUFFED_CUE, *URL_SHAPE)

@@ -161,6 +161,17 @@ def test_url_cues_alone_are_weak_and_only_known_low_ones_are_read() -> None:
     assert both.cues == ("affiliate referral parameter", "cure words in the domain name (zq-remedy)")
 
 
+def test_health_and_secure_in_a_domain_name_are_not_cure_words() -> None:
+    health, secure, healing = PageEvidence().estimate([
+        Candidate.create("https://www.zq-bozemanhealth.org/classes?hop=aff9", ""),
+        Candidate.create("https://www.zq-securebank.com/login?hop=aff9", ""),
+        Candidate.create("https://www.zq-naturalhealing.com/login?hop=aff9", "")])
+    for est in (health, secure):
+        assert not est.spoke and est.why == "low-credibility cues too weak to move the page: affiliate referral parameter"
+    assert healing.spoke and healing.trust < UNKNOWN_LEVEL
+    assert healing.cues == ("affiliate referral parameter", "cure words in the domain name (zq-naturalhealing)")
+
+
 def test_detail_carries_the_verdict_and_keeps_recognition() -> None:
     page = PageEvidence()
     est = page.estimate([Candidate.create("https://zq-remedy.biz/x.html", CURE)])[0]
