@@ -28,7 +28,7 @@ def test_each_page_gets_the_class_of_what_page_evidence_did() -> None:
     details = load_scorer(ScorerSettings(page_evidence=True)).score(cands)
     assert [load_script("page_evidence_reach").page_class(d) for d in details] == [
         "not asked", "spoke down", "spoke up", "abstained: no known cue", "abstained: low cue too weak",
-        "abstained: page language it not read (reads en, de, es, fr, pt)", "abstained: no page text"]
+        "abstained: page language 'it' not read (reads en, de, es, fr, pt)", "abstained: no page text"]
 
 
 def test_the_committed_record_changes_no_order_on_either_half() -> None:

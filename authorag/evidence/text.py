@@ -185,7 +185,7 @@ class TextBatch:
     def reason(self, i: int) -> str:
         """Why page ``i``'s text gave the evidence it did."""
         if self.status[i] == "language":
-            return f"page language {self.language[i]} not read (reads {', '.join(READ_LANGUAGES)})"
+            return f"page language '{self.language[i]}' not read (reads {', '.join(READ_LANGUAGES)})"
         return STATUS_REASONS[self.status[i]]
 
 

@@ -113,7 +113,7 @@ def test_low_cues_win_over_high_cues() -> None:
     ("", "no page text"), ("\x00\x01binary" * 300, "page text is binary or control characters"),
     ("Short page here.", "page text under 12 words"),
     ("Il governo ha annunciato oggi un nuovo programma per le famiglie a basso reddito, secondo il ministro. " * 3,
-     "page language it not read (reads en, de, es, fr, pt)"),
+     "page language 'it' not read (reads en, de, es, fr, pt)"),
 ])
 def test_abstains_outside_what_it_reads_with_the_reason(text: str, why: str) -> None:
     est = PageEvidence().estimate([Candidate.create("https://zq-blog-7.biz/some/article", text)])[0]
