@@ -35,6 +35,7 @@ from authorag.platforms import match_platform
 from authorag.relevance.coverage import QUOTE_MIN_WORDS
 from authorag.relevance.language import detect_language, stem_words
 from authorag.rerankers.calibration import NAMED
+from authorag.text_window import HEAD_CHARS
 from authorag.types import Candidate
 
 USER_CONTENT: frozenset[str] = frozenset({"forum", "qa", "social", "video"})
@@ -54,12 +55,14 @@ def user_post(c: Candidate) -> bool:
 def restated_spans(query: str, text: str, language: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` that restate ``query``: runs of at least
     :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words in which each word follows the one
-    before as it does in the query (stemmed and folded in ``language``, stop words kept)."""
+    before as it does in the query (stemmed and folded in ``language``, stop words kept), looked
+    for in the text's head (:data:`~authorag.text_window.HEAD_CHARS`: where a post says what it is
+    about, and what an encoder reads), so the work per page is bounded however long it is."""
     query_words = stem_words([w.casefold() for w in _WORD.findall(query)][:_MAX_QUERY_WORDS], language)
     pairs = frozenset(zip(query_words, query_words[1:]))
     if not pairs:
         return []
-    found = list(_WORD.finditer(text))
+    found = list(_WORD.finditer(text, 0, HEAD_CHARS))
     words = stem_words([m.group(0).casefold() for m in found], language)
     spans: list[tuple[int, int]] = []
     i = 0

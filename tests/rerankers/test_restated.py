@@ -11,6 +11,7 @@ from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.restated import read_without_restated, restated_note, restated_spans, user_post, without_spans
 from authorag.scores import RELEVANCE_NORM_SCORE
+from authorag.text_window import HEAD_CHARS
 from authorag.types import AuthorityDetail, Candidate
 
 
@@ -64,6 +65,13 @@ def test_a_restatement_is_a_run_of_the_question_s_words_in_its_order() -> None:
     text = "Yes, we only use 10 percent of our brain. Our brain uses 20 percent of the energy."
     assert [text[a:b] for a, b in restated_spans(query, text, "en")] == ["we only use 10 percent of our brain"]
     assert restated_spans(query, "Our brain uses only ten percent of the energy we eat.", "en") == []
+
+
+def test_a_restatement_is_looked_for_in_the_text_s_head_only() -> None:
+    query = "do we only use 10 percent of our brain"
+    restated = "Yes, we only use 10 percent of our brain."
+    assert restated_spans(query, restated + " filler" * 800, "en") == [(5, 40)]
+    assert restated_spans(query, "filler " * (HEAD_CHARS // 7 + 1) + restated, "en") == []
 
 
 def test_a_restatement_is_read_in_the_query_s_language() -> None:
