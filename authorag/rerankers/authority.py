@@ -15,6 +15,7 @@ from authorag.relevance.base import EncodesSome, ReadsLanguages, RelevanceScorer
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
+from authorag.rerankers.restated import read_without_restated, restated_note
 from authorag.rerankers.suitability import blend_suitability
 from authorag.rerankers.window_text import read_window_text
 from authorag.scores import (
@@ -161,16 +162,20 @@ class AuthorityReranker:
                                                      policy.suitability_weight)
         relevance, words, lang_note = chosen
         rel_name = None if relevance is None else relevance.name
+        # relevance reads a user post that restates the question without the restatement
+        read, restated = read_without_restated(query, cands)
+        if restated is not None:
+            lang_note = join_notes(lang_note, restated_note(restated, [c.url for c in cands]))
         encoded: list[bool] | None = None
         if isinstance(relevance, EncodesSome):  # which candidates the encoder read: a score each
-            scores, encoded, encoder_note = relevance.score_encoded(query, cands)
+            scores, encoded, encoder_note = relevance.score_encoded(query, read)
             rel = [float(r) for r in scores]
             lang_note = join_notes(lang_note, encoder_note)
         elif relevance is not None:
-            rel = [float(r) for r in relevance.score(query, cands)]
+            rel = [float(r) for r in relevance.score(query, read)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window, window_note = read_window_text(query, cands, relevance is None, words) \
+        window, window_note = read_window_text(query, read, relevance is None, words) \
             if policy.fusion in ("window", "prior") else (None, None)
         lang_note = join_notes(lang_note, window_note)
         on_topic = None if window is None else window.coverage

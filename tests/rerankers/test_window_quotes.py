@@ -38,15 +38,21 @@ def test_the_reference_page_for_an_error_message_stays_on_topic(reverse: bool) -
     # Three Q&A pages quote the error message; docs.python.org explains it without quoting it
     # (no "ImportError", "attempted", "known"). Before, two Q&A pages were called stuffed and
     # the docs page fell off topic (window relevance 0.54 < 0.55), below every Q&A page.
+    # The Stack Overflow question (a user post) is read without the error message it restates
+    # (authorag.rerankers.restated): the message's rarer words then occur in fewer pages, BM25 weighs
+    # them more, and the docs page, which lacks them, has a smaller share of the best words; it was
+    # 0.8512 fused against realpython.com's 0.8509, and is now 0.8468: both on topic, trust and
+    # relevance order them.
     pages = _IMPORT_PAGES[::-1] if reverse else _IMPORT_PAGES
     reranker, mode = build_reranker(relevance=_Cosines(_IMPORT_COSINES))
     ranking = reranker.rerank(_IMPORT_Q, candidates([(u, t, None) for u, t in pages], mode)[0])
-    assert [c.url for c in ranking] == [DISCUSS, DOCS, REALPY, SO, SPAM]
+    assert [c.url for c in ranking] == [DISCUSS, REALPY, DOCS, SO, SPAM]
     fused = {c.url: c.scores["fused"] for c in ranking}
     assert fused[DOCS] >= 0.5 > fused[SPAM]  # on topic; the spam page is not
     # no page is called stuffed; the spam page (lowest relevance: never the reference anyway) is named for its cue
-    assert ranking.provenance.get("relevance_note") == ("low-credibility cues (download-and-fix spam), not used as "
-                                                        f"the relevance reference: {SPAM}")
+    assert ranking.provenance.get("relevance_note") == (
+        f"low-credibility cues (download-and-fix spam), not used as the relevance reference: {SPAM}; "
+        f"user posts that restate the question, relevance read without the restatement: {SO}")
     assert keyword_stuffed(_IMPORT_Q, [t for _, t in _IMPORT_PAGES]) == [False] * 5
 
 
@@ -55,9 +61,9 @@ def test_similarity_scores_keep_the_reference_page_on_topic() -> None:
     reranker, mode = build_reranker(relevance="similarity")
     cands, source = candidates([(u, t, _IMPORT_COSINES[u]) for u, t in _IMPORT_PAGES], mode)
     ranking = reranker.rerank(_IMPORT_Q, cands)
-    assert [c.url for c in ranking] == [DISCUSS, DOCS, REALPY, SO, SPAM]
+    assert [c.url for c in ranking] == [DISCUSS, REALPY, DOCS, SO, SPAM]
     rows = {b["url"]: b for b in breakdowns(ranking, source)}
-    assert rows[DOCS]["relevance_norm"] == pytest.approx(0.6219, abs=1e-4)
+    assert rows[DOCS]["relevance_norm"] == pytest.approx(0.6043, abs=1e-4)
 
 
 @pytest.mark.slow
@@ -67,7 +73,9 @@ def test_dense_keeps_the_reference_page_above_the_spam_page() -> None:
     urls = [c.url for c in ranking]
     assert urls.index(DOCS) < urls.index(SPAM)
     assert ranking.candidates[urls.index(DOCS)].scores["fused"] >= 0.5
-    assert ranking.provenance.get("relevance_note") is None
+    assert ranking.provenance.get("relevance_note") == (
+        f"low-credibility cues (download-and-fix spam), not used as the relevance reference: {SPAM}; "
+        f"user posts that restate the question, relevance read without the restatement: {SO}")
 
 
 # (question, a page quoting it inside prose, a page stuffed with its words)

@@ -1,0 +1,129 @@
+"""A user's post that restates the question is read without the restatement.
+
+On a forum, a Q&A site, a social network or a video platform (a user's page on a hosting
+platform whose content type is one of :data:`USER_CONTENT`: :func:`~authorag.platforms.match_platform`)
+a post that repeats the question word for word is the question asked again, or a claim made in
+the question's words ("Yes, we only use 10 percent of our brain"): relevance earned by restating
+the question is not evidence of answering it. Read with the restatement, such a post sets the
+relevance reference and an official page that answers in its own words falls under the window's
+share, where trust cannot lift it. So relevance (the scorer and the window's words) reads such a
+post without the runs of its text that restate the question (:func:`restated_spans`: at least
+:data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words that follow each other as they do in
+the question, stemmed in its language, stop words kept); what is left competes as any page does.
+
+Only user content on those platforms is read so: a page whose own publisher titles it with the
+question (a credit union's "Building an emergency fund", a blog post) names its subject, and
+without the title an encoder loses the page's subject. The address is not cut (Q&A addresses name
+the thread's question whatever the answer). Languages: stemming in English, German, Spanish and
+French, exact tokens in any other (the words relevance reads in the query's language).
+
+Example:
+    >>> restated_spans("do we only use 10 percent of our brain",
+    ...                "Yes, we only use 10 percent of our brain, the rest is dormant.", "en")
+    [(5, 40)]
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from authorag.platforms import match_platform
+from authorag.relevance.coverage import QUOTE_MIN_WORDS
+from authorag.relevance.language import detect_language, stem_words
+from authorag.rerankers.calibration import NAMED
+from authorag.text_window import HEAD_CHARS
+from authorag.types import Candidate
+
+USER_CONTENT: frozenset[str] = frozenset({"forum", "qa", "social", "video"})
+"""Content types of a hosting platform whose user pages are read without a restated question."""
+
+_WORD = re.compile(r"[^\W_]+")
+_MAX_QUERY_WORDS = 256
+"""Query words (stop words included) a restatement is looked for in."""
+
+
+def user_post(c: Candidate) -> bool:
+    """Whether ``c`` is a user's page on a forum, Q&A, social or video platform (:data:`USER_CONTENT`)."""
+    hit = match_platform(c.url, c.host, c.domain)
+    return hit is not None and not hit.official and hit.content_type in USER_CONTENT
+
+
+def restated_spans(query: str, text: str, language: str) -> list[tuple[int, int]]:
+    """Character spans of ``text`` that restate ``query``: runs of at least
+    :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words in which each word follows the one
+    before as it does in the query (stemmed and folded in ``language``, stop words kept), looked
+    for in the text's head (:data:`~authorag.text_window.HEAD_CHARS`: where a post says what it is
+    about, and what an encoder reads), so the work per page is bounded however long it is."""
+    query_words = stem_words([w.casefold() for w in _WORD.findall(query)][:_MAX_QUERY_WORDS], language)
+    pairs = frozenset(zip(query_words, query_words[1:]))
+    if not pairs:
+        return []
+    found = list(_WORD.finditer(text, 0, HEAD_CHARS))
+    words = stem_words([m.group(0).casefold() for m in found], language)
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        j = i
+        while j + 1 < len(words) and (words[j], words[j + 1]) in pairs:
+            j += 1
+        if j - i + 1 >= QUOTE_MIN_WORDS:
+            spans.append((found[i].start(), found[j].end()))
+        i = j + 1
+    return spans
+
+
+def without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with ``spans`` cut out (each replaced by one space).
+
+    Example:
+        >>> without_spans("Yes, we only use 10 percent of our brain, the rest.", [(5, 40)])
+        'Yes,  , the rest.'
+    """
+    parts: list[str] = []
+    start = 0
+    for a, b in spans:
+        parts.append(text[start:a])
+        start = b
+    parts.append(text[start:])
+    return " ".join(parts)
+
+
+def read_without_restated(query: str, cands: Sequence[Candidate]
+                          ) -> tuple[Sequence[Candidate], NDArray[np.bool_] | None]:
+    """The candidates relevance reads: each user post (:func:`user_post`) whose text restates
+    ``query`` replaced by a copy without the restatement, the others as they are; and which were
+    replaced (None, and ``cands`` itself, when none was). The query's language is detected only
+    when some user post has text."""
+    posts = [n for n, c in enumerate(cands) if c.text and user_post(c)]
+    if not query or not posts:
+        return cands, None
+    language = detect_language(query, [c.text for c in cands]).lexical
+    read = list(cands)
+    marks = np.zeros(len(cands), dtype=np.bool_)
+    for n in posts:
+        spans = restated_spans(query, cands[n].text, language)
+        if spans:
+            read[n] = dataclasses.replace(cands[n], text=without_spans(cands[n].text, spans))
+            marks[n] = True
+    return (read, marks) if marks.any() else (cands, None)
+
+
+def restated_note(marks: NDArray[np.bool_], names: Sequence[str]) -> str:
+    """The note naming the user posts read without the question they restate (at most
+    :data:`~authorag.rerankers.calibration.NAMED`, then how many more).
+
+    Example:
+        >>> restated_note(np.array([True, False]), ["https://www.quora.com/q/answer/a", "https://b.org"])
+        'user posts that restate the question, relevance read without the restatement: https://www.quora.com/q/answer/a'
+    """
+    which = [str(n) for n, m in zip(names, marks.tolist()) if m]
+    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
+    return ("user posts that restate the question, relevance read without the restatement: "
+            f"{', '.join(which[:NAMED])}{more}")
+
+
+__all__ = ["USER_CONTENT", "read_without_restated", "restated_note", "restated_spans", "user_post", "without_spans"]
