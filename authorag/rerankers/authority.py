@@ -12,6 +12,7 @@ from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import EncodesSome, ReadsLanguages, RelevanceScorer, SemanticScorer, WarmsUp
+from authorag.relevance.words import WordsReading
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
@@ -162,15 +163,16 @@ class AuthorityReranker:
         relevance, words, lang_note = chosen
         rel_name = None if relevance is None else relevance.name
         encoded: list[bool] | None = None
+        reading = WordsReading(query, cands)  # read when first asked, then shared by the cascade and the window
         if isinstance(relevance, EncodesSome):  # which candidates the encoder read: a score each
-            scores, encoded, encoder_note = relevance.score_encoded(query, cands)
+            scores, encoded, encoder_note = relevance.score_encoded(query, cands, reading)
             rel = [float(r) for r in scores]
             lang_note = join_notes(lang_note, encoder_note)
         elif relevance is not None:
             rel = [float(r) for r in relevance.score(query, cands)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window, window_note = read_window_text(query, cands, relevance is None, words) \
+        window, window_note = read_window_text(query, cands, relevance is None, words, reading) \
             if policy.fusion in ("window", "prior") else (None, None)
         lang_note = join_notes(lang_note, window_note)
         on_topic = None if window is None else window.coverage
