@@ -19,7 +19,8 @@ Usage:
     # with 4 clients, p50 with 1, BM25 in the same run, ratios and the targets printed
     .venv/bin/python scripts/bench_server.py --cost-targets --json out.json
     # the default relevance on English, German and Spanish pages and BM25 on English and German
-    # pages, each its own server, in one run (same settings as --cost-targets), ratios printed
+    # pages, each its own server, in one run (same settings as --cost-targets), ratios printed; with
+    # --baseline, each default run on the other checkout too, just before, and after / before printed
     .venv/bin/python scripts/bench_server.py --languages-cost --json out.json
 """
 from __future__ import annotations
@@ -379,13 +380,18 @@ LANGUAGE_RUNS = (("default", "en"), ("default", "de"), ("default", "es"), ("bm25
 """(relevance, language) of each server ``--languages-cost`` runs, in this order."""
 
 
-def languages_cost(measure: Any, default: str, load_before: float) -> dict[str, Any]:
+def languages_cost(measure: Any, default: str, load_before: float, baseline: Path | None = None) -> dict[str, Any]:
     """Each of :data:`LANGUAGE_RUNS` measured (its own server: none has seen another's pages), its
-    req/s with 4 clients and p50 with 1 printed, with the ratios to the English default and to BM25."""
+    req/s with 4 clients and p50 with 1 printed, with the ratios to the English default and to BM25.
+    With a ``baseline`` checkout, each default run is measured on the baseline first (``before
+    default LANG``), in the same run, and the ratios after / before are printed."""
+    plan = [(f"{relevance} {language}", relevance, language, None) for relevance, language in LANGUAGE_RUNS]
+    if baseline is not None:  # each language's before just ahead of its after
+        plan = [row for name, rel, lang, src in plan
+                for row in ([(f"before {name}", rel, lang, baseline)] if rel == "default" else []) + [(name, rel, lang, src)]]
     runs: dict[str, list[dict[str, Any]]] = {}
-    for i, (relevance, language) in enumerate(LANGUAGE_RUNS):
-        runs[f"{relevance} {language}"], _ = measure(None, default if relevance == "default" else relevance,
-                                                     4 * i, language)
+    for i, (name, relevance, language, source) in enumerate(plan):
+        runs[name], _ = measure(source, default if relevance == "default" else relevance, 4 * i, language)
     summary: dict[str, dict[str, Any]] = {}
     for name, levels in runs.items():
         by = {lv["concurrency"]: lv for lv in levels}
@@ -395,22 +401,41 @@ def languages_cost(measure: Any, default: str, load_before: float) -> dict[str, 
     base = summary["default en"]
     lines = []
     for name, row in summary.items():
-        bm25 = summary["bm25 " + name.split()[1]] if "bm25 " + name.split()[1] in summary else summary["bm25 en"]
+        language = name.split()[-1]
+        bm25 = summary.get("bm25 " + language, summary["bm25 en"])
         row["req_per_s_over_default_en"] = round(row["req_per_s_4_clients"] / max(base["req_per_s_4_clients"], 1e-9), 2)
         row["p50_over_default_en"] = round((row["p50_ms_1_client"] or 0) / max(base["p50_ms_1_client"] or 1e-9, 1e-9), 2)
         row["p50_over_bm25"] = round((row["p50_ms_1_client"] or 0) / max(bm25["p50_ms_1_client"] or 1e-9, 1e-9), 2)
-        lines.append(f"{name:>10}: {row['req_per_s_4_clients']:>7} req/s with 4 clients (x{row['req_per_s_over_default_en']}"
+        lines.append(f"{name:>17}: {row['req_per_s_4_clients']:>7} req/s with 4 clients (x{row['req_per_s_over_default_en']}"
                      f" the English default's), p50 {row['p50_ms_1_client']} ms with 1 (x{row['p50_over_default_en']} "
                      f"the English default's, x{row['p50_over_bm25']} BM25's), server CPU "
                      f"{row['server_cpu_ms_per_req_4_clients']} ms/req, {row['errors']} errors")
+    lines += _after_over_before(summary)
     for line in lines:
         print(line)
     print(f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs")
     return {"endpoint": "/v1/rerank", "command": "scripts/bench_server.py --languages-cost", "relevance": default,
+            "baseline": None if baseline is None else str(baseline),
             "documents": 20, "words_per_document": 200, "fresh_texts": True, "workers": 2,
             "queries": {lang: PAGE_LANGUAGES[lang][0] for lang in dict.fromkeys(lang for _, lang in LANGUAGE_RUNS)},
             "cpus": os.cpu_count(), "load_average_before": load_before, "load_average_after": os.getloadavg()[0],
             "python": platform.python_version(), "summary": summary, "lines": lines, "runs": runs}
+
+
+def _after_over_before(summary: dict[str, dict[str, Any]]) -> list[str]:
+    """For each default run measured before too: its req/s, p50 and server CPU after over before."""
+    lines = []
+    for name, row in summary.items():
+        old = summary.get(f"before {name}")
+        if old is None:
+            continue
+        ratios = {"req_per_s": row["req_per_s_4_clients"] / max(old["req_per_s_4_clients"], 1e-9),
+                  "p50": (row["p50_ms_1_client"] or 0) / max(old["p50_ms_1_client"] or 1e-9, 1e-9),
+                  "server_cpu": row["server_cpu_ms_per_req_4_clients"] / max(old["server_cpu_ms_per_req_4_clients"], 1e-9)}
+        row["after_over_before"] = {k: round(v, 2) for k, v in ratios.items()}
+        lines.append(f"{name:>17}: after / before: req/s x{ratios['req_per_s']:.2f}, p50 x{ratios['p50']:.2f}, "
+                     f"server CPU x{ratios['server_cpu']:.2f}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -430,7 +455,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--languages-cost", action="store_true",
                     help="as --cost-targets, for the server's default relevance on English, German and Spanish "
                          "pages and BM25 on English and German pages, each its own server, in one run; prints "
-                         "req/s with 4 clients and p50 with 1 of each, and the ratios")
+                         "req/s with 4 clients and p50 with 1 of each, and the ratios; with --baseline, each "
+                         "default run is measured on that checkout too, just before")
     ap.add_argument("--fresh-texts", action="store_true",
                     help="every document of every request is a page the server has not seen (new text "
                          "and URL): what dense relevance must encode; implies --fresh-urls")
@@ -508,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         return levels, warm_s
 
     if args.languages_cost:
-        report = languages_cost(measure, args.relevance, load_before)
+        report = languages_cost(measure, args.relevance, load_before, args.baseline)
         if args.json:
             args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         return 0

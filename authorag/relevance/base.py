@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from authorag.types import Candidate
+
+if TYPE_CHECKING:  # the protocol names it; base stays free of the lexical modules at run time
+    from authorag.relevance.words import WordsReading
 
 
 @runtime_checkable
@@ -64,9 +67,11 @@ class EncodesSome(Protocol):
     breakdown shows it as ``relevance_decided_by``; a note naming the encoder, when it is not the
     default one, goes into the ranking's ``relevance_note``."""
 
-    def score_encoded(self, query: str, candidates: Sequence[Candidate]
+    def score_encoded(self, query: str, candidates: Sequence[Candidate], reading: WordsReading | None = None
                       ) -> tuple[list[float], list[bool], str | None]:
-        """The scores of ``score``, per candidate whether an encoder read it, and the note (or None)."""
+        """The scores of ``score``, per candidate whether an encoder read it, and the note (or None).
+        ``reading``: the query's words in the candidates when the caller has read them (None: read
+        them here)."""
         ...
 
 

@@ -43,7 +43,6 @@ from numpy.typing import NDArray
 
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
-from authorag.relevance.coverage import address_words, coverage_and_stuffing
 from authorag.relevance.dense import DenseRelevance
 from authorag.relevance.encoders import (
     E5_SMALL,
@@ -53,7 +52,8 @@ from authorag.relevance.encoders import (
     e5_installed,
     lexical_stand_in,
 )
-from authorag.relevance.language import LEXICAL_LANGUAGES, detect_language
+from authorag.relevance.language import LEXICAL_LANGUAGES
+from authorag.relevance.words import WordsReading
 from authorag.types import Candidate
 from authorag.validation import check_positive_int, check_unit
 
@@ -229,18 +229,22 @@ class CascadeRelevance:
         """One score per candidate, in order: the cosine where encoded, else below the window."""
         return self.score_encoded(query, candidates)[0]
 
-    def score_encoded(self, query: str, candidates: Sequence[Candidate]
+    def score_encoded(self, query: str, candidates: Sequence[Candidate], reading: WordsReading | None = None
                       ) -> tuple[list[float], list[bool], str | None]:
         """The scores of :meth:`score`, per candidate whether an encoder read it, and the note naming
         the encoder and the query's language when it is not the English one
-        (:class:`~authorag.relevance.base.EncodesSome`)."""
+        (:class:`~authorag.relevance.base.EncodesSome`). ``reading``: the query's words in the
+        candidates, when the caller has read them (the reranker shares them with its window);
+        None reads them here.
+
+        Raises:
+            ConfigError: ``reading`` was read for another query or other candidates.
+        """
         if not candidates:
             return [], [], None
-        texts = [c.text for c in candidates]
-        guess = detect_language(query, texts)
-        cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical, [address_words(c.url) for c in candidates])
-        bm25 = BM25Relevance(language=guess.lexical).score(query, candidates)
-        share = words_share(cov, bm25, stuffed)
+        words = WordsReading(query, candidates) if reading is None else reading.check_for(query, candidates)
+        texts, guess, cov = words.texts, words.language, words.coverage
+        share = words_share(cov, words.bm25, words.stuffed)
         reader = self._reader_for(guess.language)
         chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top)
         cosines = reader.dense.similarities(query, [texts[i] for i in chosen])

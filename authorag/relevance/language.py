@@ -39,7 +39,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
@@ -56,6 +56,9 @@ SAMPLE_CHARS = 300
 """Characters of each candidate's text read to detect the language."""
 POOL_CHARS = 3000
 """Characters of the candidates' text read in all to detect the language."""
+DETECTIONS_REMEMBERED = 16
+"""Detections :func:`detect_language` remembers, each by the query and the candidates' opening text it read
+(at most :data:`POOL_CHARS` characters of it)."""
 
 _SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french"}
 
@@ -144,9 +147,16 @@ def detect_language(query: str, texts: Sequence[str] = ()) -> LanguageGuess:
         >>> detect_language("mortgage", ["A mortgage is a loan used to buy a home."]).language
         'en'
     """
+    return _detect(query, _sample(texts))
+
+
+@lru_cache(maxsize=DETECTIONS_REMEMBERED)
+def _detect(query: str, sample: str) -> LanguageGuess:
+    """:func:`detect_language` of ``query`` with the candidates' opening text ``sample``: a pure
+    function of the two, remembered (a ranking asks once to choose its relevance and once to read
+    the words; the server meets the same query again)."""
     identifier = _identifier()
     lang, prob = identifier.classify(query)
-    sample = _sample(texts)
     # without text to help, the query alone decides at the pool's confidence
     if prob >= (QUERY_CONFIDENCE if sample else POOL_CONFIDENCE) and len(tokenize(query)) >= 2:
         return LanguageGuess(str(lang), "query", float(prob))
@@ -219,6 +229,6 @@ def stopwords_for(language: str) -> frozenset[str]:
     return STOPWORDS.get(language, frozenset())
 
 
-__all__ = ["DEFAULT_LANGUAGE", "LEXICAL_LANGUAGES", "PLAIN", "POOL_CHARS", "POOL_CONFIDENCE", "QUERY_CONFIDENCE",
+__all__ = ["DEFAULT_LANGUAGE", "DETECTIONS_REMEMBERED", "LEXICAL_LANGUAGES", "PLAIN", "POOL_CHARS", "POOL_CONFIDENCE", "QUERY_CONFIDENCE",
            "SAMPLE_CHARS", "STOPWORDS", "LanguageGuess", "LanguageSource", "detect_language", "fold", "stem_words",
            "stopwords_for", "terms", "warm_up"]

@@ -12,6 +12,7 @@ from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
 from authorag.priors.base import AuthorityScorer, copy_json, prior_stores_of
 from authorag.relevance.base import EncodesSome, ReadsLanguages, RelevanceScorer, SemanticScorer, WarmsUp
+from authorag.relevance.words import WordsReading
 from authorag.rerankers.calibration import join_notes
 from authorag.rerankers.domain_lists import DomainList
 from authorag.rerankers.fusion import fuse
@@ -167,15 +168,16 @@ class AuthorityReranker:
         if restated is not None:
             lang_note = join_notes(lang_note, restated_note(restated, [c.url for c in cands]))
         encoded: list[bool] | None = None
+        reading = WordsReading(query, read)  # read when first asked, then shared by the cascade and the window
         if isinstance(relevance, EncodesSome):  # which candidates the encoder read: a score each
-            scores, encoded, encoder_note = relevance.score_encoded(query, read)
+            scores, encoded, encoder_note = relevance.score_encoded(query, read, reading)
             rel = [float(r) for r in scores]
             lang_note = join_notes(lang_note, encoder_note)
         elif relevance is not None:
             rel = [float(r) for r in relevance.score(query, read)]
         else:
             rel = [_input_relevance(c) for c in cands]
-        window, window_note = read_window_text(query, read, relevance is None, words) \
+        window, window_note = read_window_text(query, read, relevance is None, words, reading) \
             if policy.fusion in ("window", "prior") else (None, None)
         lang_note = join_notes(lang_note, window_note)
         on_topic = None if window is None else window.coverage

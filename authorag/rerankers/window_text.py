@@ -5,7 +5,8 @@ reward repetition or say little about topic alone), which candidates are keyword
 the reference the others are measured against) and, when the relevance judges meaning (a
 :class:`~authorag.relevance.base.SemanticScorer` such as dense), the BM25 scores the words' window
 mixes in instead. All of them read the query and the pages in the query's language
-(:func:`~authorag.relevance.language.detect_language`, once per ranking).
+(:func:`~authorag.relevance.language.detect_language`, once per ranking), from the
+:class:`~authorag.relevance.words.WordsReading` the reranker shares with the cascade.
 
 It also reads which candidates' text shows a present low-credibility cue (:func:`low_cues`: page
 evidence's text layer, :func:`~authorag.evidence.text.read_texts`, in the query's language, so
@@ -29,15 +30,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorag.evidence.text import CUE_NAMES, read_texts
-from authorag.relevance.coverage import address_words, coverage_and_stuffing
-from authorag.relevance.language import detect_language
+from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
 from authorag.scores import RANK_SCORE, RELEVANCE_SCORE
 from authorag.types import Candidate
 
 
-def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, words: bool
-                     ) -> tuple[WindowText | None, str | None]:
+def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, words: bool,
+                     reading: WordsReading | None = None) -> tuple[WindowText | None, str | None]:
     """The :class:`~authorag.rerankers.fusion.WindowText` of ``cands`` for ``query`` (None when
     there is no query or no text) and the note on the language read (None when it is one
     lexical relevance reads).
@@ -46,20 +46,17 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
         upstream: the relevance is the candidates' own (no scorer); with only the incoming
             order (no upstream scores) the window's relevance is ``ordinal``.
         words: the relevance judges meaning: BM25 of the texts is computed for the words' window.
+        reading: the query's words in ``cands`` when the caller has read them (the reranker
+            shares them with the cascade); None reads them here.
     """
     if not query or not any(c.text for c in cands):
         return None, None
-    texts = [c.text for c in cands]
-    guess = detect_language(query, texts)
-    cov, stuffed = coverage_and_stuffing(query, texts, guess.lexical, [address_words(c.url) for c in cands])
+    reading = WordsReading(query, cands) if reading is None else reading.check_for(query, cands)
+    guess = reading.language
     ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
-    lexical = None
-    if words:
-        from authorag.relevance.bm25 import BM25Relevance
-
-        lexical = BM25Relevance(language=guess.lexical).score(query, cands)
-    text = WindowText(cov, np.asarray(stuffed, dtype=np.bool_), ordinal=ordinal, lexical=lexical,
-                      names=[c.url for c in cands], cues=low_cues(texts, guess.language))
+    lexical = reading.bm25 if words else None
+    text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
+                      lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language))
     return text, guess.note()
 
 

@@ -110,3 +110,31 @@ def test_pages_in_german_and_spanish_carry_a_question_and_words_in_that_language
         assert detect_language(body["query"], texts).language == language
         assert all(detect_language(t).language == language for t in texts)
     assert payload(2, 1, 200, True) == payload(2, 1, 200, True, "en")  # English stays as it was
+
+
+def test_languages_cost_with_a_baseline_measures_each_default_before_its_after(tmp_path: Path) -> None:
+    """The servers are faked (the process boundary): each run's levels come from a table."""
+    bench = _bench_module()
+    cpu = {"before default en": 30.0, "default en": 20.0, "before default de": 160.0, "default de": 150.0,
+           "before default es": 165.0, "default es": 155.0, "bm25 en": 5.0, "bm25 de": 6.0}
+    calls: list[tuple[str | None, str, int, str]] = []
+
+    def measure(source: Path | None, relevance: str, offset: int, language: str) -> tuple[list[dict[str, Any]], None]:
+        calls.append((None if source is None else source.name, relevance, offset, language))
+        name = f"{'before ' if source is not None else ''}{'default' if relevance == 'cascade-or-bm25' else relevance} {language}"
+        ms = cpu[name]
+        return [{"concurrency": 1, "p50_ms": ms, "req_per_s": 1000 / ms, "server_cpu_ms_per_req": ms, "errors": 0},
+                {"concurrency": 4, "p50_ms": 2 * ms, "req_per_s": 2000 / ms, "server_cpu_ms_per_req": ms,
+                 "errors": 0}], None
+
+    report = bench.languages_cost(measure, "cascade-or-bm25", 0.5, tmp_path / "base")
+    assert [(c[0], c[1], c[3]) for c in calls] == [
+        ("base", "cascade-or-bm25", "en"), (None, "cascade-or-bm25", "en"), ("base", "cascade-or-bm25", "de"),
+        (None, "cascade-or-bm25", "de"), ("base", "cascade-or-bm25", "es"), (None, "cascade-or-bm25", "es"),
+        (None, "bm25", "en"), (None, "bm25", "de")]
+    assert len({c[2] for c in calls}) == len(calls)  # no two servers share pages
+    assert report["summary"]["default de"]["after_over_before"] == {"req_per_s": 1.07, "p50": 0.94,
+                                                                    "server_cpu": 0.94}
+    assert "after_over_before" not in report["summary"]["bm25 de"]
+    assert report["summary"]["default de"]["req_per_s_over_default_en"] == pytest.approx(0.13)
+    assert "   default de: after / before: req/s x1.07, p50 x0.94, server CPU x0.94" in report["lines"][-2]
