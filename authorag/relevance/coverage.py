@@ -14,7 +14,10 @@ Words are read in the query's language as BM25 reads them
 (:func:`~authorag.relevance.language.terms`: English, German, Spanish and French lose their stop
 words and are stemmed, so ``cranberries`` matches ``cranberry`` and ``Impfungen`` matches
 ``Impfung``; any other language matches on exact tokens). The language is detected once per call
-(:func:`~authorag.relevance.language.detect_language`) unless the caller gives it.
+(:func:`~authorag.relevance.language.detect_language`) unless the caller gives it. In German a
+page's compound covers the query word it ends with as its head (*Einkommensteuererklärung* covers
+*Steuererklärung*: :func:`~authorag.relevance.compounds.compound_heads`), for coverage only: the
+keyword-stuffing test counts the query's own words.
 
 :func:`keyword_stuffed` flags a text made of the query's words: at least
 :data:`STUFFED_SHARE` of its words (of at least :data:`STUFFED_MIN_WORDS`) are query content
