@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--same", help="regular expression: rows it matches must be identical (value and CI)")
     args = ap.parse_args(argv)
     before, after = rows(args.before), rows(args.after)
-    print(f"| row | {args.method} before | after | Δ |\n|---|---|---|---|")
+    print(f"| track | row | {args.method} before | after | Δ |\n|---|---|---|---|---|")
     for name in sorted(before.keys() & after.keys()):
         b, a = before[name].get(args.method), after[name].get(args.method)
         if b is None or a is None or b["value"] == a["value"]:

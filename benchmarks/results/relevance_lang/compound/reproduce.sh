@@ -43,3 +43,18 @@ for side in $SIDES; do
     --rerank-relevance none --seed 0 --out "$out/v1"
   keep "$out/v1"
 done
+
+# what moved, per table and method; English rows (v2 "lang en", every v1 row) must be identical
+if [ "$SIDES" = "before after" ] || [ -d "$COMMITTED/before/$SPLIT" ]; then
+  {
+    for run in v2-cascade v2-bm25 v1; do
+      same='lang en'; [ "$run" = v1 ] && same='.'
+      for method in default relevance-only; do
+        echo "### $run, $method"; echo
+        "$PY" scripts/diff_compare.py "$COMMITTED/before/$SPLIT/$run/compare.json" \
+          "$COMMITTED/after/$SPLIT/$run/compare.json" --method "$method" --same "$same"
+        echo
+      done
+    done
+  } > "$COMMITTED/diff_$SPLIT.md"
+fi
