@@ -2,7 +2,9 @@
 
 Text is split into words in the query's language by :func:`authorag.relevance.language.terms`
 (English, German, Spanish, French: Snowball stems, accents folded, stop words kept; any other
-language: plain word tokens; documented there, so that scores can be reproduced anywhere).
+language: plain word tokens; documented there, so that scores can be reproduced anywhere). In
+German, a page's compound that ends with a query word counts as that word
+(:func:`compound_terms`).
 
 IDF statistics come from the candidate set itself (the reranking setting), not from a corpus:
 use :class:`authorag.retrieval.BM25Retriever` for corpus-level statistics.
@@ -20,9 +22,10 @@ from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi
 
 from authorag.errors import ConfigError
-from authorag.relevance.language import LEXICAL_LANGUAGES, PLAIN, LanguageGuess, detect_language, terms
+from authorag.relevance.compounds import COMPOUND_LANGUAGES, compound_heads
+from authorag.relevance.language import LEXICAL_LANGUAGES, PLAIN, LanguageGuess, detect_language, stem_words, terms
 from authorag.relevance.language import warm_up as load_language_model
-from authorag.relevance.tokens import stopword_set
+from authorag.relevance.tokens import stopword_set, tokenize
 from authorag.types import Candidate
 
 logger = logging.getLogger(__name__)
@@ -186,8 +189,11 @@ class BM25Relevance:
         if not candidates:
             return []
         lang = self.language_of(query, candidates).lexical
-        docs = [terms(c.text, lang, self.stopwords, drop_stopwords=False) for c in candidates]
         query_terms = terms(query, lang, self.stopwords, drop_stopwords=False)
+        if lang in COMPOUND_LANGUAGES:
+            docs = compound_terms([c.text for c in candidates], query_terms, lang, self.stopwords)
+        else:
+            docs = [terms(c.text, lang, self.stopwords, drop_stopwords=False) for c in candidates]
         if self.idf == "lucene":
             return lucene_bm25_scores(docs, query_terms, self.k1, self.b)
         model = build_okapi(docs, self.k1, self.b, self.epsilon, self.idf)
@@ -211,6 +217,26 @@ class BM25Relevance:
     def __repr__(self) -> str:
         return (f"BM25Relevance(k1={self.k1}, b={self.b}, epsilon={self.epsilon}, idf={self.idf!r}, "
                 f"stopwords={len(self.stopwords)} words, language={self.language!r})")
+
+
+def compound_terms(texts: Sequence[str], query_terms: Sequence[str], language: str,
+                   stopwords: frozenset[str] = frozenset()) -> list[list[str]]:
+    """The words of each text as :func:`~authorag.relevance.language.terms` reads them (stop words
+    kept), where a compound that ends with a query term as its head counts as that term
+    (:func:`~authorag.relevance.compounds.compound_heads`): German term frequencies. Each distinct
+    word of the texts is stemmed once.
+
+    Example:
+        >>> compound_terms(["Die Einkommensteuererklärung abzugeben"], ["steuererklar", "abgeb"], "de")
+        [['die', 'steuererklar', 'abgeb']]
+    """
+    tokens = [tokenize(text, stopwords) for text in texts]
+    distinct = list(dict.fromkeys(t for words in tokens for t in words))
+    stems = dict(zip(distinct, stem_words(distinct, language)))
+    wanted = set(query_terms)
+    heads = compound_heads([t for t in distinct if stems[t] not in wanted], query_terms,
+                           lambda words: stem_words(words, language))
+    return [[heads.get(t) or stems[t] for t in words] for words in tokens]
 
 
 def check_language(language: str) -> None:

@@ -14,7 +14,10 @@ Words are read in the query's language as BM25 reads them
 (:func:`~authorag.relevance.language.terms`: English, German, Spanish and French lose their stop
 words and are stemmed, so ``cranberries`` matches ``cranberry`` and ``Impfungen`` matches
 ``Impfung``; any other language matches on exact tokens). The language is detected once per call
-(:func:`~authorag.relevance.language.detect_language`) unless the caller gives it.
+(:func:`~authorag.relevance.language.detect_language`) unless the caller gives it. In German a
+page's compound covers the query word it ends with as its head (*Einkommensteuererklärung* covers
+*Steuererklärung*: :func:`~authorag.relevance.compounds.compound_heads`), for coverage only: the
+keyword-stuffing test counts the query's own words.
 
 :func:`keyword_stuffed` flags a text made of the query's words: at least
 :data:`STUFFED_SHARE` of its words (of at least :data:`STUFFED_MIN_WORDS`) are query content
@@ -37,9 +40,10 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import unquote, urlsplit
 
+from authorag.relevance.compounds import COMPOUND_LANGUAGES, compound_heads
 from authorag.relevance.language import detect_language, stem_words, stopwords_for
 from authorag.relevance.tokens import tokenize
 from authorag.text_window import read_window
@@ -132,6 +136,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
     wanted = set(stems)
     pairs = _query_pairs(query, lang)
     stemmed: dict[str, str] = {}  # each distinct token of the pool is stemmed once
+    heads: dict[str, str] = {}  # German: token -> the query stem it ends with as a compound's head
     cov: list[float] = []
     stuffed: list[bool] = []
     for n, text in enumerate(texts):
@@ -139,11 +144,27 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
         extra = tokenize(fields[n][:MAX_FIELD_CHARS]) if fields is not None else []
         new = [t for t in {*tokens, *extra} if t not in stemmed]
         stemmed.update(zip(new, stem_words(new, lang)))
+        if lang in COMPOUND_LANGUAGES:
+            heads.update(compound_heads([t for t in new if stemmed[t] not in wanted], stems, _stemmer(lang)))
         words = [stemmed[t] for t in tokens]
         found = wanted.intersection(words)
-        cov.append(len(found | wanted.intersection(stemmed[t] for t in extra)) / len(stems))
+        # a compound names its head for coverage, not for stuffing: "Einkommensteuer" again and
+        # again is a page about income tax, not "Steuer" stuffed
+        named = found.union(wanted.intersection(stemmed[t] for t in extra), *_heads_in(tokens, extra, heads))
+        cov.append(len(named) / len(stems))
         stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found)))
     return cov, stuffed
+
+
+def _heads_in(tokens: list[str], extra: list[str], heads: dict[str, str]) -> tuple[set[str], ...]:
+    """The query stems the compounds among ``tokens`` and ``extra`` end with (none outside German)."""
+    if not heads:
+        return ()
+    return ({heads[t] for t in {*tokens, *extra} if t in heads},)
+
+
+def _stemmer(language: str) -> Callable[[list[str]], list[str]]:
+    return lambda words: stem_words(words, language)
 
 
 def _query_pairs(query: str, language: str) -> frozenset[tuple[str, str]]:

@@ -13,7 +13,9 @@ way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and Fr
    ``PyStemmer`` is used when installed, with the same stems);
 4. folds accents and other diacritics off the stems (``médic`` -> ``medic``), so a query typed
    without accents ("medicament", "vacunacion") matches the page's "médicament", "vacunación".
-   The German stemmer already maps umlauts (``kündigung`` -> ``kundig``).
+   The German stemmer already maps umlauts (``kündigung`` -> ``kundig``);
+5. in German, a separable verb's zu-infinitive loses its "zu" (``abzugeben`` -> ``abgeb``, as
+   ``abgeben``: :func:`~authorag.relevance.compounds.join_zu`).
 
 Any other language takes the plain lexical path (:data:`PLAIN`): the same word tokens, no stop
 words, no stemming, no folding; the reranker's note says so.
@@ -25,8 +27,8 @@ read with it (:data:`SAMPLE_CHARS` of each, at most :data:`POOL_CHARS` in all); 
 clear either (:data:`POOL_CONFIDENCE`, which is also what a query needs when no candidate has
 text), the language is :data:`DEFAULT_LANGUAGE`, English.
 
-German compounds are not split ("Kündigungsfrist" stays one word): no decompounding is built, and
-none was measured (docs/relevance.md, "Relevance in the query's language").
+German compounds are not split ("Kündigungsfrist" stays one word); coverage and BM25 read a query
+word as the head of a page's compound (:func:`~authorag.relevance.compounds.compound_heads`).
 
 Example:
     >>> detect_language("Welche Unterlagen brauche ich für eine Hypothek?").language
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Literal
 
+from authorag.relevance.compounds import COMPOUND_LANGUAGES, join_zu
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 PLAIN = "plain"
@@ -213,7 +216,7 @@ def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset(
         return tokenize(text, extra_stopwords)
     stop = STOPWORDS[language] if drop_stopwords else frozenset()
     stop = stop | extra_stopwords if extra_stopwords else stop
-    return [fold(s) for s in _stemmer(language)(tokenize(text, stop))]
+    return _reduced(_stemmer(language)(tokenize(text, stop)), language)
 
 
 def stem_words(words: list[str], language: str) -> list[str]:
@@ -221,7 +224,14 @@ def stem_words(words: list[str], language: str) -> list[str]:
     :data:`LEXICAL_LANGUAGES`."""
     if language not in _SNOWBALL:
         return words
-    return [fold(s) for s in _stemmer(language)(words)]
+    return _reduced(_stemmer(language)(words), language)
+
+
+def _reduced(stems: list[str], language: str) -> list[str]:
+    """Snowball ``stems`` folded, and in German without a zu-infinitive's "zu" (:func:`join_zu`)."""
+    if language in COMPOUND_LANGUAGES:
+        return [join_zu(fold(s)) for s in stems]
+    return [fold(s) for s in stems]
 
 
 def stopwords_for(language: str) -> frozenset[str]:

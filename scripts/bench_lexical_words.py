@@ -1,0 +1,83 @@
+"""CPU time of reading a request's words in one language: BM25 relevance and query-term coverage
+(with keyword stuffing) over 20 new ~200-word pages, the pages of ``scripts/bench_server.py``.
+
+In process, no HTTP: the part of a request that lexical relevance costs, measured as process CPU
+time (less sensitive than req/s to other work on a shared machine). Runs with whatever
+``authorag`` is on the path, so one command measures two checkouts:
+
+    PYTHONPATH=/path/to/before python scripts/bench_lexical_words.py --language de --json before.json
+    PYTHONPATH=$PWD python scripts/bench_lexical_words.py --language de --json after.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import authorag  # noqa: E402
+from authorag.relevance.bm25 import BM25Relevance  # noqa: E402
+from authorag.relevance.coverage import coverage_and_stuffing  # noqa: E402
+from authorag.types import Candidate  # noqa: E402
+from bench_server import PAGE_LANGUAGES, payload  # noqa: E402
+
+Request = tuple[str, list[Candidate]]
+
+
+def requests(language: str, n: int, pages: int, words: int) -> list[Request]:
+    """``n`` requests of ``pages`` new pages each (the server benchmark's ``--fresh-texts`` pages)."""
+    out: list[Request] = []
+    for variant in range(1, n + 1):
+        body = payload(pages, variant=variant, words=words, fresh_texts=True, language=language)
+        cands = [Candidate.create(f"https://p{i}.example/{variant}", text=doc.split("text: ", 1)[1])
+                 for i, doc in enumerate(body["documents"])]
+        out.append((body["query"], cands))
+    return out
+
+
+def cpu_ms(reqs: list[Request], language: str, repeat: int) -> float:
+    """Best of ``repeat`` passes: process CPU ms per request for BM25 and coverage."""
+    bm25 = BM25Relevance(language=language)
+
+    def one_pass() -> None:
+        for query, cands in reqs:
+            bm25.score(query, cands)
+            coverage_and_stuffing(query, [c.text for c in cands], language)
+
+    one_pass()
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.process_time()
+        one_pass()
+        best = min(best, (time.process_time() - t0) / len(reqs))
+    return 1000 * best
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="CPU ms per request of BM25 and coverage in one language.")
+    ap.add_argument("--language", default="de", choices=list(PAGE_LANGUAGES))
+    ap.add_argument("--requests", type=int, default=100)
+    ap.add_argument("--pages", type=int, default=20)
+    ap.add_argument("--words", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args(argv)
+    ms = cpu_ms(requests(args.language, args.requests, args.pages, args.words), args.language, args.repeat)
+    print(f"{args.language}: {ms:.3f} ms CPU per request of {args.pages} pages of {args.words} words "
+          f"(BM25 + coverage), best of {args.repeat} passes over {args.requests} requests")
+    if args.json:
+        args.json.write_text(json.dumps({
+            "command": "scripts/bench_lexical_words.py", "package": str(Path(authorag.__file__).parent),
+            "language": args.language, "requests": args.requests, "pages": args.pages, "words": args.words,
+            "repeat": args.repeat, "cpu_ms_per_request": round(ms, 3), "cpus": os.cpu_count(),
+            "load_average": os.getloadavg()[0], "python": platform.python_version()}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
