@@ -60,7 +60,7 @@ _CC_GOV = ("gov.uk", "gov.au", "gov.in", "gov.za", "gov.sg", "gov.br", "gc.ca", 
            "gov.pl", "gov.pt", "gov.gr", "gov.il", "gov.tr", "gob.ar", "gob.cl", "gob.pe", "gov.co", "gov.ph",
            "gov.my", "go.id", "go.th", "gov.ng", "go.ke", "gov.eg", "gov.sa", "gov.ae", "gov.hk", "gov.tw",
            "gouv.qc.ca", "police.uk", "mod.uk")
-_NATIONAL_GOV_DOMAINS = (
+NATIONAL_BODIES = (
     # national governments, parliaments and official portals outside a closed suffix (hand-listed)
     "bundesregierung.de", "bundestag.de", "bundesrat.de", "bundesgesundheitsministerium.de",
     "bundesfinanzministerium.de", "auswaertiges-amt.de", "destatis.de", "rki.de", "bfarm.de", "pei.de",
@@ -83,7 +83,7 @@ _CC_ACADEMIC = ("ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", 
 DEFAULT_RULES: tuple[SuffixRule, ...] = tuple(
     _many(("gov", "mil"), 0.85, "US government / military", 0.85)
     + _many(_CC_GOV, 0.8, "national government", 0.8)
-    + _many(_NATIONAL_GOV_DOMAINS, 0.8, "national government or intergovernmental body (listed domain)", 0.8)
+    + _many(NATIONAL_BODIES, 0.8, "national government or intergovernmental body (listed domain)", 0.8)
     + _many(_PUBLIC_HEALTH, 0.8, "national health service", 0.85)
     + _many(("edu",), 0.8, "accredited US higher education", 0.75)
     + _many(_CC_ACADEMIC, 0.75, "academic network", 0.75)

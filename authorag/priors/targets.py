@@ -10,7 +10,8 @@ A target is a registrable domain the table trusts at or above :data:`TRUSTED_FRO
 rule every surface uses, suffix rules included): one a source names (itself or through a host
 under it, ``www.legifrance.gouv.fr``), or one a shipped registry lists under a government
 suffix (:func:`listed_domains`: the .gov registry, the UK government's gov.uk list), so an agency
-no popularity list knows is still a name to imitate. It is an ``institution`` when a public
+no popularity list knows is still a name to imitate; and, whatever its trust, a national agency
+or regional government of :func:`public_bodies` (a look-alike target, not a trust source). It is an ``institution`` when a public
 body's suffix rule (government, military, treaty, national health service) vouches for it or a
 registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
 city or council site, or its name is a common word (``treasury.gov``, ``weather.com``: place names
@@ -21,6 +22,7 @@ spell it out as words, but it is not compared by name.
 """
 from __future__ import annotations
 
+import csv
 import gzip
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from authorag.domains import parse_host
 from authorag.priors.registry import DOTGOV_FILE, UK_GOV_FILE, registered_domains
-from authorag.priors.rules import DEFAULT_RULES, match_rule
+from authorag.priors.rules import DEFAULT_RULES, NATIONAL_BODIES, match_rule
 from authorag.trust import DEFAULT_TRUST_RULE
 
 if TYPE_CHECKING:
@@ -93,12 +95,33 @@ def _candidates(prior: PriorSources) -> set[str]:
 def listed_domains() -> dict[str, TargetKind]:
     """The domains the shipped registries list under a government suffix, with their kind: every
     .gov registry domain (federal ones ``institution``, state, county, city... ``office-only``) and the
-    UK government's gov.uk list (councils ``office-only``, national bodies ``institution``)."""
+    UK government's gov.uk list (councils ``office-only``, national bodies ``institution``), the
+    national bodies the suffix rules list by name (``institution``), and :func:`public_bodies`."""
     out: dict[str, TargetKind] = {d: "institution" if kind.startswith("Federal") else "office-only"
                                   for d, kind in registered_domains(DOTGOV_FILE).items()}
     out.update({d: "office-only" if level == "local" else "institution"
                 for d, level in registered_domains(UK_GOV_FILE).items()})
+    out.update({d: "institution" for d in NATIONAL_BODIES})
+    out.update(public_bodies())
     return out
+
+
+PUBLIC_BODIES_FILE = "public_bodies.csv"
+"""National agencies and regional governments outside a closed suffix (hand-listed): look-alike
+targets, not a trust source."""
+
+
+def public_bodies() -> dict[str, TargetKind]:
+    """The domains of :data:`PUBLIC_BODIES_FILE`: agencies ``institution``, regional governments
+    (whose names are places) ``office-only``.
+
+    Example:
+        >>> public_bodies()["agenciatributaria.es"], public_bodies()["berlin.de"]
+        ('institution', 'office-only')
+    """
+    text = resources.files("authorag.data").joinpath(PUBLIC_BODIES_FILE).read_text(encoding="utf-8")
+    rows = csv.DictReader(ln for ln in text.splitlines() if not ln.startswith("#"))
+    return {r["domain"]: "institution" if r["kind"] == "agency" else "office-only" for r in rows}
 
 
 @cache
@@ -145,10 +168,13 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
     named = {p.domain: "institution" for k in candidates if (p := parse_host(k, strict=False)).domain
              and p.domain != k and _public_body(p.domain)}
     registry_only: set[str] = set()
+    bodies = public_bodies()
     for d, kind in sorted(named.items()) + sorted((listed or {}).items()):
         if d in rows and rows[d][3] != "known":
             rows[d] = (*rows[d][:3], kind)  # the registry says which kind of body it is
-        elif (row := _row(prior, d, kind))[2] >= TRUSTED_FROM:
+        elif d in rows and d in bodies and kind == "office-only":
+            continue  # a known regional name stays known: spelled out as words, it is still a look-alike
+        elif (row := _row(prior, d, kind))[2] >= TRUSTED_FROM or d in bodies:  # a listed body, whatever its trust
             rows[d] = row
             registry_only.update(() if d in named else (d,))
     for d, (_, suffix, trust, kind) in list(rows.items()):
@@ -159,5 +185,5 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
 
 
-__all__ = ["ACADEMIC_SUFFIXES", "TRUSTED_FROM", "Target", "listed_domains", "registrable_keys",
-           "target_rows"]
+__all__ = ["ACADEMIC_SUFFIXES", "PUBLIC_BODIES_FILE", "TRUSTED_FROM", "Target", "listed_domains", "public_bodies",
+           "registrable_keys", "target_rows"]

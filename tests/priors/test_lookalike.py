@@ -49,7 +49,7 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("washingtonpots.com", "edit distance", "washingtonpost.com"),
     ("amendes-gouv.fr-paiement-securise.com", "suffix spelled", "amendes.gouv.fr"),
     ("hmrc-gov-uk.refund-portal.co", "brand claim", "hmrc.gov.uk"),
-    ("dwd-de.unwetter-warnung.info", "domain spelled", "dwd.de"),
+    ("dwd-de.unwetter-warnung.info", "brand claim", "dwd.de"),  # a listed agency beside its country code
     ("cdc-login.com", "brand claim", "cdc.gov"),
     ("census-official.net", "brand claim", "census.gov"),  # a common word beside an office word
 ])
@@ -138,6 +138,8 @@ def test_the_decodex_track_prior_does_not_see_decodex_through_lookalikes() -> No
     ("austintexas-gov.org", "brand claim", "austintexas.gov"),  # a city's registry name beside an office word
     ("bbc-news-uk.energy-rebate.co", "brand and country", "bbc.co.uk"),
     ("bbc.uk-rebate.com", "brand and country", "bbc.co.uk"),
+    ("agenciatributaria-es.devolucion-renta.com", "brand claim", "agenciatributaria.es"),  # a listed agency
+    ("berlin-offiziell.termin-online.com", "brand claim", "berlin.de"),  # a regional government beside an office word
 ])
 def test_targets_from_registries_and_brands_beside_a_country(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
@@ -154,6 +156,7 @@ def test_targets_from_registries_and_brands_beside_a_country(host: str, kind: st
     "asesoria-tributaria-madrid.es",  # an agency's word in a firm's name
     "nature-uk.walking-tours.com",  # a brand beside a country, no service offered
     "nice-fr.parking-payment.com",  # a national body's name beside another country's code
+    "berlin-tours.com", "hamburg-steuerberatung.de",  # a regional government's place name in a firm's name
 ])
 def test_names_that_hold_an_institutions_word_are_not_lookalikes(host: str) -> None:
     from authorag.domains import parse_host
