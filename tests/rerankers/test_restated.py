@@ -2,8 +2,6 @@
 page that answers in its own words out of the window."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
@@ -12,25 +10,8 @@ from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.restated import read_without_restated, restated_note, restated_spans, user_post, without_spans
 from authorag.scores import RELEVANCE_NORM_SCORE
 from authorag.text_window import HEAD_CHARS
-from authorag.types import AuthorityDetail, Candidate
-
-
-class KnownOrUnknown:
-    """A tiny real scorer: the listed domains from a dict (authority, credibility), any other unknown."""
-
-    name = "dict"
-
-    def __init__(self, values: dict[str, tuple[float, float]]) -> None:
-        self.values = values
-
-    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
-        out: list[AuthorityDetail] = []
-        for c in candidates:
-            known = self.values.get(c.domain or "")
-            out.append(AuthorityDetail(None, 0.0, "unknown") if known is None
-                       else AuthorityDetail(known[0], 1.0, "table", credibility=known[1]))
-        return out
-
+from authorag.types import Candidate
+from tests.rerankers.dict_scorer import KnownOrUnknown
 
 POST_EN = "https://www.reddit.com/r/NoStupidQuestions/comments/abc123/knuckles/"
 OFFICIAL_EN = "https://www.health.harvard.edu/pain/knuckle-popping"

@@ -2,8 +2,6 @@
 low-credibility cues, never is one."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
@@ -14,6 +12,7 @@ from authorag.rerankers.window_text import low_cues
 from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
+from tests.rerankers.dict_scorer import KnownOrUnknown
 
 REAL = "https://www.amendes.gouv.fr/tai"
 LOOKALIKE = "https://amendes-gouv.fr-paiement-securise.com/"
@@ -24,23 +23,6 @@ TEXTS = {
     LOOKALIKE: "Avis de contravention impayée. Vous avez une amende de 35 euros non réglée. Pour payer votre "
                "amende en ligne et éviter sa majoration, renseignez votre numéro de carte bancaire avant ce soir.",
 }
-
-
-class KnownOrUnknown:
-    """A tiny real scorer: the listed domains from a dict (authority, credibility), any other unknown."""
-
-    name = "dict"
-
-    def __init__(self, values: dict[str, tuple[float, float]]) -> None:
-        self.values = values
-
-    def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
-        out: list[AuthorityDetail] = []
-        for c in candidates:
-            known = self.values.get(c.domain or "")
-            out.append(AuthorityDetail(None, 0.0, "unknown") if known is None
-                       else AuthorityDetail(known[0], 1.0, "table", credibility=known[1]))
-        return out
 
 
 SCORER = KnownOrUnknown({"amendes.gouv.fr": (0.8, 0.9), "fr-paiement-securise.com": (0.2, 0.05)})
