@@ -30,10 +30,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from scripts.eval_words_veto import verdict_lines, verdicts
+
 V2_TRACKS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 V1_TRACKS = ("trust-pairs", "no-harm-pairs", "no-harm-lists", "no-harm-hard")
 RULES = ("today", "user-posts", "user-posts-exclude", "every-page")
-EPS = 1e-9
 
 
 @contextmanager
@@ -96,19 +97,6 @@ def run(split: str, seed: int, rules: Sequence[str], relevances: Sequence[str],
     return table, cases
 
 
-def verdicts(table: dict[str, dict[str, float]], cases: dict[str, dict[str, float]], rules: Sequence[str]
-             ) -> dict[str, dict[str, Any]]:
-    """Per rule: rows worse and better than ``today``, whether it qualifies (none worse, some better)
-    and the cases whose head metric moves (case -> [today's, the rule's])."""
-    out: dict[str, dict[str, Any]] = {}
-    for name in rules:
-        worse = [r for r, v in table.items() if v[name] < v["today"] - EPS]
-        better = [r for r, v in table.items() if v[name] > v["today"] + EPS]
-        moved = {c: [v["today"], v[name]] for c, v in cases.items() if abs(v[name] - v["today"]) > EPS}
-        out[name] = {"worse": worse, "better": better, "qualifies": not worse and bool(better), "cases_moved": moved}
-    return out
-
-
 def markdown(results: dict[str, Any]) -> str:
     rules, table = results["rules"], results["rows"]
     lines = ["# Pages that restate the question: rules against today", "",
@@ -119,15 +107,7 @@ def markdown(results: dict[str, Any]) -> str:
     for label, values in table.items():
         task, row = label.split(" | ", 1)
         lines.append(f"| {task} | {row} | " + " | ".join(f"{values[r]:.3f}" for r in rules) + " |")
-    lines += ["", "## Against today (every row at least as good, one better: qualifies)", "",
-              "| rule | rows worse | rows better | qualifies | cases that move (today → rule, head metric) |",
-              "|---|---|---|---|---|"]
-    for name, v in results["verdicts"].items():
-        if name != "today":
-            moved = "; ".join(f"{c} {a:.2f} → {b:.2f}" for c, (a, b) in v["cases_moved"].items()) or "none"
-            lines.append(f"| `{name}` | {len(v['worse'])} | {len(v['better'])} | "
-                         f"{'yes' if v['qualifies'] else 'no'} | {moved} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + verdict_lines(results["verdicts"], "today", "rule")) + "\n"
 
 
 def main() -> None:
@@ -145,7 +125,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     table, cases = run(args.split, args.seed, rules, relevances)
     results: dict[str, Any] = {"seed": args.seed, "split": args.split, "method": "default", "relevances": relevances,
-                               "rules": rules, "rows": table, "verdicts": verdicts(table, cases, rules), "cases": cases}
+                               "rules": rules, "rows": table, "verdicts": verdicts(table, cases, list(rules), "today"), "cases": cases}
     (args.out / "restated.json").write_text(json.dumps(results, indent=1) + "\n")
     (args.out / "restated.md").write_text(markdown(results))
     print(markdown(results))

@@ -152,15 +152,20 @@ def markdown(results: dict[str, Any]) -> str:
     for row in results["trusted_pages"]:
         lines.append(f"| {row['case']} | {row['lang']} | {row['trusted']} | {row['words_share']:.2f} | "
                      f"{'yes' if row['encoded_today'] else 'no'} | {row['meaning_share']:.2f} |")
-    lines += ["", "## Against today (every row at least as good, one better: qualifies)", "",
-              "| cell | rows worse | rows better | qualifies | cases that move (today → cell, head metric) |",
-              "|---|---|---|---|---|"]
-    for cell, v in results["verdicts"].items():
+    return "\n".join(lines + verdict_lines(results["verdicts"], today, "cell")) + "\n"
+
+
+def verdict_lines(found: dict[str, dict[str, Any]], today: str, name: str) -> list[str]:
+    """The markdown section of :func:`verdicts` (``name``: what a column is, "cell" or "rule")."""
+    lines = ["", "## Against today (every row at least as good, one better: qualifies)", "",
+             f"| {name} | rows worse | rows better | qualifies | cases that move (today → {name}, head metric) |",
+             "|---|---|---|---|---|"]
+    for cell, v in found.items():
         if cell != today:
             moved = "; ".join(f"{c} {a:.2f} → {b:.2f}" for c, (a, b) in v["cases_moved"].items()) or "none"
             lines.append(f"| `{cell}` | {len(v['worse'])} | {len(v['better'])} | "
                          f"{'yes' if v['qualifies'] else 'no'} | {moved} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main() -> None:
