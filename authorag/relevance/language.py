@@ -74,18 +74,26 @@ _STOPWORDS_TEXT = {
         mir mit muss nach nicht nichts noch nun nur ob oder ohne sehr sein seine sich sie sind so
         soll sollte sondern um und uns unser unter vom von vor war waren warum was weil welche
         welchem welchen welcher welches wenn wer werde werden wie wir wird wo zu zum zur über
-        während seit gegenüber bevor nachdem""",
+        während seit gegenüber bevor nachdem
+        seid sei seien wäre wären gewesen hast habt hatten hattest hätte hätten gehabt
+        wurde wurden wurdest worden""",
     "es": """a al algo algunas algunos ante antes como con contra cual cuales cuando de del desde
         donde durante e el ella ellas ellos en entre era es esa esas ese eso esos esta estas este
         esto estos fue fueron ha han hasta hay la las le les lo los me mi mis muy más nada ni no
         nos nosotros o os otra otras otro otros para pero poco por porque que qué quien quién se
         sea ser si sin sobre son su sus también tan te tiene tienen todo todos tu tus un una unas
-        uno unos y ya yo él cómo cuál cuándo dónde tras hacia según mientras""",
+        uno unos y ya yo él cómo cuál cuándo dónde tras hacia según mientras
+        soy eres somos eras éramos erais eran fui fuiste fuimos será serán sería serían sido siendo
+        estoy estás está estamos estáis están estaba estaban estuvo estar he has hemos habéis
+        había habían hubo habido haber""",
     "fr": """a afin ai au aux avec avoir c ce ces cet cette comme comment d dans de des donc du elle
         elles en est et eux il ils j je l la le les leur leurs lui m ma mais me mes moi mon n ne
         nos notre nous on ont ou où par pas peut pour pourquoi qu quand que quel quelle quels
         quelles qui s sa sans se ses si son sont sur t ta te tes toi ton tous tout tu un une vos
-        votre vous y à été être pendant durant avant après chez depuis entre vers sous contre""",
+        votre vous y à été être pendant durant avant après chez depuis entre vers sous contre
+        suis es sommes êtes étais était étions étiez étaient fus fut furent sera seront serait
+        seraient sois soit soient as avons avez avais avait avions aviez avaient eu eut aura auront
+        aurait auraient étant ayant""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

@@ -25,6 +25,9 @@ from authorag.types import Candidate
     ("es", "vacunación vacunacion", ["vacun", "vacun"]),
     ("fr", "Peut-on prendre de l'ibuprofène pendant la grossesse ?", ["prendr", "ibuprofen", "grossess"]),
     ("fr", "médicament medicament", ["medic", "medic"]),
+    ("fr", "Qui était Jeanne d'Arc et où a-t-elle été jugée ?", ["jeann", "arc", "jug"]),
+    ("es", "¿Dónde estaba la Alhambra y quién había construido sus palacios?", ["alhambr", "constru", "palaci"]),
+    ("de", "Wer war Karl der Große und wurde er in Aachen gekrönt?", ["karl", "gross", "aach", "gekront"]),
     (PLAIN, "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
     ("it", "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
 ])
