@@ -20,11 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import authorag  # noqa: E402
-from authorag.relevance.bm25 import BM25Relevance  # noqa: E402
-from authorag.relevance.coverage import coverage_and_stuffing  # noqa: E402
-from authorag.types import Candidate  # noqa: E402
-from bench_server import PAGE_LANGUAGES, payload  # noqa: E402
+from bench_server import PAGE_LANGUAGES, payload
+
+import authorag
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.coverage import coverage_and_stuffing
+from authorag.types import Candidate
 
 Request = tuple[str, list[Candidate]]
 

@@ -25,17 +25,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_server import payload  # noqa: E402
+from bench_server import payload
 
-from authorag.relevance.cascade import CascadeRelevance  # noqa: E402
-from authorag.relevance.bm25 import BM25Relevance  # noqa: E402
-from authorag.relevance.coverage import address_words, coverage_and_stuffing  # noqa: E402
-from authorag.relevance.language import detect_language  # noqa: E402
-from authorag.rerankers.window_text import low_cues  # noqa: E402
-from authorag.server.config import ServerConfig  # noqa: E402
-from authorag.server.encoding import configure_encoding, default_encode_threads  # noqa: E402
-from authorag.server.schemas import RerankRequest  # noqa: E402
-from authorag.server.service import RerankService  # noqa: E402
+from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.cascade import CascadeRelevance
+from authorag.relevance.coverage import address_words, coverage_and_stuffing
+from authorag.relevance.language import detect_language
+from authorag.rerankers.window_text import low_cues
+from authorag.server.config import ServerConfig
+from authorag.server.encoding import configure_encoding, default_encode_threads
+from authorag.server.schemas import RerankRequest
+from authorag.server.service import RerankService
 
 
 def _cpu_ms(step: Callable[[int], object], n: int) -> float:
