@@ -15,6 +15,7 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Literal, get_args
 
 import numpy as np
@@ -235,7 +236,7 @@ def compound_terms(texts: Sequence[str], query_terms: Sequence[str], language: s
     stems = dict(zip(distinct, stem_words(distinct, language)))
     wanted = set(query_terms)
     heads = compound_heads([t for t in distinct if stems[t] not in wanted], query_terms,
-                           lambda words: stem_words(words, language))
+                           partial(stem_words, language=language))
     return [[heads.get(t) or stems[t] for t in words] for words in tokens]
 
 

@@ -40,7 +40,8 @@ Example:
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
+from functools import partial
 from urllib.parse import unquote, urlsplit
 
 from authorag.relevance.compounds import COMPOUND_LANGUAGES, compound_heads
@@ -134,7 +135,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
     if not stems:
         return [0.0] * len(texts), [False] * len(texts)
     wanted = set(stems)
-    pairs = _query_pairs(query, lang)
+    pairs = query_pairs(query, lang)
     stemmed: dict[str, str] = {}  # each distinct token of the pool is stemmed once
     heads: dict[str, str] = {}  # German: token -> the query stem it ends with as a compound's head
     cov: list[float] = []
@@ -145,32 +146,47 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
         new = [t for t in {*tokens, *extra} if t not in stemmed]
         stemmed.update(zip(new, stem_words(new, lang)))
         if lang in COMPOUND_LANGUAGES:
-            heads.update(compound_heads([t for t in new if stemmed[t] not in wanted], stems, _stemmer(lang)))
+            heads.update(compound_heads([t for t in new if stemmed[t] not in wanted], stems,
+                                        partial(stem_words, language=lang)))
         words = [stemmed[t] for t in tokens]
         found = wanted.intersection(words)
-        # a compound names its head for coverage, not for stuffing: "Einkommensteuer" again and
-        # again is a page about income tax, not "Steuer" stuffed
-        named = found.union(wanted.intersection(stemmed[t] for t in extra), *_heads_in(tokens, extra, heads))
+        named = found.union(wanted.intersection(stemmed[t] for t in extra))
+        if heads:  # a compound names its head for coverage, not for stuffing: "Einkommensteuer"
+            # again and again is a page about income tax, not "Steuer" stuffed
+            named.update(heads[t] for t in {*tokens, *extra} if t in heads)
         cov.append(len(named) / len(stems))
         stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found)))
     return cov, stuffed
 
 
-def _heads_in(tokens: list[str], extra: list[str], heads: dict[str, str]) -> tuple[set[str], ...]:
-    """The query stems the compounds among ``tokens`` and ``extra`` end with (none outside German)."""
-    if not heads:
-        return ()
-    return ({heads[t] for t in {*tokens, *extra} if t in heads},)
+def query_pairs(query: str, language: str) -> frozenset[tuple[str, str]]:
+    """Pairs of words that follow each other in ``query`` (stemmed, stop words kept).
 
-
-def _stemmer(language: str) -> Callable[[list[str]], list[str]]:
-    return lambda words: stem_words(words, language)
-
-
-def _query_pairs(query: str, language: str) -> frozenset[tuple[str, str]]:
-    """Pairs of words that follow each other in ``query`` (stemmed, stop words kept)."""
+    Example:
+        >>> sorted(query_pairs("do cranberries help", "en"))
+        [('cranberri', 'help'), ('do', 'cranberri')]
+    """
     words = stem_words(tokenize(query)[:_MAX_QUERY_WORDS], language)
     return frozenset(zip(words, words[1:]))
+
+
+def follow_runs(words: Sequence[str], pairs: frozenset[tuple[str, str]]) -> Iterator[tuple[int, int]]:
+    """The runs of ``words`` in which each word follows the one before as it does in the query
+    (``pairs``: :func:`query_pairs`), as ``(first, last)`` indexes, in order; every word is in one
+    run (a word that follows nothing is a run of one). A run of at least :data:`QUOTE_MIN_WORDS`
+    words quotes the query.
+
+    Example:
+        >>> list(follow_runs(["a", "b", "c", "x", "a"], frozenset({("a", "b"), ("b", "c")})))
+        [(0, 2), (3, 3), (4, 4)]
+    """
+    i, total = 0, len(words)
+    while i < total:
+        j = i
+        while j + 1 < total and (words[j], words[j + 1]) in pairs:
+            j += 1
+        yield i, j
+        i = j + 1
 
 
 def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str]], found: int) -> bool:
@@ -179,18 +195,14 @@ def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str
     read as one word that names the query."""
     quotes: list[int] = []  # lengths of the quotes
     hits = uses = 0  # query words outside quotes; query words in all
-    i, total = 0, len(words)
-    while i < total:
-        j = i
-        while j + 1 < total and (words[j], words[j + 1]) in pairs:
-            j += 1
+    total = len(words)
+    for i, j in follow_runs(words, pairs):
         named = sum(1 for w in words[i:j + 1] if w in wanted)
         uses += named
         if j - i + 1 >= QUOTE_MIN_WORDS:
             quotes.append(j - i + 1)
         else:
             hits += named
-        i = j + 1
     if sum(quotes) <= QUOTED_SHARE * total:  # quotes inside prose: each one word
         n, k = total - sum(quotes) + len(quotes), hits + len(quotes)
     else:  # mostly the question again and again: no prose to quote it in
@@ -228,5 +240,5 @@ def address_words(url: str) -> str:
     return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
 
 
-__all__ = ["address_words", "ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+__all__ = ["address_words", "follow_runs", "query_pairs", "ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
            "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

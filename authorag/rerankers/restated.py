@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.platforms import match_platform
-from authorag.relevance.coverage import QUOTE_MIN_WORDS
+from authorag.relevance.coverage import QUOTE_MIN_WORDS, follow_runs, query_pairs
 from authorag.relevance.language import detect_language, stem_words
 from authorag.rerankers.calibration import NAMED
 from authorag.text_window import HEAD_CHARS
@@ -42,8 +42,7 @@ USER_CONTENT: frozenset[str] = frozenset({"forum", "qa", "social", "video"})
 """Content types of a hosting platform whose user pages are read without a restated question."""
 
 _WORD = re.compile(r"[^\W_]+")
-_MAX_QUERY_WORDS = 256
-"""Query words (stop words included) a restatement is looked for in."""
+"""A word of a post, as :func:`~authorag.relevance.tokens.tokenize` splits words (its span kept)."""
 
 
 def user_post(c: Candidate) -> bool:
@@ -55,25 +54,20 @@ def user_post(c: Candidate) -> bool:
 def restated_spans(query: str, text: str, language: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` that restate ``query``: runs of at least
     :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words in which each word follows the one
-    before as it does in the query (stemmed and folded in ``language``, stop words kept), looked
-    for in the text's head (:data:`~authorag.text_window.HEAD_CHARS`: where a post says what it is
-    about, and what an encoder reads), so the work per page is bounded however long it is."""
-    query_words = stem_words([w.casefold() for w in _WORD.findall(query)][:_MAX_QUERY_WORDS], language)
-    pairs = frozenset(zip(query_words, query_words[1:]))
+    before as it does in the query (:func:`~authorag.relevance.coverage.follow_runs`, stemmed and
+    folded in ``language``, stop words kept), looked for in the text's head
+    (:data:`~authorag.text_window.HEAD_CHARS`: where a post says what it is about, and what an
+    encoder reads), so the work per page is bounded however long it is."""
+    return _spans(query_pairs(query, language), text, language)
+
+
+def _spans(pairs: frozenset[tuple[str, str]], text: str, language: str) -> list[tuple[int, int]]:
+    """:func:`restated_spans` with the query's word pairs (:func:`~authorag.relevance.coverage.query_pairs`)."""
     if not pairs:
         return []
     found = list(_WORD.finditer(text, 0, HEAD_CHARS))
     words = stem_words([m.group(0).casefold() for m in found], language)
-    spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(words):
-        j = i
-        while j + 1 < len(words) and (words[j], words[j + 1]) in pairs:
-            j += 1
-        if j - i + 1 >= QUOTE_MIN_WORDS:
-            spans.append((found[i].start(), found[j].end()))
-        i = j + 1
-    return spans
+    return [(found[i].start(), found[j].end()) for i, j in follow_runs(words, pairs) if j - i + 1 >= QUOTE_MIN_WORDS]
 
 
 def without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -102,10 +96,11 @@ def read_without_restated(query: str, cands: Sequence[Candidate]
     if not query or not posts:
         return cands, None
     language = detect_language(query, [c.text for c in cands]).lexical
+    pairs = query_pairs(query, language)  # once for every post
     read = list(cands)
     marks = np.zeros(len(cands), dtype=np.bool_)
     for n in posts:
-        spans = restated_spans(query, cands[n].text, language)
+        spans = _spans(pairs, cands[n].text, language)
         if spans:
             read[n] = dataclasses.replace(cands[n], text=without_spans(cands[n].text, spans))
             marks[n] = True
