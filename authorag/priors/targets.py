@@ -27,6 +27,7 @@ import gzip
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
 from authorag.domains import parse_host
@@ -111,9 +112,11 @@ PUBLIC_BODIES_FILE = "public_bodies.csv"
 targets, not a trust source."""
 
 
-def public_bodies() -> dict[str, TargetKind]:
+@cache
+def public_bodies() -> Mapping[str, TargetKind]:
     """The domains of :data:`PUBLIC_BODIES_FILE`: agencies ``institution``, regional governments
-    (whose names are places) ``office-only``.
+    (whose names are places) ``office-only``; read once per process (a target list is built from
+    :func:`listed_domains` and :func:`target_rows`, which both read it).
 
     Example:
         >>> public_bodies()["agenciatributaria.es"], public_bodies()["berlin.de"]
@@ -121,7 +124,7 @@ def public_bodies() -> dict[str, TargetKind]:
     """
     text = resources.files("authorag.data").joinpath(PUBLIC_BODIES_FILE).read_text(encoding="utf-8")
     rows = csv.DictReader(ln for ln in text.splitlines() if not ln.startswith("#"))
-    return {r["domain"]: "institution" if r["kind"] == "agency" else "office-only" for r in rows}
+    return MappingProxyType({r["domain"]: "institution" if r["kind"] == "agency" else "office-only" for r in rows})
 
 
 @cache
