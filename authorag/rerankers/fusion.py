@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
-from authorag.rerankers.calibration import calibrate, join_notes, prior_fusion, window_fusion
+from authorag.rerankers.calibration import calibrate, join_notes, not_reference, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -214,6 +214,31 @@ def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] 
     return mixed, join_notes(note, why)
 
 
+AT_SHARE_NOTE = "pages not used as the relevance reference rank at the window's share when on topic"
+"""The note :func:`fuse` adds when :func:`at_share` lowered a candidate's relevance."""
+
+
+def at_share(relevance: Array, excluded: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
+    """Window relevance with every candidate that is not the relevance reference (keyword-stuffed,
+    of low credibility or showing low-credibility cues: :func:`~authorag.rerankers.calibration.not_reference`)
+    lowered to ``on_topic``, the window's share, when it is above it; and whether any was. The
+    words such a page shares with the question earn it its place in the window (it may still be
+    about the question), never a lead on relevance, so among on-topic pages of equal trust the one
+    that answers in its own words comes first, and trust alone orders such a page among the rest.
+
+    Example:
+        >>> cal, lowered = at_share(np.array([1.0, 0.9, 0.3]), np.array([True, False, True]), 0.55)
+        >>> cal.tolist(), lowered
+        ([0.55, 0.9, 0.3], True)
+    """
+    if excluded is None:
+        return relevance, False
+    lower = excluded & (relevance > on_topic)
+    if not lower.any():
+        return relevance, False
+    return np.where(lower, on_topic, relevance), True
+
+
 def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
          low: NDArray[np.bool_] | None = None) -> Fusion:
     """Fuse relevance with the source signal by ``policy.fusion``.
@@ -231,6 +256,10 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
     fusion, weight = policy.fusion, policy.weight
     if fusion == "window":
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
+        if text is not None:
+            excluded, _ = not_reference(cal.size, text.stuffed, low, text.names, text.cues)
+            cal, lowered = at_share(cal, excluded, policy.on_topic)
+            note = join_notes(note, AT_SHARE_NOTE if lowered else None)
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text, low=low)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from authorag.policy import DEFAULT_ON_TOPIC
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.calibration import calibrate
+from authorag.rerankers.fusion import AT_SHARE_NOTE, at_share
 from authorag.rerankers.window_text import low_cues
 from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule
@@ -65,7 +67,7 @@ def test_a_look_alike_with_the_query_s_words_does_not_push_the_real_page_off_top
     assert [c.url for c in ranking.candidates] == [REAL, LOOKALIKE]
     by_url = {c.url: c.scores for c in ranking.candidates}
     assert by_url[REAL][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference now
-    assert by_url[LOOKALIKE][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # capped at the reference
+    assert by_url[LOOKALIKE][RELEVANCE_NORM_SCORE] == pytest.approx(DEFAULT_ON_TOPIC)  # ranked at the share
     assert by_url[REAL][FUSED_SCORE] > by_url[LOOKALIKE][FUSED_SCORE] >= 0.5  # both on topic: trust orders
     assert f"low credibility, not used as the relevance reference: {LOOKALIKE}" in ranking.provenance["relevance_note"]
 
@@ -168,10 +170,10 @@ def test_a_fabricated_alarm_page_does_not_push_the_paraphrasing_trusted_page_off
     assert [c.url for c in ranking.candidates] == [TAGESSCHAU, FAKE]
     by_url = {c.url: c.scores for c in ranking.candidates}
     assert by_url[TAGESSCHAU][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference now
-    assert by_url[FAKE][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # capped at the reference
+    assert by_url[FAKE][RELEVANCE_NORM_SCORE] == pytest.approx(DEFAULT_ON_TOPIC)  # ranked at the share
     assert by_url[FAKE][TRUST_SCORE] == pytest.approx(UNKNOWN_LEVEL)  # trust is unchanged: the window decides
     assert ranking.provenance["relevance_note"] == ("low-credibility cues (alarm and calls to spread), not used as "
-                                                    f"the relevance reference: {FAKE}")
+                                                    f"the relevance reference: {FAKE}; {AT_SHARE_NOTE}")
     # the same story told calmly shows no cue: it stays the reference and the trusted page falls off topic
     calm = rr.rerank(query, [Candidate.create(u, CALM if u == FAKE else texts[u], id=u) for u in order])
     assert [c.url for c in calm.candidates] == [FAKE, TAGESSCHAU]
@@ -184,3 +186,37 @@ def test_cues_are_read_in_the_ranking_s_language_and_not_outside_the_read_ones()
     assert low_cues(["URGENTE: a partir de segunda-feira o governo vai confiscar a poupança de todos e os jornais "
                      "escondem tudo. Compartilhe e repasse para os grupos da família antes que apaguem!"], "pt") == [
         ("alarm and calls to spread",)]
+
+
+FARM, LAB = "https://www.weathertips-daily.example.net/rain-gauge", "https://www.rainnet.example.org/measuring"
+FARM_TEXT = ("How to measure rainfall with a homemade rain gauge. Rainfall is rain that falls. A homemade rain "
+             "gauge is a gauge you make at home. In this article we explain how to measure rainfall with a "
+             "homemade rain gauge.")
+LAB_TEXT = ("Use a straight-sided clear container, set it level and away from trees and roofs, and read the "
+            "water depth in millimetres each morning at the same time; empty it after each reading. This is "
+            "how to measure rainfall with a rain gauge.")
+
+
+@pytest.mark.parametrize("order", [(FARM, LAB), (LAB, FARM)])
+def test_a_stuffed_page_ranks_at_the_share_below_an_equally_trusted_page(order: tuple[str, str]) -> None:
+    # both unknown (trust 0.30): the page that repeats the question keeps its place in the window but
+    # no lead on relevance, so the page that answers in its own words comes first in either order
+    texts = {FARM: FARM_TEXT, LAB: LAB_TEXT}
+    rr = AuthorityReranker(KnownOrUnknown({}), relevance=BM25Relevance(language="en"))
+    ranking = rr.rerank("how do I measure rainfall with a homemade rain gauge",
+                        [Candidate.create(u, texts[u], id=u) for u in order])
+    assert [c.url for c in ranking.candidates] == [LAB, FARM]
+    by_url = {c.url: c.scores for c in ranking.candidates}
+    assert by_url[FARM][RELEVANCE_NORM_SCORE] == pytest.approx(DEFAULT_ON_TOPIC)
+    assert by_url[FARM][FUSED_SCORE] >= 0.5  # still on topic
+    assert ranking.provenance["relevance_note"] == (
+        f"keyword-stuffed, not used as the relevance reference: {FARM}; {AT_SHARE_NOTE}")
+
+
+def test_at_share_leaves_pages_below_the_share_and_unmarked_pages_alone() -> None:
+    cal, lowered = at_share(np.array([1.0, 0.4, 0.8]), mask(True, True, False), 0.55)
+    assert cal.tolist() == [0.55, 0.4, 0.8] and lowered
+    cal, lowered = at_share(np.array([1.0, 0.4]), mask(False, True), 0.55)
+    assert cal.tolist() == [1.0, 0.4] and not lowered
+    cal, lowered = at_share(np.array([1.0, 0.4]), None, 0.55)
+    assert cal.tolist() == [1.0, 0.4] and not lowered
