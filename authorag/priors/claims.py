@@ -64,10 +64,10 @@ def countries(domain: str) -> frozenset[str]:
 def claim_words(name: str, domain: str, kind: str) -> frozenset[str]:
     """The words that claim ``domain`` (a look-alike target of kind ``kind`` whose label is
     ``name``) beside its name, besides office words: any service word or its own country for a
-    public body (``institution``); none for any other kind (a common word or a town's name beside
+    public body (``institution``) or a brand phishing imitates (``brand``); none for any other kind (a common word or a town's name beside
     a service word reads as a firm's name: ``treasury-payment-solutions``, ``boston-tax-services``),
     nor for a name that is itself a service word (``tax.gov`` is not claimed by ``tax-services``)."""
-    if kind != "institution" or name in SERVICE_WORDS:
+    if kind not in ("institution", "brand") or name in SERVICE_WORDS:
         return frozenset()
     return SERVICE_WORDS | countries(domain)
 
