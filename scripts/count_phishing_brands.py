@@ -90,7 +90,8 @@ def main() -> None:
     names = brand_names()
     whole = {n: tokens[n] for n in names if tokens[n]}
     inside = {n: sum(n in h and n not in TOKEN.findall(h) for h in hosts) for n in names if len(n) >= 4}
-    result = {"command": f"python scripts/count_phishing_brands.py --top {args.top}",
+    result = {"command": f"python scripts/count_phishing_brands.py --top {args.top}"
+                         + (" --before <target file of 78cd20d>" if args.before else ""),
               "phishing_hosts": len(hosts), "top_tokens": [(t, n) for t, n in tokens.most_common() if len(t) >= 3 and not t.isdigit()][: args.top],
               "brand_names_as_token": dict(sorted(whole.items(), key=lambda kv: -kv[1])),
               "brand_names_inside_a_token": {n: c for n, c in sorted(inside.items(), key=lambda kv: -kv[1]) if c},
