@@ -27,7 +27,8 @@ trust rule every surface uses:
    names that share a word), and generated spoofs of every listed brand (brand-country under a
    cheap TLD, brand beside a service word the rules read and beside one they do not, the
    ``correos-es.envio-pendiente.com`` sub-domain form, a Cyrillic letter, a digit for o or l):
-   how many are flagged with the note naming that brand's domain.
+   how many are flagged with the note naming that brand's domain; and how many of the hand-written
+   ``phishing_brand_names_v1.csv`` are caught, naming the imitated domain.
 
 Usage::
 
@@ -63,6 +64,7 @@ LEGIT_WORDS_V3 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v3
 PHISHING = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
 PHISHING_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v2.csv"
 BRAND_SISTERS = ROOT / "benchmarks" / "lookalike" / "legit_brand_sisters_v1.csv"
+PHISHING_BRANDS = ROOT / "benchmarks" / "lookalike" / "phishing_brand_names_v1.csv"
 BRANDS = ROOT / "authorag" / "data" / "impersonated_brands.csv"
 CHEAP_TLDS = ("top", "xyz", "info", "online", "shop", "site")
 SERVICE_BY_KIND = {"postal": ("tracking", "redelivery"), "parcel": ("delivery", "customs"), "bank": ("secure", "unlock"),
@@ -243,6 +245,7 @@ def main() -> None:
               "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2),
               "false_alarms_institution_words_v3": false_alarms(LEGIT_WORDS_V3), "phishing_names": phishing(PHISHING),
               "phishing_names_v2": phishing(PHISHING_V2), "false_alarms_brand_sisters": false_alarms(BRAND_SISTERS),
+              "phishing_brand_names": phishing(PHISHING_BRANDS),
               "brand_spoofs": brand_spoofs()}
     text = json.dumps(result, indent=1, ensure_ascii=False)
     if args.out:
