@@ -28,7 +28,9 @@ trust rule every surface uses:
    cheap TLD, brand beside a service word the rules read and beside one they do not, the
    ``correos-es.envio-pendiente.com`` sub-domain form, a Cyrillic letter, a digit for o or l):
    how many are flagged with the note naming that brand's domain; and how many of the hand-written
-   ``phishing_brand_names_v1.csv`` are caught, naming the imitated domain.
+   ``phishing_brand_names_v1.csv`` and ``_v2.csv`` (Dutch, Italian, Portuguese) are caught, naming
+   the imitated domain; false alarms on ``legit_brand_words_v1.csv`` (names that put a listed
+   brand beside a Dutch, Italian or Portuguese service word, as firms' names do).
 
 Usage::
 
@@ -65,6 +67,8 @@ PHISHING = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v1.cs
 PHISHING_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v2.csv"
 BRAND_SISTERS = ROOT / "benchmarks" / "lookalike" / "legit_brand_sisters_v1.csv"
 PHISHING_BRANDS = ROOT / "benchmarks" / "lookalike" / "phishing_brand_names_v1.csv"
+PHISHING_BRANDS_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_brand_names_v2.csv"
+LEGIT_BRAND_WORDS = ROOT / "benchmarks" / "lookalike" / "legit_brand_words_v1.csv"
 BRANDS = ROOT / "authorag" / "data" / "impersonated_brands.csv"
 CHEAP_TLDS = ("top", "xyz", "info", "online", "shop", "site")
 SERVICE_BY_KIND = {"postal": ("tracking", "redelivery"), "parcel": ("delivery", "customs"), "bank": ("secure", "unlock"),
@@ -245,7 +249,8 @@ def main() -> None:
               "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2),
               "false_alarms_institution_words_v3": false_alarms(LEGIT_WORDS_V3), "phishing_names": phishing(PHISHING),
               "phishing_names_v2": phishing(PHISHING_V2), "false_alarms_brand_sisters": false_alarms(BRAND_SISTERS),
-              "phishing_brand_names": phishing(PHISHING_BRANDS),
+              "phishing_brand_names": phishing(PHISHING_BRANDS), "phishing_brand_names_v2": phishing(PHISHING_BRANDS_V2),
+              "false_alarms_brand_words": false_alarms(LEGIT_BRAND_WORDS),
               "brand_spoofs": brand_spoofs()}
     text = json.dumps(result, indent=1, ensure_ascii=False)
     if args.out:
