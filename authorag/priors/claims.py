@@ -3,9 +3,8 @@
 A phishing name puts a trusted name beside words that make the claim: an office (``gov``,
 ``official``), a service the page pretends to offer (``refund``, ``login``), or a country
 (``correos-es``, ``bbc-uk``). :mod:`authorag.priors.lookalike` reads these sets. The service
-words are English, Spanish, French, German, Dutch, Italian and Portuguese (written without
-accents, as host names carry them); a name in another language makes no service claim this
-module can read.
+words are English, Spanish, French and German (written without accents, as host names carry
+them); a name in another language makes no service claim this module can read.
 """
 from __future__ import annotations
 
@@ -28,14 +27,7 @@ _SERVICE_FR = {"remboursement", "paiement", "amende", "amendes", "compte", "conn
 _SERVICE_DE = {"erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "konto", "anmeldung", "verifizierung",
                "bestaetigung", "hilfe", "foerderung", "steuer", "steuern", "paket", "sendung", "zustellung",
                "bussgeld", "mahnung", "warnung", "sicherheit", "umfrage"}
-_SERVICE_NL = {"betaling", "betalen", "terugbetaling", "factuur", "boete", "rekening", "inloggen", "verificatie",
-               "bevestiging", "beveiliging", "pakket", "bezorging", "zending", "levering", "toeslag", "toeslagen"}
-_SERVICE_IT = {"pagamento", "pagamenti", "rimborso", "conto", "accesso", "verifica", "sicurezza", "sblocco", "pacco",
-               "spedizione", "spedizioni", "consegna", "tracciamento", "bolletta", "fattura", "avviso"}
-_SERVICE_PT = {"pagamento", "pagamentos", "devolucao", "conta", "acesso", "verificacao", "seguranca", "desbloqueio",
-               "encomenda", "encomendas", "rastreio", "rastreamento", "fatura", "atualizacao", "cadastro"}
-SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE | _SERVICE_NL | _SERVICE_IT
-                          | _SERVICE_PT)
+SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE)
 """Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
 
 NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
