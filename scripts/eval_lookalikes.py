@@ -22,6 +22,15 @@ trust rule every surface uses:
    written after v2 was measured).
 4. **Phishing names** (``phishing_institution_names_v1.csv``, ``_v2.csv``): how many get the
    ``impersonation`` value with the note naming the imitated domain of the list.
+5. **Brands** (``authorag/data/impersonated_brands.csv``): false alarms on
+   ``legit_brand_sisters_v1.csv`` (the brands' legitimate sister domains, national sites and
+   names that share a word), and generated spoofs of every listed brand (brand-country under a
+   cheap TLD, brand beside a service word the rules read and beside one they do not, the
+   ``correos-es.envio-pendiente.com`` sub-domain form, a Cyrillic letter, a digit for o or l):
+   how many are flagged with the note naming that brand's domain; and how many of the hand-written
+   ``phishing_brand_names_v1.csv`` and ``_v2.csv`` (Dutch, Italian, Portuguese) are caught, naming
+   the imitated domain; false alarms on ``legit_brand_words_v1.csv`` (names that put a listed
+   brand beside a Dutch, Italian or Portuguese service word, as firms' names do).
 
 Usage::
 
@@ -37,6 +46,7 @@ import sys
 import time
 from importlib import resources
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -55,6 +65,16 @@ LEGIT_WORDS_V2 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v2
 LEGIT_WORDS_V3 = ROOT / "benchmarks" / "lookalike" / "legit_institution_words_v3.csv"
 PHISHING = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v1.csv"
 PHISHING_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_institution_names_v2.csv"
+BRAND_SISTERS = ROOT / "benchmarks" / "lookalike" / "legit_brand_sisters_v1.csv"
+PHISHING_BRANDS = ROOT / "benchmarks" / "lookalike" / "phishing_brand_names_v1.csv"
+PHISHING_BRANDS_V2 = ROOT / "benchmarks" / "lookalike" / "phishing_brand_names_v2.csv"
+LEGIT_BRAND_WORDS = ROOT / "benchmarks" / "lookalike" / "legit_brand_words_v1.csv"
+BRANDS = ROOT / "authorag" / "data" / "impersonated_brands.csv"
+CHEAP_TLDS = ("top", "xyz", "info", "online", "shop", "site")
+SERVICE_BY_KIND = {"postal": ("tracking", "redelivery"), "parcel": ("delivery", "customs"), "bank": ("secure", "unlock"),
+                   "payment": ("verify", "wallet"), "telecom": ("account", "billing"), "retail": ("login", "rewards"),
+                   "streaming": ("payment", "renewal"), "software": ("login", "storage")}
+"""Per brand kind: a service word the rules read, then one they do not (both kinds phishing uses)."""
 
 
 def _details(urls: list[str], exclude: tuple[str, ...] = ()) -> list[AuthorityDetail]:
@@ -85,10 +105,13 @@ def _hijacked_pairs(pairs: list[tuple[str, str, str]], exclude: tuple[str, ...])
             "failures": failures}
 
 
-def _targets(top: int) -> list[tuple[str, str]]:
+def _target_rows() -> list[dict[str, str]]:
     with resources.files("authorag.data").joinpath(TARGETS_FILE).open("rb") as raw:
-        rows = list(csv.DictReader(gzip.decompress(raw.read()).decode("utf-8").splitlines()))
-    return [(r["domain"][: -len(r["suffix"]) - 1], r["suffix"]) for r in rows[:top]]
+        return list(csv.DictReader(gzip.decompress(raw.read()).decode("utf-8").splitlines()))
+
+
+def _targets(top: int) -> list[tuple[str, str]]:
+    return [(r["domain"][: -len(r["suffix"]) - 1], r["suffix"]) for r in _target_rows()[:top]]
 
 
 def variants(label: str) -> dict[str, str | None]:
@@ -112,6 +135,65 @@ def generated(top: int) -> dict[str, object]:
         out[kind] = {"variants": len(pairs), "at_or_above_unknown": len(above),
                      "flagged": sum(any(s.name == IMPERSONATION for s in d.credibility_sources) for d in details),
                      "examples_at_or_above": [{"target": t, "url": u, "trust": v} for t, u, v in above[:20]]}
+    return out
+
+
+def _brand_rows() -> list[dict[str, str]]:
+    with open(BRANDS, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(ln for ln in f if not ln.startswith("#")))
+
+
+def brand_spoof_names(label: str, suffix: str, country: str, kind: str, i: int) -> dict[str, str]:
+    """Generated spoofs of one brand target (``i`` picks the cheap TLD, so the list is fixed)."""
+    cc = country if len(country) == 2 else "us"
+    known, outside = SERVICE_BY_KIND[kind]
+    swap = next((j for j, ch in enumerate(label) if ch in CYRILLIC), None)
+    digit = next((j for j, ch in enumerate(label) if ch in "ol"), None)
+    out = {"brand-country": f"{label}-{cc}.{CHEAP_TLDS[i % len(CHEAP_TLDS)]}",
+           "brand-service": f"{label}-{known}.com", "brand-other-word": f"{label}-{outside}.com",
+           "sub-domain": f"{label}-{cc}.{known}-pending.com"}
+    if swap is not None:
+        out["mixed-script"] = f"{label[:swap]}{CYRILLIC[label[swap]]}{label[swap + 1:]}.{suffix}"
+    if digit is not None:
+        out["digit"] = f"{label[:digit]}{'0' if label[digit] == 'o' else '1'}{label[digit + 1:]}.{suffix}"
+    return out
+
+
+def _names_brand(note: str, domain: str) -> bool:
+    """True when a look-alike note names ``domain`` or a domain whose first label is the same
+    (``usps-us.top`` read as a look-alike of ``usps.gov`` names the same organisation)."""
+    imitated = note.removeprefix("look-alike of ").split(" ", 1)[0]
+    return note.startswith("look-alike of ") and (imitated == domain
+                                                  or imitated.split(".")[0] == domain.split(".")[0])
+
+
+def brand_spoofs() -> dict[str, object]:
+    """Generated spoofs of every target of the brand list, per form: how many are flagged with the
+    note naming that brand's domain (or one with the same first label); the brands whose name is a common word (kind office-only in
+    the target file) are counted apart."""
+    kinds = {r["domain"]: (r["kind"], r["suffix"]) for r in _target_rows()}
+    made: list[tuple[str, str, str, bool]] = []  # (form, host, brand domain, office-only)
+    for i, r in enumerate(_brand_rows()):
+        kind, suffix = kinds[r["domain"]]
+        label = r["domain"][: -len(suffix) - 1]
+        for form, host in brand_spoof_names(label, suffix, r["country"], r["kind"], i).items():
+            made.append((form, host, r["domain"], kind == "office-only"))
+    details = _details([f"https://{h}/" for _, h, _, _ in made])
+    out: dict[str, object] = {"brands": len(_brand_rows())}
+    for group, office in (("brand", False), ("common_word_names", True)):
+        per: dict[str, dict[str, object]] = {}
+        for (form, host, domain, off), d in zip(made, details):
+            if off != office:
+                continue
+            row = per.setdefault(form, {"spoofs": 0, "caught": 0, "flagged": 0, "missed_examples": []})
+            flagged = any(s.name == IMPERSONATION for s in d.credibility_sources)
+            caught = flagged and _names_brand(d.note or "", domain)
+            row["spoofs"] = cast(int, row["spoofs"]) + 1
+            row["caught"] = cast(int, row["caught"]) + caught
+            row["flagged"] = cast(int, row["flagged"]) + flagged
+            if not caught and len(cast(list[str], row["missed_examples"])) < 15:
+                cast(list[str], row["missed_examples"]).append(f"{host} ({d.note})")
+        out[group] = per
     return out
 
 
@@ -166,7 +248,10 @@ def main() -> None:
               "false_alarms": false_alarms(LEGIT), "false_alarms_institution_words": false_alarms(LEGIT_WORDS),
               "false_alarms_institution_words_v2": false_alarms(LEGIT_WORDS_V2),
               "false_alarms_institution_words_v3": false_alarms(LEGIT_WORDS_V3), "phishing_names": phishing(PHISHING),
-              "phishing_names_v2": phishing(PHISHING_V2)}
+              "phishing_names_v2": phishing(PHISHING_V2), "false_alarms_brand_sisters": false_alarms(BRAND_SISTERS),
+              "phishing_brand_names": phishing(PHISHING_BRANDS), "phishing_brand_names_v2": phishing(PHISHING_BRANDS_V2),
+              "false_alarms_brand_words": false_alarms(LEGIT_BRAND_WORDS),
+              "brand_spoofs": brand_spoofs()}
     text = json.dumps(result, indent=1, ensure_ascii=False)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -49,12 +49,20 @@ GENERIC_CODES = frozenset({"ai", "cc", "co", "fm", "gg", "io", "la", "ly", "me",
 a domain under one has no home country."""
 
 _US = frozenset({"us", "usa", "america", "usgov"})
+MIN_SERVICE_BRAND_LENGTH = 4
+"""A brand's name shorter than this (an acronym: ``ups``, ``att``, ``tim``) is claimed by an office
+word or its own country code (``ups-us``), not by a service word: ``att-tax-services`` and
+``tim-consulting-services`` read as firms' names."""
 
 
 def countries(domain: str) -> frozenset[str]:
-    """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov)."""
-    last = domain.rsplit(".", 1)[-1]
-    if last in ("gov", "mil"):
+    """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov), read
+    from its suffix or, for a listed brand, its home market (``royalmail.com``: uk, gb, ukgov)."""
+    from authorag.priors.brands import home_country
+
+    home = home_country(domain)
+    last = home or domain.rsplit(".", 1)[-1]
+    if last in ("gov", "mil") or home == "us":
         return _US
     if last == "uk":
         return frozenset({"uk", "gb", "ukgov"})
@@ -64,12 +72,16 @@ def countries(domain: str) -> frozenset[str]:
 def claim_words(name: str, domain: str, kind: str) -> frozenset[str]:
     """The words that claim ``domain`` (a look-alike target of kind ``kind`` whose label is
     ``name``) beside its name, besides office words: any service word or its own country for a
-    public body (``institution``); none for any other kind (a common word or a town's name beside
-    a service word reads as a firm's name: ``treasury-payment-solutions``, ``boston-tax-services``),
-    nor for a name that is itself a service word (``tax.gov`` is not claimed by ``tax-services``)."""
-    if kind != "institution" or name in SERVICE_WORDS:
+    public body (``institution``) or a brand phishing imitates (``brand``; its own country only
+    for a name shorter than :data:`MIN_SERVICE_BRAND_LENGTH`); none for any other kind (a common
+    word or a town's name beside a service word reads as a firm's name:
+    ``treasury-payment-solutions``, ``boston-tax-services``), nor for a name that is itself a
+    service word (``tax.gov`` is not claimed by ``tax-services``)."""
+    if kind not in ("institution", "brand") or name in SERVICE_WORDS:
         return frozenset()
+    if kind == "brand" and len(name) < MIN_SERVICE_BRAND_LENGTH:
+        return countries(domain)
     return SERVICE_WORDS | countries(domain)
 
 
-__all__ = ["COUNTRY_CODES", "GENERIC_CODES", "NOT_BRANDS", "OFFICE_WORDS", "SERVICE_WORDS", "claim_words", "countries"]
+__all__ = ["COUNTRY_CODES", "GENERIC_CODES", "MIN_SERVICE_BRAND_LENGTH", "NOT_BRANDS", "OFFICE_WORDS", "SERVICE_WORDS", "claim_words", "countries"]

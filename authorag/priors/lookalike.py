@@ -1,14 +1,11 @@
 """Look-alike hosts: names made to pass for a trusted domain, checked against an index built once.
 
-A phishing or clone site borrows the name of a source people trust: ``ftc-gov.net`` and
-``irs-gov.tax-refund.net`` put an agency's acronym beside ``gov``; ``whitehuose.gov`` is
-one edit away; ``nіh.gov`` swaps a Latin ``i`` for a Cyrillic one, and
-``ni\u200dh.gov`` hides a zero-width joiner. None of these is in a domain table, so without this
-check they take the unknown level, or a suffix rule's credibility. :class:`LookalikeIndex` holds
-the domains worth imitating (``authorag/data/lookalike_targets.csv.gz``: the domains the shipped
-prior trusts, the .gov registry and the domains the shipped lists name under a government
-suffix, built by ``scripts/vendor_registries.py``) in four
-precomputed maps, so a check is a few dictionary reads, never a scan:
+A phishing or clone site borrows the name of a source people trust: ``ftc-gov.net`` and ``irs-gov.tax-refund.net``
+put an agency's acronym beside ``gov``; ``whitehuose.gov`` is one edit away; ``nіh.gov`` swaps a Latin ``i`` for a
+Cyrillic one, and ``ni\u200dh.gov`` hides a zero-width joiner. None of these is in a domain table, so without this
+check they take the unknown level, or a suffix rule's credibility. :class:`LookalikeIndex` holds the domains worth
+imitating (``authorag/data/lookalike_targets.csv.gz``, built by ``scripts/vendor_registries.py``:
+:mod:`authorag.priors.targets`) in four precomputed maps, so a check is a few dictionary reads, never a scan:
 
 =====================  ====================================================================
 check                  fires when
@@ -19,9 +16,9 @@ confusable skeleton    the name's UTS #39 skeleton (each character mapped to the
                        is confusable with, from the ``confusable-homoglyphs`` data) equals a
                        target's: ``nіh.gov``, ``rnicrosoft.com``, ``paypa1.com``
 brand with a claim     a label token is a target's name and another token claims office:
-                       ``gov``, ``int``, ``official`` for any target; the institution's own
+                       ``gov``, ``int``, ``official`` for any target; the target's own
                        country code or a service word (``refund``, ``login``...) for a
-                       public body's name (words: :mod:`authorag.priors.claims`)
+                       public body's or a brand's name (words: :mod:`authorag.priors.claims`)
 brand and country      a sub-domain label puts a target's name beside a country code, and
                        the name offers a service: ``bbc-uk.energy-rebate.co``,
                        ``bbc.uk-rebate.com``
@@ -34,12 +31,12 @@ edit distance one      the name differs by one edit from a public body's name of
                        by chance: ``worldpress.org`` is not ``wordpress.org``)
 =====================  ====================================================================
 
-A target of kind ``office-only`` (a town's name, or a name that is a common word: ``weather.com``,
-``treasury.gov``) is read only beside an office word: beside a service word it cannot be told from
-a firm's name (``treasury-payment.com`` reads like ``treasury-payment-solutions.com``).
-Only names no table knows are checked (a listed domain is itself, not a look-alike). A hit
-gives the ``impersonation`` credibility value :data:`LOOKALIKE_CREDIBILITY`: the trust rule
-puts it below every unknown source, and the note names the imitated domain.
+A target of kind ``office-only`` (a town's name, or a name that is a common word: ``weather.com``, ``treasury.gov``)
+is read only beside an office word: beside a service word it cannot be told from a firm's name
+(``treasury-payment.com`` reads like ``treasury-payment-solutions.com``). Only names no table knows are checked (a
+listed domain is itself, not a look-alike). A hit gives the ``impersonation`` credibility value
+:data:`LOOKALIKE_CREDIBILITY`: the trust rule puts it below every unknown source, and the note names the imitated
+domain.
 
 Example:
     >>> index = default_index()
@@ -81,11 +78,13 @@ MIN_MEDIA_EDIT_LENGTH = 9
 MIN_BRAND_LENGTH = 3
 """A target's name shorter than this is never read as a brand (``go.com``)."""
 TARGETS_FILE = "lookalike_targets.csv.gz"
-TargetKind = Literal["institution", "trusted", "office-only"]
-"""A public body (every check), another trusted name, or a name claimed only beside an office
-word (``boston-gov``): a local government's place name or a name that is a common word (both
-are common in firms' names: ``boston-tax-services``, ``fire-safety-uk``); no edit distance."""
-_KINDS = frozenset({"institution", "trusted", "office-only"})
+TargetKind = Literal["institution", "brand", "trusted", "office-only"]
+"""A public body or a brand phishing imitates (:mod:`authorag.priors.brands`), another trusted name, or a name
+claimed only beside an office word (``boston-gov``), no edit distance: a local government's place name or a
+common word (both common in firms' names: ``boston-tax-services``, ``fire-safety-uk``)."""
+EVERY_CHECK = frozenset({"institution", "brand"})
+"""Kinds a service word or their own country code claims, compared by edit distance from :data:`MIN_EDIT_LENGTH`."""
+_KINDS = EVERY_CHECK | {"trusted", "office-only"}
 
 _ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
                          "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
@@ -187,8 +186,7 @@ def _deletions(word: str) -> Iterator[str]:
 
 
 def _key(label: str, suffix: str) -> str:
-    """One string for a (label, suffix) pair: a space is in neither, and a string key takes less
-    memory than a tuple of two (the index holds one per letter of every target's label)."""
+    """One string for a (label, suffix) pair (no space in either): less memory than a tuple (one key per letter)."""
     return f"{label} {suffix}"
 
 
@@ -225,19 +223,20 @@ class LookalikeIndex:
         for domain, suffix, kind in targets:
             self.add(domain, suffix, kind)
 
-    def add(self, domain: str, suffix: str, kind: TargetKind) -> None:
-        """Add one target (a domain already added keeps its first kind)."""
+    def add(self, domain: str, suffix: str, kind: TargetKind, names: Iterable[str] = ()) -> None:
+        """Add one target (a domain already added keeps its first kind); ``names`` are other
+        names of its brand a host may carry (``canadapost`` for ``canadapost-postescanada.ca``)."""
         if domain in self.targets:
             return
-        institution = kind == "institution"
-        self.targets[domain] = institution
+        self.targets[domain] = institution = kind in EVERY_CHECK
         skel = skeleton(domain)
         self._skeletons.setdefault(domain if skel == domain else skel, domain)  # one string when they agree
         label = _label(domain, suffix)
-        if len(label) >= MIN_BRAND_LENGTH and "." not in label and label not in NOT_BRANDS:
-            old = self._brands.get(label)
-            if old is None or (institution and old[1] != "institution"):
-                self._brands[label] = (domain, kind)
+        for name, of in ((label, kind), *((n, "brand") for n in names)):  # a hand-listed other name: every check
+            if len(name) >= MIN_BRAND_LENGTH and "." not in name and name not in NOT_BRANDS:
+                old = self._brands.get(name)
+                if old is None or (of in EVERY_CHECK and old[1] not in EVERY_CHECK):
+                    self._brands[name] = (domain, cast(TargetKind, of))
         if kind != "office-only" and len(label) >= (MIN_EDIT_LENGTH if institution else MIN_MEDIA_EDIT_LENGTH):
             self._labels.setdefault(_key(label, suffix), domain)
             for d in _deletions(label):
@@ -375,15 +374,16 @@ def _read_targets() -> Iterator[tuple[str, str, str]]:
 
 
 def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
-    """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`),
-    read in one pass."""
+    """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`), in one pass."""
+    from authorag.priors.brands import impersonated_brands
     from authorag.priors.rules import DEFAULT_RULES
 
     known: list[str] = []
     index = LookalikeIndex((), closed=(r.suffix for r in DEFAULT_RULES))
+    names = impersonated_brands()
     for domain, suffix, kind in rows:
         if kind in _KINDS:
-            index.add(domain, suffix, cast(TargetKind, kind))
+            index.add(domain, suffix, cast(TargetKind, kind), names.get(domain, ()))
         if kind not in ("common", "office-only"):
             known.append(domain)
     index.known = frozenset(known)
@@ -396,5 +396,5 @@ def default_index() -> LookalikeIndex:
     return index_from_rows(_read_targets())
 
 
-__all__ = ["IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index", "index_from_rows",
-           "mixed_script", "skeleton", "unicode_name"]
+__all__ = ["EVERY_CHECK", "IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index",
+           "index_from_rows", "mixed_script", "skeleton", "unicode_name"]

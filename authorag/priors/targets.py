@@ -11,7 +11,8 @@ rule every surface uses, suffix rules included): one a source names (itself or t
 under it, ``www.legifrance.gouv.fr``), or one a shipped registry lists under a government
 suffix (:func:`listed_domains`: the .gov registry, the UK government's gov.uk list), so an agency
 no popularity list knows is still a name to imitate; and, whatever its trust, a national agency
-or regional government of :func:`public_bodies` (a look-alike target, not a trust source). It is an ``institution`` when a public
+or regional government of :func:`public_bodies` or a brand phishing imitates
+(:mod:`authorag.priors.brands`, kind ``brand``): look-alike targets, not trust sources. It is an ``institution`` when a public
 body's suffix rule (government, military, treaty, national health service) vouches for it or a
 registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
 city or council site, or its name is a common word (``treasury.gov``, ``weather.com``: place names
@@ -31,6 +32,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
 from authorag.domains import parse_host
+from authorag.priors.brands import impersonated_brands
 from authorag.priors.registry import DOTGOV_FILE, UK_GOV_FILE, registered_domains
 from authorag.priors.rules import DEFAULT_RULES, NATIONAL_BODIES, match_rule
 from authorag.trust import DEFAULT_TRUST_RULE
@@ -97,13 +99,16 @@ def listed_domains() -> dict[str, TargetKind]:
     """The domains the shipped registries list under a government suffix, with their kind: every
     .gov registry domain (federal ones ``institution``, state, county, city... ``office-only``) and the
     UK government's gov.uk list (councils ``office-only``, national bodies ``institution``), the
-    national bodies the suffix rules list by name (``institution``), and :func:`public_bodies`."""
+    national bodies the suffix rules list by name (``institution``), :func:`public_bodies`, and
+    the brands phishing imitates most (:func:`~authorag.priors.brands.impersonated_brands`,
+    ``brand``; a public body listed anywhere else keeps its kind)."""
     out: dict[str, TargetKind] = {d: "institution" if kind.startswith("Federal") else "office-only"
                                   for d, kind in registered_domains(DOTGOV_FILE).items()}
     out.update({d: "office-only" if level == "local" else "institution"
                 for d, level in registered_domains(UK_GOV_FILE).items()})
     out.update({d: "institution" for d in NATIONAL_BODIES})
     out.update(public_bodies())
+    out.update({d: "brand" for d in impersonated_brands() if d not in out})
     return out
 
 
@@ -171,7 +176,7 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
     named = {p.domain: "institution" for k in candidates if (p := parse_host(k, strict=False)).domain
              and p.domain != k and _public_body(p.domain)}
     registry_only: set[str] = set()
-    bodies = public_bodies()
+    bodies = public_bodies().keys() | impersonated_brands().keys()
     for d, kind in sorted(named.items()) + sorted((listed or {}).items()):
         if d in rows and rows[d][3] != "known":
             rows[d] = (*rows[d][:3], kind)  # the registry says which kind of body it is
@@ -182,7 +187,7 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
             registry_only.update(() if d in named else (d,))
     for d, (_, suffix, trust, kind) in list(rows.items()):
         label = _label(d, suffix)
-        if kind in ("institution", "trusted", "known") and label in _dictionary_words() and (
+        if kind in ("institution", "brand", "trusted", "known") and label in _dictionary_words() and (
                 len(label) >= MIN_WORD_LENGTH or d in registry_only):  # a short word only a registry names: 'why.gov'
             rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
