@@ -208,6 +208,12 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written, 8 topics, en/de/es/fr: ordinary on-topic page above a trusted off-topic one"),
             ("rerank-lists-v2", len(load_cases("rerank-lists-v2")),
              "hand-written, 8 topics, en/de/es/fr: trusted, untrusted and off-topic pages in order"),
+            ("trust-pairs-v3", len(load_cases("trust-pairs-v3")),
+             "hand-written after v2 was tuned on, no query or URL in common: the trust-pairs-v2 form, larger"),
+            ("no-harm-pairs-v3", len(load_cases("no-harm-pairs-v3")),
+             "hand-written after v2 was tuned on, no query or URL in common: the no-harm-pairs-v2 form, larger"),
+            ("rerank-lists-v3", len(load_cases("rerank-lists-v3")),
+             "hand-written after v2 was tuned on, no query or URL in common: the rerank-lists-v2 form, larger"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

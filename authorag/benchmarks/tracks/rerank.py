@@ -24,7 +24,8 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
   (REL)`` (share of the expected pairs), ``on-topic above off-topic (REL)``, ``trusted first (REL)``;
 * ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2``: the same rows (lists: trusted
   first, on-topic above off-topic, pairwise order, whole order), broken down by topic, kind and
-  language.
+  language; ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3``: the rows of their v2
+  twins (:func:`~authorag.benchmarks.tracks.trust_data.form_of`).
 
 Example:
     >>> case_orders(load_cases("trust-pairs")[0], "bm25", seed=0)
@@ -41,13 +42,14 @@ from authorag.benchmarks.rag.protocol import cached_dense
 from authorag.benchmarks.tracks.rerank_methods import RELEVANCE_CHOICES, RerankSetup
 from authorag.benchmarks.tracks.trust_data import (
     DOMAINS,
+    MULTI_SETS,
     ONTOPIC_KINDS,
     TRUST_KINDS,
     V2_KINDS,
     V2_LANGS,
-    V2_SETS,
     V2_TOPICS,
     RerankCase,
+    form_of,
     group_pairs,
     load_cases,
 )
@@ -58,7 +60,7 @@ from authorag.rerankers.authority import AuthorityReranker
 
 DEFAULT_RELEVANCE = ("bm25", "rank", "dense")
 LIST_SHUFFLES = 2
-CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", *V2_SETS)
+CASE_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", *MULTI_SETS)
 Units = dict[str, dict[str, list[Any]]]
 """row → ``{"clusters": [case index per unit], "values": [value per unit]}`` (paired deltas)."""
 
@@ -197,22 +199,24 @@ def case_metrics(task: str, cases: Sequence[RerankCase], reranking: Reranking, r
     units: Units = {}
     detail: Units = {}
     per_case: list[dict[str, Any]] = []
-    head = _ROWS[task][0][0]
+    rows = _ROWS[form_of(task)]
+    head = rows[0][0]
     for n, case in enumerate(cases):
         outcome: dict[str, Any] = {"id": case.id}
         urls, texts = [p.url for p in case.pages], [p.text for p in case.pages]
         for rel in relevances:
             firsts: list[float] = []
-            for perm in case_orders(case, rel, seed, retriever_order=task not in ("trust-pairs", "trust-pairs-v2")):
+            for perm in case_orders(case, rel, seed,
+                                    retriever_order=form_of(task) not in ("trust-pairs", "trust-pairs-v2")):
                 ranked = reranking.order(rel, case.query, [urls[i] for i in perm], [texts[i] for i in perm])
                 measures = case_measures(case, [perm[i] for i in ranked])
-                for row, key in _ROWS[task]:
+                for row, key in rows:
                     add_unit(units, f"{row} ({rel})", n, measures[key])
-                key = _ROWS[task][0][1]
+                key = rows[0][1]
                 add_unit(detail, f"{head} ({rel}), domain {case.domain}", n, measures[key])
                 if case.kind != "list":
                     add_unit(detail, f"{head} ({rel}), kind {case.kind}", n, measures[key])
-                if task in V2_SETS:
+                if task in MULTI_SETS:
                     add_unit(detail, f"{head} ({rel}), lang {case.lang}", n, measures[key])
                 firsts.append(measures[key])
             outcome[rel] = mean(firsts)

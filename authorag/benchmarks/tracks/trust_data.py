@@ -27,6 +27,12 @@ written first: ``trust_pairs_v2.jsonl.gz`` (``trust-pairs-v2``), ``no_harm_pairs
 untrusted on-topic pages, optionally an ordinary one, and a trusted off-topic page; ``kind`` is
 the untrusted page's kind).
 
+Three more in exactly the v2 forms (``data/provenance/trust_no_harm_v2.md``), written later and
+larger, independent of v2 (no query or URL in common) because the defaults were tuned on v2's dev
+half, test half again written first: ``trust_pairs_v3.jsonl.gz`` (``trust-pairs-v3``),
+``no_harm_pairs_v3.jsonl.gz`` (``no-harm-pairs-v3``), ``rerank_lists_v3.jsonl.gz``
+(``rerank-lists-v3``). A v3 set is read and scored as its v2 twin (:func:`form_of`).
+
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
 pairs: on-topic 0, off-topic 1; lists: trusted 0, untrusted and unknown 1, off-topic 2). Every
@@ -50,15 +56,23 @@ from typing import Any, Literal
 from authorag.errors import ConfigError
 
 CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists",
-                  "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2"]
+                  "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
+                  "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
                             "no-harm-hard": "no_harm_hard_v1.jsonl.gz", "no-harm-lists": "no_harm_lists_v1.jsonl.gz",
                             "trust-pairs-v2": "trust_pairs_v2.jsonl.gz", "no-harm-pairs-v2": "no_harm_pairs_v2.jsonl.gz",
-                            "rerank-lists-v2": "rerank_lists_v2.jsonl.gz"}
+                            "rerank-lists-v2": "rerank_lists_v2.jsonl.gz",
+                            "trust-pairs-v3": "trust_pairs_v3.jsonl.gz", "no-harm-pairs-v3": "no_harm_pairs_v3.jsonl.gz",
+                            "rerank-lists-v3": "rerank_lists_v3.jsonl.gz"}
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
+V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
+"""The larger, independent sets in the v2 forms, topics, kinds and languages."""
+MULTI_SETS = (*V2_SETS, *V3_SETS)
+"""Every multi-topic, multi-language set (rows broken down by language)."""
+_TWINS: Mapping[str, str] = dict(zip(V3_SETS, V2_SETS, strict=True))
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
 V2_KINDS = ("keyword-stuffed", "sober-misinfo", "unknown-legit", "spoofed-authority", "user-content", "fabricated-news")
@@ -110,11 +124,23 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
     return CasePage(url, text, role, group)
 
 
+def form_of(case_set: str) -> str:
+    """The set whose row form and rows ``case_set`` shares: a v3 set is read and scored as its v2
+    twin, every other set as itself.
+
+    Example:
+        >>> form_of("rerank-lists-v3"), form_of("no-harm-hard")
+        ('rerank-lists-v2', 'no-harm-hard')
+    """
+    return _TWINS.get(case_set, case_set)
+
+
 def _case(row: Mapping[str, Any], case_set: str, where: str) -> RerankCase:
-    if case_set in ("trust-pairs", "trust-pairs-v2"):
+    form = form_of(case_set)
+    if form in ("trust-pairs", "trust-pairs-v2"):
         kind = str(row["kind"])
         pages = (_page(row["trusted"], "trusted", 0, where), _page(row["untrusted"], "untrusted", 1, where))
-    elif case_set in ("no-harm-pairs", "no-harm-hard", "no-harm-pairs-v2"):
+    elif form in ("no-harm-pairs", "no-harm-hard", "no-harm-pairs-v2"):
         kind = str(row["ontopic_kind"])
         pages = (_page(row["ontopic"], "ontopic", 0, where), _page(row["offtopic"], "offtopic", 1, where))
     else:
