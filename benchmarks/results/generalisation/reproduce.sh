@@ -9,9 +9,9 @@
 # user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/generalisation; only
 # compare.md and compare.json are copied here. With NAME=before they are copied to before/ instead
 # (the record of the code before the generalisation work changed any default). Then, when the
-# embeddings extra is installed, the three hand-written v2 tracks again with the product's default
+# embeddings extra is installed, the six hand-written v2 and v3 tracks again with the product's default
 # relevance (the cascade) into cascade/dev and cascade/test (the shared sets do not read
-# relevance). About 3 minutes on 2 cores, and 3 more for the cascade.
+# relevance). About 3 minutes on 2 cores, and about 15 more for the cascade.
 #   bash benchmarks/results/generalisation/reproduce.sh /path/to/shared/data
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -29,7 +29,7 @@ done
 if [ -z "${NAME:-}" ] && PYTHONPATH=$PWD "$PY" -c "import transformers" 2>/dev/null; then
   for split in dev test; do
     rm -rf "${USER_OUT:?}/cascade/$split"
-    PYTHONPATH=$PWD "$PY" -m authorag bench tracks --tracks trust-pairs-v2,no-harm-pairs-v2,rerank-lists-v2 \
+    PYTHONPATH=$PWD "$PY" -m authorag bench tracks --tracks trust-pairs-v2,no-harm-pairs-v2,rerank-lists-v2,trust-pairs-v3,no-harm-pairs-v3,rerank-lists-v3 \
       --split "$split" --relevance cascade --seed 0 --out "$USER_OUT/cascade/$split"
     mkdir -p "$COMMITTED/cascade/$split"
     cp "$USER_OUT/cascade/$split/compare.md" "$USER_OUT/cascade/$split/compare.json" "$COMMITTED/cascade/$split/"
