@@ -31,7 +31,12 @@ answers, a legal commentary the article it discusses. A quote is a run of at lea
 :data:`QUOTE_MIN_WORDS` words that follow each other as they do in the query (stop words
 included); each quote counts as one word, what surrounds it is read as usual, as long as the
 quotes make up at most :data:`QUOTED_SHARE` of the text. Stuffing is repetition without prose: a
-text that mostly repeats the question is read word by word, and is still stuffed.
+text that mostly repeats the question is read word by word, and is still stuffed; so is a text
+that quotes the question :data:`ECHO_QUOTES` times or more (quotes making at least
+:data:`ECHO_QUOTED_SHARE` of it), prose around them or not: the page written around the question's
+phrase ("How to descale an espresso machine? … In this guide: how to descale an espresso
+machine …") that content farms publish for every question. Not for a query that is code or an
+error message (:func:`code_like`): pages quote it as they explain it.
 
 Example:
     >>> [round(c, 3) for c in coverage("does cranberry juice prevent urinary tract infections",
@@ -40,6 +45,7 @@ Example:
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from functools import partial
 from urllib.parse import unquote, urlsplit
@@ -76,6 +82,14 @@ QUOTE_MIN_WORDS = 4
 QUOTED_SHARE = 1 / 3
 """Quotes count as one word each only while they make up at most this share of a text's words:
 beyond it the text is the question said again and again, not prose that quotes it."""
+ECHO_QUOTES = 3
+"""Quotes of the query (runs of :data:`QUOTE_MIN_WORDS` words in its order) from which a text that
+quotes it in prose is keyword-stuffed all the same (when they make at least
+:data:`ECHO_QUOTED_SHARE` of its words): saying the question's phrase again and again is
+optimising the page for that phrase, not answering it. A title and one restatement are two."""
+ECHO_QUOTED_SHARE = 0.1
+"""Share of a text's words its quotes must make for :data:`ECHO_QUOTES` to count: a long page
+that names a many-word subject a few times among its prose is not stuffed."""
 MAX_FIELD_CHARS = 300
 """Characters of a candidate's short field (its address's words) coverage reads at most."""
 _MAX_QUERY_WORDS = 4 * MAX_QUERY_TERMS
@@ -136,6 +150,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
         return [0.0] * len(texts), [False] * len(texts)
     wanted = set(stems)
     pairs = query_pairs(query, lang)
+    echo = not code_like(query)
     stemmed: dict[str, str] = {}  # each distinct token of the pool is stemmed once
     heads: dict[str, str] = {}  # German: token -> the query stem it ends with as a compound's head
     cov: list[float] = []
@@ -155,8 +170,28 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
             # again and again is a page about income tax, not "Steuer" stuffed
             named.update(heads[t] for t in {*tokens, *extra} if t in heads)
         cov.append(len(named) / len(stems))
-        stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found)))
+        stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found), echo))
     return cov, stuffed
+
+
+_CODE = re.compile(r"[a-z](?:Error|Exception|Warning)\b|\w[._]\w|\w::|\b0x[0-9a-fA-F]|\w\(\)")
+"""A word of code or of an error message: an error's class (``ImportError``, ``KeyException``), a
+dot or an underscore inside a word (``os.path``, ``__init__``), a scope (``std::``), a call
+(``main()``) or a hex code; not a brand written in camel case (``WhatsApp``, ``LibreOffice``)."""
+
+
+def code_like(query: str) -> bool:
+    """Whether ``query`` names code or an error message, which pages quote as they explain it (a
+    Q&A page quotes the message in its title, the question and the answer): their quotes of it
+    are not the echo of a question (:data:`ECHO_QUOTES`).
+
+    Example:
+        >>> code_like("ImportError: attempted relative import with no known parent package"), code_like("how do I exit vim")
+        (True, False)
+        >>> code_like("Ist WhatsApp Ende-zu-Ende verschlüsselt"), code_like("what does os.path.join do")
+        (False, True)
+    """
+    return _CODE.search(query) is not None
 
 
 def query_pairs(query: str, language: str) -> frozenset[tuple[str, str]]:
@@ -189,10 +224,12 @@ def follow_runs(words: Sequence[str], pairs: frozenset[tuple[str, str]]) -> Iter
         i = j + 1
 
 
-def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str]], found: int) -> bool:
+def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str]], found: int,
+             echo: bool = True) -> bool:
     """Whether a text's stemmed ``words`` stuff the query's ``wanted`` words, each quote of the
     query (a run of :data:`QUOTE_MIN_WORDS` words whose neighbours follow each other in the query)
-    read as one word that names the query."""
+    read as one word that names the query; ``echo``: :data:`ECHO_QUOTES` quotes are stuffing too
+    (not for a query that is code or an error message: :func:`code_like`)."""
     quotes: list[int] = []  # lengths of the quotes
     hits = uses = 0  # query words outside quotes; query words in all
     total = len(words)
@@ -203,6 +240,8 @@ def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str
             quotes.append(j - i + 1)
         else:
             hits += named
+    if echo and len(quotes) >= ECHO_QUOTES and sum(quotes) >= ECHO_QUOTED_SHARE * total:
+        return True  # the question's phrase said again and again, prose around it or not
     if sum(quotes) <= QUOTED_SHARE * total:  # quotes inside prose: each one word
         n, k = total - sum(quotes) + len(quotes), hits + len(quotes)
     else:  # mostly the question again and again: no prose to quote it in
@@ -240,5 +279,5 @@ def address_words(url: str) -> str:
     return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
 
 
-__all__ = ["address_words", "follow_runs", "query_pairs", "ECHO_MIN_WORDS", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+__all__ = ["address_words", "code_like", "follow_runs", "query_pairs", "ECHO_MIN_WORDS", "ECHO_QUOTED_SHARE", "ECHO_QUOTES", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
            "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

@@ -159,3 +159,25 @@ def test_the_plain_path_is_noted_in_the_ranking() -> None:
     assert [c.domain for c in ranking] == ["a.it", "b.it"]
     assert ranking.provenance["relevance_note"] == (
         "query language 'it' is not one lexical relevance reads (en, de, es, fr): plain word tokens, no stemming")
+
+
+_ESPRESSO = "how do I descale my espresso machine"
+_FARM = ("How do I descale my espresso machine? Descaling is important. Many readers ask how do I descale my "
+         "espresso machine, and in this guide we explain how to descale my espresso machine step by step. "
+         "Don't miss our list of the best espresso machines of the year.")
+_MAKER = ("Descaling your espresso machine. Fill the tank with water and the descaler, run half of it through the "
+          "group head and the steam wand, wait twenty minutes, then run the rest and rinse twice with fresh water. "
+          "How do I descale my espresso machine less often? Use filtered water.")
+
+
+def test_a_page_that_says_the_question_three_times_is_stuffed_even_inside_prose() -> None:
+    # three quotes of the question among ordinary prose: the farm page written around the phrase;
+    # the maker's page quotes it once and answers in its own words
+    assert keyword_stuffed(_ESPRESSO, [_FARM, _MAKER]) == [True, False]
+
+
+def test_a_long_page_that_names_the_question_three_times_among_much_prose_is_not() -> None:
+    prose = ("Scale builds up from the minerals in hard water and slows the flow through the boiler, so the "
+             "manual lists a schedule by water hardness and a procedure for each model in the range. ") * 6
+    page = f"{_ESPRESSO}. {prose} {_ESPRESSO}? {prose} Again: {_ESPRESSO}."
+    assert keyword_stuffed(_ESPRESSO, [page, _MAKER]) == [False, False]
