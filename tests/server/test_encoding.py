@@ -12,9 +12,9 @@ from authorag.server.config import ServerConfig
 from authorag.server.encoding import (
     CPU_NICE,
     ENCODE_BATCH,
+    configure_allocator,
     configure_encoding,
     default_encode_threads,
-    limit_arenas,
     lower_thread_priority,
     release_memory,
 )
@@ -88,7 +88,33 @@ def test_allocator_calls_answer_on_glibc() -> None:
 
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("not glibc")
-    assert limit_arenas() is True
+    assert configure_allocator() is True
     blocks = [bytearray(1 << 16) for _ in range(2000)]  # ~128 MB on the heap (below the mmap threshold)
     del blocks
     assert release_memory() is True  # the freed heap went back to the system
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+def test_large_blocks_go_back_when_freed_among_small_ones() -> None:
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("not glibc")
+    assert configure_allocator() is True
+    warm = bytearray(8 << 20)  # with glibc's sliding threshold, freeing it would keep the next 2 MB blocks on the heap
+    del warm
+    before = _rss_mb()
+    blocks, pins = [], []
+    for _ in range(64):  # 128 MB in 2 MB blocks, each followed by a small block that stays
+        blocks.append(bytearray(2 << 20))
+        pins.append(bytearray(4096))
+    grown = _rss_mb()
+    del blocks
+    assert grown - before >= 100
+    assert _rss_mb() - before <= 16  # returned without malloc_trim, though small blocks sit between them
+
