@@ -47,7 +47,6 @@ from authorag.errors import ConfigError, LimitExceeded
 from authorag.priors.base import AuthorityScorer
 from authorag.server.admission import Admitted, Overloaded, refusal
 from authorag.server.config import ServerConfig
-from authorag.server.encoding import configure_allocator
 from authorag.server.metrics import CONTENT_TYPE
 from authorag.server.middleware import (
     UNAUTHORIZED,
@@ -383,8 +382,5 @@ def create_app(config: ServerConfig | None = None, *, scorer: AuthorityScorer | 
 
 
 def app_from_env() -> FastAPI:
-    """App factory for ``uvicorn --factory`` and multi-worker ``authorag serve``: in each server
-    process, before it loads anything large or starts its threads, the allocator is set up
-    (:func:`~authorag.server.encoding.configure_allocator`)."""
-    configure_allocator()
+    """App factory for ``uvicorn --factory`` and multi-worker ``authorag serve``."""
     return create_app(ServerConfig.from_env())

@@ -14,11 +14,8 @@ Three settings decide what an overloaded server does with its cores and its memo
   (:data:`CPU_NICE`) than the event loop of their process, so on a busy machine the loop that
   answers ``/healthz`` and refuses what does not fit gets a core before them.
 * **Memory returned after a burst.** The C allocator keeps freed memory for reuse, one arena per
-  thread that allocates, and after a large block is freed it serves blocks up to that size from
-  its arenas instead of mapping them (glibc's sliding mmap threshold), where freed ones stay;
-  :func:`configure_allocator` keeps the arenas few and the threshold fixed, so a request's large
-  buffers (activations, token arrays) go back to the system when freed, and
-  :func:`release_memory` hands what is left back once a process has no pages left to encode.
+  thread that allocates; :func:`limit_arenas` keeps the arenas few and :func:`release_memory`
+  hands freed memory back to the system once a process has no pages left to encode.
 
 The allocator calls are glibc's (``mallopt``, ``malloc_trim``); elsewhere they do nothing.
 """
@@ -40,11 +37,7 @@ ENCODE_BATCH = 8
 ``docs/server.md`` (Performance, overload), a larger batch costs more memory and no less CPU."""
 MALLOC_ARENAS = 2
 """Allocator arenas a server process uses (glibc's ``M_ARENA_MAX``; its default is eight per core)."""
-MMAP_THRESHOLD = 128 * 1024
-"""Bytes from which a block is mapped on its own and unmapped when freed (glibc's ``M_MMAP_THRESHOLD``:
-its default starting value, held fixed instead of rising to the largest block freed so far)."""
 _M_ARENA_MAX = -8
-_M_MMAP_THRESHOLD = -3
 CPU_NICE = 5
 """How much lower than the event loop's the scheduling priority of the CPU threads is (a ``nice``
 increment; Linux gives each thread its own)."""
@@ -108,14 +101,10 @@ def _libc() -> Any:
     return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
 
 
-def configure_allocator(arenas: int = MALLOC_ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> bool:
-    """Let the threads created from now on share at most ``arenas`` allocator arenas, and map every
-    block of ``mmap_threshold`` bytes or more on its own (returned to the system when freed); True
-    when both are set. Called when a server process starts, before its threads do, and again
-    before it loads the model (the same values: a no-op)."""
+def limit_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """Let the threads created from now on share at most ``arenas`` allocator arenas; True when set."""
     libc = _libc()
-    return bool(libc is not None and libc.mallopt(_M_ARENA_MAX, arenas) and
-                libc.mallopt(_M_MMAP_THRESHOLD, mmap_threshold))
+    return bool(libc is not None and libc.mallopt(_M_ARENA_MAX, arenas))
 
 
 def release_memory() -> bool:

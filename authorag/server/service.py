@@ -31,7 +31,7 @@ from authorag.scores import FUSED_SCORE
 from authorag.server.admission import Admitted, CostGate
 from authorag.server.config import ServerConfig
 from authorag.server.documents import DocumentColumns, echo, read_documents
-from authorag.server.encoding import configure_allocator, configure_encoding, lower_thread_priority, settle_memory
+from authorag.server.encoding import configure_encoding, limit_arenas, lower_thread_priority, settle_memory
 from authorag.server.metrics import Metrics
 from authorag.server.schemas import API_VERSION, AuditRequest, AuthorityRequest, RerankRequest
 from authorag.suitability.classifier import SourceTypeClassifier
@@ -158,7 +158,7 @@ class RerankService:
         """Load the prior (and the relevance model) once."""
         if self._reranker is not None:
             return
-        configure_allocator()
+        limit_arenas()
         load_suffix_list()
         scorer = load_scorer(self.config.scorer) if self._scorer is None else self._scorer
         self._configure_judge(scorer)

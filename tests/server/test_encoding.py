@@ -12,9 +12,9 @@ from authorag.server.config import ServerConfig
 from authorag.server.encoding import (
     CPU_NICE,
     ENCODE_BATCH,
-    configure_allocator,
     configure_encoding,
     default_encode_threads,
+    limit_arenas,
     lower_thread_priority,
     release_memory,
 )
@@ -88,50 +88,7 @@ def test_allocator_calls_answer_on_glibc() -> None:
 
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("not glibc")
-    assert configure_allocator() is True
+    assert limit_arenas() is True
     blocks = [bytearray(1 << 16) for _ in range(2000)]  # ~128 MB on the heap (below the mmap threshold)
     del blocks
     assert release_memory() is True  # the freed heap went back to the system
-
-
-ALLOCATIONS = """
-import sys
-from authorag.server.encoding import configure_allocator
-
-def rss_mb():
-    with open("/proc/self/status", encoding="ascii") as status:
-        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
-
-if sys.argv[1] == "fixed":
-    assert configure_allocator() is True
-warm = bytearray(30 << 20)  # freed, it raises glibc's own threshold to 30 MB
-del warm
-before = rss_mb()
-blocks, pins = [], []
-for _ in range(4):  # 80 MB in 20 MB blocks, each followed by a 100 KB block that stays
-    blocks.append(bytearray(20 << 20))
-    pins.append(bytearray(100 << 10))
-grown = rss_mb() - before
-del blocks
-print(round(grown), round(rss_mb() - before))
-"""
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
-def test_large_blocks_go_back_when_freed_among_small_ones() -> None:
-    import platform
-    import subprocess
-    from pathlib import Path
-
-    if platform.libc_ver()[0] != "glibc":
-        pytest.skip("not glibc")
-    root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    kept = {}
-    for mode in ("fixed", "default"):  # a fresh process each: the setting is process-wide
-        done = subprocess.run([sys.executable, "-c", ALLOCATIONS, mode], capture_output=True, text=True, timeout=120,
-                              env=env, check=True)
-        grown, kept[mode] = (int(x) for x in done.stdout.split())
-        assert grown >= 75
-    assert kept["fixed"] <= 5  # returned without malloc_trim, though smaller blocks sit between them
-    assert kept["default"] >= 75  # what the setting changes: under glibc's own threshold they stay
