@@ -85,13 +85,13 @@ class PooledTransformer:
         self.pooling, self.normalize = pipeline
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer: Any = AutoTokenizer.from_pretrained(str(path), use_fast=True, local_files_only=True)
-        self.bert = plain_bert(path)
+        self.bert_config = plain_bert(path)
         """The directory's config when :func:`~authorag.relevance.bert.load_bert` builds its encoder
         (transformers' modelling layer is then never imported), else None (``AutoModel``)."""
-        model = _auto_model(path) if self.bert is None else load_bert(path, self.bert)
+        model = _auto_model(path) if self.bert_config is None else load_bert(path, self.bert_config)
         model = model.to(self.device).eval()
         self.model: Any = model if quantize is None else quantize(model)
-        own = _max_seq_length(path, self.tokenizer, self.model, self.bert)
+        own = _max_seq_length(path, self.tokenizer, self.model, self.bert_config)
         self.max_seq_length = own if max_tokens is None else min(max_tokens, own)
         self._tokenizing = threading.Lock()  # a fast tokenizer's truncation is set per call: one call at a time
 
@@ -125,11 +125,11 @@ class PooledTransformer:
             features = self.tokenizer([t.strip() for t in texts], padding=True, truncation="longest_first",
                                       max_length=self.max_seq_length, return_tensors="pt")
         features = {k: v.to(self.device) for k, v in features.items()}
-        if self.bert is None:
+        if self.bert_config is None:
             tokens = self.model(**features, return_dict=False)[0]
         else:
             types = features.get("token_type_ids")
-            tokens = bert_tokens(self.model, int(self.bert["num_attention_heads"]), features["input_ids"],
+            tokens = bert_tokens(self.model, int(self.bert_config["num_attention_heads"]), features["input_ids"],
                                  torch.zeros_like(features["input_ids"]) if types is None else types,
                                  features["attention_mask"])
         mask = features["attention_mask"].unsqueeze(-1).to(tokens.dtype)
@@ -155,9 +155,9 @@ def _auto_model(path: Path) -> Any:
     return AutoModel.from_pretrained(str(path), local_files_only=True)
 
 
-def _max_seq_length(path: Path, tokenizer: Any, model: Any, config: dict[str, Any] | None = None) -> int:
+def _max_seq_length(path: Path, tokenizer: Any, model: Any, model_config: dict[str, Any] | None = None) -> int:
     """The directory's ``max_seq_length`` (``sentence_bert_config.json``), else the smaller of the
-    tokenizer's and the model's position limits (from ``config``, else the model's own config)."""
+    tokenizer's and the model's position limits (from ``model_config``, else the model's own config)."""
     try:
         config = json.loads((path / "sentence_bert_config.json").read_text(encoding="utf-8"))
         value = config.get("max_seq_length") if isinstance(config, dict) else None
@@ -165,7 +165,7 @@ def _max_seq_length(path: Path, tokenizer: Any, model: Any, config: dict[str, An
         value = None
     if isinstance(value, int) and value > 0:
         return value
-    positions = config.get("max_position_embeddings") if config is not None else \
+    positions = model_config.get("max_position_embeddings") if model_config is not None else \
         getattr(model.config, "max_position_embeddings", 0)
     limits = [int(tokenizer.model_max_length), int(positions or 0)]
     return min(v for v in limits if v > 0) if any(v > 0 for v in limits) else 512

@@ -96,3 +96,18 @@ def test_warm_up_does_not_import_transformers_modelling() -> None:
                           check=False, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("bert_config", ["missing", "without max_seq_length"])
+def test_position_limit_comes_from_the_config_when_sentence_bert_config_has_none(tmp_path: Path,
+                                                                                 bert_config: str) -> None:
+    from types import SimpleNamespace
+
+    from authorag.relevance.pooled import _max_seq_length  # pyright: ignore[reportPrivateUsage]
+
+    if bert_config != "missing":
+        (tmp_path / "sentence_bert_config.json").write_text(json.dumps({"do_lower_case": False}), encoding="utf-8")
+    unbounded = SimpleNamespace(model_max_length=10**30)  # a tokenizer without a limit of its own
+    assert _max_seq_length(tmp_path, unbounded, None, {"max_position_embeddings": 384}) == 384
+    assert _max_seq_length(tmp_path, unbounded, SimpleNamespace(config=SimpleNamespace(max_position_embeddings=256))) \
+        == 256
