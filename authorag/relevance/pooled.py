@@ -5,6 +5,8 @@ the process, a few hundred megabytes a server worker never uses. A directory who
 ``modules.json`` lists a Transformer, a Pooling (mean, CLS or max tokens) and optionally a
 Normalize module is read here with ``transformers.AutoTokenizer`` and ``transformers.AutoModel``
 instead, computing the same embeddings; :func:`pooled_pipeline` says whether a directory is one.
+A plain BERT encoder (the bundled MiniLM) is built without ``AutoModel``, whose import costs more
+than the model (:mod:`authorag.relevance.bert`).
 Any other pipeline is loaded by sentence-transformers (:func:`authorag.relevance.dense.DenseEncoder`).
 """
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from authorag.relevance.bert import bert_tokens, load_bert, plain_bert
 
 TRANSFORMER = "sentence_transformers.models.Transformer"
 POOLING = "sentence_transformers.models.Pooling"
@@ -76,15 +80,18 @@ class PooledTransformer:
             raise ValueError(f"{path} is not a Transformer -> Pooling ({'/'.join(POOLING_MODES)}) -> optional "
                              "Normalize sentence-transformers model; load it with sentence-transformers")
         import torch
-        from transformers import AutoModel, AutoTokenizer
+        from transformers import AutoTokenizer
 
         self.pooling, self.normalize = pipeline
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer: Any = AutoTokenizer.from_pretrained(str(path), use_fast=True, local_files_only=True)
-        model: Any = AutoModel.from_pretrained(str(path), local_files_only=True)
+        self.bert_config = plain_bert(path)
+        """The directory's config when :func:`~authorag.relevance.bert.load_bert` builds its encoder
+        (transformers' modelling layer is then never imported), else None (``AutoModel``)."""
+        model = _auto_model(path) if self.bert_config is None else load_bert(path, self.bert_config)
         model = model.to(self.device).eval()
         self.model: Any = model if quantize is None else quantize(model)
-        own = _max_seq_length(path, self.tokenizer, self.model)
+        own = _max_seq_length(path, self.tokenizer, self.model, self.bert_config)
         self.max_seq_length = own if max_tokens is None else min(max_tokens, own)
         self._tokenizing = threading.Lock()  # a fast tokenizer's truncation is set per call: one call at a time
 
@@ -118,7 +125,13 @@ class PooledTransformer:
             features = self.tokenizer([t.strip() for t in texts], padding=True, truncation="longest_first",
                                       max_length=self.max_seq_length, return_tensors="pt")
         features = {k: v.to(self.device) for k, v in features.items()}
-        tokens = self.model(**features, return_dict=False)[0]
+        if self.bert_config is None:
+            tokens = self.model(**features, return_dict=False)[0]
+        else:
+            types = features.get("token_type_ids")
+            tokens = bert_tokens(self.model, int(self.bert_config["num_attention_heads"]), features["input_ids"],
+                                 torch.zeros_like(features["input_ids"]) if types is None else types,
+                                 features["attention_mask"])
         mask = features["attention_mask"].unsqueeze(-1).to(tokens.dtype)
         if self.pooling == "cls":
             pooled = tokens[:, 0]
@@ -135,9 +148,16 @@ class PooledTransformer:
                 f"max_seq_length={self.max_seq_length})")
 
 
-def _max_seq_length(path: Path, tokenizer: Any, model: Any) -> int:
+def _auto_model(path: Path) -> Any:
+    """The directory's model read by ``transformers.AutoModel`` (any architecture)."""
+    from transformers import AutoModel
+
+    return AutoModel.from_pretrained(str(path), local_files_only=True)
+
+
+def _max_seq_length(path: Path, tokenizer: Any, model: Any, model_config: dict[str, Any] | None = None) -> int:
     """The directory's ``max_seq_length`` (``sentence_bert_config.json``), else the smaller of the
-    tokenizer's and the model's position limits."""
+    tokenizer's and the model's position limits (from ``model_config``, else the model's own config)."""
     try:
         config = json.loads((path / "sentence_bert_config.json").read_text(encoding="utf-8"))
         value = config.get("max_seq_length") if isinstance(config, dict) else None
@@ -145,5 +165,7 @@ def _max_seq_length(path: Path, tokenizer: Any, model: Any) -> int:
         value = None
     if isinstance(value, int) and value > 0:
         return value
-    limits = [int(tokenizer.model_max_length), int(getattr(model.config, "max_position_embeddings", 0) or 0)]
+    positions = model_config.get("max_position_embeddings") if model_config is not None else \
+        getattr(model.config, "max_position_embeddings", 0)
+    limits = [int(tokenizer.model_max_length), int(positions or 0)]
     return min(v for v in limits if v > 0) if any(v > 0 for v in limits) else 512
