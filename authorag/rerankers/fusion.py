@@ -214,29 +214,41 @@ def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] 
     return mixed, join_notes(note, why)
 
 
-AT_SHARE_NOTE = "pages not used as the relevance reference rank at the window's share when on topic"
-"""The note :func:`fuse` adds when :func:`at_share` lowered a candidate's relevance."""
+NO_LEAD_NOTE = "pages not used as the relevance reference rank below the least relevant on-topic page that is"
+"""The note :func:`fuse` adds when :func:`no_lead` lowered a candidate's relevance."""
+
+NO_LEAD_MARGIN = 1e-6
+"""How far below the least relevant on-topic reference-kind page :func:`no_lead` puts a page:
+enough to break a tie, too little to show in a breakdown."""
 
 
-def at_share(relevance: Array, excluded: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
-    """Window relevance with every candidate that is not the relevance reference (keyword-stuffed,
-    of low credibility or showing low-credibility cues: :func:`~authorag.rerankers.calibration.not_reference`)
-    lowered to ``on_topic``, the window's share, when it is above it; and whether any was. The
-    words such a page shares with the question earn it its place in the window (it may still be
-    about the question), never a lead on relevance, so among on-topic pages of equal trust the one
-    that answers in its own words comes first, and trust alone orders such a page among the rest.
+def no_lead(relevance: Array, excluded: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
+    """Window relevance with every on-topic candidate that is not the relevance reference
+    (keyword-stuffed, of low credibility or showing low-credibility cues:
+    :func:`~authorag.rerankers.calibration.not_reference`) lowered to just below the least
+    relevant on-topic candidate that could be (:data:`NO_LEAD_MARGIN`; to ``on_topic``, the
+    window's share, when none is on topic), never out of the window; and whether any was. The words
+    such a page shares with the question earn it its place in the window, never a lead on
+    relevance over a page that answers in its own words: between two on-topic pages of equal trust
+    the other comes first, and trust orders the rest as before.
 
     Example:
-        >>> cal, lowered = at_share(np.array([1.0, 0.9, 0.3]), np.array([True, False, True]), 0.55)
-        >>> cal.tolist(), lowered
-        ([0.55, 0.9, 0.3], True)
+        >>> cal, lowered = no_lead(np.array([1.0, 0.9, 0.3]), np.array([True, False, True]), 0.55)
+        >>> cal.round(6).tolist(), lowered
+        ([0.899999, 0.9, 0.3], True)
     """
     if excluded is None:
         return relevance, False
-    lower = excluded & (relevance > on_topic)
+    on = relevance >= on_topic
+    lower = excluded & on
     if not lower.any():
         return relevance, False
-    return np.where(lower, on_topic, relevance), True
+    answers = relevance[on & ~excluded]
+    floor = max(float(answers.min()) - NO_LEAD_MARGIN, on_topic) if answers.size else on_topic
+    lowered = lower & (relevance > floor)
+    if not lowered.any():
+        return relevance, False
+    return np.where(lowered, floor, relevance), True
 
 
 def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
@@ -258,8 +270,8 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         if text is not None:
             excluded, _ = not_reference(cal.size, text.stuffed, low, text.names, text.cues)
-            cal, lowered = at_share(cal, excluded, policy.on_topic)
-            note = join_notes(note, AT_SHARE_NOTE if lowered else None)
+            cal, lowered = no_lead(cal, excluded, policy.on_topic)
+            note = join_notes(note, NO_LEAD_NOTE if lowered else None)
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text, low=low)

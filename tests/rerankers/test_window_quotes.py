@@ -10,7 +10,6 @@ import pytest
 
 from authorag.adapters import breakdowns, build_reranker, candidates
 from authorag.relevance.coverage import keyword_stuffed
-from authorag.rerankers.fusion import AT_SHARE_NOTE
 from authorag.types import Candidate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -133,7 +132,7 @@ def test_the_note_names_the_stuffed_candidates_once() -> None:
              ("https://www.cars.com/t", "How to change a flat tyre on a family car, step by step.")]
     reranker, mode = build_reranker(relevance=_Cosines({pages[0][0]: 0.8, pages[1][0]: 0.82, pages[2][0]: 0.1}))
     ranking = reranker.rerank(question, candidates([(u, t, None) for u, t in pages], mode)[0])
-    said = f"keyword-stuffed, not used as the relevance reference: https://gdpr-erasure.example.biz/guide; {AT_SHARE_NOTE}"
+    said = "keyword-stuffed, not used as the relevance reference: https://gdpr-erasure.example.biz/guide"
     assert ranking.provenance["relevance_note"] == said
     bm25, mode = build_reranker(relevance="bm25")
     assert bm25.rerank(question, candidates([(u, t, None) for u, t in pages], mode)[0]).provenance[

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from authorag.policy import DEFAULT_ON_TOPIC
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.calibration import calibrate
-from authorag.rerankers.fusion import AT_SHARE_NOTE, at_share
+from authorag.rerankers.fusion import NO_LEAD_MARGIN, NO_LEAD_NOTE, no_lead
 from authorag.rerankers.window_text import low_cues
 from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule
@@ -67,7 +66,7 @@ def test_a_look_alike_with_the_query_s_words_does_not_push_the_real_page_off_top
     assert [c.url for c in ranking.candidates] == [REAL, LOOKALIKE]
     by_url = {c.url: c.scores for c in ranking.candidates}
     assert by_url[REAL][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference now
-    assert by_url[LOOKALIKE][RELEVANCE_NORM_SCORE] == pytest.approx(DEFAULT_ON_TOPIC)  # ranked at the share
+    assert by_url[LOOKALIKE][RELEVANCE_NORM_SCORE] == pytest.approx(1.0 - NO_LEAD_MARGIN)  # just below the reference
     assert by_url[REAL][FUSED_SCORE] > by_url[LOOKALIKE][FUSED_SCORE] >= 0.5  # both on topic: trust orders
     assert f"low credibility, not used as the relevance reference: {LOOKALIKE}" in ranking.provenance["relevance_note"]
 
@@ -170,10 +169,10 @@ def test_a_fabricated_alarm_page_does_not_push_the_paraphrasing_trusted_page_off
     assert [c.url for c in ranking.candidates] == [TAGESSCHAU, FAKE]
     by_url = {c.url: c.scores for c in ranking.candidates}
     assert by_url[TAGESSCHAU][RELEVANCE_NORM_SCORE] == pytest.approx(1.0)  # the reference now
-    assert by_url[FAKE][RELEVANCE_NORM_SCORE] == pytest.approx(DEFAULT_ON_TOPIC)  # ranked at the share
+    assert by_url[FAKE][RELEVANCE_NORM_SCORE] == pytest.approx(1.0 - NO_LEAD_MARGIN)  # just below the reference
     assert by_url[FAKE][TRUST_SCORE] == pytest.approx(UNKNOWN_LEVEL)  # trust is unchanged: the window decides
     assert ranking.provenance["relevance_note"] == ("low-credibility cues (alarm and calls to spread), not used as "
-                                                    f"the relevance reference: {FAKE}; {AT_SHARE_NOTE}")
+                                                    f"the relevance reference: {FAKE}; {NO_LEAD_NOTE}")
     # the same story told calmly shows no cue: it stays the reference and the trusted page falls off topic
     calm = rr.rerank(query, [Candidate.create(u, CALM if u == FAKE else texts[u], id=u) for u in order])
     assert [c.url for c in calm.candidates] == [FAKE, TAGESSCHAU]
@@ -198,25 +197,28 @@ LAB_TEXT = ("Use a straight-sided clear container, set it level and away from tr
 
 
 @pytest.mark.parametrize("order", [(FARM, LAB), (LAB, FARM)])
-def test_a_stuffed_page_ranks_at_the_share_below_an_equally_trusted_page(order: tuple[str, str]) -> None:
+def test_a_stuffed_page_ranks_below_an_equally_trusted_page_that_answers(order: tuple[str, str]) -> None:
     # both unknown (trust 0.30): the page that repeats the question keeps its place in the window but
     # no lead on relevance, so the page that answers in its own words comes first in either order
+    # (before, both were at the reference's relevance: a tie the input order decided)
     texts = {FARM: FARM_TEXT, LAB: LAB_TEXT}
     rr = AuthorityReranker(KnownOrUnknown({}), relevance=BM25Relevance(language="en"))
     ranking = rr.rerank("how do I measure rainfall with a homemade rain gauge",
                         [Candidate.create(u, texts[u], id=u) for u in order])
     assert [c.url for c in ranking.candidates] == [LAB, FARM]
     by_url = {c.url: c.scores for c in ranking.candidates}
-    assert by_url[FARM][RELEVANCE_NORM_SCORE] == pytest.approx(DEFAULT_ON_TOPIC)
+    assert by_url[FARM][RELEVANCE_NORM_SCORE] == pytest.approx(1.0 - NO_LEAD_MARGIN)  # just below the lab page
     assert by_url[FARM][FUSED_SCORE] >= 0.5  # still on topic
     assert ranking.provenance["relevance_note"] == (
-        f"keyword-stuffed, not used as the relevance reference: {FARM}; {AT_SHARE_NOTE}")
+        f"keyword-stuffed, not used as the relevance reference: {FARM}; {NO_LEAD_NOTE}")
 
 
-def test_at_share_leaves_pages_below_the_share_and_unmarked_pages_alone() -> None:
-    cal, lowered = at_share(np.array([1.0, 0.4, 0.8]), mask(True, True, False), 0.55)
-    assert cal.tolist() == [0.55, 0.4, 0.8] and lowered
-    cal, lowered = at_share(np.array([1.0, 0.4]), mask(False, True), 0.55)
+def test_no_lead_lowers_marked_pages_to_just_below_the_least_relevant_answer() -> None:
+    cal, lowered = no_lead(np.array([1.0, 0.4, 0.8, 0.6]), mask(True, True, False, False), 0.55)
+    assert cal.tolist() == pytest.approx([0.6 - NO_LEAD_MARGIN, 0.4, 0.8, 0.6]) and lowered  # 0.4: off topic, left
+    cal, lowered = no_lead(np.array([1.0, 0.9]), mask(True, False), 0.95)  # no other page on topic: the share
+    assert cal.tolist() == [0.95, 0.9] and lowered
+    cal, lowered = no_lead(np.array([1.0, 0.4]), mask(False, True), 0.55)
     assert cal.tolist() == [1.0, 0.4] and not lowered
-    cal, lowered = at_share(np.array([1.0, 0.4]), None, 0.55)
+    cal, lowered = no_lead(np.array([1.0, 0.4]), None, 0.55)
     assert cal.tolist() == [1.0, 0.4] and not lowered
