@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -86,19 +84,7 @@ def test_weights_of_another_shape_are_a_clear_error(tmp_path: Path) -> None:
         load_bert(path, config)
 
 
-def test_warm_up_does_not_import_transformers_modelling() -> None:
-    code = ("import sys\nfrom authorag.relevance.dense import DenseRelevance\n"
-            "DenseRelevance(precision='int8', max_tokens=64).warm_up()\n"
-            "print(sorted(m for m in ('transformers.modeling_utils', 'transformers.models.bert.modeling_bert', "
-            "'sympy', 'scipy', 'torch._dynamo') if m in sys.modules))")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env,
-                          check=False, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
 
-
-@pytest.mark.parametrize("bert_config", ["missing", "without max_seq_length"])
 def test_position_limit_comes_from_the_config_when_sentence_bert_config_has_none(tmp_path: Path,
                                                                                  bert_config: str) -> None:
     from types import SimpleNamespace

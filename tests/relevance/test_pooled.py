@@ -116,10 +116,14 @@ def test_unsupported_pipeline_falls_back_to_sentence_transformers(tmp_path: Path
     assert float(np.abs(got - DenseEncoder(max_tokens=64).encode(TEXTS)).max()) <= 1e-5
 
 
-def test_warm_up_does_not_import_sentence_transformers() -> None:
+def test_warm_up_imports_neither_sentence_transformers_nor_transformers_modelling() -> None:
+    # the bundled MiniLM is a plain BERT built by torch alone (authorag.relevance.bert): transformers'
+    # modelling layer and what it brings (sympy, scipy, torch._dynamo) stay out of the process
     code = ("import sys\nfrom authorag.relevance.dense import DenseRelevance\n"
             "DenseRelevance(precision='int8', max_tokens=64).warm_up()\n"
-            "print(sorted(m for m in ('sentence_transformers', 'pandas', 'pyarrow', 'sklearn') if m in sys.modules))")
+            "print(sorted(m for m in ('sentence_transformers', 'pandas', 'pyarrow', 'sklearn', "
+            "'transformers.modeling_utils', 'transformers.models.bert.modeling_bert', 'sympy', 'scipy', "
+            "'torch._dynamo') if m in sys.modules))")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env,
                           check=False, cwd=ROOT)
