@@ -214,23 +214,24 @@ def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] 
     return mixed, join_notes(note, why)
 
 
-NO_LEAD_NOTE = "pages not used as the relevance reference rank below the least relevant on-topic page that is"
+NO_LEAD_NOTE = "keyword-stuffed pages rank below the least relevant on-topic page that is not"
 """The note :func:`fuse` adds when :func:`no_lead` lowered a candidate's relevance."""
 
 NO_LEAD_MARGIN = 1e-6
-"""How far below the least relevant on-topic reference-kind page :func:`no_lead` puts a page:
+"""How far below the least relevant on-topic page it does not mark :func:`no_lead` puts a page:
 enough to break a tie, too little to show in a breakdown."""
 
 
 def no_lead(relevance: Array, excluded: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
-    """Window relevance with every on-topic candidate that is not the relevance reference
-    (keyword-stuffed, of low credibility or showing low-credibility cues:
-    :func:`~authorag.rerankers.calibration.not_reference`) lowered to just below the least
-    relevant on-topic candidate that could be (:data:`NO_LEAD_MARGIN`; to ``on_topic``, the
-    window's share, when none is on topic), never out of the window; and whether any was. The words
-    such a page shares with the question earn it its place in the window, never a lead on
-    relevance over a page that answers in its own words: between two on-topic pages of equal trust
-    the other comes first, and trust orders the rest as before.
+    """Window relevance with every on-topic candidate ``excluded`` marks (:func:`fuse` marks the
+    keyword-stuffed ones, :func:`~authorag.rerankers.calibration.not_reference`) lowered to just
+    below the least relevant on-topic candidate it does not mark (:data:`NO_LEAD_MARGIN`; to
+    ``on_topic``, the window's share, when none is on topic), never out of the window; and whether
+    any was. The question's words a stuffed page repeats earn it its place in the window, never a
+    lead on relevance over a page that answers in its own words: between two on-topic pages of
+    equal trust the other comes first, and trust orders the rest as before. (Pages of low
+    credibility or with low-credibility cues are left as they are: lowering them too put a
+    sensational but on-topic post below an off-topic trusted page inside the window.)
 
     Example:
         >>> cal, lowered = no_lead(np.array([1.0, 0.9, 0.3]), np.array([True, False, True]), 0.55)
@@ -269,7 +270,7 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
     if fusion == "window":
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         if text is not None:
-            excluded, _ = not_reference(cal.size, text.stuffed, low, text.names, text.cues)
+            excluded, _ = not_reference(cal.size, text.stuffed, None, text.names)
             cal, lowered = no_lead(cal, excluded, policy.on_topic)
             note = join_notes(note, NO_LEAD_NOTE if lowered else None)
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)

@@ -56,13 +56,16 @@ def test_when_every_page_has_every_query_word_the_budget_alone_decides() -> None
 
 def test_reranker_keeps_an_unencoded_page_out_of_the_window() -> None:
     """nih.gov has the fewest of the query's words: with a budget of two it is not encoded and
-    trust cannot lift it; with three it is encoded, on topic, and trust puts it first."""
+    trust cannot lift it; with three it is encoded, on topic, and trust puts it first. The blog
+    repeats the query (keyword-stuffed): it ranks just below the least relevant on-topic page that
+    is not stuffed, the juice page with two pages encoded (the blog's trust then puts it first) and
+    nih.gov with three (the juice page's relevance then puts it above the blog)."""
     pages = [("https://cranberry-cures.blogspot.com/a", PAGES["full"]),
              ("https://juice-facts.example.biz/b", PAGES["most"]),
              ("https://www.nih.gov/uti", "Cranberry products and urinary tract infections: a review of trials.")]
     blog, juice, nih = (url for url, _ in pages)
     for top, want, decided in ((2, [blog, juice, nih], ["encoded", "encoded", "lexical"]),
-                               (3, [nih, blog, juice], ["encoded"] * 3)):
+                               (3, [nih, juice, blog], ["encoded"] * 3)):
         reranker, mode = build_reranker(relevance=CascadeRelevance(encode_top=top))
         cands, _ = candidates([(url, text, None) for url, text in pages], mode)
         ranking = reranker.rerank(QUERY, cands)
