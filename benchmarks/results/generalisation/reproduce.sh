@@ -11,7 +11,7 @@
 # (the record of the code before the generalisation work changed any default). Then, when the
 # embeddings extra is installed, the six hand-written v2 and v3 tracks again with the product's default
 # relevance (the cascade) into cascade/dev and cascade/test (the shared sets do not read
-# relevance). About 3 minutes on 2 cores, and about 15 more for the cascade.
+# relevance). About 5 minutes on 2 cores, the cascade included.
 #   bash benchmarks/results/generalisation/reproduce.sh /path/to/shared/data
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
