@@ -13,7 +13,6 @@ from transformers import AutoModel, AutoTokenizer
 from authorag.relevance.bert import bert_tokens, load_bert, plain_bert
 from authorag.relevance.dense import _quantized, default_model_path  # pyright: ignore[reportPrivateUsage]
 
-ROOT = Path(__file__).resolve().parents[2]
 LONG = " ".join(["Cranberry juice was tested against urinary tract infections in several small trials."] * 40)
 TEXTS = ["cranberry juice", "  zinc lozenges and the common cold  ", LONG, LONG[:600], "a",
          "résumé of a naïve café owner", "Welche Unterlagen brauche ich für eine Hypothek? 東京 🙂",
@@ -84,7 +83,7 @@ def test_weights_of_another_shape_are_a_clear_error(tmp_path: Path) -> None:
         load_bert(path, config)
 
 
-
+@pytest.mark.parametrize("bert_config", ["missing", "without max_seq_length"])
 def test_position_limit_comes_from_the_config_when_sentence_bert_config_has_none(tmp_path: Path,
                                                                                  bert_config: str) -> None:
     from types import SimpleNamespace
