@@ -225,7 +225,7 @@ def follow_runs(words: Sequence[str], pairs: frozenset[tuple[str, str]]) -> Iter
 
 
 def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str]], found: int,
-             echo: bool = True) -> bool:
+             echo: bool) -> bool:
     """Whether a text's stemmed ``words`` stuff the query's ``wanted`` words, each quote of the
     query (a run of :data:`QUOTE_MIN_WORDS` words whose neighbours follow each other in the query)
     read as one word that names the query; ``echo``: :data:`ECHO_QUOTES` quotes are stuffing too

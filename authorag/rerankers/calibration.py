@@ -67,7 +67,7 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
         return np.ones_like(arr), join_notes(note, f"{why}: trust orders")
     if lo < 0.0:
         return (arr - lo) / (hi - lo), join_notes(note, "scores below 0: min-max scaled")
-    excluded, said = not_reference(arr.size, stuffed, low, names, cues)
+    excluded, said = _excluded(arr.size, stuffed, low, names, cues)
     if excluded is not None:
         best = float(arr[~excluded].max())
         if best > 0.0:
@@ -79,8 +79,8 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
     return arr / hi, note
 
 
-def not_reference(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool_] | None,
-                  names: Sequence[str], cues: Sequence[Sequence[str]] = ()) -> tuple[NDArray[np.bool_] | None, str | None]:
+def _excluded(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool_] | None,
+              names: Sequence[str], cues: Sequence[Sequence[str]] = ()) -> tuple[NDArray[np.bool_] | None, str | None]:
     """The candidates never used as the relevance reference (stuffed, low credibility or showing
     low-credibility cues) and the note naming them (each once); None when there
     are none, or when every candidate is one (nothing is left to measure against: the scores are
@@ -197,5 +197,5 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "not_reference", "prior_fusion", "stuffed_note",
+__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "prior_fusion", "stuffed_note",
            "window_fusion"]

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
-from authorag.rerankers.calibration import calibrate, join_notes, not_reference, prior_fusion, window_fusion
+from authorag.rerankers.calibration import calibrate, join_notes, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -222,12 +222,12 @@ NO_LEAD_MARGIN = 1e-6
 enough to break a tie, too little to show in a breakdown."""
 
 
-def no_lead(relevance: Array, excluded: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
-    """Window relevance with every on-topic candidate ``excluded`` marks (:func:`fuse` marks the
-    keyword-stuffed ones, :func:`~authorag.rerankers.calibration.not_reference`) lowered to just
-    below the least relevant on-topic candidate it does not mark (:data:`NO_LEAD_MARGIN`; to
-    ``on_topic``, the window's share, when none is on topic), never out of the window; and whether
-    any was. The question's words a stuffed page repeats earn it its place in the window, never a
+def no_lead(relevance: Array, stuffed: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
+    """Window relevance with every on-topic candidate ``stuffed`` marks (keyword-stuffed:
+    :attr:`WindowText.stuffed`) lowered to just below the least relevant on-topic candidate it does
+    not mark (:data:`NO_LEAD_MARGIN`; to ``on_topic``, the window's share, when none is on topic),
+    never out of the window; and whether any was. Nothing changes when no candidate or every
+    candidate is marked (nothing to measure against, as the relevance reference reads it). The question's words a stuffed page repeats earn it its place in the window, never a
     lead on relevance over a page that answers in its own words: between two on-topic pages of
     equal trust the other comes first, and trust orders the rest as before. (Pages of low
     credibility or with low-credibility cues are left as they are: lowering them too put a
@@ -238,13 +238,13 @@ def no_lead(relevance: Array, excluded: NDArray[np.bool_] | None, on_topic: floa
         >>> cal.round(6).tolist(), lowered
         ([0.899999, 0.9, 0.3], True)
     """
-    if excluded is None:
+    if stuffed is None or stuffed.size != relevance.size or stuffed.all():
         return relevance, False
     on = relevance >= on_topic
-    lower = excluded & on
+    lower = stuffed & on
     if not lower.any():
         return relevance, False
-    answers = relevance[on & ~excluded]
+    answers = relevance[on & ~stuffed]
     floor = max(float(answers.min()) - NO_LEAD_MARGIN, on_topic) if answers.size else on_topic
     lowered = lower & (relevance > floor)
     if not lowered.any():
@@ -270,8 +270,7 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
     if fusion == "window":
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         if text is not None:
-            excluded, _ = not_reference(cal.size, text.stuffed, None, text.names)
-            cal, lowered = no_lead(cal, excluded, policy.on_topic)
+            cal, lowered = no_lead(cal, text.stuffed, policy.on_topic)
             note = join_notes(note, NO_LEAD_NOTE if lowered else None)
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
