@@ -8,6 +8,8 @@ them); a name in another language makes no service claim this module can read.
 """
 from __future__ import annotations
 
+from authorag.priors.brands import home_country
+
 OFFICE_WORDS = frozenset({"gov", "govt", "gouv", "gob", "int", "official", "officiel", "oficial", "offiziell",
                           "mil"})
 """Tokens that claim public office beside any trusted name."""
@@ -58,8 +60,6 @@ word or its own country code (``ups-us``), not by a service word: ``att-tax-serv
 def countries(domain: str) -> frozenset[str]:
     """The country words that claim ``domain``'s jurisdiction (``hmrc.gov.uk``: uk, gb, ukgov), read
     from its suffix or, for a listed brand, its home market (``royalmail.com``: uk, gb, ukgov)."""
-    from authorag.priors.brands import home_country
-
     home = home_country(domain)
     last = home or domain.rsplit(".", 1)[-1]
     if last in ("gov", "mil") or home == "us":

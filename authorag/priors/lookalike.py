@@ -57,6 +57,7 @@ from importlib import resources
 from typing import Literal, cast
 
 from authorag.errors import PriorUnavailable
+from authorag.priors.brands import impersonated_brands
 from authorag.priors.claims import (
     COUNTRY_CODES,
     GENERIC_CODES,
@@ -375,7 +376,6 @@ def _read_targets() -> Iterator[tuple[str, str, str]]:
 
 def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
     """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`), in one pass."""
-    from authorag.priors.brands import impersonated_brands
     from authorag.priors.rules import DEFAULT_RULES
 
     known: list[str] = []

@@ -45,19 +45,16 @@ def _layer(config: dict[str, Any]) -> Any:
 
     hidden, inner, eps = int(config["hidden_size"]), int(config["intermediate_size"]), float(config["layer_norm_eps"])
 
-    def linear(n_in: int, n_out: int) -> nn.Linear:
-        return nn.Linear(n_in, n_out)
-
     def norm() -> nn.LayerNorm:
         return nn.LayerNorm(hidden, eps=eps)
 
     return nn.ModuleDict({
         "attention": nn.ModuleDict({
-            "self": nn.ModuleDict({"query": linear(hidden, hidden), "key": linear(hidden, hidden),
-                                   "value": linear(hidden, hidden)}),
-            "output": nn.ModuleDict({"dense": linear(hidden, hidden), "LayerNorm": norm()})}),
-        "intermediate": nn.ModuleDict({"dense": linear(hidden, inner)}),
-        "output": nn.ModuleDict({"dense": linear(inner, hidden), "LayerNorm": norm()})})
+            "self": nn.ModuleDict({"query": nn.Linear(hidden, hidden), "key": nn.Linear(hidden, hidden),
+                                   "value": nn.Linear(hidden, hidden)}),
+            "output": nn.ModuleDict({"dense": nn.Linear(hidden, hidden), "LayerNorm": norm()})}),
+        "intermediate": nn.ModuleDict({"dense": nn.Linear(hidden, inner)}),
+        "output": nn.ModuleDict({"dense": nn.Linear(inner, hidden), "LayerNorm": norm()})})
 
 
 def load_bert(path: Path, config: dict[str, Any]) -> Any:
