@@ -54,6 +54,14 @@ OFFICIAL_SEGMENTS: frozenset[str] = frozenset({
 })
 """First path segments that are the platform's own pages on every path platform."""
 
+FORUM_LABELS: frozenset[str] = frozenset({
+    "forum", "forums", "foro", "foros", "boards", "discuss", "discussion", "discussions",
+    "community", "communities", "communaute", "comunidad", "answers",
+})
+"""Sub-domain names under which any site hosts its users' posts (``forum.example.fr``,
+``community.example.com``, ``foro.example.es``): a page there is user content on that site, as on a
+hosting platform, though the site is in no platform table (its own pages keep their value)."""
+
 
 @dataclass(frozen=True, slots=True)
 class HostedMatch:
@@ -137,7 +145,7 @@ class PlatformIndex:
             host, domain = parsed.host, parsed.domain
         platform = self.platform_of(host, domain)
         if platform is None or host is None:
-            return None
+            return forum_host(host, domain)
         bare = host[4:] if host.startswith("www.") else host
         path = url_path(url)
         on_host = False
@@ -149,6 +157,22 @@ class PlatformIndex:
             if hit is not None:
                 return hit
         return HostedMatch(platform, None, "", True) if on_host else None
+
+
+def forum_host(host: str | None, domain: str | None) -> HostedMatch | None:
+    """A user's page when ``host`` is a sub-domain of ``domain`` named for its users' posts
+    (:data:`FORUM_LABELS`, the label just above the registrable domain), else None.
+
+    Example:
+        >>> forum_host("forum.doctissimo.fr", "doctissimo.fr")
+        HostedMatch(platform='doctissimo.fr', owner=None, content_type='forum', official=False)
+        >>> forum_host("www.doctissimo.fr", "doctissimo.fr") is None
+        True
+    """
+    if not host or not domain or not host.endswith("." + domain):
+        return None
+    label = host[: -len(domain) - 1].rsplit(".", 1)[-1]
+    return HostedMatch(domain, None, "forum", False) if label in FORUM_LABELS else None
 
 
 def _apply(rule: PlatformRule, platform: str, host: str, path: str) -> HostedMatch | None:
@@ -229,5 +253,5 @@ def match_platform(url: str, host: str | None = None, domain: str | None = None)
     return default_platforms().match(url, host, domain)
 
 
-__all__ = ["OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType", "HostedMatch", "PlatformIndex",
-           "PlatformRule", "default_platforms", "match_platform", "parse_rules", "url_path"]
+__all__ = ["FORUM_LABELS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType", "HostedMatch", "PlatformIndex",
+           "PlatformRule", "default_platforms", "forum_host", "match_platform", "parse_rules", "url_path"]

@@ -44,6 +44,31 @@ def test_platform_own_pages_are_official(url: str) -> None:
     assert hit is not None and hit.official and hit.owner is None
 
 
+@pytest.mark.parametrize("url,site", [
+    ("https://forum.doctissimo.fr/grossesse-bebe/sujet_1.html", "doctissimo.fr"),
+    ("https://forums.macrumors.com/threads/x.1/", "macrumors.com"),
+    ("https://foro.example.es/t/123", "example.es"),
+    ("https://community.spotify.com/t5/x", "spotify.com"),
+    ("https://answers.microsoft.com/en-us/windows/forum/x", "microsoft.com"),
+    ("https://discuss.python.org/t/x/1", "python.org"),
+    ("https://de.forum.example.de/x", "example.de"),
+    ("https://www.forum.example.de/x", "example.de"),
+])
+def test_forum_sub_domains_of_any_site_are_user_pages(url: str, site: str) -> None:
+    assert match_platform(url) == HostedMatch(site, None, "forum", False)
+
+
+@pytest.mark.parametrize("url", ["https://www.doctissimo.fr/sante", "https://forum-example.fr/x",
+                                 "https://forum.fr/x", "https://forum.example.de.evil.net/x",
+                                 "https://forums.example.com.evil.net/x"])
+def test_forum_names_elsewhere_in_the_host_are_not(url: str) -> None:
+    assert match_platform(url) is None
+
+
+def test_a_table_platform_keeps_its_own_rules_for_a_forum_name() -> None:
+    assert match_platform("https://community.medium.com/x") == HostedMatch("medium.com", None, "blog", True)
+
+
 @pytest.mark.parametrize("url", ["https://support.google.com/x", "https://www.nih.gov/", "nih.gov",
                                  "not a url", "https://www.google.com/search?q=x", ""])
 def test_not_on_a_platform(url: str) -> None:
