@@ -8,7 +8,8 @@ Tracks (each reported on its own, never pooled into one number):
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped
   with a note when absent): ``c3-credibility`` (URL only), ``fakebr-pt`` and ``coaid-covid``
-  (text on a neutral unknown host, and text with the real URL), ``decodex-fr`` and
+  (text on a neutral unknown host, and text with the real URL; ``--split`` takes their half by
+  registrable domain, :func:`~authorag.benchmarks.generalisation.shared_sets.domain_half`), ``decodex-fr`` and
   ``wikipedia-sources`` (URL only; their own prior sources left out, see :data:`TRACK_EXCLUDES`).
 
 Methods (:data:`METHODS`): ``default`` (``ScorerSettings()`` and ``RerankPolicy()`` at run time),
@@ -77,7 +78,8 @@ class TracksConfig:
 
     Attributes:
         tracks: names out of :data:`ALL_TRACKS`, in table order.
-        split: ``dev``, ``test`` or ``all`` of the hand-written sets (tune on dev only).
+        split: ``dev``, ``test`` or ``all`` of the hand-written sets and of Fake.br and CoAID (by
+            registrable domain; tune on dev only).
         relevance: relevance of the rerank tracks (``bm25``; ``dense`` needs the dense extra).
         data_dir: the shared data folder (None: the shared tracks are skipped with a note).
         seed: bootstrap and sampling seed.
@@ -177,9 +179,9 @@ def _load(track: str, root: Path, cfg: TracksConfig) -> list[ss.LabelledPage]:
     if track == "c3-credibility":
         return ss.load_c3(root)
     if track == "fakebr-pt":
-        return ss.load_fakebr(root, cfg.max_per_domain, cfg.seed)
+        return ss.domain_half(ss.load_fakebr(root, cfg.max_per_domain, cfg.seed), cfg.split)
     if track == "coaid-covid":
-        return ss.load_coaid(root, cfg.max_per_domain, cfg.seed)
+        return ss.domain_half(ss.load_coaid(root, cfg.max_per_domain, cfg.seed), cfg.split)
     return ss.load_decodex(root) if track == "decodex-fr" else ss.load_wikipedia_sources(root)
 
 
