@@ -260,7 +260,10 @@ def _one(model: PageModel, ev: UrlEvidence, texts: TextBatch, i: int) -> PageEst
     low_text = [c for c in text_cues if c.low]
     high = [] if (low_text or ev.low_cues) else [c for c in text_cues if not c.low and c.family in LIFT_FAMILIES]
     if not (low_text or ev.low_cues or high):
-        return _abstain(ev, texts, i)
+        unused = [c.reason for c in text_cues if not c.low]
+        weak = _abstain(ev, texts, i)
+        return dataclasses.replace(weak, why=f"credibility cues that never lift a page: {'; '.join(unused)}") \
+            if unused else weak
     url_low = [(n, 0.0) for n, _ in ev.low_cues if n.startswith("u.")]
     type_low = [(n, 0.0) for n, _ in ev.low_cues if n.startswith("s.")]
     text_score = model.score([(c.family, c.rate) for c in low_text], [c.family for c in high])
