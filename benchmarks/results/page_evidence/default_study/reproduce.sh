@@ -17,6 +17,8 @@
 #                                      (Δ = on − off) on the v1 trust and no-harm tracks (their halves),
 #                                      plus, on dev, graded-trec2019 and ragauth-trec2019-resampled
 #                                      (no halves: read whole, on dev only).
+#   moves/<split>/                     scripts/page_evidence_moves.py on this commit: which cues move which
+#                                      CoAID and Fake.br pages of the half, which way (the diagnosis).
 # Decide on dev (SPLITS=dev), read test once afterwards (SPLITS=test). The shared sets are read
 # from the data folder (first argument, else $AUTHORAG_SHARED_DATA); runs go to the user results
 # folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/page_evidence_default, then
@@ -55,6 +57,12 @@ assert S().page_evidence, 'flip failed'
 assert L == {'lift-all': {'attribution', 'sources'}, 'no-lift': set(), 'sources-only': {'sources'}}['$1'], L")
 }
 run() { (cd "$FLIP" && PYTHONPATH=$FLIP nice "$PY" -m authorag "$@"); }
+for split in $SPLITS; do
+  PYTHONPATH=$PWD nice "$PY" scripts/page_evidence_moves.py --data-dir "$DATA" --split "$split" --seed 0 \
+    --out "$RUNS/moves/$split"
+  mkdir -p "$OUT/moves/$split"
+  cp "$RUNS/moves/$split"/page_evidence_moves.json "$RUNS/moves/$split"/page_evidence_moves.md "$OUT/moves/$split/"
+done
 for variant in $VARIANTS; do
   flip "$variant"
   for split in $SPLITS; do
