@@ -44,9 +44,9 @@ def moves(pages: Sequence[Any], neutral: bool) -> dict[str, Any]:
         why = str({s.name: s.raw for s in a.credibility_sources}.get(WHY_SOURCE, ""))
         cues = " + ".join(sorted({c.split(" (")[0] for c in why.split(": ", 1)[-1].split("; ")}))
         tally[("true" if page.label else "fake", "up" if x > y else "down", cues)] += 1
-    rows = [{"label": k[0], "direction": k[1], "cues": k[2], "pages": v}
-            for k, v in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))]
-    wrong = sum(r["pages"] for r in rows if (r["label"], r["direction"]) in (("fake", "up"), ("true", "down")))
+    rows: list[dict[str, Any]] = [{"label": k[0], "direction": k[1], "cues": k[2], "pages": v}
+                                  for k, v in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))]
+    wrong = sum(v for k, v in tally.items() if k[:2] in (("fake", "up"), ("true", "down")))
     return {"pages": len(pages), "true": sum(1 for p in pages if p.label), "moved": sum(tally.values()),
             "wrong_way": wrong, "rows": rows}
 
