@@ -12,7 +12,10 @@
 #                                      domain, shared_sets.domain_half); lift-all adds the URL-only
 #                                      tracks (C3, Décodex, Wikipedia lists), which no lift can move
 #                                      (the high cues are read from text only, and these have none);
-#   <variant>/tracks/cascade/<split>/  the three hand-written v2 tracks with the cascade relevance;
+#   <variant>/tracks/cascade/<split>/  the three hand-written v2 tracks with the cascade relevance (lift-all,
+#                                      or every variant with CASCADE=1: about 10 minutes a run here; a
+#                                      variant only takes lifts away, and on the dev half lift-all lifts
+#                                      no v2 page: moves/ and reach/);
 #   <variant>/compare/<split>/         `authorag bench compare --methods default:page_evidence=false,default`
 #                                      (Δ = on − off) on the v1 trust and no-harm tracks (their halves),
 #                                      plus, on dev, graded-trec2019 and ragauth-trec2019-resampled
@@ -73,9 +76,11 @@ for variant in $VARIANTS; do
     run bench tracks --tracks "$tracks" --data-dir "$DATA" --split "$split" --relevance bm25 --seed 0 \
       --out "$RUNS/$V/tracks/$split"
     copy "$V/tracks/$split" "$V/tracks/$split"
-    run bench tracks --tracks trust-pairs-v2,no-harm-pairs-v2,rerank-lists-v2 --split "$split" --relevance cascade \
-      --seed 0 --out "$RUNS/$V/tracks/cascade/$split"
-    copy "$V/tracks/cascade/$split" "$V/tracks/cascade/$split"
+    if [ "$variant" = lift-all ] || [ "${CASCADE:-0}" = 1 ]; then
+      run bench tracks --tracks trust-pairs-v2,no-harm-pairs-v2,rerank-lists-v2 --split "$split" --relevance cascade \
+        --seed 0 --out "$RUNS/$V/tracks/cascade/$split"
+      copy "$V/tracks/cascade/$split" "$V/tracks/cascade/$split"
+    fi
     tracks=trust-pairs,no-harm-pairs,no-harm-lists
     [ "$split" = dev ] && tracks=$tracks,graded-trec2019,ragauth-trec2019-resampled
     run bench compare --methods default:page_evidence=false,default --tracks "$tracks" --split "$split" \
