@@ -25,7 +25,8 @@ def add_tracks(bsub: Subparsers[argparse.ArgumentParser]) -> None:
     p.add_argument("--data-dir", help="the shared data folder holding C3, Fake.br, CoAID, Décodex and the Wikipedia "
                                       "lists (default $AUTHORAG_SHARED_DATA; without it those tracks are skipped)")
     p.add_argument("--split", default="dev", choices=["dev", "test", "all"],
-                   help="half of the hand-written sets (default dev: tune there; report test)")
+                   help="half of the hand-written sets, and of Fake.br and CoAID by registrable domain "
+                        "(default dev: tune there; report test)")
     p.add_argument("--relevance", default="bm25", choices=["bm25", "dense", "cascade"],
                    help="relevance of the rerank tracks (default bm25; dense and cascade need the embeddings extra)")
     p.add_argument("--seed", type=int, default=0)

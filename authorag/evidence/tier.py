@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from authorag.bounded import BoundedDict
 from authorag.evidence.features import MEMO_KEY_CHARS, MEMO_SIZE, UrlEvidence, UrlReader
 from authorag.evidence.model import PageModel, load_page_model, page_trust
-from authorag.evidence.text import TextBatch, read_texts
+from authorag.evidence.text import HIGH_FAMILIES, TextBatch, read_texts
 from authorag.evidence.url import HOSTED_CUE, URL_FEATURES
 from authorag.suitability.classifier import SourceTypeClassifier
 from authorag.types import UNKNOWN_DETAIL, UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
@@ -48,6 +48,9 @@ URL_ONLY_CONFIDENCE = 0.3
 """Share of :data:`MAX_CONFIDENCE` a URL cue gives without text."""
 MAX_LIFT = 0.06
 """Most trust page evidence adds above the unknown level (present high cues, no low cue)."""
+LIFT_FAMILIES: frozenset[str] = frozenset(HIGH_FAMILIES)
+"""High cue families (:data:`~authorag.evidence.text.HIGH_FAMILIES`) that may lift a page above the
+unknown level; a page whose only cues are of other high families abstains."""
 FILLS_TIERS = frozenset({"unknown", "hosted", "learned", "judge"})
 """Tiers whose details the page tier adds credibility to (when they carry none): every tier that is
 not a table, a suffix rule or a reserved name."""
@@ -255,9 +258,12 @@ def _one(model: PageModel, ev: UrlEvidence, texts: TextBatch, i: int) -> PageEst
     """One candidate's estimate: its present cues scored, calibrated and bounded, or abstention."""
     text_cues = texts.cues[i]
     low_text = [c for c in text_cues if c.low]
-    high = [] if (low_text or ev.low_cues) else [c for c in text_cues if not c.low]
+    high = [] if (low_text or ev.low_cues) else [c for c in text_cues if not c.low and c.family in LIFT_FAMILIES]
     if not (low_text or ev.low_cues or high):
-        return _abstain(ev, texts, i)
+        unused = [c.reason for c in text_cues if not c.low]
+        weak = _abstain(ev, texts, i)
+        return dataclasses.replace(weak, why=f"credibility cues that never lift a page: {'; '.join(unused)}") \
+            if unused else weak
     url_low = [(n, 0.0) for n, _ in ev.low_cues if n.startswith("u.")]
     type_low = [(n, 0.0) for n, _ in ev.low_cues if n.startswith("s.")]
     text_score = model.score([(c.family, c.rate) for c in low_text], [c.family for c in high])
@@ -288,4 +294,4 @@ def _one(model: PageModel, ev: UrlEvidence, texts: TextBatch, i: int) -> PageEst
 _HOSTED_AT = URL_FEATURES.index(HOSTED_CUE)
 
 
-__all__ = ["FILLS_TIERS", "MAX_CONFIDENCE", "MAX_LIFT", "PAGE_EVIDENCE_SOURCE", "STATUS_SOURCE", "WHY_SOURCE", "LayerEvidence", "PageEstimate", "PageEvidence"]
+__all__ = ["FILLS_TIERS", "LIFT_FAMILIES", "MAX_CONFIDENCE", "MAX_LIFT", "PAGE_EVIDENCE_SOURCE", "STATUS_SOURCE", "WHY_SOURCE", "LayerEvidence", "PageEstimate", "PageEvidence"]

@@ -62,3 +62,26 @@ def test_data_dir_reads_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_pat
     monkeypatch.setenv(ss.DATA_ENV, str(tmp_path))
     assert ss.data_dir(None) == tmp_path
     assert ss.data_dir("/x") == Path("/x")
+
+
+def _pages(cells: list[tuple[str, float, int]]) -> list[ss.LabelledPage]:
+    return [ss.LabelledPage(f"https://{d}/{n}", "text", label, d) for d, label, k in cells for n in range(k)]
+
+
+def test_domain_half_keeps_each_domain_whole_and_both_labels_on_each_side() -> None:
+    pages = _pages([("true-a.com", 1.0, 3), ("true-b.com", 1.0, 2), ("true-c.com", 1.0, 1), ("fake-a.org", 0.0, 4),
+                    ("fake-b.org", 0.0, 1), ("mixed.net", 1.0, 1), ("mixed.net", 0.0, 2)])
+    dev, test = ss.domain_half(pages, "dev"), ss.domain_half(pages, "test")
+    dev_domains, test_domains = {p.domain for p in dev}, {p.domain for p in test}
+    assert (sorted(dev_domains), sorted(test_domains)) == (
+        ["fake-a.org", "mixed.net", "true-a.com", "true-c.com"], ["fake-b.org", "true-b.com"])
+    assert len(dev) + len(test) == len(pages) and ss.domain_half(pages, "all") == pages
+    assert {p.label for p in dev} == {p.label for p in test} == {0.0, 1.0}
+    # The halves depend on the domains and their majority labels only, not on the items' order or count.
+    assert {p.domain for p in ss.domain_half(pages[::-1], "dev")} == dev_domains
+    assert {p.domain for p in ss.domain_half(pages[1:], "dev")} == dev_domains
+
+
+def test_domain_half_rejects_an_unknown_split() -> None:
+    with pytest.raises(ConfigError, match=r"split must be dev, test or all, got 'train'"):
+        ss.domain_half([], "train")

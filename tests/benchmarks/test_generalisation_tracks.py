@@ -108,6 +108,23 @@ def test_bench_tracks_end_to_end_on_a_subset(tmp_path: Path, capsys: pytest.Capt
             f"{verdicts.count('loses')} lose: **{met}**.") in table
 
 
+def test_bench_tracks_halves_fakebr_and_coaid_by_domain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = make_shared(tmp_path / "data")
+    records = {}
+    for split in ("dev", "test", "all"):
+        assert main(["bench", "tracks", "--tracks", "fakebr-pt,coaid-covid", "--split", split, "--data-dir", str(data),
+                     "--out", str(tmp_path / split)]) == 0
+        capsys.readouterr()
+        records[split] = json.loads((tmp_path / split / "compare.json").read_text(encoding="utf-8"))["tracks"]
+    # One domain per label: both go to the dev side, and the test half is empty, which the note says.
+    assert [(t["n_items"], t["note"]) for t in records["dev"]] == [(8, None), (2, None)]
+    assert [t["n_items"] for t in records["all"]] == [8, 2]
+    assert [r["cells"]["default"]["value"] for r in records["dev"][0]["rows"]] == [0.5, 1.0]
+    assert [(t["n_items"], t["rows"]) for t in records["test"]] == [(0, []), (0, [])]
+    assert records["test"][0]["note"] == ("skipped: the test half by registrable domain holds 0 items and not both "
+                                          "labels (a label's items come from one domain); run --split all")
+
+
 def test_bench_tracks_skips_shared_sets_without_a_data_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AUTHORAG_SHARED_DATA", raising=False)

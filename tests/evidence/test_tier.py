@@ -11,6 +11,7 @@ import pytest
 from authorag.compose import ScorerSettings, composition_name, load_scorer, settings_from_args
 from authorag.errors import ConfigError, PriorUnavailable
 from authorag.evidence import TRUST_HIGH, TRUST_LOW, PageEvidence, load_page_model, page_trust
+from authorag.evidence import tier as tier_module
 from authorag.evidence.model import PageModel
 from authorag.evidence.tier import MAX_LIFT, STATUS_SOURCE, WHY_SOURCE, PageEstimate
 from authorag.tiers.tiered import TieredAuthority
@@ -102,6 +103,32 @@ def test_high_cues_lift_a_little_and_never_past_the_cap() -> None:
     assert est.spoke and est.cues == ("attributed statements (said, according, told, spokeswoman)",
                                       "named studies and sources (report)") or est.trust > UNKNOWN_LEVEL
     assert UNKNOWN_LEVEL < est.trust <= UNKNOWN_LEVEL + MAX_LIFT + 1e-9
+
+
+STUDY = ("A study published in the journal reports data from a national survey and statistics from the census "
+         "office. ") * 3
+ATTRIBUTED = "attributed statements (said, according, told, spokeswoman)"
+NAMED = "named studies and sources (study, journal, published, survey, data, statistics, census)"
+
+
+@pytest.mark.parametrize(("families", "lifted"), [
+    (frozenset({"attribution", "sources"}), (ATTRIBUTED, NAMED)), (frozenset({"sources"}), (None, NAMED)),
+    (frozenset[str](), (None, None))])
+def test_only_the_lift_families_lift_and_the_rest_abstain_naming_their_cues(
+        monkeypatch: pytest.MonkeyPatch, families: frozenset[str], lifted: tuple[str | None, ...]) -> None:
+    monkeypatch.setattr(tier_module, "LIFT_FAMILIES", families)
+    ests = PageEvidence().estimate([Candidate.create("https://zq-town-news.example/budget", NEWS),
+                                    Candidate.create("https://zq-town-news.example/survey", STUDY)])
+    for est, cue in zip(ests, lifted):
+        if cue is None:
+            assert (est.spoke, est.trust, est.confidence) == (False, UNKNOWN_LEVEL, 0.0)
+            assert est.why.startswith("credibility cues that never lift a page: ")
+        else:
+            assert est.spoke and est.cues == (cue,) and est.trust == pytest.approx(UNKNOWN_LEVEL + MAX_LIFT)
+    monkeypatch.setattr(tier_module, "LIFT_FAMILIES", frozenset[str]())
+    cands = [Candidate.create(f"https://zq-{t}-{lang}-{i}.example/page", text)
+             for i, (t, lang, text) in enumerate(NEUTRAL_PAGES)] + [Candidate.create("https://zq-n.example/", NEWS + STUDY)]
+    assert max(e.trust for e in PageEvidence().estimate(cands)) == UNKNOWN_LEVEL
 
 
 def test_low_cues_win_over_high_cues() -> None:

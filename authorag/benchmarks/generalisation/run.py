@@ -8,7 +8,8 @@ Tracks (each reported on its own, never pooled into one number):
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped
   with a note when absent): ``c3-credibility`` (URL only), ``fakebr-pt`` and ``coaid-covid``
-  (text on a neutral unknown host, and text with the real URL), ``decodex-fr`` and
+  (text on a neutral unknown host, and text with the real URL; ``--split`` takes their half by
+  registrable domain, :func:`~authorag.benchmarks.generalisation.shared_sets.domain_half`), ``decodex-fr`` and
   ``wikipedia-sources`` (URL only; their own prior sources left out, see :data:`TRACK_EXCLUDES`).
 
 Methods (:data:`METHODS`): ``default`` (``ScorerSettings()`` and ``RerankPolicy()`` at run time),
@@ -77,7 +78,8 @@ class TracksConfig:
 
     Attributes:
         tracks: names out of :data:`ALL_TRACKS`, in table order.
-        split: ``dev``, ``test`` or ``all`` of the hand-written sets (tune on dev only).
+        split: ``dev``, ``test`` or ``all`` of the hand-written sets and of Fake.br and CoAID (by
+            registrable domain; tune on dev only).
         relevance: relevance of the rerank tracks (``bm25``; ``dense`` needs the dense extra).
         data_dir: the shared data folder (None: the shared tracks are skipped with a note).
         seed: bootstrap and sampling seed.
@@ -177,12 +179,14 @@ def _load(track: str, root: Path, cfg: TracksConfig) -> list[ss.LabelledPage]:
     if track == "c3-credibility":
         return ss.load_c3(root)
     if track == "fakebr-pt":
-        return ss.load_fakebr(root, cfg.max_per_domain, cfg.seed)
+        return ss.domain_half(ss.load_fakebr(root, cfg.max_per_domain, cfg.seed), cfg.split)
     if track == "coaid-covid":
-        return ss.load_coaid(root, cfg.max_per_domain, cfg.seed)
+        return ss.domain_half(ss.load_coaid(root, cfg.max_per_domain, cfg.seed), cfg.split)
     return ss.load_decodex(root) if track == "decodex-fr" else ss.load_wikipedia_sources(root)
 
 
+HALVED_TRACKS = ("fakebr-pt", "coaid-covid")
+"""Shared tracks that ``--split`` halves by registrable domain (:func:`~authorag.benchmarks.generalisation.shared_sets.domain_half`)."""
 SHARED_FOLDER = {"c3-credibility": "c3", "fakebr-pt": "fakebr", "coaid-covid": "coaid",
                  "decodex-fr": "decodex", "wikipedia-sources": "wikipedia"}
 SCORED = ("default", "page-evidence-off")
@@ -232,6 +236,10 @@ def _run_one(track: str, cfg: TracksConfig) -> dict[str, Any]:
         assert cfg.data_dir is not None
         pages = _sample(_load(track, cfg.data_dir, cfg), cfg)
         entry["n_items"] = len(pages)
+        if track in HALVED_TRACKS and len({p.label for p in pages}) < 2:
+            note = (f"skipped: the {cfg.split} half by registrable domain holds {len(pages)} items and not both "
+                    "labels (a label's items come from one domain); run --split all")
+            return {**entry, "note": note, "rows": [], "breakdown": [], "wall_time_s": 0.0}
         rows, detail = _shared_track(track, pages)
         methods = SCORED
     entry["rows"] = [row_cells(r, methods, BASELINE, cfg.seed) for r in rows]

@@ -19,6 +19,9 @@ would be built from. A missing folder is reported by :func:`missing_note`, and t
 
 Where one outlet dominates a label (Fake.br, CoAID), at most ``max_per_domain`` items per
 registrable domain and label are kept (a seeded sample), so the track does not measure one outlet.
+These two sets have no halves of their own: :func:`domain_half` gives them dev and test halves by
+registrable domain (every item of a domain in the same half), so a decision made on dev is read on
+outlets it never saw.
 
 Example:
     >>> domain_of("https://www1.folha.uol.com.br/poder/x.shtml")
@@ -27,6 +30,7 @@ Example:
 from __future__ import annotations
 
 import csv
+import hashlib
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -121,6 +125,44 @@ def cap_per_domain(items: Sequence[LabelledPage], limit: int, seed: int) -> list
         rng = random.Random(f"{seed}:{cell[0]}:{cell[1]}")
         keep.update(members if len(members) <= limit else rng.sample(members, limit))
     return [item for n, item in enumerate(items) if n in keep]
+
+
+SPLIT_SALT = "authorag-domain-half-1"
+"""Fixed salt of :func:`domain_half` (never the run's seed: the halves do not move between runs)."""
+
+
+def domain_half(items: Sequence[LabelledPage], split: str) -> list[LabelledPage]:
+    """The ``dev`` or ``test`` half of ``items`` by registrable domain (``all``: every item).
+
+    Each domain goes to the side of its majority label (ties: the higher label); within a side,
+    domains are ordered by the SHA-256 of :data:`SPLIT_SALT` and the domain, and alternate dev,
+    test, dev, ... So both halves hold both labels whenever a label has two domains or more, and
+    the division depends only on the domains present.
+
+    Raises:
+        ConfigError: ``split`` is not ``dev``, ``test`` or ``all``.
+
+    Example:
+        >>> pages = [LabelledPage(f"https://{d}/", "", 1.0, d) for d in ("a.com", "b.com", "c.com", "d.com")]
+        >>> len(domain_half(pages, "dev")), len(domain_half(pages, "test"))
+        (2, 2)
+    """
+    if split not in ("dev", "test", "all"):
+        raise ConfigError(f"split must be dev, test or all, got {split!r}")
+    if split == "all":
+        return list(items)
+    counts: dict[str, dict[float, int]] = {}
+    for item in items:
+        cell = counts.setdefault(item.domain, {})
+        cell[item.label] = cell.get(item.label, 0) + 1
+    sides: dict[float, list[str]] = {}
+    for domain, cell in counts.items():
+        sides.setdefault(max(cell, key=lambda label: (cell[label], label)), []).append(domain)
+    dev: set[str] = set()
+    for domains in sides.values():
+        ordered = sorted(domains, key=lambda d: hashlib.sha256(f"{SPLIT_SALT}:{d}".encode()).hexdigest())
+        dev.update(ordered[0::2])
+    return [item for item in items if (item.domain in dev) == (split == "dev")]
 
 
 def load_c3(root: Path) -> list[LabelledPage]:
