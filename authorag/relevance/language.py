@@ -76,7 +76,9 @@ _STOPWORDS_TEXT = {
         welchem welchen welcher welches wenn wer werde werden wie wir wird wo zu zum zur über
         während seit gegenüber bevor nachdem
         seid sei seien wäre wären gewesen hast habt hatten hattest hätte hätten gehabt
-        wurde wurden wurdest worden""",
+        wurde wurden wurdest worden
+        beim ans aufs fürs ums übers durchs vors hinters unters
+        wann wieso weshalb wozu woher wohin womit wofür worauf worüber wovon wieviel wieviele""",
     "es": """a al algo algunas algunos ante antes como con contra cual cuales cuando de del desde
         donde durante e el ella ellas ellos en entre era es esa esas ese eso esos esta estas este
         esto estos fue fueron ha han hasta hay la las le les lo los me mi mis muy más nada ni no
@@ -85,7 +87,8 @@ _STOPWORDS_TEXT = {
         uno unos y ya yo él cómo cuál cuándo dónde tras hacia según mientras
         soy eres somos eras éramos erais eran fui fuiste fuimos será serán sería serían sido siendo
         estoy estás está estamos estáis están estaba estaban estuvo estar he has hemos habéis
-        había habían hubo habido haber""",
+        había habían hubo habido haber
+        cuánto cuánta cuántos cuántas cuanto cuanta cuantos cuantas""",
     "fr": """a afin ai au aux avec avoir c ce ces cet cette comme comment d dans de des donc du elle
         elles en est et eux il ils j je l la le les leur leurs lui m ma mais me mes moi mon n ne
         nos notre nous on ont ou où par pas peut pour pourquoi qu quand que quel quelle quels
@@ -93,7 +96,8 @@ _STOPWORDS_TEXT = {
         votre vous y à été être pendant durant avant après chez depuis entre vers sous contre
         suis es sommes êtes étais était étions étiez étaient fus fut furent sera seront serait
         seraient sois soit soient as avons avez avais avait avions aviez avaient eu eut aura auront
-        aurait auraient étant ayant""",
+        aurait auraient étant ayant
+        combien quoi lequel laquelle lesquels lesquelles dont ceci cela ça""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

@@ -28,6 +28,9 @@ from authorag.types import Candidate
     ("fr", "Qui était Jeanne d'Arc et où a-t-elle été jugée ?", ["jeann", "arc", "jug"]),
     ("es", "¿Dónde estaba la Alhambra y quién había construido sus palacios?", ["alhambr", "constru", "palaci"]),
     ("de", "Wer war Karl der Große und wurde er in Aachen gekrönt?", ["karl", "gross", "aach", "gekront"]),
+    ("de", "Widerrufsrecht beim Online-Kauf: wann und wie lange?", ["widerrufsrecht", "onlin", "kauf", "lang"]),
+    ("es", "¿Cuántos días de vacaciones tengo y cuanto cobro?", ["dias", "vacacion", "teng", "cobr"]),
+    ("fr", "Congé paternité : combien de jours, et pour quoi faire ?", ["cong", "patern", "jour", "fair"]),
     (PLAIN, "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
     ("it", "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
 ])
