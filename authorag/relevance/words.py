@@ -26,6 +26,7 @@ from authorag.errors import ConfigError
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import address_words, coverage_and_stuffing
 from authorag.relevance.language import LanguageGuess, detect_language
+from authorag.relevance.subject import subject_coverage
 from authorag.types import Candidate
 
 
@@ -65,6 +66,12 @@ class WordsReading:
     def stuffed(self) -> list[bool]:
         """Per candidate, whether its text is keyword-stuffed for the query."""
         return self._coverage_and_stuffing[1]
+
+    @cached_property
+    def subject(self) -> list[float]:
+        """Per candidate, the share of the query's content words its address and its lead name
+        (:func:`~authorag.relevance.subject.subject_coverage`)."""
+        return subject_coverage(self.query, self.texts, [c.url for c in self.candidates], self.language.lexical)
 
     @cached_property
     def bm25(self) -> list[float]:

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
-from authorag.rerankers.calibration import calibrate, join_notes, prior_fusion, window_fusion
+from authorag.rerankers.calibration import NAMED, calibrate, join_notes, prior_fusion, window_fusion
 
 Array = NDArray[np.float64]
 
@@ -109,6 +109,9 @@ class WindowText:
     cues: Sequence[tuple[str, ...]] = ()
     """Per candidate, the low-credibility cues its text shows (their names; empty: none): like a
     keyword-stuffed one, such a candidate is never the relevance reference."""
+    subject: Sequence[float] = ()
+    """Per candidate, the share of the query's content words its address and lead name
+    (:func:`~authorag.relevance.subject.subject_coverage`; empty: not read): :func:`subject_off_topic`."""
 
 
 def default_meaning_on_topic(on_topic: float) -> float:
@@ -252,6 +255,82 @@ def no_lead(relevance: Array, stuffed: NDArray[np.bool_] | None, on_topic: float
     return np.where(lowered, floor, relevance), True
 
 
+SUBJECT_MARGIN = 1e-6
+"""How far below the window's share :func:`subject_off_topic` puts a page it keeps out."""
+
+SUBJECT_PASSING = 0.5
+"""Share of the query's content words a page's text holds at most for its words to be read as
+passing mentions when its address and lead name none of them (:func:`subject_off_topic`)."""
+
+
+def subject_off_topic(relevance: Array, text: WindowText, on_topic: float, low: NDArray[np.bool_] | None = None
+                      ) -> tuple[Array, NDArray[np.bool_]]:
+    """Window relevance with the candidates that only mention the question's words kept out of
+    the window, and which were. Such a candidate's subject names none of the query's content
+    words (:attr:`WindowText.subject`: its address and lead) while the subject of a candidate that
+    may be the relevance reference names some (not keyword-stuffed, without low-credibility cues,
+    not ``low``: a page that repeats the question or shouts it in its headline does not make the
+    others' subjects wrong), and its text holds at most :data:`SUBJECT_PASSING` of them
+    (:attr:`WindowText.coverage`): a page whose address and lead name another subject shares the
+    question's words in passing (a FEMA kit page for "how do I build an emergency fund", a tax
+    page for "comment fonctionne le livret A"), and trust must not lift it above an answer. It
+    goes just below ``on_topic`` (never above where it was) and is not the reference either: the
+    others are measured against the best of the rest that may be one, capped at 1.
+
+    Example:
+        >>> t = WindowText([0.5, 0.5, 0.0], np.zeros(3, dtype=np.bool_), subject=[0.5, 0.0, 0.0])
+        >>> cal, kept_out = subject_off_topic(np.array([0.8, 1.0, 0.3]), t, 0.55)
+        >>> cal.round(6).tolist(), kept_out.tolist()
+        ([1.0, 0.549999, 0.375], [False, True, False])
+    """
+    subj = np.asarray(text.subject, dtype=np.float64)
+    cov = np.asarray(text.coverage, dtype=np.float64)
+    none = np.zeros(relevance.size, dtype=np.bool_)
+    if subj.size != relevance.size or cov.size != relevance.size or not subj.size:
+        return relevance, none
+    may_lead = _may_be_reference(text, low, relevance.size)
+    if not may_lead.any() or float(subj[may_lead].max()) <= 0.0:
+        return relevance, none
+    out = (subj <= 0.0) & (cov <= SUBJECT_PASSING) & (relevance >= on_topic)
+    if not out.any():
+        return relevance, none
+    rest = ~out & may_lead
+    best = float(relevance[rest].max()) if rest.any() else 0.0
+    scaled = np.minimum(relevance / best, 1.0) if 0.0 < best < 1.0 else relevance
+    return np.where(out, np.minimum(relevance, on_topic - SUBJECT_MARGIN), scaled), out
+
+
+def _may_be_reference(text: WindowText, low: NDArray[np.bool_] | None, size: int) -> NDArray[np.bool_]:
+    """The candidates that may be the relevance reference: not keyword-stuffed, without
+    low-credibility cues and not ``low`` (each read only when it has one value per candidate)."""
+    may = np.ones(size, dtype=np.bool_)
+    if text.stuffed.size == size:
+        may &= ~text.stuffed
+    if len(text.cues) == size:
+        may &= np.fromiter((not c for c in text.cues), dtype=np.bool_, count=size)
+    if low is not None and low.size == size:
+        may &= ~low
+    return may
+
+
+def subject_note(kept_out: NDArray[np.bool_], names: Sequence[str] = ()) -> str | None:
+    """The note naming the candidates :func:`subject_off_topic` kept out (at most
+    :data:`~authorag.rerankers.calibration.NAMED`, then how many more; their count without
+    ``names``); None when it kept none out.
+
+    Example:
+        >>> subject_note(np.array([False, True]), ["https://a.example/x", "https://www.fema.gov/kit"])
+        "address and lead name none of the query's words, off topic: https://www.fema.gov/kit"
+    """
+    if not kept_out.any():
+        return None
+    which = [str(n) for n, k in zip(names, kept_out.tolist()) if k]
+    if not which:
+        return f"{int(kept_out.sum())} candidate(s) whose address and lead name none of the query's words, off topic"
+    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
+    return f"address and lead name none of the query's words, off topic: {', '.join(which[:NAMED])}{more}"
+
+
 def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
          low: NDArray[np.bool_] | None = None) -> Fusion:
     """Fuse relevance with the source signal by ``policy.fusion``.
@@ -270,8 +349,9 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
     if fusion == "window":
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         if text is not None:
+            cal, kept_out = subject_off_topic(cal, text, policy.on_topic, low)
             cal, lowered = no_lead(cal, text.stuffed, policy.on_topic)
-            note = join_notes(note, NO_LEAD_NOTE if lowered else None)
+            note = join_notes(note, join_notes(subject_note(kept_out, text.names), NO_LEAD_NOTE if lowered else None))
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text, low=low)

@@ -56,7 +56,8 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
     lexical = reading.bm25 if words else None
     text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
-                      lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language))
+                      lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language),
+                      subject=reading.subject)
     return text, guess.note()
 
 

@@ -2,8 +2,10 @@
 
 A lender's mortgage checklist and HUD's rental-aid page (which shares "documents" and "apply"
 with the question) carry MiniLM cosines 0.723 and 0.363 as upstream scores. Read as
-``upstream`` (scores of unknown kind), the words decide the window and trust puts HUD first;
-declared ``similarity``, the scores cap the window and the checklist stays first. Each surface is
+``upstream`` (scores of unknown kind), the words decide the window: HUD's lead ("Rental
+assistance.") and address name none of the question's words and its text holds half of them, so
+the window keeps it out as a passing mention (before, trust put it first); declared
+``similarity``, the scores cap the window. The checklist stays first either way. Each surface is
 used as a user uses it: the CLI (a subprocess, the ``score`` field), LangChain's compressor (the
 ``relevance_score`` metadata key), Haystack's ranker (``Document.score``) and LlamaIndex's
 postprocessor (``NodeWithScore.score``).
@@ -31,7 +33,7 @@ RENTAL = ("https://www.hud.gov/topics/rental_assistance",
           ("Rental assistance. HUD helps low-income families, elderly people and people with disabilities afford "
            "decent housing through public housing, Housing Choice Vouchers and other programmes. To apply, contact "
            "your local public housing agency, which will ask for documents about income and family size."), 0.363)
-EXPECTED = {"upstream": ["hud.gov", "greenleafhomelending.com"],
+EXPECTED = {"upstream": ["greenleafhomelending.com", "hud.gov"],
             "similarity": ["greenleafhomelending.com", "hud.gov"]}
 Rows = Sequence[tuple[str, str, float]]
 

@@ -192,17 +192,22 @@ _CHECKLIST_NORM = 0.55 + (_CHECKLIST_WORDS - 0.55 ** 1.5) * (1 - 0.55) / (1 - 0.
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
 def test_scores_that_judge_meaning_cap_the_words_window(order: tuple[int, int]) -> None:
     # The HUD page shares "documents" and "apply" with the question but answers another one. By
-    # the words alone it is on topic, so trust puts it above the lender's checklist (BM25, or
-    # upstream scores, which may be a BM25 retriever's). A scorer that judges meaning (MiniLM
-    # cosines 0.723 and 0.363) caps its window relevance at 0.363 / 0.723 = 0.502, below the
-    # 0.55 on-topic share: the checklist stays first.
+    # the words' share alone it is on topic; its lead ("Rental assistance.") and address name none
+    # of the question's words and its text holds half of them, so the window keeps it out as a
+    # passing mention (subject_off_topic) with BM25 or upstream scores, which may be a BM25
+    # retriever's (before, trust put it above the lender's checklist). A scorer that judges
+    # meaning (MiniLM cosines 0.723 and 0.363) caps its window relevance at 0.363 / 0.723 = 0.502,
+    # below the 0.55 on-topic share, by the meaning alone: the checklist stays first.
     from authorag.adapters import build_reranker, candidates
 
     rows = [[_CHECKLIST, _RENTAL][i] for i in order]
     for relevance in ("bm25", "upstream"):
         words, mode = build_reranker(relevance=relevance)
         cands = candidates([(u, t, _COSINES[u]) for u, t in rows], mode)[0]
-        assert [c.domain for c in words.rerank(_MORTGAGE, cands)] == ["hud.gov", "greenleafhomelending.com"]
+        ranking = words.rerank(_MORTGAGE, cands)
+        assert [c.domain for c in ranking] == ["greenleafhomelending.com", "hud.gov"]
+        assert ranking.provenance.get("relevance_note") == (
+            f"address and lead name none of the query's words, off topic: {_RENTAL[0]}")
     semantic, mode = build_reranker(relevance=_Cosines(_COSINES))
     ranked = semantic.rerank(_MORTGAGE, candidates([(u, t, None) for u, t in rows], mode)[0])
     assert [c.domain for c in ranked] == ["greenleafhomelending.com", "hud.gov"]
@@ -218,8 +223,8 @@ def test_scores_that_judge_meaning_cap_the_words_window(order: tuple[int, int]) 
 @pytest.mark.parametrize("order", [(0, 1), (1, 0)])
 def test_similarity_relevance_lets_upstream_scores_cap_the_window(order: tuple[int, int]) -> None:
     # The same cosines handed over as upstream scores: as "upstream" (kind unknown) the words
-    # decide the window and HUD goes first (above); declared "similarity" they cap it exactly
-    # as the semantic scorer does, and the breakdown names the source.
+    # decide the window and only the subject test keeps HUD out (above); declared "similarity"
+    # they cap it exactly as the semantic scorer does, and the breakdown names the source.
     from authorag.adapters import breakdowns, build_reranker, candidates
 
     rows = [[_CHECKLIST, _RENTAL][i] for i in order]
