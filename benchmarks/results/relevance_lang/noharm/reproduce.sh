@@ -1,7 +1,7 @@
 #!/bin/bash
 # relevance_lang/noharm/: the window's subject test (authorag.rerankers.fusion.subject_off_topic)
 # before (BASE, the commit before it) and after (this tree), dev halves only:
-#   rows/{before,after}_{bm25,cascade}_{pairs,lists,trust}{2,3}.txt: dev_rows.py, each failing dev
+#   rows/{before,after}_{bm25,cascade}_{pairs,lists,trust}{2,3}.txt: scripts/noharm_dev_rows.py, each failing dev
 #       row with its pages' trust and window relevance, and the share held (last line);
 #   tracks_{before,after}_bm25/: bench tracks on the v2 and v3 tracks, BM25;
 #   v1_{before,after}/: bench compare on the v1 tracks (trust-pairs, no-harm-pairs, no-harm-hard,
@@ -23,7 +23,7 @@ for side in before after; do
   src=$PWD; [ "$side" = before ] && src=$BEFORE
   for rel in bm25 cascade; do for kind in pairs lists trust; do for v in 2 3; do
     out="$USER_OUT/rows/${side}_${rel}_${kind}${v}.txt"
-    PYTHONPATH=$src nice "$PY" -P "$COMMITTED/dev_rows.py" "$kind" "$v" "$rel" > "$out"
+    PYTHONPATH=$src nice "$PY" -P "$PWD/scripts/noharm_dev_rows.py" "$kind" "$v" "$rel" > "$out"
     cp "$out" "$COMMITTED/rows/"
   done; done; done
   PYTHONPATH=$src nice "$PY" -P -m authorag bench tracks --split dev --relevance bm25 --seed 0 \

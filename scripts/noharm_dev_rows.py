@@ -2,7 +2,7 @@
 reranker, each in the input orders the tracks use; prints the failing rows with each page's trust
 and window relevance, then the share held. The test halves are never read.
 
-    PYTHONPATH=SRC python -P dev_rows.py {pairs|lists|trust} {2|3} {bm25|cascade}
+    PYTHONPATH=SRC python -P scripts/noharm_dev_rows.py {pairs|lists|trust} {2|3} {bm25|cascade}
 """
 from __future__ import annotations
 
@@ -16,15 +16,16 @@ from typing import Any
 from authorag.adapters import breakdowns, build_reranker, candidates_of
 from authorag.compose import load_scorer
 
-DATA = Path(__file__).resolve().parents[4] / "authorag" / "benchmarks" / "data"
+DATA = Path(__file__).resolve().parents[1] / "authorag" / "benchmarks" / "data"
 FILES = {"pairs": "no_harm_pairs_v{}.jsonl.gz", "lists": "rerank_lists_v{}.jsonl.gz", "trust": "trust_pairs_v{}.jsonl.gz"}
 ROLES = {"pairs": ("ontopic", "offtopic"), "trust": ("trusted", "untrusted")}
 GROUPS = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
 
 
 def _line(b: dict[str, Any], role: str) -> str:
-    return "     %-9s %-58s trust=%.3f norm=%.3f fused=%.3f %s" % (
-        role, b["url"][:58], b["trust"], b.get("relevance_norm") or -1, b["fused"], (b.get("relevance_note") or "")[:120])
+    norm = b.get("relevance_norm") or -1
+    note = (b.get("relevance_note") or "")[:120]
+    return f"     {role:<9s} {b['url'][:58]:<58s} trust={b['trust']:.3f} norm={norm:.3f} fused={b['fused']:.3f} {note}"
 
 
 def _rank(rr: Any, mode: Any, query: str, docs: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
@@ -45,7 +46,7 @@ def pairs(rows: list[dict[str, Any]], kind: str, rr: Any, mode: Any) -> tuple[in
                 shown = bd
         ok, n = ok + sum(wins), n + 2
         if not all(wins):
-            print("FAIL%d" % sum(wins), d["id"], d["kind"], d["lang"], repr(d["query"]))
+            print(f"FAIL{sum(wins)}", d["id"], d["kind"], d["lang"], repr(d["query"]))
             for b in shown:
                 print(_line(b, first if b["url"] == d[first]["url"] else second))
     return ok, n
