@@ -38,7 +38,8 @@ def pairs(rows: list[dict[str, Any]], kind: str, rr: Any, mode: Any) -> tuple[in
     first, second = ROLES[kind]
     ok = n = 0
     for d in rows:
-        wins = []
+        wins: list[bool] = []
+        shown: list[dict[str, Any]] = []
         for docs in ([d[first], d[second]], [d[second], d[first]]):
             urls, bd = _rank(rr, mode, d["query"], docs)
             wins.append(urls[0] == d[first]["url"])
@@ -62,7 +63,8 @@ def lists(rows: list[dict[str, Any]], rr: Any, mode: Any) -> tuple[int, int]:
             order = list(range(size))
             rng.shuffle(order)
             orders.append(order)
-        misses = []
+        misses: list[int] = []
+        shown: list[dict[str, Any]] = []
         for order in orders:
             urls, bd = _rank(rr, mode, d["query"], [docs[i] for i in order])
             pos = {u: k for k, u in enumerate(urls)}
