@@ -32,6 +32,7 @@ import numpy as np
 from authorag.evidence.text import CUE_NAMES, read_texts
 from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
+from authorag.rerankers.restated import restating
 from authorag.scores import RANK_SCORE, RELEVANCE_SCORE
 from authorag.types import Candidate
 
@@ -56,7 +57,8 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     ordinal = upstream and all(RANK_SCORE in c.scores and RELEVANCE_SCORE not in c.scores for c in cands)
     lexical = reading.bm25 if words else None
     text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
-                      lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language))
+                      lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language),
+                      restates=restating(query, reading.texts, guess.lexical))
     return text, guess.note()
 
 
