@@ -15,6 +15,10 @@ such a candidate is never the relevance reference, as a keyword-stuffed one is n
 values do not change. The cue lists read English, German, Spanish, French and Portuguese; with a
 query in another language no candidate shows a cue.
 
+It also reads which candidates' text restates the question
+(:func:`~authorag.rerankers.restated.restating`, in the query's language): in the window such a
+page gets no lead on relevance (:func:`~authorag.rerankers.fusion.restated_no_lead`).
+
 Coverage also reads the words of each candidate's address
 (:func:`~authorag.relevance.coverage.address_words`: its path and query string, not its host): a
 page's address names its subject as a title does (``/frage/darf-arbeitgeber-ueberstunden-anordnen``,
