@@ -112,6 +112,9 @@ class WindowText:
     subject: Sequence[float] = ()
     """Per candidate, the share of the query's content words its address and lead name
     (:func:`~authorag.relevance.subject.subject_coverage`; empty: not read): :func:`subject_off_topic`."""
+    restates: NDArray[np.bool_] | None = None
+    """Candidates whose text restates the question (:func:`~authorag.rerankers.restated.restating`):
+    in the window they get no lead on relevance (:func:`restated_no_lead`); None: none."""
 
 
 def default_meaning_on_topic(on_topic: float) -> float:
@@ -329,6 +332,42 @@ def subject_note(kept_out: NDArray[np.bool_], names: Sequence[str] = ()) -> str 
         return f"{int(kept_out.sum())} candidate(s) whose address and lead name none of the query's words, off topic"
     more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
     return f"address and lead name none of the query's words, off topic: {', '.join(which[:NAMED])}{more}"
+RESTATED_NOTE = "pages that restate the question rank below the least relevant on-topic page that does not"
+"""The note :func:`fuse` adds when :func:`restated_no_lead` lowered a candidate's relevance."""
+
+
+def restated_no_lead(relevance: Array, text: WindowText, on_topic: float) -> tuple[Array, str | None]:
+    """Window relevance with every on-topic candidate whose text restates the question
+    (:attr:`WindowText.restates`) and is not keyword-stuffed lowered as :func:`no_lead` lowers a
+    stuffed one: to just below the least relevant on-topic candidate that neither restates it nor
+    is stuffed, in their relevance order (a more relevant one stays nearer, by less than
+    :data:`NO_LEAD_MARGIN`). Saying the question again earns a page its place in the window, not a
+    lead over a page that answers it in its own words: among on-topic pages trust orders them.
+    Nothing changes when no on-topic candidate answers without restating it (nothing to measure
+    against). Run before :func:`no_lead`, so a stuffed page still ranks below a restating one. The
+    note (:data:`RESTATED_NOTE`) when any was lowered, else None.
+
+    Example:
+        >>> t = WindowText([1.0, 1.0], np.array([False, False]), restates=np.array([True, False]))
+        >>> cal, note = restated_no_lead(np.array([1.0, 0.7]), t, 0.55)
+        >>> cal.round(6).tolist(), note == RESTATED_NOTE
+        ([0.699999, 0.7], True)
+    """
+    restates = text.restates
+    if restates is None or restates.size != relevance.size or text.stuffed.size != relevance.size:
+        return relevance, None
+    restates = restates & ~text.stuffed
+    marked = restates | text.stuffed
+    answers = ~marked & (relevance >= on_topic)
+    if not restates.any() or not answers.any():
+        return relevance, None
+    floor = max(float(relevance[answers].min()) - NO_LEAD_MARGIN, on_topic)
+    # the more relevant of the lowered pages stays nearer the floor: their own order is kept
+    kept = np.maximum(floor - NO_LEAD_MARGIN * 0.5 * (1.0 - np.minimum(relevance, 1.0)), on_topic)
+    lowered = restates & (relevance >= on_topic) & (relevance > kept)
+    if not lowered.any():
+        return relevance, None
+    return np.where(lowered, kept, relevance), RESTATED_NOTE
 
 
 def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
@@ -350,8 +389,10 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         if text is not None:
             cal, kept_out = subject_off_topic(cal, text, policy.on_topic, low)
+            cal, said = restated_no_lead(cal, text, policy.on_topic)
             cal, lowered = no_lead(cal, text.stuffed, policy.on_topic)
-            note = join_notes(note, join_notes(subject_note(kept_out, text.names), NO_LEAD_NOTE if lowered else None))
+            note = join_notes(join_notes(note, subject_note(kept_out, text.names)),
+                              join_notes(NO_LEAD_NOTE if lowered else None, said))
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text, low=low)
