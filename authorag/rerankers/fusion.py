@@ -358,7 +358,8 @@ def restated_no_lead(relevance: Array, text: WindowText, on_topic: float) -> tup
         return relevance, None
     restates = restates & ~text.stuffed
     marked = restates | text.stuffed
-    answers = ~marked & (relevance >= on_topic)
+    cov = np.asarray(text.coverage, dtype=np.float64)
+    answers = ~marked & (relevance >= on_topic) & (cov > SUBJECT_PASSING if cov.size == relevance.size else True)
     if not restates.any() or not answers.any():
         return relevance, None
     floor = max(float(relevance[answers].min()) - NO_LEAD_MARGIN, on_topic)
