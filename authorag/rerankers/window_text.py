@@ -17,7 +17,7 @@ query in another language no candidate shows a cue.
 
 It also reads which candidates' text restates the question
 (:func:`~authorag.rerankers.restated.restating`, in the query's language): in the window such a
-page gets no lead on relevance (:func:`~authorag.rerankers.fusion.restated_no_lead`).
+page gets no lead on relevance (:func:`~authorag.rerankers.leads.restated_no_lead`).
 
 Coverage also reads the words of each candidate's address
 (:func:`~authorag.relevance.coverage.address_words`: its path and query string, not its host): a

@@ -15,7 +15,8 @@ from haystack.utils import Secret
 
 from authorag.integrations.haystack import AuthorityRanker
 from authorag.relevance.coverage import coverage
-from authorag.rerankers.fusion import COVERAGE_SHARE, NO_LEAD_NOTE, RESTATED_NOTE
+from authorag.rerankers.fusion import COVERAGE_SHARE
+from authorag.rerankers.leads import NO_LEAD_NOTE, RESTATED_NOTE
 
 QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
 BLOG, NIH, MAYO, BIZ = (

@@ -7,7 +7,8 @@ import pytest
 
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.fusion import NO_LEAD_MARGIN, RESTATED_NOTE, WindowText, restated_no_lead
+from authorag.rerankers.fusion import WindowText
+from authorag.rerankers.leads import ANSWER_WORDS, NO_LEAD_MARGIN, RESTATED_NOTE, restated_no_lead
 from authorag.rerankers.restated import restating
 from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE
 from authorag.types import Candidate
@@ -51,6 +52,16 @@ def test_stuffed_pages_are_no_answer_to_measure_against() -> None:
                                  0.55)
     assert cal.tolist() == pytest.approx([0.8 - NO_LEAD_MARGIN, 0.8, 0.6])
     assert note == RESTATED_NOTE
+
+
+def test_a_page_with_at_most_half_the_question_s_words_is_no_answer_to_measure_against() -> None:
+    # the off-topic page (0.8) that shares a few of the question's words in passing sets no floor
+    text = WindowText([1.0, 0.5, 1.0], np.zeros(3, dtype=np.bool_), restates=mask(True, False, False))
+    cal, note = restated_no_lead(np.array([1.0, 0.8, 0.9]), text, 0.55)
+    assert cal.tolist() == pytest.approx([0.9 - NO_LEAD_MARGIN, 0.8, 0.9]) and note == RESTATED_NOTE
+    text = WindowText([1.0, 0.5], np.zeros(2, dtype=np.bool_), restates=mask(True, False))
+    assert restated_no_lead(np.array([1.0, 0.8]), text, 0.55) == (pytest.approx([1.0, 0.8]), None)
+    assert ANSWER_WORDS == 0.5
 
 
 @pytest.mark.parametrize("restates", [mask(False, False), mask(True, True)])
