@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
 from authorag.rerankers.calibration import NAMED, calibrate, join_notes, prior_fusion, window_fusion
+from authorag.rerankers.leads import NO_LEAD_NOTE, no_lead, restated_no_lead
 
 Array = NDArray[np.float64]
 
@@ -112,6 +113,9 @@ class WindowText:
     subject: Sequence[float] = ()
     """Per candidate, the share of the query's content words its address and lead name
     (:func:`~authorag.relevance.subject.subject_coverage`; empty: not read): :func:`subject_off_topic`."""
+    restates: NDArray[np.bool_] | None = None
+    """Candidates whose text restates the question (:func:`~authorag.rerankers.restated.restating`):
+    in the window they get no lead on relevance (:func:`restated_no_lead`); None: none."""
 
 
 def default_meaning_on_topic(on_topic: float) -> float:
@@ -217,44 +221,6 @@ def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] 
     return mixed, join_notes(note, why)
 
 
-NO_LEAD_NOTE = "keyword-stuffed pages rank below the least relevant on-topic page that is not"
-"""The note :func:`fuse` adds when :func:`no_lead` lowered a candidate's relevance."""
-
-NO_LEAD_MARGIN = 1e-6
-"""How far below the least relevant on-topic page it does not mark :func:`no_lead` puts a page:
-enough to break a tie, too little to show in a breakdown."""
-
-
-def no_lead(relevance: Array, stuffed: NDArray[np.bool_] | None, on_topic: float) -> tuple[Array, bool]:
-    """Window relevance with every on-topic candidate ``stuffed`` marks (keyword-stuffed:
-    :attr:`WindowText.stuffed`) lowered to just below the least relevant on-topic candidate it does
-    not mark (:data:`NO_LEAD_MARGIN`; to ``on_topic``, the window's share, when none is on topic),
-    never out of the window; and whether any was. Nothing changes when no candidate or every
-    candidate is marked (nothing to measure against, as the relevance reference reads it). The question's words a stuffed page repeats earn it its place in the window, never a
-    lead on relevance over a page that answers in its own words: between two on-topic pages of
-    equal trust the other comes first, and trust orders the rest as before. (Pages of low
-    credibility or with low-credibility cues are left as they are: lowering them too put a
-    sensational but on-topic post below an off-topic trusted page inside the window.)
-
-    Example:
-        >>> cal, lowered = no_lead(np.array([1.0, 0.9, 0.3]), np.array([True, False, True]), 0.55)
-        >>> cal.round(6).tolist(), lowered
-        ([0.899999, 0.9, 0.3], True)
-    """
-    if stuffed is None or stuffed.size != relevance.size or stuffed.all():
-        return relevance, False
-    on = relevance >= on_topic
-    lower = stuffed & on
-    if not lower.any():
-        return relevance, False
-    answers = relevance[on & ~stuffed]
-    floor = max(float(answers.min()) - NO_LEAD_MARGIN, on_topic) if answers.size else on_topic
-    lowered = lower & (relevance > floor)
-    if not lowered.any():
-        return relevance, False
-    return np.where(lowered, floor, relevance), True
-
-
 SUBJECT_MARGIN = 1e-6
 """How far below the window's share :func:`subject_off_topic` puts a page it keeps out."""
 
@@ -329,8 +295,6 @@ def subject_note(kept_out: NDArray[np.bool_], names: Sequence[str] = ()) -> str 
         return f"{int(kept_out.sum())} candidate(s) whose address and lead name none of the query's words, off topic"
     more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
     return f"address and lead name none of the query's words, off topic: {', '.join(which[:NAMED])}{more}"
-
-
 def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
          low: NDArray[np.bool_] | None = None) -> Fusion:
     """Fuse relevance with the source signal by ``policy.fusion``.
@@ -350,8 +314,10 @@ def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText
         cal, note = window_relevance(relevance, text, policy.on_topic, policy.meaning_on_topic, low)
         if text is not None:
             cal, kept_out = subject_off_topic(cal, text, policy.on_topic, low)
+            cal, said = restated_no_lead(cal, text, policy.on_topic)
             cal, lowered = no_lead(cal, text.stuffed, policy.on_topic)
-            note = join_notes(note, join_notes(subject_note(kept_out, text.names), NO_LEAD_NOTE if lowered else None))
+            note = join_notes(join_notes(note, subject_note(kept_out, text.names)),
+                              join_notes(NO_LEAD_NOTE if lowered else None, said))
         return Fusion(cal, window_fusion(cal, signal, weight, policy.on_topic), note)
     if fusion == "prior":
         cal, note = window_relevance(relevance, text, low=low)

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from authorag.platforms import match_platform
-from authorag.relevance.coverage import QUOTE_MIN_WORDS, follow_runs, query_pairs
+from authorag.relevance.coverage import QUOTE_MIN_WORDS, code_like, follow_runs, query_pairs
 from authorag.relevance.language import detect_language, stem_words
 from authorag.rerankers.calibration import NAMED
 from authorag.text_window import HEAD_CHARS
@@ -107,6 +107,27 @@ def read_without_restated(query: str, cands: Sequence[Candidate]
     return (read, marks) if marks.any() else (cands, None)
 
 
+def restating(query: str, texts: Sequence[str], language: str) -> NDArray[np.bool_]:
+    """Per text, whether it restates ``query`` (:func:`restated_spans`, read in ``language``): a
+    run of :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words in the question's order in
+    its head. Never for a query that is code or an error message
+    (:func:`~authorag.relevance.coverage.code_like`): a page about an error quotes it.
+
+    Example:
+        >>> restating("wie erkenne ich einen Schlaganfall",
+        ...           ["Wie erkenne ich einen Schlaganfall? Das fragen sich viele.",
+        ...            "Schlaganfall erkennen: ein hängender Mundwinkel, Lähmung, Sprachstörungen."], "de").tolist()
+        [True, False]
+    """
+    marks = np.zeros(len(texts), dtype=np.bool_)
+    if not query or code_like(query):
+        return marks
+    pairs = query_pairs(query, language)
+    for n, text in enumerate(texts):
+        marks[n] = bool(text) and bool(_spans(pairs, text, language))
+    return marks
+
+
 def restated_note(marks: NDArray[np.bool_], names: Sequence[str]) -> str:
     """The note naming the user posts read without the question they restate (at most
     :data:`~authorag.rerankers.calibration.NAMED`, then how many more).
@@ -121,4 +142,4 @@ def restated_note(marks: NDArray[np.bool_], names: Sequence[str]) -> str:
             f"{', '.join(which[:NAMED])}{more}")
 
 
-__all__ = ["USER_CONTENT", "read_without_restated", "restated_note", "restated_spans", "user_post", "without_spans"]
+__all__ = ["USER_CONTENT", "read_without_restated", "restated_note", "restating", "restated_spans", "user_post", "without_spans"]

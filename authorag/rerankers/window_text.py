@@ -15,6 +15,10 @@ such a candidate is never the relevance reference, as a keyword-stuffed one is n
 values do not change. The cue lists read English, German, Spanish, French and Portuguese; with a
 query in another language no candidate shows a cue.
 
+It also reads which candidates' text restates the question
+(:func:`~authorag.rerankers.restated.restating`, in the query's language): in the window such a
+page gets no lead on relevance (:func:`~authorag.rerankers.leads.restated_no_lead`).
+
 Coverage also reads the words of each candidate's address
 (:func:`~authorag.relevance.coverage.address_words`: its path and query string, not its host): a
 page's address names its subject as a title does (``/frage/darf-arbeitgeber-ueberstunden-anordnen``,
@@ -32,6 +36,7 @@ import numpy as np
 from authorag.evidence.text import CUE_NAMES, read_texts
 from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
+from authorag.rerankers.restated import restating
 from authorag.scores import RANK_SCORE, RELEVANCE_SCORE
 from authorag.types import Candidate
 
@@ -57,7 +62,7 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     lexical = reading.bm25 if words else None
     text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
                       lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language),
-                      subject=reading.subject)
+                      subject=reading.subject, restates=restating(query, reading.texts, guess.lexical))
     return text, guess.note()
 
 

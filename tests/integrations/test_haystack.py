@@ -15,7 +15,8 @@ from haystack.utils import Secret
 
 from authorag.integrations.haystack import AuthorityRanker
 from authorag.relevance.coverage import coverage
-from authorag.rerankers.fusion import COVERAGE_SHARE, NO_LEAD_NOTE
+from authorag.rerankers.fusion import COVERAGE_SHARE
+from authorag.rerankers.leads import NO_LEAD_NOTE, RESTATED_NOTE
 
 QUERY = "does cranberry juice prevent urinary tract infections"  # as in conftest.CORPUS
 BLOG, NIH, MAYO, BIZ = (
@@ -59,7 +60,8 @@ def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     mix = {u: COVERAGE_SHARE * cov[u] / max(cov.values()) + (1 - COVERAGE_SHARE) * s[u] / s[BLOG] for u in s}
     mayo = out[0].meta["authority"]
     assert mayo["relevance_norm"] == pytest.approx(mix[MAYO] / max(mix[u] for u in s if u != BLOG))
-    assert mayo["relevance_note"] == f"keyword-stuffed, not used as the relevance reference: {BLOG}; {NO_LEAD_NOTE}"
+    assert mayo["relevance_note"] == (  # example.biz restates the question: no lead either
+        f"keyword-stuffed, not used as the relevance reference: {BLOG}; {NO_LEAD_NOTE}; {RESTATED_NOTE}")
     assert out[0].score == pytest.approx(0.5 + 0.5 * (0.5 * mayo["relevance_norm"] + 0.5 * mayo["trust"]))
     assert out[1].meta["authority"]["tier"] == "hosted"  # a user's blog on blogspot
     assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept
@@ -95,9 +97,10 @@ def test_loading_needs_the_allowlist(store: InMemoryDocumentStore) -> None:
 async def test_pipeline_run_async(store: InMemoryDocumentStore) -> None:
     pipe = _pipeline(store, AuthorityRanker(weight=0.5, top_k=2))
     out = await pipe.run_async({"retriever": {"query": QUERY}, "ranker": {"query": QUERY}})
-    # the blog repeats the question (keyword-stuffed): with the default relevance it ranks below the
-    # least relevant on-topic page that is not, and example.biz's relevance puts it above the blog
-    assert _urls(out["ranker"]["documents"]) == [MAYO, BIZ]
+    # the blog repeats the question (keyword-stuffed) and example.biz restates it: neither gets a lead
+    # on relevance over Mayo, which answers in its own words, so trust orders them (hosted blog 0.35,
+    # unknown example.biz 0.30)
+    assert _urls(out["ranker"]["documents"]) == [MAYO, BLOG]
 
 
 def _docs() -> list[Document]:

@@ -66,7 +66,9 @@ def test_query_engine_reorders_by_authority(llama_index: Any) -> None:
     ref = max(v for u, v in mix.items() if u != BLOG)  # the best candidate that is not keyword-stuffed
     trust = [n.node.metadata[META_KEY]["trust"] for n in nodes]
     assert nodes[0].score == pytest.approx(0.5 + 0.5 * (0.5 * mix[MAYO] / ref + 0.5 * trust[0]))
-    assert nodes[2].score == pytest.approx(0.5 + 0.5 * (0.5 * mix[BIZ] / ref + 0.5 * 0.3))  # unknown source
+    # example.biz restates the question: no lead on relevance over Mayo, which answers in its own words
+    assert mix[BIZ] > mix[MAYO]
+    assert nodes[2].score == pytest.approx(0.5 + 0.5 * (0.5 * mix[MAYO] / ref + 0.5 * 0.3), abs=1e-6)  # unknown source
     meta = nodes[0].node.metadata
     assert set(meta) == {"url", "pos", META_KEY} and set(meta[META_KEY]) == BREAKDOWN_KEYS
     assert [n.node.metadata[META_KEY]["tier"] for n in nodes] == ["table", "hosted", "unknown"]

@@ -8,7 +8,7 @@ import pytest
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.calibration import calibrate
-from authorag.rerankers.fusion import NO_LEAD_MARGIN, NO_LEAD_NOTE, no_lead
+from authorag.rerankers.leads import NO_LEAD_MARGIN, NO_LEAD_NOTE, no_lead
 from authorag.rerankers.window_text import low_cues
 from authorag.scores import FUSED_SCORE, RELEVANCE_NORM_SCORE, TRUST_SCORE
 from authorag.trust import TrustRule
