@@ -143,14 +143,26 @@ def cues_note(cued: NDArray[np.bool_], cues: Sequence[Sequence[str]], names: Seq
     return _not_reference_note(cued, names, f"low-credibility cues ({shown})", "low-credibility-cue")
 
 
+def named(mask: NDArray[np.bool_], names: Sequence[str]) -> str:
+    """The ``names`` of the candidates ``mask`` marks, as a note lists them: at most :data:`NAMED`,
+    then how many more; empty when ``names`` names none of them.
+
+    Example:
+        >>> named(np.array([True] * 7), [f"u{n}" for n in range(7)]), named(np.array([True]), [])
+        ('u0, u1, u2, u3, u4 and 2 more', '')
+    """
+    which = [str(n) for n, s in zip(names, mask.tolist()) if s]
+    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
+    return f"{', '.join(which[:NAMED])}{more}" if which else ""
+
+
 def _not_reference_note(mask: NDArray[np.bool_], names: Sequence[str], finding: str, adjective: str = "") -> str:
     """``finding, not used as the relevance reference: NAMES`` for the candidates ``mask`` marks
-    (at most :data:`NAMED` names), or ``N {adjective} candidate(s) ...`` without names."""
-    which = [str(n) for n, s in zip(names, mask.tolist()) if s]
+    (:func:`named`), or ``N {adjective} candidate(s) ...`` without names."""
+    which = named(mask, names)
     if not which:
         return f"{int(mask.sum())} {adjective or finding} candidate(s) not used as the relevance reference"
-    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
-    return f"{finding}, not used as the relevance reference: {', '.join(which[:NAMED])}{more}"
+    return f"{finding}, not used as the relevance reference: {which}"
 
 
 def join_notes(a: str | None, b: str | None) -> str | None:
@@ -197,5 +209,5 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "prior_fusion", "stuffed_note",
+__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "named", "prior_fusion", "stuffed_note",
            "window_fusion"]

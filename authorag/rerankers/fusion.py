@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
-from authorag.rerankers.calibration import NAMED, calibrate, join_notes, prior_fusion, window_fusion
+from authorag.rerankers.calibration import calibrate, join_notes, named, prior_fusion, window_fusion
 from authorag.rerankers.leads import NO_LEAD_NOTE, no_lead, restated_no_lead
 
 Array = NDArray[np.float64]
@@ -290,11 +290,12 @@ def subject_note(kept_out: NDArray[np.bool_], names: Sequence[str] = ()) -> str 
     """
     if not kept_out.any():
         return None
-    which = [str(n) for n, k in zip(names, kept_out.tolist()) if k]
+    which = named(kept_out, names)
     if not which:
         return f"{int(kept_out.sum())} candidate(s) whose address and lead name none of the query's words, off topic"
-    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
-    return f"address and lead name none of the query's words, off topic: {', '.join(which[:NAMED])}{more}"
+    return f"address and lead name none of the query's words, off topic: {which}"
+
+
 def fuse(policy: RerankPolicy, relevance: Array, signal: Array, text: WindowText | None = None,
          low: NDArray[np.bool_] | None = None) -> Fusion:
     """Fuse relevance with the source signal by ``policy.fusion``.

@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from authorag.platforms import match_platform
 from authorag.relevance.coverage import QUOTE_MIN_WORDS, code_like, follow_runs, query_pairs
 from authorag.relevance.language import detect_language, stem_words
-from authorag.rerankers.calibration import NAMED
+from authorag.rerankers.calibration import named
 from authorag.text_window import HEAD_CHARS
 from authorag.types import Candidate
 
@@ -136,10 +136,7 @@ def restated_note(marks: NDArray[np.bool_], names: Sequence[str]) -> str:
         >>> restated_note(np.array([True, False]), ["https://www.quora.com/q/answer/a", "https://b.org"])
         'user posts that restate the question, relevance read without the restatement: https://www.quora.com/q/answer/a'
     """
-    which = [str(n) for n, m in zip(names, marks.tolist()) if m]
-    more = f" and {len(which) - NAMED} more" if len(which) > NAMED else ""
-    return ("user posts that restate the question, relevance read without the restatement: "
-            f"{', '.join(which[:NAMED])}{more}")
+    return f"user posts that restate the question, relevance read without the restatement: {named(marks, names)}"
 
 
 __all__ = ["USER_CONTENT", "read_without_restated", "restated_note", "restating", "restated_spans", "user_post", "without_spans"]
