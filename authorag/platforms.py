@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -147,16 +148,35 @@ class PlatformIndex:
         if platform is None or host is None:
             return forum_host(host, domain)
         bare = host[4:] if host.startswith("www.") else host
+        edition = language_edition(bare)
         path = url_path(url)
         on_host = False
         for rule in self._rules[platform]:
-            if rule.host != "*" and bare != rule.host:
+            if rule.host != "*" and rule.host not in (bare, edition):
                 continue
             on_host = True
-            hit = _apply(rule, platform, bare, path)
+            hit = _apply(rule, platform, bare if rule.host == "*" else rule.host, path)
             if hit is not None:
                 return hit
         return HostedMatch(platform, None, "", True) if on_host else None
+
+
+_LANGUAGE_LABEL = re.compile(r"[a-z]{2}(?:-[a-z]{2})?")
+"""A host label naming a language or country edition: ``fr``, ``es``, ``pt-br``."""
+
+
+def language_edition(host: str) -> str:
+    """``host`` without a leading language or country label (``fr.quora.com`` is quora.com in
+    French, ``es.answers.yahoo.com`` answers.yahoo.com in Spanish), or ``host`` itself. A rule
+    written for one host (every page of quora.com is a question users wrote) holds for its
+    editions too.
+
+    Example:
+        >>> language_edition("es.answers.yahoo.com"), language_edition("fr.quora.com"), language_edition("quora.com")
+        ('answers.yahoo.com', 'quora.com', 'quora.com')
+    """
+    first, _, rest = host.partition(".")
+    return rest if "." in rest and _LANGUAGE_LABEL.fullmatch(first) else host
 
 
 def forum_host(host: str | None, domain: str | None) -> HostedMatch | None:
@@ -254,4 +274,4 @@ def match_platform(url: str, host: str | None = None, domain: str | None = None)
 
 
 __all__ = ["FORUM_LABELS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType", "HostedMatch", "PlatformIndex",
-           "PlatformRule", "default_platforms", "forum_host", "match_platform", "parse_rules", "url_path"]
+           "PlatformRule", "default_platforms", "forum_host", "language_edition", "match_platform", "parse_rules", "url_path"]

@@ -27,6 +27,11 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://x.com/jack/status/1", "x.com", "x.com/jack", "social"),
     ("https://www.linkedin.com/pulse/why-x-bob", "linkedin.com", "linkedin.com/pulse/why-x-bob", "blog"),
     ("https://stackoverflow.com/questions/1/how", "stackoverflow.com", None, "qa"),
+    # a host's rule holds for its language editions
+    ("https://fr.quora.com/Comment-les-oiseaux-trouvent-leur-chemin", "quora.com", None, "qa"),
+    ("https://es.answers.yahoo.com/question/index?qid=1", "yahoo.com", None, "qa"),
+    ("https://es.stackoverflow.com/questions/1/como", "stackoverflow.com", None, "qa"),
+    ("https://pt-br.quora.com/x", "quora.com", None, "qa"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)
@@ -37,7 +42,7 @@ def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> N
     "https://www.quora.com/about", "https://substack.com/about", "https://www.youtube.com/about",
     "https://github.com/about", "https://github.com/github/docs", "https://x.com/tos",
     "https://www.facebook.com/help/123", "https://sites.google.com/", "https://www.linkedin.com/company/x",
-    "https://en.support.wordpress.com/x", "https://medium.com/",
+    "https://en.support.wordpress.com/x", "https://medium.com/", "https://fr.quora.com/about",
 ])
 def test_platform_own_pages_are_official(url: str) -> None:
     hit = match_platform(url)
@@ -165,3 +170,27 @@ def test_allow_list_can_name_an_owner_on_a_platform() -> None:
     assert [c.url for c in ranking] == ["https://medium.com/@nytimes/y", "https://medium.com/@someone/x"]
     assert [c.authority.tier for c in ranking] == ["hosted", "hosted"]  # type: ignore[union-attr]
     assert ranking.candidates[0].scores["authority"] == 1.0 and ranking.candidates[1].scores["authority"] == 0.4
+
+
+def test_language_editions_of_a_platform_host_are_scored_as_the_host() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://fr.quora.com/Comment-x", "https://www.quora.com/Why-x", "https://es.answers.yahoo.com/question/index?qid=1"]
+    details = load_scorer().score([Candidate.create(u) for u in urls])
+    assert [d.tier for d in details] == ["hosted", "hosted", "hosted"]
+    assert [rule.value(d) for d in details] == pytest.approx([0.35, 0.35, 0.35])
+    assert details[0].note == "user content (qa) on quora.com: the platform's authority is not the page's"
+
+
+@pytest.mark.parametrize("host,edition", [
+    ("fr.quora.com", "quora.com"), ("pt-br.quora.com", "quora.com"), ("es.answers.yahoo.com", "answers.yahoo.com"),
+    ("quora.com", "quora.com"), ("answers.yahoo.com", "answers.yahoo.com"), ("forum.example.fr", "forum.example.fr"),
+    ("abc.quora.com", "abc.quora.com"), ("fr.com", "fr.com"),
+])
+def test_language_edition(host: str, edition: str) -> None:
+    from authorag.platforms import language_edition
+
+    assert language_edition(host) == edition
