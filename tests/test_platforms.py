@@ -32,6 +32,13 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://es.answers.yahoo.com/question/index?qid=1", "yahoo.com", None, "qa"),
     ("https://es.stackoverflow.com/questions/1/como", "stackoverflow.com", None, "qa"),
     ("https://pt-br.quora.com/x", "quora.com", None, "qa"),
+    # user content hosts of German, Spanish and French users
+    ("https://someone.blogspot.de/2020/x.html", "blogspot.de", "someone.blogspot.de", "blog"),
+    ("https://someone.blogspot.com.es/x", "blogspot.com.es", "someone.blogspot.com.es", "blog"),
+    ("https://ami.skyrock.com/1.html", "skyrock.com", "ami.skyrock.com", "blog"),
+    ("https://x.webnode.es/", "webnode.es", "x.webnode.es", "site"),
+    ("https://telegra.ph/Cure-01-01", "telegra.ph", None, "blog"),
+    ("https://www.wer-weiss-was.de/t/frage/1", "wer-weiss-was.de", None, "qa"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)
