@@ -13,7 +13,8 @@ words in capitals.
   distrust of institutions, alarm and calls to spread (breaking-news shouting, "share before it
   is deleted", "they are hiding it"; a label in capitals the page opens with, ``BREAKING:``,
   counts as one of its words), sensational punctuation, shouting capitals. A family is
-  *present* when at least :data:`MIN_DISTINCT` of its words occur and its words make at least
+  *present* when at least :data:`MIN_DISTINCT` of its words occur (inflections of one word, *virus*
+  and *viruses*, count once) and its words make at least
   :data:`LOW_RATE` per 100 words.
 * **High cues** (:data:`HIGH_FAMILIES`): statements attributed to someone, named studies and
   sources; present when at least :data:`MIN_DISTINCT` of their words occur.
@@ -42,6 +43,7 @@ import numpy as np
 
 from authorag.evidence.lang import READ_LANGUAGES, page_languages
 from authorag.evidence.words import WordCounter, fold_latin
+from authorag.relevance.language import stem_words
 from authorag.text_window import read_window
 
 MIN_WORDS = 12
@@ -208,6 +210,15 @@ def _counter(lang: str) -> tuple[WordCounter, tuple[tuple[str, str], ...]]:
     return WordCounter(groups, marks=b"!"), tuple(owners)
 
 
+@cache
+def _roots(lang: str) -> tuple[str, ...]:
+    """Each group's word stemmed in ``lang`` (:func:`~authorag.relevance.language.stem_words`):
+    the inflections of one word (*virus*, *viruses*; *cure*, *cures*, *cured*) share a root and
+    count as one distinct word of their family."""
+    _, owners = _counter(lang)
+    return tuple(stem_words([_key(word)], lang)[0] for _, word in owners)
+
+
 _NOT_CONTROL = bytes(b for b in range(256) if not (b < 9 or b in (11, 12) or 14 <= b < 32))
 _REPLACEMENT = "\ufffd".encode()
 
@@ -248,16 +259,19 @@ def _family_cues(lang: str, hits_of: list[tuple[int, int]], words: int, marks: b
     if label is not None:
         found["alarm"] = [(label, 1)]
         said = fold_latin(label.rstrip(" :").lower().encode("utf-8")).decode("utf-8")
+    roots = _roots(lang)
+    distinct: dict[str, set[str]] = {"alarm": {said}} if label is not None else {}
     for g, n in hits_of:
         family, word = owners[g]
         if not (family == "alarm" and _key(word) == said):
             found.setdefault(family, []).append((word, n))
+            distinct.setdefault(family, set()).add(roots[g])
     denom = max(words, RATE_FLOOR) / 100.0
     cues: list[Cue] = []
     for family, hits in found.items():
         rate = sum(n for _, n in hits) / denom
         low = family in LOW_FAMILIES
-        if len(hits) >= MIN_DISTINCT and (not low or rate >= LOW_RATE):
+        if len(distinct[family]) >= MIN_DISTINCT and (not low or rate >= LOW_RATE):
             cues.append(Cue(family, low, tuple(w for w, _ in hits), round(rate, 2)))
     excl = len(marks)
     if excl >= EXCL_MIN and excl / denom >= EXCL_RATE:

@@ -140,3 +140,21 @@ def test_neutral_portuguese_pages_show_no_low_cue_and_stay_at_unknown() -> None:
                                     for i, (topic, _, text) in enumerate(NEUTRAL_PAGES_PT)])
     assert [e.spoke for e in ests] == [True] + [False] * 7
     assert ests[0].trust == pytest.approx(0.36) and [e.trust for e in ests[1:]] == [UNKNOWN_LEVEL] * 7
+
+
+COVID_NEWS = ("The new coronavirus variant spreads faster, researchers say. The virus binds more tightly to cells, "
+              "and like other viruses it mutates as it spreads; the virus was first sequenced in November. Vaccines "
+              "still protect against severe disease from the virus, and scientists track how such viruses evolve.")
+
+
+def test_inflections_of_one_word_count_once_toward_a_family() -> None:
+    # "virus" and "viruses" are one word of the spam family: news about a virus is not download-and-fix spam
+    news, spam = read_texts([COVID_NEWS, "Download our fixer now and remove every virus: viruses gone, click for an "
+                                         "instant scan, download today and stay clean."], "en").cues
+    assert news == ()
+    assert [c.reason for c in spam] == ["download-and-fix spam (download, fixer, virus, viruses, click, instant)"]
+    # two forms of "cure" alone are one distinct word: no miracle-cure claim
+    (cures,) = read_texts(["There is no cure yet. Doctors say the disease cures itself in most people, and no drug "
+                           "has cured it faster in trials; rest and fluids help while it runs its course over weeks."],
+                          "en").cues
+    assert cures == ()
