@@ -20,6 +20,8 @@ from authorag.priors.table import load_prior
     ("hijacked", "jokulljournal.com", 0.05, "hijacked journal"),
     ("reference", "docs.python.org", 0.8, "official docs"),
     ("reference", "arxiv.org", 0.7, "preprints"),
+    ("reference", "tagesschau.de", 0.8, "public broadcaster"),
+    ("reference", "maldita.es", 0.8, "fact-checker"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
@@ -69,3 +71,15 @@ def test_phishing_pages_on_services_do_not_mark_the_service() -> None:
     phishing = load_source("legitphish")
     assert [h for h in ("docs.google.com", "github.com", "www.dropbox.com", "drive.google.com") if h in phishing] == []
     assert phishing["alertadminbos.weebly.com"].value == pytest.approx(0.05)  # a user's site on a platform
+
+
+def test_public_broadcasters_and_fact_checkers_are_credible_in_the_default() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://www.tagesschau.de/inland/x", "https://www.rtve.es/noticias/x", "https://maldita.es/malditobulo/x"]
+    values = [rule.of(d) for d in load_scorer().score([Candidate.create(u) for u in urls])]
+    assert [v.reason for v in values] == ["credible", "credible", "credible"]
+    assert [round(v.value, 3) for v in values] == [0.761, 0.76, 0.639]
