@@ -290,5 +290,6 @@ def match_platform(url: str, host: str | None = None, domain: str | None = None)
     return default_platforms().match(url, host, domain)
 
 
-__all__ = ["FORUM_LABELS", "FORUM_SCRIPTS", "FORUM_SEGMENTS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType", "HostedMatch", "PlatformIndex",
-           "PlatformRule", "default_platforms", "forum_page", "match_platform", "parse_rules", "url_path"]
+__all__ = ["FORUM_LABELS", "FORUM_SCRIPTS", "FORUM_SEGMENTS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType",
+           "HostedMatch", "PlatformIndex", "PlatformRule", "default_platforms", "forum_page", "match_platform",
+           "parse_rules", "url_path"]
