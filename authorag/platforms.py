@@ -11,7 +11,9 @@ which sub-domains and first path segments are the platform's own pages (``medium
 
 :func:`match_platform` answers for one URL: not on a platform (None), the platform's own page
 (``official=True``) or a user's page (``official=False``, with the owner when the URL names
-one: ``johndoe.wordpress.com``, ``medium.com/@john``, ``reddit.com/r/askdocs``).
+one: ``johndoe.wordpress.com``, ``medium.com/@john``, ``reddit.com/r/askdocs``). On a site in
+no platform table, a forum's posts are user content too (:func:`forum_page`: ``forum.doctissimo.fr``,
+``www.doctissimo.fr/forum/…``, ``…/viewtopic.php``).
 
 Example:
     >>> match_platform("https://johndoe.wordpress.com/x")
@@ -62,6 +64,22 @@ FORUM_LABELS: frozenset[str] = frozenset({
 """Sub-domain names under which any site hosts its users' posts (``forum.example.fr``,
 ``community.example.com``, ``foro.example.es``): a page there is user content on that site, as on a
 hosting platform, though the site is in no platform table (its own pages keep their value)."""
+
+FORUM_SEGMENTS: frozenset[str] = frozenset({"forum", "forums", "foro", "foros", "discuss", "discussions", "threads"})
+"""First path segments under which any site hosts its users' posts (``/forum/``, ``/foro/``, and
+``threads``, where XenForo puts its threads), also after a language code (``/fr/forum/``,
+``/en-us/forums/``); a first segment ``forum-…`` (``/forum-sante/``) counts too. Only the first:
+deeper in a path the word names a page about a forum (``ec.europa.eu/info/…/forum``), not a
+forum. Narrower than :data:`FORUM_LABELS`: as a path, ``community`` and ``answers`` name a
+site's own pages as often as its users' (``python.org/community/``, ``mozilla.org/en-US/community/``)
+and ``boards`` a board of governors."""
+
+FORUM_SCRIPTS: frozenset[str] = frozenset({"showthread.php", "viewtopic.php", "viewthread.php"})
+"""Thread pages of the common forum engines (vBulletin, phpBB, Discuz!), wherever they sit in the
+path; a Simple Machines thread (``index.php?topic=``) counts too."""
+
+_LANGUAGE_SEGMENT = re.compile(r"[a-z]{2}(?:[-_][a-z]{2})?")
+"""A path segment that names a language (``fr``, ``en-us``, ``pt_br``) before a site's sections."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +164,7 @@ class PlatformIndex:
             host, domain = parsed.host, parsed.domain
         platform = self.platform_of(host, domain)
         if platform is None or host is None:
-            return forum_host(host, domain)
+            return forum_page(url, host, domain)
         bare = host[4:] if host.startswith("www.") else host
         edition = language_edition(bare)
         path = url_path(url)
@@ -179,20 +197,38 @@ def language_edition(host: str) -> str:
     return rest if "." in rest and _LANGUAGE_LABEL.fullmatch(first) else host
 
 
-def forum_host(host: str | None, domain: str | None) -> HostedMatch | None:
-    """A user's page when ``host`` is a sub-domain of ``domain`` named for its users' posts
-    (:data:`FORUM_LABELS`, the label just above the registrable domain), else None.
+def forum_page(url: str, host: str | None, domain: str | None) -> HostedMatch | None:
+    """A user's post on any site (the site's own pages keep their value), else None: a page on a
+    sub-domain of ``domain`` named for its users' posts (:data:`FORUM_LABELS`, the label just above
+    the registrable domain), under a first path segment that names a forum (:data:`FORUM_SEGMENTS`),
+    or a forum engine's thread page (:data:`FORUM_SCRIPTS`).
 
     Example:
-        >>> forum_host("forum.doctissimo.fr", "doctissimo.fr")
+        >>> forum_page("https://forum.doctissimo.fr/x", "forum.doctissimo.fr", "doctissimo.fr")
         HostedMatch(platform='doctissimo.fr', owner=None, content_type='forum', official=False)
-        >>> forum_host("www.doctissimo.fr", "doctissimo.fr") is None
+        >>> forum_page("https://www.doctissimo.fr/fr/forum/x", "www.doctissimo.fr", "doctissimo.fr").platform
+        'doctissimo.fr'
+        >>> forum_page("https://www.doctissimo.fr/sante/forum/x", "www.doctissimo.fr", "doctissimo.fr") is None
         True
     """
-    if not host or not domain or not host.endswith("." + domain):
+    if not host or not domain or (host != domain and not host.endswith("." + domain)):
         return None
-    label = host[: -len(domain) - 1].rsplit(".", 1)[-1]
-    return HostedMatch(domain, None, "forum", False) if label in FORUM_LABELS else None
+    label = host[: -len(domain) - 1].rsplit(".", 1)[-1] if host != domain else ""
+    hit = label in FORUM_LABELS or _forum_path(url)
+    return HostedMatch(domain, None, "forum", False) if hit else None
+
+
+def _forum_path(url: str) -> bool:
+    """Whether ``url``'s path is a forum's (:data:`FORUM_SEGMENTS`) or a thread page (:data:`FORUM_SCRIPTS`)."""
+    segments = url_path(url)[1:].split("/")
+    first = segments[1] if len(segments) > 1 and _LANGUAGE_SEGMENT.fullmatch(segments[0]) else segments[0]
+    if first in FORUM_SEGMENTS or first.startswith("forum-"):
+        return True
+    last = segments[-1]
+    if last in FORUM_SCRIPTS:
+        return True
+    query = url.partition("#")[0].partition("?")[2].lower()
+    return last == "index.php" and any(p.startswith("topic=") for p in re.split(r"[&;]", query))
 
 
 def _apply(rule: PlatformRule, platform: str, host: str, path: str) -> HostedMatch | None:
@@ -273,5 +309,6 @@ def match_platform(url: str, host: str | None = None, domain: str | None = None)
     return default_platforms().match(url, host, domain)
 
 
-__all__ = ["FORUM_LABELS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType", "HostedMatch", "PlatformIndex",
-           "PlatformRule", "default_platforms", "forum_host", "language_edition", "match_platform", "parse_rules", "url_path"]
+__all__ = ["FORUM_LABELS", "FORUM_SCRIPTS", "FORUM_SEGMENTS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType",
+           "HostedMatch", "PlatformIndex", "PlatformRule", "default_platforms", "forum_page", "language_edition",
+           "match_platform", "parse_rules", "url_path"]

@@ -99,7 +99,7 @@ def test_subdomain_discount() -> None:
 
 def test_source_type_adjust_scales_shop_and_forum_pages() -> None:
     urls = ["https://www.microsoft.com/en-us/store/b/surface", "https://www.microsoft.com/en-us/research",
-            "https://www.nih.gov/forum/threads/12", "https://zq-unknown-site-2931.biz/product/x",
+            "https://www.nih.gov/health-information/questions/12", "https://zq-unknown-site-2931.biz/product/x",
             "https://johndoe.wordpress.com/shop/x"]
     plain = load_scorer(ScorerSettings()).score(candidates_from(urls))
     scorer = load_scorer(ScorerSettings(source_type_adjust=True))
@@ -111,7 +111,7 @@ def test_source_type_adjust_scales_shop_and_forum_pages() -> None:
     assert shop.note == (f"commercial page (shop path (/store/)) on microsoft.com: the domain's "
                          f"{plain[0].authority:.3f} scaled towards 0.3: {shop.authority:.3f}")
     assert forum.authority == pytest.approx(0.3 + 0.5 * (plain[2].authority - 0.3))
-    assert forum.note is not None and forum.note.startswith("forum page (forum path (/forum/)) on nih.gov")
+    assert forum.note is not None and forum.note.startswith("forum page (forum path (/questions/)) on nih.gov")
     # Pages without a shop/forum cue, unknown domains and hosted pages are left as they were.
     assert (research, unknown, hosted) == (plain[1], plain[3], plain[4])
     assert ScorerSettings.from_env({"AUTHORAG_SOURCE_TYPE_ADJUST": "true"}).source_type_adjust is True

@@ -77,6 +77,51 @@ def test_forum_names_elsewhere_in_the_host_are_not(url: str) -> None:
     assert match_platform(url) is None
 
 
+@pytest.mark.parametrize("url,site", [
+    ("https://www.doctissimo.fr/forum/environnement/ciel-rouge-coucher-soleil-sujet_1843_1.htm", "doctissimo.fr"),
+    ("https://www.jeuxvideo.com/forums/42-51-74201137-1-0-1-0-ballon-d-or-2024.htm", "jeuxvideo.com"),
+    ("https://www.doctissimo.fr/fr/forum/x", "doctissimo.fr"),  # first after a language code
+    ("https://www.example.es/es-es/foros/x", "example.es"),
+    ("https://www.example.fr/forum-sante/x", "example.fr"),
+    ("https://example.org/discussions/42", "example.org"),  # the site itself, no www
+    ("https://www.avforums.com/threads/tv-question.2400000/", "avforums.com"),
+    ("https://www.bogleheads.org/forum/viewtopic.php?t=300000", "bogleheads.org"),
+    ("https://www.example.com/board/showthread.php?t=1", "example.com"),  # an engine's thread page anywhere
+    ("https://www.example.cn/bbs/viewthread.php?tid=7", "example.cn"),
+    ("https://www.simplemachines.org/community/index.php?topic=1.0", "simplemachines.org"),
+    ("https://www.example.com/smf/index.php?action=x;topic=9.0", "example.com"),
+])
+def test_forum_paths_of_any_site_are_user_pages(url: str, site: str) -> None:
+    assert match_platform(url) == HostedMatch(site, None, "forum", False)
+
+
+@pytest.mark.parametrize("url", [
+    "https://www.doctissimo.fr/sante/forum/x",  # not the first segment: a page about a forum
+    "https://ec.europa.eu/info/consultations/forum/x",
+    "https://www.example.fr/sante/fr/forum/x",
+    "https://www.python.org/community/forums/",  # community: a site's own page as often as its users'
+    "https://www.example.com/forumula/x", "https://www.example.com/forum.html",
+    "https://www.example.com/index.php?page=topic", "https://www.example.com/index.php#topic=1",
+    "https://www.example.com/?topic=1",
+])
+def test_forum_words_elsewhere_in_the_path_are_not(url: str) -> None:
+    assert match_platform(url) is None
+
+
+def test_the_hosted_tier_answers_for_a_forum_path_and_the_site_keeps_its_own_pages() -> None:
+    from authorag.compose import ScorerSettings, load_scorer
+    from authorag.types import candidates_from
+
+    thread, article = ("https://www.doctissimo.fr/forum/environnement/ciel-rouge-coucher-soleil-sujet_1843_1.htm",
+                       "https://www.doctissimo.fr/sante/article")
+    sub_domain, deeper = "https://forum.doctissimo.fr/sante/x-sujet_1.htm", "https://www.doctissimo.fr/sante/forum/x"
+    got = load_scorer(ScorerSettings()).score(candidates_from([thread, sub_domain, article, deeper]))
+    note = "user content (forum) on doctissimo.fr: the platform's authority is not the page's"
+    assert [(d.tier, d.authority, d.note) for d in got[:2]] == [("hosted", 0.4, note)] * 2  # one rule, one note
+    assert [d.tier for d in got[2:]] == ["table", "table"]
+    assert got[2].authority == got[3].authority == pytest.approx(0.8445678, abs=1e-6)  # doctissimo.fr's own
+
+
 def test_a_table_platform_keeps_its_own_rules_for_a_forum_name() -> None:
     assert match_platform("https://community.medium.com/x") == HostedMatch("medium.com", None, "blog", True)
 

@@ -38,7 +38,7 @@ Array = NDArray[np.float64]
 
 def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
               names: Sequence[str] = (), low: NDArray[np.bool_] | None = None,
-              cues: Sequence[Sequence[str]] = ()) -> tuple[Array, str | None]:
+              cues: Sequence[Sequence[str]] = (), part: bool = False) -> tuple[Array, str | None]:
     """Relevance relative to the best candidate (see the module doc), and a note when a rule
     other than ``score / best`` applied.
 
@@ -50,7 +50,9 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
     at 1, so one page that repeats the query, imitates an institution with the query's words or
     shouts a fabricated story in them cannot push every careful page off topic. ``names`` (the
     candidates' URLs, in order) let the note say which ones (:func:`stuffed_note`,
-    :func:`low_note`, :func:`cues_note`).
+    :func:`low_note`, :func:`cues_note`). ``part``: the values are one part of the window's
+    relevance (mixed with coverage, or capped by the words), so when they tell no candidate apart
+    the note does not say that trust orders: the other part may still tell them apart.
     """
     arr = np.asarray(values, dtype=np.float64)
     if arr.size == 0:
@@ -64,7 +66,7 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
     if arr.size == 1 or hi - lo <= 1e-12 or hi <= 0.0:
         why = "one candidate" if arr.size == 1 else "relevance equal for every candidate" if hi - lo <= 1e-12 \
             else "no candidate has relevance above 0"
-        return np.ones_like(arr), join_notes(note, f"{why}: trust orders")
+        return np.ones_like(arr), note if part else join_notes(note, f"{why}: trust orders")
     if lo < 0.0:
         return (arr - lo) / (hi - lo), join_notes(note, "scores below 0: min-max scaled")
     excluded, said = _excluded(arr.size, stuffed, low, names, cues)
@@ -73,8 +75,8 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
         if best > 0.0:
             return np.minimum(arr / best, 1.0), join_notes(note, said)
         # only excluded pages have relevance: repeating the query is no evidence, trust orders
-        why = join_notes("no candidate but keyword-stuffed or low-credibility ones has relevance above 0: "
-                         "trust orders", said)
+        why = said if part else join_notes("no candidate but keyword-stuffed or low-credibility ones has relevance "
+                                           "above 0: trust orders", said)
         return np.ones_like(arr), join_notes(note, why)
     return arr / hi, note
 

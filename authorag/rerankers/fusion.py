@@ -201,24 +201,33 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
             cal = meaning_on_words_scale(cal, on_topic, meaning_on_topic)
         return cal, note
     if text.lexical is not None:  # the words' window, capped by what the relevance scores say
-        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), text, low)
-        meaning, note = calibrate(relevance, stuffed, names, low, cues)
+        words, why = _mix(cov, np.asarray(text.lexical, dtype=np.float64), text, low, part=True)
+        meaning, note = calibrate(relevance, stuffed, names, low, cues, part=True)
         if on_topic is not None:
             meaning = meaning_on_words_scale(meaning, on_topic, meaning_on_topic)
             words = meaning_on_words_scale(words, on_topic, words_on_topic(on_topic))
-        return np.minimum(words, meaning), join_notes(note, why)
+        window = np.minimum(words, meaning)
+        return window, join_notes(join_notes(note, why), _equal_note(window))
     return _mix(cov, relevance, text, low)
 
 
-def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] | None = None
-         ) -> tuple[Array, str | None]:
+def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] | None = None,
+         part: bool = False) -> tuple[Array, str | None]:
     """Coverage and relevance mixed by :data:`COVERAGE_SHARE`, each relative to its best, then
     relative to the best candidate that is not keyword-stuffed, of low credibility or showing
-    low-credibility cues."""
-    rel, note = calibrate(relevance)
+    low-credibility cues. Relevance equal for every candidate is no note of its own: coverage may
+    still tell them apart, and the mix says whether it does (``part``: the mix is capped by
+    another part, which says so)."""
+    rel, note = calibrate(relevance, part=True)
     mixed, why = calibrate(COVERAGE_SHARE * calibrate(cov)[0] + (1.0 - COVERAGE_SHARE) * rel, text.stuffed,
-                           text.names, low, text.cues)
+                           text.names, low, text.cues, part=part)
     return mixed, join_notes(note, why)
+
+
+def _equal_note(window: Array) -> str | None:
+    """The note of a window relevance that tells no candidate apart (trust orders them), else None."""
+    flat = window.size > 1 and float(window.max() - window.min()) <= 1e-12
+    return "relevance equal for every candidate: trust orders" if flat else None
 
 
 SUBJECT_MARGIN = 1e-6

@@ -6,7 +6,9 @@ web-head rank; ``10.0.0.1`` has no publisher), and user content on hosting platf
 (``johndoe.wordpress.com`` is not wordpress.com). :class:`TieredAuthority` answers those first
 (tiers ``reserved`` and ``hosted``) and hands every other candidate to the inner scorer (the
 prior table, or the hybrid table → learned prior → judge). It also applies the documented rule
-for sub-domains a table does not list itself (``subdomains``).
+for sub-domains a table does not list itself (``subdomains``). A post in a site's own forum
+(:func:`~authorag.platforms.forum_page`) takes the ``hosted`` answer only where that is below the
+site's: a user's post is never trusted more than its site.
 
 Example:
     >>> from authorag.priors.table import load_prior
@@ -31,6 +33,7 @@ from authorag.priors.lookalike import IMPERSONATION, LOOKALIKE_CREDIBILITY, Look
 from authorag.suitability.classifier import split_url
 from authorag.suitability.cues import path_votes, strongest
 from authorag.tiers.reserved import maybe_special, special_host
+from authorag.trust import trust_rule_for
 from authorag.types import UNKNOWN_LEVEL, AuthorityDetail, Candidate, SourceValue
 from authorag.validation import check_choice, check_unit
 
@@ -183,7 +186,8 @@ class TieredAuthority:
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate (``AuthorityScorer`` protocol)."""
         out: list[AuthorityDetail | None] = [self._front_cached(c) for c in candidates]
-        todo = [i for i, d in enumerate(out) if d is None]
+        forums = self._site_forums(candidates, out)
+        todo = [i for i, d in enumerate(out) if d is None or i in forums]
         if todo:
             inner = self.inner.score([candidates[i] for i in todo] if len(todo) < len(candidates) else candidates)
             if len(inner) != len(todo):
@@ -191,9 +195,32 @@ class TieredAuthority:
                                   f"for {len(todo)} candidates")
             for i, detail in zip(todo, inner):
                 detail = self._subdomain(candidates[i], detail)
+                hosted = out[i]
+                if hosted is not None:  # a post in the site's own forum
+                    out[i] = self._forum_post(hosted, detail)
+                    continue
                 out[i] = self._page_type(candidates[i], detail) if self.source_type_adjust else detail
         details = [d for d in out if d is not None]
         return details if self.page is None else self.page.fill(candidates, details)
+
+    def _site_forums(self, candidates: Sequence[Candidate], out: Sequence[AuthorityDetail | None]) -> set[int]:
+        """The candidates the ``hosted`` tier answered as posts in a site's own forum
+        (:func:`~authorag.platforms.forum_page`: the site is on no hosting platform)."""
+        if self.platforms is None:
+            return set()
+        return {i for i, (c, d) in enumerate(zip(candidates, out))
+                if d is not None and d.tier == "hosted" and self.platforms.platform_of(c.host, c.domain) is None}
+
+    def _forum_post(self, hosted: AuthorityDetail, site: AuthorityDetail) -> AuthorityDetail:
+        """A post in a site's forum: the ``hosted`` answer when it is below what the site's own
+        pages earn (trust by :func:`~authorag.trust.trust_rule_for` at the unknown level), else the
+        site's detail: a user's post is never trusted more than its site (an unknown site's forum
+        stays unknown, a known-unreliable site's keeps its low value)."""
+        rule = trust_rule_for(self.unknown_level)
+        if rule.value(hosted) < rule.value(site):
+            return hosted
+        why = f"user content (forum) on {hosted.matched}: no more than its site's value"
+        return dataclasses.replace(site, note="; ".join(n for n in (site.note, why) if n))
 
     def _subdomain(self, cand: Candidate, detail: AuthorityDetail) -> AuthorityDetail:
         if self.subdomains == "inherit" or detail.tier != "table" or detail.authority is None:
