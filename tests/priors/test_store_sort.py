@@ -24,11 +24,16 @@ def _header(data: bytes) -> dict[str, Any]:
 
 
 def _same_bytes_but_import_time(a: Path, b: Path) -> None:
-    """Equal files once b's import timestamp (same length, in the header) is a's."""
+    """Equal files once b's import timestamp and the checksum that covers it (same lengths, in the
+    header) are a's: the two imports may fall in different seconds. Each file's own checksum holds."""
     da, db = a.read_bytes(), b.read_bytes()
     ta, tb = (_header(d)["provenance"]["imported"] for d in (da, db))
-    assert len(ta) == len(tb)
-    assert da == db.replace(tb.encode(), ta.encode(), 1)
+    ca, cb = (_header(d)["checksum"] for d in (da, db))
+    assert len(ta) == len(tb) and len(ca) == len(cb)
+    assert da == db.replace(tb.encode(), ta.encode(), 1).replace(cb.encode(), ca.encode(), 1)
+    assert ta != tb or ca == cb  # the same second: the same bytes, checksum included
+    for path in (a, b):
+        assert PriorStore(path).verify()["checksum"] == _header(path.read_bytes())["checksum"]
 
 
 def _rows(n: int, seed: int) -> list[tuple[int, str]]:
