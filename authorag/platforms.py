@@ -78,8 +78,9 @@ FORUM_SCRIPTS: frozenset[str] = frozenset({"showthread.php", "viewtopic.php", "v
 """Thread pages of the common forum engines (vBulletin, phpBB, Discuz!), wherever they sit in the
 path; a Simple Machines thread (``index.php?topic=``) counts too."""
 
-_LANGUAGE_SEGMENT = re.compile(r"[a-z]{2}(?:[-_][a-z]{2})?")
-"""A path segment that names a language (``fr``, ``en-us``, ``pt_br``) before a site's sections."""
+_LANGUAGE_CODE = re.compile(r"[a-z]{2}(?:[-_][a-z]{2})?")
+"""A language or country code as a path segment before a site's sections (``fr``, ``en-us``,
+``pt_br``) or as the host label of a site's edition (``fr.quora.com``, ``pt-br.quora.com``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +180,6 @@ class PlatformIndex:
         return HostedMatch(platform, None, "", True) if on_host else None
 
 
-_LANGUAGE_LABEL = re.compile(r"[a-z]{2}(?:-[a-z]{2})?")
-"""A host label naming a language or country edition: ``fr``, ``es``, ``pt-br``."""
-
-
 def language_edition(host: str) -> str:
     """``host`` without a leading language or country label (``fr.quora.com`` is quora.com in
     French, ``es.answers.yahoo.com`` answers.yahoo.com in Spanish), or ``host`` itself. A rule
@@ -194,7 +191,7 @@ def language_edition(host: str) -> str:
         ('answers.yahoo.com', 'quora.com', 'quora.com')
     """
     first, _, rest = host.partition(".")
-    return rest if "." in rest and _LANGUAGE_LABEL.fullmatch(first) else host
+    return rest if "." in rest and _LANGUAGE_CODE.fullmatch(first) else host
 
 
 def forum_page(url: str, host: str | None, domain: str | None) -> HostedMatch | None:
@@ -213,15 +210,14 @@ def forum_page(url: str, host: str | None, domain: str | None) -> HostedMatch | 
     """
     if not host or not domain or (host != domain and not host.endswith("." + domain)):
         return None
-    label = host[: -len(domain) - 1].rsplit(".", 1)[-1] if host != domain else ""
-    hit = label in FORUM_LABELS or _forum_path(url)
+    hit = (host != domain and _label_above(host, domain) in FORUM_LABELS) or _forum_path(url)
     return HostedMatch(domain, None, "forum", False) if hit else None
 
 
 def _forum_path(url: str) -> bool:
     """Whether ``url``'s path is a forum's (:data:`FORUM_SEGMENTS`) or a thread page (:data:`FORUM_SCRIPTS`)."""
     segments = url_path(url)[1:].split("/")
-    first = segments[1] if len(segments) > 1 and _LANGUAGE_SEGMENT.fullmatch(segments[0]) else segments[0]
+    first = segments[1] if len(segments) > 1 and _LANGUAGE_CODE.fullmatch(segments[0]) else segments[0]
     if first in FORUM_SEGMENTS or first.startswith("forum-"):
         return True
     last = segments[-1]
@@ -231,11 +227,17 @@ def _forum_path(url: str) -> bool:
     return last == "index.php" and any(p.startswith("topic=") for p in re.split(r"[&;]", query))
 
 
+def _label_above(host: str, parent: str) -> str:
+    """The label of ``host`` just above ``parent``, a domain it is a sub-domain of (``ann`` of
+    ``www.ann.example.com`` above ``example.com``)."""
+    return host[: -len(parent) - 1].rsplit(".", 1)[-1]
+
+
 def _apply(rule: PlatformRule, platform: str, host: str, path: str) -> HostedMatch | None:
     if rule.owner_at == "subdomain":
         if host == platform:
             return None
-        label = host[: -len(platform) - 1].rsplit(".", 1)[-1]
+        label = _label_above(host, platform)
         if label in OFFICIAL_SUBDOMAINS or label in rule.official:
             return HostedMatch(platform, None, rule.content_type, True)
         return HostedMatch(platform, f"{label}.{platform}", rule.content_type, False)

@@ -36,6 +36,10 @@ from numpy.typing import NDArray
 Array = NDArray[np.float64]
 
 
+EQUAL = "relevance equal for every candidate"
+"""What a note says when the relevance tells no candidate apart (then trust orders them)."""
+
+
 def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
               names: Sequence[str] = (), low: NDArray[np.bool_] | None = None,
               cues: Sequence[Sequence[str]] = (), part: bool = False) -> tuple[Array, str | None]:
@@ -64,7 +68,7 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
         note = f"{int(bad.sum())} relevance score(s) not a finite number, read as 0"
     lo, hi = float(arr.min()), float(arr.max())
     if arr.size == 1 or hi - lo <= 1e-12 or hi <= 0.0:
-        why = "one candidate" if arr.size == 1 else "relevance equal for every candidate" if hi - lo <= 1e-12 \
+        why = "one candidate" if arr.size == 1 else EQUAL if hi - lo <= 1e-12 \
             else "no candidate has relevance above 0"
         return np.ones_like(arr), note if part else join_notes(note, f"{why}: trust orders")
     if lo < 0.0:
@@ -81,22 +85,38 @@ def calibrate(values: Array, stuffed: NDArray[np.bool_] | None = None,
     return arr / hi, note
 
 
+def not_reference(size: int, stuffed: NDArray[np.bool_] | None = None, low: NDArray[np.bool_] | None = None,
+                  cues: Sequence[Sequence[str]] = ()) -> NDArray[np.bool_]:
+    """The candidates never used as the relevance reference: keyword-stuffed (``stuffed``), with a
+    present low-credibility finding (``low``) or showing low-credibility cues (``cues``, per
+    candidate), each read only when it has one value per candidate.
+
+    Example:
+        >>> not_reference(3, np.array([True, False, False]), None, [(), ("alarm",), ()]).tolist()
+        [True, True, False]
+    """
+    out = np.zeros(size, dtype=np.bool_)
+    for mask in (stuffed, low):
+        if mask is not None and mask.size == size:
+            out |= mask
+    if len(cues) == size:
+        out |= np.fromiter((bool(c) for c in cues), dtype=np.bool_, count=size)
+    return out
+
+
 def _excluded(size: int, stuffed: NDArray[np.bool_] | None, low: NDArray[np.bool_] | None,
               names: Sequence[str], cues: Sequence[Sequence[str]] = ()) -> tuple[NDArray[np.bool_] | None, str | None]:
     """The candidates never used as the relevance reference (stuffed, low credibility or showing
     low-credibility cues) and the note naming them (each once); None when there
     are none, or when every candidate is one (nothing is left to measure against: the scores are
     read as they are)."""
+    excluded = not_reference(size, stuffed, low, cues)
+    if not excluded.any() or excluded.all():
+        return None, None
     cued = np.fromiter((bool(c) for c in cues), dtype=np.bool_, count=len(cues)) if len(cues) == size else None
-    for named in (stuffed, low):  # a candidate is named once, for the first reason
-        if cued is not None and named is not None and named.size == size:
-            cued &= ~named
-    marks = [m for m in (stuffed, low, cued) if m is not None and m.any()]
-    if not marks:
-        return None, None
-    excluded = np.logical_or.reduce(marks) if len(marks) > 1 else marks[0]
-    if excluded.all() or excluded.size != size:
-        return None, None
+    for earlier in (stuffed, low):  # a candidate is named once, for the first reason
+        if cued is not None and earlier is not None and earlier.size == size:
+            cued &= ~earlier
     low_named = low & ~stuffed if low is not None and stuffed is not None and low.size == stuffed.size else low
     said = join_notes(stuffed_note(stuffed, names) if stuffed is not None and stuffed.any() else None,
                       low_note(low_named, names) if low_named is not None and low_named.any() else None)
@@ -211,5 +231,5 @@ def prior_fusion(relevance: Array, trust: Array, weight: float) -> Array:
     return np.exp((1.0 - weight) * np.log(rel) + weight * np.log(sig))
 
 
-__all__ = ["NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "named", "prior_fusion", "stuffed_note",
-           "window_fusion"]
+__all__ = ["EQUAL", "NAMED", "PRIOR_FLOOR", "calibrate", "cues_note", "join_notes", "low_note", "named", "not_reference", "prior_fusion",
+           "stuffed_note", "window_fusion"]

@@ -10,7 +10,15 @@ from numpy.typing import NDArray
 
 from authorag.errors import ConfigError
 from authorag.policy import RerankPolicy
-from authorag.rerankers.calibration import calibrate, join_notes, named, prior_fusion, window_fusion
+from authorag.rerankers.calibration import (
+    EQUAL,
+    calibrate,
+    join_notes,
+    named,
+    not_reference,
+    prior_fusion,
+    window_fusion,
+)
 from authorag.rerankers.leads import NO_LEAD_NOTE, no_lead, restated_no_lead
 
 Array = NDArray[np.float64]
@@ -227,7 +235,7 @@ def _mix(cov: Array, relevance: Array, text: WindowText, low: NDArray[np.bool_] 
 def _equal_note(window: Array) -> str | None:
     """The note of a window relevance that tells no candidate apart (trust orders them), else None."""
     flat = window.size > 1 and float(window.max() - window.min()) <= 1e-12
-    return "relevance equal for every candidate: trust orders" if flat else None
+    return f"{EQUAL}: trust orders" if flat else None
 
 
 SUBJECT_MARGIN = 1e-6
@@ -263,7 +271,7 @@ def subject_off_topic(relevance: Array, text: WindowText, on_topic: float, low: 
     none = np.zeros(relevance.size, dtype=np.bool_)
     if subj.size != relevance.size or cov.size != relevance.size or not subj.size:
         return relevance, none
-    may_lead = _may_be_reference(text, low, relevance.size)
+    may_lead = ~not_reference(relevance.size, text.stuffed, low, text.cues)
     if not may_lead.any() or float(subj[may_lead].max()) <= 0.0:
         return relevance, none
     out = (subj <= 0.0) & (cov <= SUBJECT_PASSING) & (relevance >= on_topic)
@@ -273,19 +281,6 @@ def subject_off_topic(relevance: Array, text: WindowText, on_topic: float, low: 
     best = float(relevance[rest].max()) if rest.any() else 0.0
     scaled = np.minimum(relevance / best, 1.0) if 0.0 < best < 1.0 else relevance
     return np.where(out, np.minimum(relevance, on_topic - SUBJECT_MARGIN), scaled), out
-
-
-def _may_be_reference(text: WindowText, low: NDArray[np.bool_] | None, size: int) -> NDArray[np.bool_]:
-    """The candidates that may be the relevance reference: not keyword-stuffed, without
-    low-credibility cues and not ``low`` (each read only when it has one value per candidate)."""
-    may = np.ones(size, dtype=np.bool_)
-    if text.stuffed.size == size:
-        may &= ~text.stuffed
-    if len(text.cues) == size:
-        may &= np.fromiter((not c for c in text.cues), dtype=np.bool_, count=size)
-    if low is not None and low.size == size:
-        may &= ~low
-    return may
 
 
 def subject_note(kept_out: NDArray[np.bool_], names: Sequence[str] = ()) -> str | None:
