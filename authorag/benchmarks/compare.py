@@ -184,11 +184,10 @@ class CompareConfig:
         if bad_rel:
             raise ConfigError(f"rerank relevance must be bm25 or dense, got {', '.join(bad_rel)}")
         from authorag.benchmarks.tracks.rerank import track_relevances
-        from authorag.benchmarks.tracks.trust_data import SPLITS
+        from authorag.benchmarks.tracks.trust_data import check_split
 
         track_relevances(self.track_relevance, None)
-        if self.split not in SPLITS:
-            raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
+        check_split(self.split)
         stray = sorted((set(self.imported or {}) | set(self.delta_against)) - set(self.methods))
         if stray:
             raise ConfigError(f"--import-method / --delta-against name {stray}, which --methods does not list; "

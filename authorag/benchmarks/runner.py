@@ -109,12 +109,11 @@ class RunConfig:
 
     def __post_init__(self) -> None:
         from authorag.benchmarks.tracks.rerank import track_relevances
-        from authorag.benchmarks.tracks.trust_data import SPLITS
+        from authorag.benchmarks.tracks.trust_data import check_split
 
         track_relevances(self.track_relevance, None)  # unknown names fail here
         check_positive_int("dense_max_tokens", self.dense_max_tokens, optional=True)
-        if self.split not in SPLITS:
-            raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {self.split!r}")
+        check_split(self.split)
         if self.protocol not in PROTOCOLS:
             raise ConfigError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {self.protocol!r}")
         if self.n_lists <= 0 or self.n_pairs < 0:

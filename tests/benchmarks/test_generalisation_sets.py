@@ -83,5 +83,5 @@ def test_domain_half_keeps_each_domain_whole_and_both_labels_on_each_side() -> N
 
 
 def test_domain_half_rejects_an_unknown_split() -> None:
-    with pytest.raises(ConfigError, match=r"split must be dev, test or all, got 'train'"):
+    with pytest.raises(ConfigError, match=r"split must be one of dev, test, all, got 'train'"):
         ss.domain_half([], "train")

@@ -71,7 +71,7 @@ def test_config_rejects_unknown_tracks_and_tiny_limits() -> None:
         TracksConfig(tracks=("no-such",))
     with pytest.raises(ConfigError, match="limit must be at least 10"):
         TracksConfig(limit=3)
-    with pytest.raises(ConfigError, match="split must be dev, test or all"):
+    with pytest.raises(ConfigError, match="split must be one of dev, test, all"):
         TracksConfig(split="train")
 
 

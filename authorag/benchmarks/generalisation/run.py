@@ -44,6 +44,7 @@ from authorag.benchmarks.generalisation.stats import (
     pooled_spearman_stat,
     row_cells,
 )
+from authorag.benchmarks.tracks.trust_data import check_split
 from authorag.errors import ConfigError
 
 METHODS = ("default", "page-evidence-off", "relevance-only")
@@ -101,8 +102,7 @@ class TracksConfig:
             raise ConfigError(f"unknown track(s) {', '.join(bad)}; known: {', '.join(ALL_TRACKS)}")
         if not self.tracks:
             raise ConfigError("bench tracks needs at least one track, got none")
-        if self.split not in ("dev", "test", "all"):
-            raise ConfigError(f"split must be dev, test or all, got {self.split!r}")
+        check_split(self.split)
         if self.relevance not in ("bm25", "dense", "cascade"):
             raise ConfigError(f"relevance must be bm25, dense or cascade, got {self.relevance!r}")
         if self.limit is not None and self.limit < 10:

@@ -37,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from authorag.benchmarks.tracks.trust_data import SPLITS
+from authorag.benchmarks.tracks.trust_data import check_split
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
 from authorag.settings import env_text
@@ -148,8 +148,7 @@ def domain_half(items: Sequence[LabelledPage], split: str) -> list[LabelledPage]
         >>> len(domain_half(pages, "dev")), len(domain_half(pages, "test"))
         (2, 2)
     """
-    if split not in SPLITS:
-        raise ConfigError(f"split must be {', '.join(SPLITS[:-1])} or {SPLITS[-1]}, got {split!r}")
+    check_split(split)
     if split == "all":
         return list(items)
     counts: dict[str, dict[float, int]] = {}

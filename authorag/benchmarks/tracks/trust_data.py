@@ -83,6 +83,13 @@ LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "o
 SPLITS = ("dev", "test", "all")
 
 
+def check_split(split: str) -> None:
+    """A :class:`ConfigError` unless ``split`` is one of :data:`SPLITS` (the halves of the
+    hand-written sets, of Fake.br and CoAID by domain, or ``all``)."""
+    if split not in SPLITS:
+        raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class CasePage:
     """One candidate page of a case: URL, text, role and the group of the expected order."""
@@ -173,8 +180,7 @@ def load_cases(case_set: str, split: str = "all") -> tuple[RerankCase, ...]:
     """
     if case_set not in FILES:
         raise ConfigError(f"unknown case set {case_set!r}; known: {', '.join(FILES)}")
-    if split not in SPLITS:
-        raise ConfigError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    check_split(split)
     cases = _all_cases(case_set)
     return cases if split == "all" else tuple(c for c in cases if c.split == split)
 
