@@ -22,6 +22,11 @@ from authorag.priors.table import load_prior
     ("reference", "arxiv.org", 0.7, "preprints"),
     ("reference", "tagesschau.de", 0.8, "public broadcaster"),
     ("reference", "maldita.es", 0.8, "fact-checker"),
+    ("reference", "verbraucherzentrale.de", 0.8, "consumer organisation"),
+    ("reference", "cnmv.es", 0.8, "financial supervisor"),
+    ("reference", "dwd.de", 0.8, "weather service"),
+    ("reference", "notariado.org", 0.8, "professional body"),
+    ("reference", "gesundheitsinformation.de", 0.8, "research institute"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
@@ -83,3 +88,25 @@ def test_public_broadcasters_and_fact_checkers_are_credible_in_the_default() -> 
     values = [rule.of(d) for d in load_scorer().score([Candidate.create(u) for u in urls])]
     assert [v.reason for v in values] == ["credible", "credible", "credible"]
     assert [round(v.value, 3) for v in values] == [0.761, 0.76, 0.639]
+
+
+def test_reference_works_rate_each_domain_once() -> None:
+    import csv
+
+    text = resources.files("authorag.data").joinpath("reference_works.csv").read_text(encoding="utf-8")
+    domains = [row["domain"] for row in csv.DictReader(text.splitlines())]
+    assert sorted({d for d in domains if domains.count(d) > 1}) == []
+    assert len(domains) == len(load_source("reference"))
+
+
+def test_institutions_that_inform_the_public_are_credible_in_the_default() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://www.verbraucherzentrale.de/wissen/x", "https://www.agenciatributaria.es/x",
+            "https://www.dkfz.de/x", "https://www.bafin.de/x"]
+    values = [rule.of(d) for d in load_scorer().score([Candidate.create(u) for u in urls])]
+    assert [v.reason for v in values] == ["credible"] * 4
+    assert [round(v.value, 3) for v in values] == [0.748, 0.639, 0.639, 0.737]
