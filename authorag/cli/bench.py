@@ -214,6 +214,12 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written after v2 was tuned on, no query or URL in common: the no-harm-pairs-v2 form, larger"),
             ("rerank-lists-v3", len(load_cases("rerank-lists-v3")),
              "hand-written after v2 was tuned on, no query or URL in common: the rerank-lists-v2 form, larger"),
+            ("trust-pairs-v4", len(load_cases("trust-pairs-v4")),
+             "hand-written on eight topics v1-v3 do not cover: the trust-pairs-v2 form"),
+            ("no-harm-pairs-v4", len(load_cases("no-harm-pairs-v4")),
+             "hand-written on eight topics v1-v3 do not cover: the no-harm-pairs-v2 form"),
+            ("rerank-lists-v4", len(load_cases("rerank-lists-v4")),
+             "hand-written on eight topics v1-v3 do not cover: the rerank-lists-v2 form"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

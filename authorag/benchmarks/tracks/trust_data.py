@@ -33,6 +33,12 @@ half, test half again written first: ``trust_pairs_v3.jsonl.gz`` (``trust-pairs-
 ``no_harm_pairs_v3.jsonl.gz`` (``no-harm-pairs-v3``), ``rerank_lists_v3.jsonl.gz``
 (``rerank-lists-v3``). A v3 set is read and scored as its v2 twin (:func:`form_of`).
 
+Three more in the same forms on eight topics no earlier set uses (:data:`V4_TOPICS`), written
+after v2 and v3 were tuned on, test half written first, nothing in common with v1–v3:
+``trust_pairs_v4.jsonl.gz`` (``trust-pairs-v4``), ``no_harm_pairs_v4.jsonl.gz``
+(``no-harm-pairs-v4``), ``rerank_lists_v4.jsonl.gz`` (``rerank-lists-v4``); a v4 set too is
+read and scored as its v2 twin.
+
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
 pairs: on-topic 0, off-topic 1; lists: trusted 0, untrusted and unknown 1, off-topic 2). Every
@@ -57,7 +63,8 @@ from authorag.errors import ConfigError
 
 CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists",
                   "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
-                  "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3"]
+                  "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
+                  "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
@@ -65,16 +72,22 @@ FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-p
                             "trust-pairs-v2": "trust_pairs_v2.jsonl.gz", "no-harm-pairs-v2": "no_harm_pairs_v2.jsonl.gz",
                             "rerank-lists-v2": "rerank_lists_v2.jsonl.gz",
                             "trust-pairs-v3": "trust_pairs_v3.jsonl.gz", "no-harm-pairs-v3": "no_harm_pairs_v3.jsonl.gz",
-                            "rerank-lists-v3": "rerank_lists_v3.jsonl.gz"}
+                            "rerank-lists-v3": "rerank_lists_v3.jsonl.gz",
+                            "trust-pairs-v4": "trust_pairs_v4.jsonl.gz", "no-harm-pairs-v4": "no_harm_pairs_v4.jsonl.gz",
+                            "rerank-lists-v4": "rerank_lists_v4.jsonl.gz"}
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
 """The larger, independent sets in the v2 forms, topics, kinds and languages."""
-MULTI_SETS = (*V2_SETS, *V3_SETS)
+V4_SETS = ("trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4")
+"""Sets in the v2 forms, kinds and languages on topics the tuned sets never cover (:data:`V4_TOPICS`)."""
+MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS)
 """Every multi-topic, multi-language set (rows broken down by language)."""
-_TWINS: Mapping[str, str] = dict(zip(V3_SETS, V2_SETS, strict=True))
+_TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True))}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
+V4_TOPICS = ("travel", "education", "food", "sport", "environment", "family", "work", "housing")
+"""The v4 sets' topics, none of them a topic of v1–v3."""
 V2_KINDS = ("keyword-stuffed", "sober-misinfo", "unknown-legit", "spoofed-authority", "user-content", "fabricated-news")
 V2_LANGS = ("en", "de", "es", "fr")
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
@@ -107,7 +120,7 @@ class RerankCase:
     Attributes:
         id: ``tp-health-01``, ``nhp-law-03``, ``nhl-news-02``...
         split: ``dev`` or ``test``.
-        domain: one of :data:`DOMAINS`.
+        domain: one of :data:`DOMAINS`, :data:`V2_TOPICS` or :data:`V4_TOPICS`.
         kind: trust pairs: the untrusted source's kind; no-harm pairs: the on-topic source's
             kind; lists: ``list``.
         query: what the user asked.
@@ -132,8 +145,8 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def form_of(case_set: str) -> str:
-    """The set whose row form and rows ``case_set`` shares: a v3 set is read and scored as its v2
-    twin, every other set as itself.
+    """The set whose row form and rows ``case_set`` shares: a v3 or v4 set is read and scored as its
+    v2 twin, every other set as itself.
 
     Example:
         >>> form_of("rerank-lists-v3"), form_of("no-harm-hard")
