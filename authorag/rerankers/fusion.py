@@ -124,6 +124,10 @@ class WindowText:
     restates: NDArray[np.bool_] | None = None
     """Candidates whose text restates the question (:func:`~authorag.rerankers.restated.restating`):
     in the window they get no lead on relevance (:func:`restated_no_lead`); None: none."""
+    posts: NDArray[np.bool_] | None = None
+    """Candidates that are a user's post on a forum, Q&A, social or video platform
+    (:func:`~authorag.rerankers.restated.user_post`): :func:`subject_off_topic` never keeps one out;
+    None: none."""
 
 
 def default_meaning_on_topic(on_topic: float) -> float:
@@ -260,6 +264,11 @@ def subject_off_topic(relevance: Array, text: WindowText, on_topic: float, low: 
     goes just below ``on_topic`` (never above where it was) and is not the reference either: the
     others are measured against the best of the rest that may be one, capped at 1.
 
+    A user's post (:attr:`WindowText.posts`) is never kept out: a reply's subject is its thread's
+    question, which the reply's own lead and a comment's address need not name ("Since the price
+    went up in 2023 it only pays off for long shinkansen trips", at ``/comments/1cw8k3n/comment/l4x7q2d/``,
+    answers "is the Japan rail pass still worth it").
+
     Example:
         >>> t = WindowText([0.5, 0.5, 0.0], np.zeros(3, dtype=np.bool_), subject=[0.5, 0.0, 0.0])
         >>> cal, kept_out = subject_off_topic(np.array([0.8, 1.0, 0.3]), t, 0.55)
@@ -275,6 +284,8 @@ def subject_off_topic(relevance: Array, text: WindowText, on_topic: float, low: 
     if not may_lead.any() or float(subj[may_lead].max()) <= 0.0:
         return relevance, none
     out = (subj <= 0.0) & (cov <= SUBJECT_PASSING) & (relevance >= on_topic)
+    if text.posts is not None and text.posts.size == relevance.size:
+        out &= ~text.posts
     if not out.any():
         return relevance, none
     rest = ~out & may_lead

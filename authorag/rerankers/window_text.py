@@ -36,7 +36,7 @@ import numpy as np
 from authorag.evidence.text import CUE_NAMES, read_texts
 from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
-from authorag.rerankers.restated import restating
+from authorag.rerankers.restated import restating, user_post
 from authorag.scores import RANK_SCORE, RELEVANCE_SCORE
 from authorag.types import Candidate
 
@@ -62,7 +62,8 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     lexical = reading.bm25 if words else None
     text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
                       lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language),
-                      subject=reading.subject, restates=restating(query, reading.texts, guess.lexical))
+                      subject=reading.subject, restates=restating(query, reading.texts, guess.lexical),
+                      posts=np.array([user_post(c) for c in cands], dtype=np.bool_))
     return text, guess.note()
 
 

@@ -98,3 +98,34 @@ def test_the_note_names_at_most_five_pages() -> None:
     assert subject_note(np.array([True, False])) == (
         "1 candidate(s) whose address and lead name none of the query's words, off topic")
     assert subject_note(np.array([False, False]), names[:2]) is None
+
+
+RAIL_Q = "is a rail pass worth it in Europe"
+REPLY = ("https://www.reddit.com/r/travel/comments/1k2j3h4/comment/m5n6b7v/",
+         "Only if you take long trains on most days. For two or three cities, single tickets booked early are "
+         "cheaper, and the fast trains in France, Italy and Spain charge a seat reservation on top of the pass.")
+DELAY = ("https://www.gov.uk/delay-repay-rail-compensation",
+         "Delay Repay. If your rail journey is delayed you can claim compensation from the train company within "
+         "28 days; keep your ticket and apply online.")
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_users_reply_is_never_kept_out_for_its_subject(reverse: bool) -> None:
+    # the reply's lead and address name none of the query's words (a comment's address has no
+    # slug: its subject is the thread's question) and it holds one of five; the retriever's
+    # similarity says it answers the question and the rail-delay page does not. Before, the reply
+    # was kept out as a passing mention, and the official page on another question came first
+    sims = {REPLY[0]: 0.82, DELAY[0]: 0.41}
+    pages = [DELAY, REPLY] if reverse else [REPLY, DELAY]
+    reranker, mode = build_reranker(relevance="similarity")
+    ranking = reranker.rerank(RAIL_Q, candidates([(u, t, sims[u]) for u, t in pages], mode)[0])
+    assert [c.url for c in ranking] == [REPLY[0], DELAY[0]]
+    assert "off topic" not in (ranking.provenance.get("relevance_note") or "")
+
+
+def test_subject_off_topic_keeps_no_user_post_out() -> None:
+    text = WindowText([0.25, 0.25], np.zeros(2, dtype=np.bool_), names=["https://p0.example/", "https://p1.example/"],
+                      subject=[0.0, 0.5], posts=np.array([True, False]))
+    cal, out = subject_off_topic(np.array([1.0, 0.8]), text, 0.55)
+    assert out.tolist() == [False, False]
+    assert cal.tolist() == [1.0, 0.8]
