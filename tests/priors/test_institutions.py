@@ -27,6 +27,8 @@ from authorag.priors.table import load_prior
     ("reference", "dwd.de", 0.8, "weather service"),
     ("reference", "notariado.org", 0.8, "professional body"),
     ("reference", "gesundheitsinformation.de", 0.8, "research institute"),
+    ("reference", "sepe.es", 0.8, "national agency"),
+    ("reference", "lba.de", 0.8, "national agency"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
