@@ -36,6 +36,7 @@ from typing import Literal, get_args
 
 from authorag.domains import parse_host
 from authorag.errors import ConfigError
+from authorag.types import Candidate
 
 ContentType = Literal["blog", "forum", "qa", "video", "social", "document", "code", "site"]
 OwnerAt = Literal["subdomain", "path", "page"]
@@ -306,11 +307,29 @@ def default_platforms() -> PlatformIndex:
     return PlatformIndex(parse_rules(text))
 
 
+USER_CONTENT: frozenset[str] = frozenset({"forum", "qa", "social", "video"})
+"""Content types of a hosting platform whose user pages are posts (:func:`user_post`): a user writes
+them in a thread or a feed, not as a page of their own."""
+
+
+def user_post(c: Candidate) -> bool:
+    """Whether ``c`` is a user's page on a forum, Q&A, social or video platform (:data:`USER_CONTENT`).
+
+    Example:
+        >>> user_post(Candidate.create("https://www.reddit.com/r/travel/comments/1k2j3h4/comment/m5n6b7v/"))
+        True
+        >>> user_post(Candidate.create("https://johndoe.wordpress.com/x")), user_post(Candidate.create("https://www.nih.gov/"))
+        (False, False)
+    """
+    hit = match_platform(c.url, c.host, c.domain)
+    return hit is not None and not hit.official and hit.content_type in USER_CONTENT
+
+
 def match_platform(url: str, host: str | None = None, domain: str | None = None) -> HostedMatch | None:
     """:meth:`PlatformIndex.match` on the shipped platforms (see the module doc)."""
     return default_platforms().match(url, host, domain)
 
 
-__all__ = ["FORUM_LABELS", "FORUM_SCRIPTS", "FORUM_SEGMENTS", "OFFICIAL_SEGMENTS", "OFFICIAL_SUBDOMAINS", "ContentType",
-           "HostedMatch", "PlatformIndex", "PlatformRule", "default_platforms", "forum_page", "language_edition",
-           "match_platform", "parse_rules", "url_path"]
+__all__ = ["ContentType", "FORUM_LABELS", "FORUM_SCRIPTS", "FORUM_SEGMENTS", "HostedMatch", "OFFICIAL_SEGMENTS",
+           "OFFICIAL_SUBDOMAINS", "PlatformIndex", "PlatformRule", "USER_CONTENT", "default_platforms", "forum_page",
+           "language_edition", "match_platform", "parse_rules", "url_path", "user_post"]

@@ -116,7 +116,8 @@ CUE_WORDS: dict[str, dict[str, str]] = {
         "attribution": "selon déclaré indiqué affirmé annoncé expliqué parole entretien",
         "sources": "étude études chercheurs université publié publiée données rapport enquête statistiques "
                    "tribunal revue documentation",
-        "alarm": "urgent alerte partagez diffusez relayez censurent cachent taisent réveillez"},
+        "alarm": "urgent alerte partagez diffusez relayez retweetez censurent cachent taisent réveillez supprimé "
+                 "supprimée supprimés supprimées"},
     "pt": {
         "spam": "baixar baixe descarregar download limpador antivírus malware crack keygen otimizador clique "
                 "cliquem",

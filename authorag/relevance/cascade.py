@@ -11,7 +11,9 @@ best. Encoding every page costs about a hundred times what the words cost, so th
 2. leaves a page whose words are far below the best (under ``lexical_floor`` of it) unencoded,
    in a language the lexical path reads (en, de, es, fr) and when coverage tells the pages apart:
    the window's words veto it whatever its meaning. A page with none of the query's words is
-   one of them;
+   one of them. A user's post on a forum, Q&A, social or video platform
+   (:func:`~authorag.platforms.user_post`) is not: a reply answers its thread's question in its
+   own words, and the window judges it by its meaning alone;
 3. encodes the ``encode_top`` pages with the most of the query's words and scores them by cosine:
    for an English query with MiniLM (int8 linear layers, each page's first tokens:
    :data:`PRECISION`, :data:`ENCODED_TOKENS`); for a query in another language that
@@ -41,6 +43,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from authorag.platforms import user_post
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.dense import DenseRelevance
@@ -246,7 +249,8 @@ class CascadeRelevance:
         texts, guess, cov = words.texts, words.language, words.coverage
         share = words_share(cov, words.bm25, words.stuffed)
         reader = self._reader_for(guess.language)
-        chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top)
+        posts = [user_post(c) for c in candidates]
+        chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top, posts)
         cosines = reader.dense.similarities(query, [texts[i] for i in chosen])
         best = max(0.0, max(cosines, default=0.0))
         scores = (best * self.below_window * share).tolist()
@@ -271,12 +275,23 @@ class CascadeRelevance:
             return extra
         return self.english
 
-    def _to_encode(self, share: Array, coverage: Sequence[float], reads: bool, top: int) -> list[int]:
+    def _to_encode(self, share: Array, coverage: Sequence[float], reads: bool, top: int,
+                   posts: Sequence[bool] = ()) -> list[int]:
         """Positions to encode: the ``top`` best by words, less those under the floor when the
-        language is read and coverage tells the pages apart (the words veto them)."""
+        language is read and coverage tells the pages apart (the words veto them), except a user's
+        post (``posts``): the window judges a post by its meaning alone, so it is never left
+        unencoded for its words.
+
+        Example:
+            >>> c = CascadeRelevance.__new__(CascadeRelevance); c.lexical_floor = 0.3
+            >>> c._to_encode(np.array([1.0, 0.1, 0.2]), [1.0, 0.0, 0.5], True, 4), c._to_encode(
+            ...     np.array([1.0, 0.1, 0.2]), [1.0, 0.0, 0.5], True, 4, [False, True, False])
+            ([0], [0, 1])
+        """
         order = np.argsort(-share, kind="stable").tolist()
         if reads and max(coverage) - min(coverage) > 1e-12:
-            order = [i for i in order if share[i] >= self.lexical_floor]
+            post = list(posts) if len(posts) == len(order) else [False] * len(order)
+            order = [i for i in order if share[i] >= self.lexical_floor or post[i]]
         return sorted(order[:top])
 
     def __repr__(self) -> str:

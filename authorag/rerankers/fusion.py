@@ -126,7 +126,8 @@ class WindowText:
     in the window they get no lead on relevance (:func:`restated_no_lead`); None: none."""
     posts: NDArray[np.bool_] | None = None
     """Candidates that are a user's post on a forum, Q&A, social or video platform
-    (:func:`~authorag.rerankers.restated.user_post`): :func:`subject_off_topic` never keeps one out;
+    (:func:`~authorag.platforms.user_post`): :func:`subject_off_topic` never keeps one out, and with
+    a relevance that judges meaning its window relevance is that meaning alone (no words' veto);
     None: none."""
 
 
@@ -202,7 +203,9 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
     by :func:`meaning_on_words_scale`, ``meaning_on_topic`` of the best landing on ``on_topic``).
     ``low`` marks candidates with a present low-credibility finding: like keyword-stuffed ones and
     those whose text shows low-credibility cues (:attr:`WindowText.cues`), they are never the
-    reference the others are measured against (:func:`calibrate`)."""
+    reference the others are measured against (:func:`calibrate`). With a relevance that judges
+    meaning a user's post (:attr:`WindowText.posts`) is read by its meaning alone: a reply answers
+    its thread's question in its own words, which the words' share would veto."""
     if text is None:
         return calibrate(relevance, low=low)
     stuffed, names, cues = text.stuffed, text.names, text.cues
@@ -219,6 +222,8 @@ def window_relevance(relevance: Array, text: WindowText | None, on_topic: float 
             meaning = meaning_on_words_scale(meaning, on_topic, meaning_on_topic)
             words = meaning_on_words_scale(words, on_topic, words_on_topic(on_topic))
         window = np.minimum(words, meaning)
+        if text.posts is not None and text.posts.size == window.size:  # a reply needs not repeat the question's words
+            window = np.where(text.posts, meaning, window)
         return window, join_notes(join_notes(note, why), _equal_note(window))
     return _mix(cov, relevance, text, low)
 

@@ -1,7 +1,7 @@
 """A user's post that restates the question is read without the restatement.
 
 On a forum, a Q&A site, a social network or a video platform (a user's page on a hosting
-platform whose content type is one of :data:`USER_CONTENT`: :func:`~authorag.platforms.match_platform`)
+platform whose content type is one of :data:`~authorag.platforms.USER_CONTENT`: :func:`~authorag.platforms.user_post`)
 a post that repeats the question word for word is the question asked again, or a claim made in
 the question's words ("Yes, we only use 10 percent of our brain"): relevance earned by restating
 the question is not evidence of answering it. Read with the restatement, such a post sets the
@@ -31,24 +31,15 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from authorag.platforms import match_platform
+from authorag.platforms import user_post
 from authorag.relevance.coverage import QUOTE_MIN_WORDS, code_like, follow_runs, query_pairs
 from authorag.relevance.language import detect_language, stem_words
 from authorag.rerankers.calibration import named
 from authorag.text_window import HEAD_CHARS
 from authorag.types import Candidate
 
-USER_CONTENT: frozenset[str] = frozenset({"forum", "qa", "social", "video"})
-"""Content types of a hosting platform whose user pages are read without a restated question."""
-
 _WORD = re.compile(r"[^\W_]+")
 """A word of a post, as :func:`~authorag.relevance.tokens.tokenize` splits words (its span kept)."""
-
-
-def user_post(c: Candidate) -> bool:
-    """Whether ``c`` is a user's page on a forum, Q&A, social or video platform (:data:`USER_CONTENT`)."""
-    hit = match_platform(c.url, c.host, c.domain)
-    return hit is not None and not hit.official and hit.content_type in USER_CONTENT
 
 
 def restated_spans(query: str, text: str, language: str) -> list[tuple[int, int]]:
@@ -88,7 +79,7 @@ def without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
 
 def read_without_restated(query: str, cands: Sequence[Candidate]
                           ) -> tuple[Sequence[Candidate], NDArray[np.bool_] | None]:
-    """The candidates relevance reads: each user post (:func:`user_post`) whose text restates
+    """The candidates relevance reads: each user post (:func:`~authorag.platforms.user_post`) whose text restates
     ``query`` replaced by a copy without the restatement, the others as they are; and which were
     replaced (None, and ``cands`` itself, when none was). The query's language is detected only
     when some user post has text."""
@@ -139,4 +130,4 @@ def restated_note(marks: NDArray[np.bool_], names: Sequence[str]) -> str:
     return f"user posts that restate the question, relevance read without the restatement: {named(marks, names)}"
 
 
-__all__ = ["USER_CONTENT", "read_without_restated", "restated_note", "restating", "restated_spans", "user_post", "without_spans"]
+__all__ = ["read_without_restated", "restated_note", "restating", "restated_spans", "without_spans"]

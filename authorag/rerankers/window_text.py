@@ -34,9 +34,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorag.evidence.text import CUE_NAMES, read_texts
+from authorag.platforms import user_post
 from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
-from authorag.rerankers.restated import restating, user_post
+from authorag.rerankers.restated import restating
 from authorag.scores import RANK_SCORE, RELEVANCE_SCORE
 from authorag.types import Candidate
 

@@ -88,6 +88,18 @@ def test_neutral_news_saying_breaking_or_share_once_shows_no_low_cue() -> None:
     assert [[c.reason for c in cues if c.low] for cues in batch.cues] == [[]] * len(NEUTRAL_NEWS)
 
 
+def test_a_french_post_saying_deleted_and_retweet_shows_the_alarm_family() -> None:
+    # the French list had no word for "deleted" or "retweet" (English, German and Spanish had one)
+    post = ("L'incendie du pont c'était un sabotage, point. On a vu des gens sur la pile juste avant, les vidéos ont "
+            "été supprimées et la mairie cache tout. Aucun pont de cet âge ne s'effondre comme ça. Retweetez avant "
+            "que ce compte saute.")
+    news = ("Le conseil municipal a supprimé mardi la taxe sur les terrasses pour l'été. La mesure coûte environ "
+            "30 000 euros à la commune et s'applique dès le mois prochain aux cafés et restaurants du centre.")
+    cues = read_texts([post, news], "fr").cues
+    assert [[c.reason for c in found if c.low] for found in cues] == [
+        ["alarm and calls to spread (retweetez, supprimées)"], []]
+
+
 def test_a_label_in_capitals_alone_or_with_its_own_word_is_no_alarm() -> None:
     pages = ["UPDATE: The museum reopens on Saturday after repairs to the roof, with the same opening hours and prices "
              "as before. Guided tours start again in May, and the café on the ground floor keeps its summer menu.",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from authorag.platforms import user_post
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.rerankers.authority import AuthorityReranker
-from authorag.rerankers.restated import read_without_restated, restated_note, restated_spans, user_post, without_spans
+from authorag.rerankers.restated import read_without_restated, restated_note, restated_spans, without_spans
 from authorag.scores import RELEVANCE_NORM_SCORE
 from authorag.text_window import HEAD_CHARS
 from authorag.types import Candidate

@@ -129,3 +129,29 @@ def test_subject_off_topic_keeps_no_user_post_out() -> None:
     cal, out = subject_off_topic(np.array([1.0, 0.8]), text, 0.55)
     assert out.tolist() == [False, False]
     assert cal.tolist() == [1.0, 0.8]
+
+
+HYBRID_Q = "is a plug-in hybrid worth buying"
+ANSWER = ("https://www.reddit.com/r/cars/comments/1x2y3z4/comment/n8m7k6j/",
+          "Only if you can charge it at home or at work nearly every day. I drive 35 km a day almost always on "
+          "electric and spend very little. If you never plug it in you carry a heavy battery around and burn more "
+          "fuel than a normal petrol car.")
+LABELS = ("https://www.gov.uk/vehicle-tax-rate-tables",
+          "Vehicle tax rates. Rates for cars registered after April 2017 depend on the list price and the CO2 "
+          "emissions; hybrid and plug-in cars pay a lower first-year rate. Check the rate before buying.")
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_reply_answering_in_its_own_words_is_read_by_its_meaning(reverse: bool) -> None:
+    # the reply holds one of the question's four content words ("plug"), yet its meaning says it answers; the
+    # tax page holds "hybrid", "plug" and "buying". Before, the words vetoed the reply (off topic) and
+    # the trusted tax page came first
+    sims = {ANSWER[0]: 0.84, LABELS[0]: 0.52}
+    pages = [LABELS, ANSWER] if reverse else [ANSWER, LABELS]
+    reranker, mode = build_reranker(relevance="similarity")
+    cands, source = candidates([(u, t, sims[u]) for u, t in pages], mode)
+    ranking = reranker.rerank(HYBRID_Q, cands)
+    assert [c.url for c in ranking] == [ANSWER[0], LABELS[0]]
+    rows = {b["url"]: b for b in breakdowns(ranking, source)}
+    assert rows[ANSWER[0]]["relevance_norm"] == pytest.approx(1.0)
+    assert rows[LABELS[0]]["fused"] < 0.5  # off topic
