@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 
 COMPOUND_LANGUAGES: tuple[str, ...] = ("de",)
@@ -42,6 +43,16 @@ MIN_HEAD = 4
 """Letters a query word's stem needs to be read as the head of a longer page word."""
 MIN_MODIFIER = 3
 """Letters a page word needs before a query word for that word to be its head."""
+MIN_PART = 4
+"""Letters a query compound's modifier needs (without its linking element) to be split off."""
+LINKS: tuple[str, ...] = ("", "s", "es", "n", "en", "e")
+"""German linking elements between a compound's modifier and its head (grammar), in the order tried."""
+MAX_SPLIT_WORDS = 8
+"""Query words read for a split per request at most (the first long ones)."""
+MAX_SPLIT_LETTERS = 40
+"""Longest query word read for a split: a longer one stays whole."""
+PART_WEIGHT = 0.5
+"""Weight of each part of a split query compound as a BM25 query term (the compound's own weighs 1)."""
 MIN_VERB = 3
 """Letters a stem needs after a separable prefix and "zu" to lose the "zu"."""
 SEPARABLE_PREFIXES: tuple[str, ...] = (
@@ -83,25 +94,155 @@ def compound_heads(words: Iterable[str], heads: Sequence[str],
     usable = sorted({h for h in heads if len(h) >= MIN_HEAD}, key=len, reverse=True)
     if not usable:
         return {}
-    originals = list(dict.fromkeys(words))
-    joined = " ".join(originals).translate(_UMLAUTS)  # same length: offsets map back to the words
-    offsets = list(accumulate((len(w) + 1 for w in originals[:-1]), initial=0))
+    joined = _Joined(list(dict.fromkeys(words)))
     found: dict[str, tuple[str, str]] = {}  # word -> (its end from the query stem on, the query stem)
     for head in usable:
-        pos = joined.find(head)
-        while pos != -1:
-            i = bisect_right(offsets, pos) - 1
-            start, word = offsets[i], originals[i]
-            stop = start + len(word)
-            last = joined.rfind(head, start, stop)
-            if last - start >= MIN_MODIFIER and word not in found:
-                found[word] = (joined[last:stop], head)
-            pos = joined.find(head, stop)
+        for word, last in joined.holding(head):
+            if last >= MIN_MODIFIER and word not in found:
+                found[word] = (word.translate(_UMLAUTS)[last:], head)
     if not found:
         return {}
     ends = stem([end for end, _ in found.values()])
     return {word: head for (word, (_, head)), end in zip(found.items(), ends) if end == head}
 
 
-__all__ = ["COMPOUND_LANGUAGES", "MIN_HEAD", "MIN_MODIFIER", "MIN_VERB", "SEPARABLE_PREFIXES", "compound_heads",
-           "join_zu"]
+class _Joined:
+    """Distinct words joined by spaces, umlauts read as vowels, for substring searches in C."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        self.text = " " + " ".join(words).translate(_UMLAUTS)  # same length: offsets map back to the words
+        self.starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=1))
+
+    def holding(self, needle: str) -> Iterator[tuple[str, int]]:
+        """Each word that holds ``needle`` (no space in it), with where its last occurrence in the word starts."""
+        text, starts = self.text, self.starts
+        pos = text.find(needle)
+        while pos != -1:
+            i = bisect_right(starts, pos) - 1
+            start, word = starts[i], self.words[i]
+            stop = start + len(word)
+            yield word, text.rfind(needle, start, stop) - start
+            pos = text.find(needle, stop)
+
+    def starting(self, prefix: str) -> Iterator[str]:
+        """Each word that begins with ``prefix`` (no space in it)."""
+        pos = self.text.find(" " + prefix)
+        while pos != -1:
+            yield self.words[bisect_right(self.starts, pos + 1) - 1]
+            pos = self.text.find(" " + prefix, pos + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of a query compound.
+
+    Attributes:
+        written: the part as the query writes it (case-folded; a modifier without its linking element).
+        stem: its stem, as the query's words are stemmed.
+    """
+
+    written: str
+    stem: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuerySplit:
+    """A query compound read as its modifier and its head (:func:`split_query`).
+
+    Attributes:
+        word: the query word's stem (``genossenschaftswohn``).
+        modifier: its first part (``genossenschaft``).
+        head: its last part, which says what it is (``wohnung``).
+    """
+
+    word: str
+    modifier: Part
+    head: Part
+
+
+def split_query(words: Sequence[str], stems: Mapping[str, str],
+                stem: Callable[[list[str]], list[str]]) -> tuple[QuerySplit, ...]:
+    """The splits of the query's content ``words`` (case-folded) that the pages evidence (see the
+    module doc). ``stems``: each distinct word of the pages (and addresses) read, with its stem;
+    ``stem`` stems a list of words as the query's words were stemmed.
+
+    Example:
+        >>> from authorag.relevance.language import stem_words
+        >>> pool = ["genossenschaftsanteile", "wohnungen", "miete"]
+        >>> split = split_query(["genossenschaftswohnung"], dict(zip(pool, stem_words(pool, "de"))),
+        ...                     lambda w: stem_words(w, "de"))[0]
+        >>> split.modifier.written, split.head.written
+        ('genossenschafts', 'wohnung')
+    """
+    long = [w for w in dict.fromkeys(words) if MIN_PART + MIN_HEAD <= len(w) <= MAX_SPLIT_LETTERS][:MAX_SPLIT_WORDS]
+    if not long:
+        return ()
+    wholes = stem(long)
+    everything = _Joined(list(stems))
+    holding = {word for whole in wholes if len(whole) >= MIN_HEAD for word, _ in everything.holding(whole)}
+    pool = _Joined([w for w in stems if w not in holding])  # the query's own words evidence no split
+    options = {word: _splits(word) for word in long}
+    written = sorted({p for pairs in options.values() for pair in pairs for p in pair})
+    parts = {w: Part(w, s) for w, s in zip(written, stem(written))}
+    stems_held = {stems[w] for w in pool.words}
+    stems_held.update(_heads_held(pool, {p.stem for p in parts.values()}, stem))
+    evidenced = {p for p in parts.values() if p.stem in stems_held
+                 or next(pool.starting(p.written.translate(_UMLAUTS)), None) is not None}
+    found: list[QuerySplit] = []
+    for word, whole in zip(long, wholes):
+        pair = next(((parts[m], parts[h]) for m, h in options[word] if parts[m] in evidenced and parts[h] in evidenced),
+                    None)
+        if pair is not None:
+            found.append(QuerySplit(whole, *pair))
+    return tuple(found)
+
+
+def _heads_held(pool: _Joined, heads: set[str], stem: Callable[[list[str]], list[str]]) -> set[str]:
+    """The ``heads`` (stems) some word of ``pool`` ends with as a compound's head, a word holding
+    several of them counting for each (one substring search per head, one stem per word end)."""
+    ends = [(word.translate(_UMLAUTS)[last:], head) for head in heads if len(head) >= MIN_HEAD
+            for word, last in pool.holding(head) if last >= MIN_MODIFIER]
+    return {head for (_, head), end in zip(ends, stem([e for e, _ in ends])) if end == head}
+
+
+def _splits(word: str) -> list[tuple[str, str]]:
+    """Each (modifier, head) a word may be read as, the longest head first; for each head the
+    modifier as written first, then without each linking element it ends with."""
+    pairs: list[tuple[str, str]] = []
+    for i in range(MIN_PART, len(word) - MIN_HEAD + 1):
+        for link in LINKS:
+            if word[:i].endswith(link) and i - len(link) >= MIN_PART:
+                pairs.append((word[:i - len(link)], word[i:]))
+    return pairs
+
+
+def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
+                 stem: Callable[[list[str]], list[str]]) -> dict[str, tuple[str, ...]]:
+    """For each of the pages' distinct words (``stems``: each word with its stem) that holds a part
+    of a split query compound (see the module doc), the stems of the parts it holds, sorted.
+
+    Example:
+        >>> from authorag.relevance.language import stem_words
+        >>> split = QuerySplit("genossenschaftswohn", Part("genossenschafts", "genossenschaft"), Part("wohnung", "wohnung"))
+        >>> words = ["genossenschaftsanteile", "mietwohnungen", "wohnen"]
+        >>> part_holders([split], dict(zip(words, stem_words(words, "de"))), lambda w: stem_words(w, "de"))
+        {'genossenschaftsanteile': ('genossenschaft',), 'mietwohnungen': ('wohnung',)}
+    """
+    parts = {p for s in splits for p in (s.modifier, s.head)}
+    if not parts:
+        return {}
+    by_stem = {p.stem for p in parts}
+    held: dict[str, set[str]] = {w: {s} for w, s in stems.items() if s in by_stem}
+    joined = _Joined(list(stems))
+    for part in parts:
+        for word in joined.starting(part.written.translate(_UMLAUTS)):
+            held.setdefault(word, set()).add(part.stem)
+    for word, head in compound_heads(joined.words, sorted(by_stem), stem).items():
+        held.setdefault(word, set()).add(head)
+    return {w: tuple(sorted(held[w])) for w in stems if w in held}
+
+
+__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
+           "MIN_VERB", "PART_WEIGHT", "SEPARABLE_PREFIXES", "Part", "QuerySplit", "compound_heads", "join_zu",
+           "part_holders", "split_query"]
