@@ -1,11 +1,13 @@
-"""German compounds and zu-infinitives for lexical relevance: :func:`compound_heads`, :func:`join_zu`.
+"""German compounds and zu-infinitives for lexical relevance: :func:`compound_heads`,
+:func:`split_query`, :func:`join_zu`.
 
 German writes a compound as one word whose last part, its head, says what it is: an
 *Einkommensteuererklärung* is a *Steuererklärung*, a *Kündigungsfrist* a *Frist*. A separable verb
 takes its infinitive's "zu" inside: *abzugeben* is *abgeben* with "zu". A query's words then miss a
 page that uses them inside compounds or as zu-infinitives ("Muss ich eine Steuererklärung abgeben?"
-against "… Einkommensteuererklärung abzugeben"). Two rules read them, in German only
-(:data:`COMPOUND_LANGUAGES`):
+against "… Einkommensteuererklärung abzugeben"), or that writes a query compound's parts apart
+("Genossenschaftswohnung" against "Genossenschaftsanteile … Wohnungsgröße"). Three rules read
+them, in German only (:data:`COMPOUND_LANGUAGES`):
 
 1. **Compound heads** (:func:`compound_heads`): a page word holds a query word as its head when the
    query word's stem has at least :data:`MIN_HEAD` letters, it occurs in the page word after at
@@ -13,13 +15,32 @@ against "… Einkommensteuererklärung abzugeben"). Two rules read them, in Germ
    stem (``einkommensteuererklärungen`` ends with ``steuererklärungen``, stem ``steuererklar``).
    A compound whose head is another word does not match: *Steuererklärung* is not a *Steuer*.
    Words are compared after case folding and with the umlauts read as the stemmer reads them.
-2. **zu-infinitives** (:func:`join_zu`): a stem made of a separable prefix
+2. **Query compounds split** (:func:`split_query`): a query word of :data:`MIN_PART` plus
+   :data:`MIN_HEAD` to :data:`MAX_SPLIT_LETTERS` letters is read as a modifier and a head when the
+   request's pages evidence both. Each cut leaves a head of at least :data:`MIN_HEAD` letters and
+   a modifier of at least :data:`MIN_PART` once a linking element (:data:`LINKS`: -s-, -es-, -n-,
+   -en-, -e- or none) is dropped; the cuts are tried longest head first, for each the modifier as
+   written first, and the first whose two parts are both evidenced is taken (one split per word,
+   not recursive). A part is evidenced when a page word that does not hold the whole query word
+   holds it (the pool of the request's words is the dictionary; no word list ships). A page word
+   holds a part (:func:`part_holders`) when its stem is the part's stem (*Kündigung* for
+   *Kündigungs-*), when it begins with the part as the query writes it (*Wohnungsgröße* for
+   *Wohnung*, *Genossenschaftsanteile* for *Genossenschafts-*), or when it ends with the part as
+   its head, as rule 1 reads it (*Versandkosten* for *Kosten*). Lexical relevance then reads the
+   parts too: each is a BM25 query term of weight :data:`PART_WEIGHT`, its frequency counting every
+   page word that holds it (the whole compound holds both), and for coverage a page that does not
+   name the compound covers half a word per part it holds. The work is bounded per request: at
+   most :data:`MAX_SPLIT_WORDS` query words, each cut a few substring searches (in C) through the
+   request's distinct words, one stemming of the candidate parts.
+3. **zu-infinitives** (:func:`join_zu`): a stem made of a separable prefix
    (:data:`SEPARABLE_PREFIXES`, the grammar's short list), "zu" and at least :data:`MIN_VERB`
    more letters loses the "zu" (``abzugeb`` -> ``abgeb``, ``auszubild`` -> ``ausbild``); the
    language's stems (:func:`~authorag.relevance.language.stem_words`) apply it to query and
    page alike.
 
-A separated verb ("gibt … ab") is not joined: that needs the sentence's syntax.
+A separated verb ("gibt … ab") is not joined: that needs the sentence's syntax. A compound whose
+parts the pages evidence only through further compounds (*Einkommensteuererklärung* with
+*Einkommen*, *Steuer* and *Erklärung* apart) is not split.
 
 Example:
     >>> from authorag.relevance.language import stem_words

@@ -16,8 +16,11 @@ words and are stemmed, so ``cranberries`` matches ``cranberry`` and ``Impfungen`
 ``Impfung``; any other language matches on exact tokens). The language is detected once per call
 (:func:`~authorag.relevance.language.detect_language`) unless the caller gives it. In German a
 page's compound covers the query word it ends with as its head (*Einkommensteuererklärung* covers
-*Steuererklärung*: :func:`~authorag.relevance.compounds.compound_heads`), for coverage only: the
-keyword-stuffing test counts the query's own words.
+*Steuererklärung*: :func:`~authorag.relevance.compounds.compound_heads`), and a page that does not
+name a query compound the pages evidence a split of covers half a word for each of its two parts
+its words hold ("Genossenschaftsanteile" and "Wohnungsgröße" cover *Genossenschaftswohnung*:
+:func:`~authorag.relevance.compounds.split_query`), for coverage only: the keyword-stuffing test
+counts the query's own words.
 
 :func:`keyword_stuffed` flags a text made of the query's words: at least
 :data:`STUFFED_SHARE` of its words (of at least :data:`STUFFED_MIN_WORDS`) are query content
