@@ -272,7 +272,8 @@ def compound_terms(texts: Sequence[str], query_terms: Sequence[str], language: s
     stem = partial(stem_words, language=language)
     heads = compound_heads([t for t in distinct if stems[t] not in wanted], query_terms, stem)
     holders = part_holders(split_query(query_words, stems, stem), stems, stem) if query_words else {}
-    parts = [[p for t in words if t in holders for p in holders[t]] for words in tokens]
+    parts = [[p for t in words if t in holders for p in holders[t]] for words in tokens] if holders else [
+        [] for _ in tokens]
     return [[heads.get(t) or stems[t] for t in words] for words in tokens], parts
 
 

@@ -200,42 +200,60 @@ def split_query(words: Sequence[str], stems: Mapping[str, str],
     if not long:
         return ()
     wholes = stem(long)
-    everything = _Joined(list(stems))
-    holding = {word for whole in wholes if len(whole) >= MIN_HEAD for word, _ in everything.holding(whole)}
-    pool = _Joined([w for w in stems if w not in holding])  # the query's own words evidence no split
-    options = {word: _splits(word) for word in long}
-    written = sorted({p for pairs in options.values() for pair in pairs for p in pair})
-    parts = {w: Part(w, s) for w, s in zip(written, stem(written))}
-    stems_held = {stems[w] for w in pool.words}
-    stems_held.update(_heads_held(pool, {p.stem for p in parts.values()}, stem))
-    evidenced = {p for p in parts.values() if p.stem in stems_held
-                 or next(pool.starting(p.written.translate(_UMLAUTS)), None) is not None}
+    evidence = _Evidence(stems, wholes, stem)
     found: list[QuerySplit] = []
     for word, whole in zip(long, wholes):
-        pair = next(((parts[m], parts[h]) for m, h in options[word] if parts[m] in evidenced and parts[h] in evidenced),
-                    None)
+        pair = evidence.split(word)
         if pair is not None:
             found.append(QuerySplit(whole, *pair))
     return tuple(found)
 
 
-def _heads_held(pool: _Joined, heads: set[str], stem: Callable[[list[str]], list[str]]) -> set[str]:
-    """The ``heads`` (stems) some word of ``pool`` ends with as a compound's head, a word holding
-    several of them counting for each (one substring search per head, one stem per word end)."""
+class _Evidence:
+    """The request's words as the dictionary that evidences the parts of query compounds
+    (:func:`split_query`), less the words that hold a whole query word (stem ``wholes``)."""
+
+    def __init__(self, stems: Mapping[str, str], wholes: list[str], stem: Callable[[list[str]], list[str]]) -> None:
+        self.stems = stems
+        self.stem = stem
+        self.pool = _Joined(list(stems))
+        self.holding = {w for whole in wholes if len(whole) >= MIN_HEAD for w, _ in self.pool.holding(whole)}
+
+    def split(self, word: str) -> tuple[Part, Part] | None:
+        """``word``'s modifier and head: the first cut, longest head first, whose head and modifier
+        (as written, then without each linking element it ends with) are both evidenced."""
+        cuts = range(MIN_PART, len(word) - MIN_HEAD + 1)
+        heads = self.evidenced([word[i:] for i in cuts])
+        for i in cuts:
+            if word[i:] not in heads:
+                continue
+            modifiers = [word[:i - len(link)] for link in LINKS if word[:i].endswith(link) and i - len(link) >= MIN_PART]
+            found = self.evidenced(modifiers)
+            modifier = next((found[m] for m in modifiers if m in found), None)
+            if modifier is not None:
+                return modifier, heads[word[i:]]
+        return None
+
+    def evidenced(self, written: list[str]) -> dict[str, Part]:
+        """The parts, as the query writes them, that a word of the pool holds (see the module doc)."""
+        parts = [Part(w, s) for w, s in zip(written, self.stem(written))]
+        heads = _heads_held(self.pool, {p.stem for p in parts}, self.stem, self.holding)
+        return {p.written: p for p in parts if p.stem in heads or self._begins(p)}
+
+    def _begins(self, part: Part) -> bool:
+        """Whether a word of the pool begins with ``part`` as written, or stems to it."""
+        if any(w not in self.holding for w in self.pool.starting(part.written.translate(_UMLAUTS))):
+            return True
+        return any(w not in self.holding and self.stems[w] == part.stem for w in self.pool.starting(part.stem))
+
+
+def _heads_held(pool: _Joined, heads: set[str], stem: Callable[[list[str]], list[str]],
+                skip: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    """The ``heads`` (stems) some word of ``pool`` not in ``skip`` ends with as a compound's head, a
+    word holding several of them counting for each (one substring search per head, one stem per word end)."""
     ends = [(word.translate(_UMLAUTS)[last:], head) for head in heads if len(head) >= MIN_HEAD
-            for word, last in pool.holding(head) if last >= MIN_MODIFIER]
+            for word, last in pool.holding(head) if last >= MIN_MODIFIER and word not in skip]
     return {head for (_, head), end in zip(ends, stem([e for e, _ in ends])) if end == head}
-
-
-def _splits(word: str) -> list[tuple[str, str]]:
-    """Each (modifier, head) a word may be read as, the longest head first; for each head the
-    modifier as written first, then without each linking element it ends with."""
-    pairs: list[tuple[str, str]] = []
-    for i in range(MIN_PART, len(word) - MIN_HEAD + 1):
-        for link in LINKS:
-            if word[:i].endswith(link) and i - len(link) >= MIN_PART:
-                pairs.append((word[:i - len(link)], word[i:]))
-    return pairs
 
 
 def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
