@@ -218,7 +218,7 @@ class BM25Relevance:
         query_terms = terms(query, lang, self.stopwords, drop_stopwords=False)
         part_docs: list[list[str]] | None = None
         if lang in COMPOUND_LANGUAGES:
-            words = tokenize(query, self.stopwords | stopwords_for(lang))
+            words = tokenize(query, stopwords_for(lang) | self.stopwords if self.stopwords else stopwords_for(lang))
             docs, part_docs = compound_terms([c.text for c in candidates], query_terms, lang, self.stopwords, words)
         else:
             docs = [terms(c.text, lang, self.stopwords, drop_stopwords=False) for c in candidates]

@@ -118,7 +118,7 @@ def compound_heads(words: Iterable[str], heads: Sequence[str],
     joined = _Joined(list(dict.fromkeys(words)))
     found: dict[str, tuple[str, str]] = {}  # word -> (its end from the query stem on, the query stem)
     for head in usable:
-        for word, last in joined.holding(head):
+        for word, _, last in joined.holding(head):
             if last >= MIN_MODIFIER and word not in found:
                 found[word] = (word.translate(_UMLAUTS)[last:], head)
     if not found:
@@ -135,15 +135,16 @@ class _Joined:
         self.text = " " + " ".join(words).translate(_UMLAUTS)  # same length: offsets map back to the words
         self.starts = list(accumulate((len(w) + 1 for w in words[:-1]), initial=1))
 
-    def holding(self, needle: str) -> Iterator[tuple[str, int]]:
-        """Each word that holds ``needle`` (no space in it), with where its last occurrence in the word starts."""
+    def holding(self, needle: str) -> Iterator[tuple[str, int, int]]:
+        """Each word that holds ``needle`` (no space in it), with where the word starts in :attr:`text`
+        and where the needle's last occurrence in the word starts."""
         text, starts = self.text, self.starts
         pos = text.find(needle)
         while pos != -1:
             i = bisect_right(starts, pos) - 1
             start, word = starts[i], self.words[i]
             stop = start + len(word)
-            yield word, text.rfind(needle, start, stop) - start
+            yield word, start, text.rfind(needle, start, stop) - start
             pos = text.find(needle, stop)
 
     def starting(self, prefix: str) -> Iterator[str]:
@@ -217,7 +218,7 @@ class _Evidence:
         self.stems = stems
         self.stem = stem
         self.pool = _Joined(list(stems))
-        self.holding = {w for whole in wholes if len(whole) >= MIN_HEAD for w, _ in self.pool.holding(whole)}
+        self.holding = {w for whole in wholes if len(whole) >= MIN_HEAD for w, _, _ in self.pool.holding(whole)}
 
     def split(self, word: str) -> tuple[Part, Part] | None:
         """``word``'s modifier and head: the first cut, longest head first, whose head and modifier
@@ -237,23 +238,29 @@ class _Evidence:
     def evidenced(self, written: list[str]) -> dict[str, Part]:
         """The parts, as the query writes them, that a word of the pool holds (see the module doc)."""
         parts = [Part(w, s) for w, s in zip(written, self.stem(written))]
-        heads = _heads_held(self.pool, {p.stem for p in parts}, self.stem, self.holding)
-        return {p.written: p for p in parts if p.stem in heads or self._begins(p)}
+        found: dict[str, Part] = {}
+        ends: list[tuple[str, Part]] = []  # ends of words that hold a part's stem after a modifier
+        for part in parts:
+            if self._begins(part, ends):
+                found[part.written] = part
+        for (_, part), end in zip(ends, self.stem([e for e, _ in ends])):
+            if end == part.stem:
+                found.setdefault(part.written, part)
+        return found
 
-    def _begins(self, part: Part) -> bool:
-        """Whether a word of the pool begins with ``part`` as written, or stems to it."""
-        if any(w not in self.holding for w in self.pool.starting(part.written.translate(_UMLAUTS))):
-            return True
-        return any(w not in self.holding and self.stems[w] == part.stem for w in self.pool.starting(part.stem))
-
-
-def _heads_held(pool: _Joined, heads: set[str], stem: Callable[[list[str]], list[str]],
-                skip: set[str] | frozenset[str] = frozenset()) -> set[str]:
-    """The ``heads`` (stems) some word of ``pool`` not in ``skip`` ends with as a compound's head, a
-    word holding several of them counting for each (one substring search per head, one stem per word end)."""
-    ends = [(word.translate(_UMLAUTS)[last:], head) for head in heads if len(head) >= MIN_HEAD
-            for word, last in pool.holding(head) if last >= MIN_MODIFIER and word not in skip]
-    return {head for (_, head), end in zip(ends, stem([e for e, _ in ends])) if end == head}
+    def _begins(self, part: Part, ends: list[tuple[str, Part]]) -> bool:
+        """Whether a word of the pool begins with ``part`` as written or stems to it; on the way, the
+        ends of the words that hold its stem after :data:`MIN_MODIFIER` letters go to ``ends`` (one
+        substring search through the pool for the stem, one more when it does not begin the part)."""
+        text, lead = self.pool.text, part.written.translate(_UMLAUTS)
+        for word, start, last in self.pool.holding(part.stem):
+            if word in self.holding:
+                continue
+            if text.startswith(lead, start) or self.stems[word] == part.stem:
+                return True
+            if last >= MIN_MODIFIER and len(part.stem) >= MIN_HEAD:
+                ends.append((word.translate(_UMLAUTS)[last:], part))
+        return not lead.startswith(part.stem) and any(w not in self.holding for w in self.pool.starting(lead))
 
 
 def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
