@@ -274,7 +274,8 @@ def compound_terms(texts: Sequence[str], query_terms: Sequence[str], language: s
     holders = part_holders(split_query(query_words, stems, stem), stems, stem) if query_words else {}
     parts = [[p for t in words if t in holders for p in holders[t]] for words in tokens] if holders else [
         [] for _ in tokens]
-    return [[heads.get(t) or stems[t] for t in words] for words in tokens], parts
+    read = {t: heads.get(t) or s for t, s in stems.items()} if heads else stems  # each distinct word once
+    return [[read[t] for t in words] for words in tokens], parts
 
 
 def check_language(language: str) -> None:

@@ -112,10 +112,14 @@ def compound_heads(words: Iterable[str], heads: Sequence[str],
         >>> compound_heads(["mehrwertsteuer", "steuer", "steuerberater"], ["steu"], lambda w: stem_words(w, "de"))
         {'mehrwertsteuer': 'steu'}
     """
+    return _heads_in(_Joined(list(dict.fromkeys(words))), heads, stem)
+
+
+def _heads_in(joined: _Joined, heads: Sequence[str], stem: Callable[[list[str]], list[str]]) -> dict[str, str]:
+    """:func:`compound_heads` of the distinct words ``joined``."""
     usable = sorted({h for h in heads if len(h) >= MIN_HEAD}, key=len, reverse=True)
     if not usable:
         return {}
-    joined = _Joined(list(dict.fromkeys(words)))
     found: dict[str, tuple[str, str]] = {}  # word -> (its end from the query stem on, the query stem)
     for head in usable:
         for word, _, last in joined.holding(head):
@@ -284,7 +288,7 @@ def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
     for part in parts:
         for word in joined.starting(part.written.translate(_UMLAUTS)):
             held.setdefault(word, set()).add(part.stem)
-    for word, head in compound_heads(joined.words, sorted(by_stem), stem).items():
+    for word, head in _heads_in(joined, sorted(by_stem), stem).items():
         held.setdefault(word, set()).add(head)
     return {w: tuple(sorted(held[w])) for w in stems if w in held}
 
