@@ -283,3 +283,12 @@ def test_the_cooperative_page_ranks_above_the_off_topic_ministry() -> None:
     ranking = reranker.rerank(COOPERATIVE, ranked)
     assert [c.domain for c in ranking.candidates] == ["immobilien-ratgeber-top24.de",
                                                       "wohnungsgenossenschaft-bergedorf.de", "bund.de"]
+
+
+def test_with_bm25_the_cooperative_page_rises_but_stays_below_the_ministry() -> None:
+    reranker, mode = build_reranker(relevance="bm25")
+    ranked, _ = candidates([(url, text, None) for url, text in COOPERATIVE_PAGES], mode)
+    ranking = reranker.rerank(COOPERATIVE, ranked)
+    # the ministry's page has the query's "funktioniert"; the cooperative's holds the compound's parts
+    assert [c.domain for c in ranking.candidates] == ["immobilien-ratgeber-top24.de", "bund.de",
+                                                      "wohnungsgenossenschaft-bergedorf.de"]
