@@ -22,16 +22,18 @@ them, in German only (:data:`COMPOUND_LANGUAGES`):
    -en-, -e- or none) is dropped; the cuts are tried longest head first, for each the modifier as
    written first, and the first whose two parts are both evidenced is taken (one split per word,
    not recursive). A part is evidenced when a page word that does not hold the whole query word
-   holds it (the pool of the request's words is the dictionary; no word list ships). A page word
-   holds a part (:func:`part_holders`) when its stem is the part's stem (*Kündigung* for
-   *Kündigungs-*), when it begins with the part as the query writes it (*Wohnungsgröße* for
-   *Wohnung*, *Genossenschaftsanteile* for *Genossenschafts-*), or when it ends with the part as
-   its head, as rule 1 reads it (*Versandkosten* for *Kosten*). Lexical relevance then reads the
+   holds it, among the first :data:`MAX_EVIDENCE_WORDS` that hold its stem (the pool of the
+   request's words is the dictionary; no word list ships). A page word holds a part
+   (:func:`part_holders`) when its stem is the part's stem (*Kündigung* for *Kündigungs-*), when it
+   begins with the part as the query writes it (*Wohnungsgröße* for *Wohnung*,
+   *Genossenschaftsanteile* for *Genossenschafts-*), or when it ends with the part as its head, as
+   rule 1 reads it (*Versandkosten* for *Kosten*). Lexical relevance then reads the
    parts too: each is a BM25 query term of weight :data:`PART_WEIGHT`, its frequency counting every
    page word that holds it (the whole compound holds both), and for coverage a page that does not
    name the compound covers half a word per part it holds. The work is bounded per request: at
    most :data:`MAX_SPLIT_WORDS` query words, each cut a few substring searches (in C) through the
-   request's distinct words, one stemming of the candidate parts.
+   request's distinct words and at most :data:`MAX_EVIDENCE_WORDS` words read per candidate part,
+   the candidate parts stemmed in a few batches.
 3. **zu-infinitives** (:func:`join_zu`): a stem made of a separable prefix
    (:data:`SEPARABLE_PREFIXES`, the grammar's short list), "zu" and at least :data:`MIN_VERB`
    more letters loses the "zu" (``abzugeb`` -> ``abgeb``, ``auszubild`` -> ``ausbild``); the
@@ -56,7 +58,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, islice
 
 COMPOUND_LANGUAGES: tuple[str, ...] = ("de",)
 """Languages whose compound heads and zu-infinitives lexical relevance reads."""
@@ -72,6 +74,10 @@ MAX_SPLIT_WORDS = 8
 """Query words read for a split per request at most (the first long ones)."""
 MAX_SPLIT_LETTERS = 40
 """Longest query word read for a split: a longer one stays whole."""
+MAX_EVIDENCE_WORDS = 64
+"""Page words read per candidate part of a query compound when looking for evidence of it (the first
+ones that hold its stem): with :data:`MAX_SPLIT_WORDS` and :data:`MAX_SPLIT_LETTERS`, the bound on a
+split's work, whatever the pages."""
 PART_WEIGHT = 0.5
 """Weight of each part of a split query compound as a BM25 query term (the compound's own weighs 1)."""
 MIN_VERB = 3
@@ -257,14 +263,15 @@ class _Evidence:
         ends of the words that hold its stem after :data:`MIN_MODIFIER` letters go to ``ends`` (one
         substring search through the pool for the stem, one more when it does not begin the part)."""
         text, lead = self.pool.text, part.written.translate(_UMLAUTS)
-        for word, start, last in self.pool.holding(part.stem):
+        for word, start, last in islice(self.pool.holding(part.stem), MAX_EVIDENCE_WORDS):
             if word in self.holding:
                 continue
             if text.startswith(lead, start) or self.stems[word] == part.stem:
                 return True
             if last >= MIN_MODIFIER and len(part.stem) >= MIN_HEAD:
                 ends.append((word.translate(_UMLAUTS)[last:], part))
-        return not lead.startswith(part.stem) and any(w not in self.holding for w in self.pool.starting(lead))
+        return not lead.startswith(part.stem) and any(
+            w not in self.holding for w in islice(self.pool.starting(lead), MAX_EVIDENCE_WORDS))
 
 
 def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
@@ -293,6 +300,6 @@ def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
     return {w: tuple(sorted(held[w])) for w in stems if w in held}
 
 
-__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
+__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MAX_EVIDENCE_WORDS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
            "MIN_VERB", "PART_WEIGHT", "SEPARABLE_PREFIXES", "Part", "QuerySplit", "compound_heads", "join_zu",
            "part_holders", "split_query"]

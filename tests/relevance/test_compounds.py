@@ -8,6 +8,7 @@ import pytest
 from authorag.adapters import build_reranker, candidates
 from authorag.relevance.bm25 import BM25Relevance, compound_terms
 from authorag.relevance.compounds import (
+    MAX_EVIDENCE_WORDS,
     MAX_SPLIT_LETTERS,
     MAX_SPLIT_WORDS,
     PART_WEIGHT,
@@ -184,6 +185,13 @@ def test_split_query_bounds_the_words_it_reads() -> None:
     # only the first MAX_SPLIT_WORDS long words are read: the next one is not
     assert split_query([*fillers[:MAX_SPLIT_WORDS], "mietminderung"], pool, _german) == ()
     assert split_query(["kündigungsfrist", "miete", "die"], pool, _german)[0].head == Part("frist", "frist")
+
+
+def test_split_query_reads_the_first_words_holding_a_part() -> None:
+    # words that hold "frist" but neither begin with it nor end with it as a head ("x" is no modifier)
+    others = [f"x{'frist'}{'b' * n}" for n in range(1, MAX_EVIDENCE_WORDS + 1)]
+    assert _split("kündigungsfrist", " ".join(["kündigung", "frist", *others])) is not None
+    assert _split("kündigungsfrist", " ".join(["kündigung", *others, "frist"])) is None
 
 
 def test_part_holders_read_words_modifiers_and_heads() -> None:
