@@ -41,14 +41,20 @@ def requests(language: str, n: int, pages: int, words: int) -> list[Request]:
     return out
 
 
-def cpu_ms(reqs: list[Request], language: str, repeat: int) -> float:
-    """Best of ``repeat`` passes: process CPU ms per request for BM25 and coverage."""
+SCORERS = ("both", "bm25", "coverage")
+"""What ``--scorer`` times: BM25 and coverage (default), or one of them."""
+
+
+def cpu_ms(reqs: list[Request], language: str, repeat: int, scorer: str = "both") -> float:
+    """Best of ``repeat`` passes: process CPU ms per request for BM25 and coverage (``scorer``: or one of them)."""
     bm25 = BM25Relevance(language=language)
 
     def one_pass() -> None:
         for query, cands in reqs:
-            bm25.score(query, cands)
-            coverage_and_stuffing(query, [c.text for c in cands], language)
+            if scorer != "coverage":
+                bm25.score(query, cands)
+            if scorer != "bm25":
+                coverage_and_stuffing(query, [c.text for c in cands], language)
 
     one_pass()
     best = float("inf")
@@ -66,16 +72,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--words", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--scorer", default="both", choices=SCORERS, help="time BM25 and coverage, or one of them")
+    ap.add_argument("--query", help="the requests' query (default: the server benchmark's, in --language)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    ms = cpu_ms(requests(args.language, args.requests, args.pages, args.words), args.language, args.repeat)
+    reqs = requests(args.language, args.requests, args.pages, args.words)
+    if args.query is not None:
+        reqs = [(args.query, cands) for _, cands in reqs]
+    ms = cpu_ms(reqs, args.language, args.repeat, args.scorer)
     print(f"{args.language}: {ms:.3f} ms CPU per request of {args.pages} pages of {args.words} words "
-          f"(BM25 + coverage), best of {args.repeat} passes over {args.requests} requests")
+          f"({args.scorer}), best of {args.repeat} passes over {args.requests} requests")
     if args.json:
         args.json.write_text(json.dumps({
             "command": "scripts/bench_lexical_words.py", "package": str(Path(authorag.__file__).parent),
             "language": args.language, "requests": args.requests, "pages": args.pages, "words": args.words,
-            "repeat": args.repeat, "cpu_ms_per_request": round(ms, 3), "cpus": os.cpu_count(),
+            "repeat": args.repeat, "scorer": args.scorer, "query": reqs[0][0] if reqs else None,
+            "cpu_ms_per_request": round(ms, 3), "cpus": os.cpu_count(),
             "load_average": os.getloadavg()[0], "python": platform.python_version()}, indent=2) + "\n")
     return 0
 

@@ -3,8 +3,10 @@
 Text is split into words in the query's language by :func:`authorag.relevance.language.terms`
 (English, German, Spanish, French: Snowball stems, accents folded, stop words kept; any other
 language: plain word tokens; documented there, so that scores can be reproduced anywhere). In
-German, a page's compound that ends with a query word counts as that word
-(:func:`compound_terms`).
+German, a page's compound that ends with a query word counts as that word, and a query compound
+the pages evidence is also read as its two parts, each a query term of half weight, so a page
+that writes "Genossenschaftsanteile" and "Wohnungsgröße" scores for "Genossenschaftswohnung"
+(:func:`compound_terms`; with Lucene IDF, the default: ``idf="okapi"`` reads the compound whole).
 
 IDF statistics come from the candidate set itself (the reranking setting), not from a corpus:
 use :class:`authorag.retrieval.BM25Retriever` for corpus-level statistics.
@@ -23,8 +25,16 @@ from numpy.typing import NDArray
 from rank_bm25 import BM25Okapi
 
 from authorag.errors import ConfigError
-from authorag.relevance.compounds import COMPOUND_LANGUAGES, compound_heads
-from authorag.relevance.language import LEXICAL_LANGUAGES, PLAIN, LanguageGuess, detect_language, stem_words, terms
+from authorag.relevance.compounds import COMPOUND_LANGUAGES, PART_WEIGHT, compound_heads, part_holders, split_query
+from authorag.relevance.language import (
+    LEXICAL_LANGUAGES,
+    PLAIN,
+    LanguageGuess,
+    detect_language,
+    stem_words,
+    stopwords_for,
+    terms,
+)
 from authorag.relevance.language import warm_up as load_language_model
 from authorag.relevance.tokens import stopword_set, tokenize
 from authorag.types import Candidate
@@ -79,7 +89,8 @@ def build_okapi(docs: Sequence[list[str]], k1: float, b: float, epsilon: float,
     return cls(list(docs), k1=k1, b=b, epsilon=epsilon)
 
 
-def lucene_bm25_scores(docs: Sequence[list[str]], terms: Sequence[str], k1: float, b: float) -> list[float]:
+def lucene_bm25_scores(docs: Sequence[list[str]], terms: Sequence[str], k1: float, b: float,
+                       part_docs: Sequence[list[str]] | None = None) -> list[float]:
     """BM25 with Lucene IDF of each tokenized doc for the query ``terms`` (repeats count twice).
 
     The same numbers as rank-bm25 with :class:`_LuceneBM25` (to ~1e-12), computed from the query
@@ -88,25 +99,39 @@ def lucene_bm25_scores(docs: Sequence[list[str]], terms: Sequence[str], k1: floa
     documents' tokens; memory holds a float per distinct query term and document, so callers
     facing untrusted queries bound the distinct terms (the server's ``max_query_terms``).
 
+    ``part_docs``: for each doc, the parts of split query compounds its words hold, one entry per
+    word and part (:func:`compound_terms`); each distinct part is one more query term of weight
+    :data:`~authorag.relevance.compounds.PART_WEIGHT`, its frequency read there, the doc's length
+    from ``docs``.
+
     Example:
         >>> [round(s, 4) for s in lucene_bm25_scores([["flu", "shot"], ["cold"]], ["flu"], 1.5, 0.75)]
         [0.6027, 0.0]
     """
     if not docs or not any(docs):
         return [0.0] * len(docs)
-    weights: dict[str, int] = {}
+    weights: dict[str, float] = {}
     for t in terms:
         weights[t] = weights.get(t, 0) + 1
     n = len(docs)
     lengths = np.fromiter((len(d) for d in docs), dtype=np.float64, count=n)
-    tf = _term_frequencies(docs, list(weights))
+    norm = k1 * (1.0 - b + b * lengths / (lengths.sum() / n))
+    scores = _weighted(_term_frequencies(docs, list(weights)), list(weights.values()), norm, k1)
+    parts = sorted({p for held in part_docs for p in held}) if part_docs is not None else []
+    if parts and part_docs is not None:
+        scores += _weighted(_term_frequencies(part_docs, parts), [PART_WEIGHT] * len(parts), norm, k1)
+    return scores.tolist()
+
+
+def _weighted(tf: NDArray[np.float64], weights: list[float], norm: NDArray[np.float64], k1: float) -> NDArray[np.float64]:
+    """Lucene BM25 of each doc: the (terms x docs) frequencies ``tf``, each term's weight, each doc's
+    length norm ``k1 * (1 - b + b * length / mean length)``."""
+    n = tf.shape[1]
     df = np.count_nonzero(tf, axis=1).astype(np.float64)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-    norm = k1 * (1.0 - b + b * lengths / (lengths.sum() / n))
     denom = tf + norm[None, :]  # 0 only for an empty document with b = 1, whose tf is 0: score 0
     contrib = idf[:, None] * np.divide(tf * (k1 + 1.0), denom, out=np.zeros_like(tf), where=denom > 0)
-    counts = np.fromiter(weights.values(), dtype=np.float64, count=len(weights))
-    return (counts @ contrib).tolist()
+    return np.asarray(weights, dtype=np.float64) @ contrib
 
 
 _COUNT_TERMS = 16
@@ -191,12 +216,14 @@ class BM25Relevance:
             return []
         lang = self.language_of(query, candidates).lexical
         query_terms = terms(query, lang, self.stopwords, drop_stopwords=False)
+        part_docs: list[list[str]] | None = None
         if lang in COMPOUND_LANGUAGES:
-            docs = compound_terms([c.text for c in candidates], query_terms, lang, self.stopwords)
+            words = tokenize(query, stopwords_for(lang) | self.stopwords if self.stopwords else stopwords_for(lang))
+            docs, part_docs = compound_terms([c.text for c in candidates], query_terms, lang, self.stopwords, words)
         else:
             docs = [terms(c.text, lang, self.stopwords, drop_stopwords=False) for c in candidates]
         if self.idf == "lucene":
-            return lucene_bm25_scores(docs, query_terms, self.k1, self.b)
+            return lucene_bm25_scores(docs, query_terms, self.k1, self.b, part_docs)
         model = build_okapi(docs, self.k1, self.b, self.epsilon, self.idf)
         if model is None or not query_terms:
             logger.debug("bm25: no scorable text (query terms=%d); all scores are 0", len(query_terms))
@@ -221,23 +248,34 @@ class BM25Relevance:
 
 
 def compound_terms(texts: Sequence[str], query_terms: Sequence[str], language: str,
-                   stopwords: frozenset[str] = frozenset()) -> list[list[str]]:
+                   stopwords: frozenset[str] = frozenset(), query_words: Sequence[str] = ()
+                   ) -> tuple[list[list[str]], list[list[str]]]:
     """The words of each text as :func:`~authorag.relevance.language.terms` reads them (stop words
     kept), where a compound that ends with a query term as its head counts as that term
-    (:func:`~authorag.relevance.compounds.compound_heads`): German term frequencies. Each distinct
-    word of the texts is stemmed once.
+    (:func:`~authorag.relevance.compounds.compound_heads`): German term frequencies; and for each
+    text, the parts of the query's compounds (``query_words``: its case-folded content words) that
+    its words hold, one entry per word and part
+    (:func:`~authorag.relevance.compounds.split_query`, :func:`~authorag.relevance.compounds.part_holders`).
+    Each distinct word of the texts is stemmed once.
 
     Example:
         >>> compound_terms(["Die Einkommensteuererklärung abzugeben"], ["steuererklar", "abgeb"], "de")
-        [['die', 'steuererklar', 'abgeb']]
+        ([['die', 'steuererklar', 'abgeb']], [[]])
+        >>> compound_terms(["Genossenschaftsanteile je nach Wohnungsgröße", "Wohnung"], ["genossenschaftswohn"], "de",
+        ...                query_words=["genossenschaftswohnung"])[1]
+        [['genossenschaft', 'wohnung'], ['wohnung']]
     """
     tokens = [tokenize(text, stopwords) for text in texts]
     distinct = list(dict.fromkeys(t for words in tokens for t in words))
     stems = dict(zip(distinct, stem_words(distinct, language)))
     wanted = set(query_terms)
-    heads = compound_heads([t for t in distinct if stems[t] not in wanted], query_terms,
-                           partial(stem_words, language=language))
-    return [[heads.get(t) or stems[t] for t in words] for words in tokens]
+    stem = partial(stem_words, language=language)
+    heads = compound_heads([t for t in distinct if stems[t] not in wanted], query_terms, stem)
+    holders = part_holders(split_query(query_words, stems, stem), stems, stem) if query_words else {}
+    parts = [[p for t in words if t in holders for p in holders[t]] for words in tokens] if holders else [
+        [] for _ in tokens]
+    read = {t: heads.get(t) or s for t, s in stems.items()} if heads else stems  # each distinct word once
+    return [[read[t] for t in words] for words in tokens], parts
 
 
 def check_language(language: str) -> None:

@@ -16,8 +16,11 @@ words and are stemmed, so ``cranberries`` matches ``cranberry`` and ``Impfungen`
 ``Impfung``; any other language matches on exact tokens). The language is detected once per call
 (:func:`~authorag.relevance.language.detect_language`) unless the caller gives it. In German a
 page's compound covers the query word it ends with as its head (*Einkommensteuererklärung* covers
-*Steuererklärung*: :func:`~authorag.relevance.compounds.compound_heads`), for coverage only: the
-keyword-stuffing test counts the query's own words.
+*Steuererklärung*: :func:`~authorag.relevance.compounds.compound_heads`), and a page that does not
+name a query compound the pages evidence a split of covers half a word for each of its two parts
+its words hold ("Genossenschaftsanteile" and "Wohnungsgröße" cover *Genossenschaftswohnung*:
+:func:`~authorag.relevance.compounds.split_query`), for coverage only: the keyword-stuffing test
+counts the query's own words.
 
 :func:`keyword_stuffed` flags a text made of the query's words: at least
 :data:`STUFFED_SHARE` of its words (of at least :data:`STUFFED_MIN_WORDS`) are query content
@@ -50,7 +53,7 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from urllib.parse import unquote, urlsplit
 
-from authorag.relevance.compounds import COMPOUND_LANGUAGES, compound_heads
+from authorag.relevance.compounds import COMPOUND_LANGUAGES, QuerySplit, compound_heads, part_holders, split_query
 from authorag.relevance.language import detect_language, stem_words, stopwords_for
 from authorag.relevance.tokens import tokenize
 from authorag.text_window import read_window
@@ -151,27 +154,52 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
     wanted = set(stems)
     pairs = query_pairs(query, lang)
     echo = not code_like(query)
-    stemmed: dict[str, str] = {}  # each distinct token of the pool is stemmed once
-    heads: dict[str, str] = {}  # German: token -> the query stem it ends with as a compound's head
+    tokens = [tokenize(read_window(text)) for text in texts]
+    extras = [tokenize(f[:MAX_FIELD_CHARS]) for f in fields] if fields is not None else [[] for _ in texts]
+    distinct = list(dict.fromkeys(t for words in (*tokens, *extras) for t in words))
+    stemmed = dict(zip(distinct, stem_words(distinct, lang)))  # each distinct token of the pool is stemmed once
+    compounds = _CompoundReading(query, lang, stems, stemmed)
     cov: list[float] = []
     stuffed: list[bool] = []
-    for n, text in enumerate(texts):
-        tokens = tokenize(read_window(text))
-        extra = tokenize(fields[n][:MAX_FIELD_CHARS]) if fields is not None else []
-        new = [t for t in {*tokens, *extra} if t not in stemmed]
-        stemmed.update(zip(new, stem_words(new, lang)))
-        if lang in COMPOUND_LANGUAGES:
-            heads.update(compound_heads([t for t in new if stemmed[t] not in wanted], stems,
-                                        partial(stem_words, language=lang)))
-        words = [stemmed[t] for t in tokens]
+    for words_read, extra in zip(tokens, extras):
+        words = [stemmed[t] for t in words_read]
         found = wanted.intersection(words)
         named = found.union(wanted.intersection(stemmed[t] for t in extra))
-        if heads:  # a compound names its head for coverage, not for stuffing: "Einkommensteuer"
-            # again and again is a page about income tax, not "Steuer" stuffed
-            named.update(heads[t] for t in {*tokens, *extra} if t in heads)
-        cov.append(len(named) / len(stems))
+        cov.append(compounds.covered(named, words_read, extra) / len(stems))
         stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found), echo))
     return cov, stuffed
+
+
+class _CompoundReading:
+    """German: the query words a page's compounds name as their head, and the query compounds a page
+    names by their parts (:mod:`authorag.relevance.compounds`), for coverage only: the
+    keyword-stuffing test counts the query's own words ("Einkommensteuer" again and again is a page
+    about income tax, not "Steuer" stuffed). Any other language: nothing."""
+
+    def __init__(self, query: str, language: str, stems: Sequence[str], stemmed: dict[str, str]) -> None:
+        self.heads: dict[str, str] = {}  # token -> the query stem it ends with as a compound's head
+        self.holders: dict[str, tuple[str, ...]] = {}  # token -> the parts of query compounds it holds
+        self.splits: tuple[QuerySplit, ...] = ()
+        if language not in COMPOUND_LANGUAGES:
+            return
+        stem = partial(stem_words, language=language)
+        wanted = set(stems)
+        self.heads = compound_heads([t for t, s in stemmed.items() if s not in wanted], stems, stem)
+        splits = split_query(tokenize(query, stopwords_for(language)), stemmed, stem)
+        self.splits = tuple(s for s in splits if s.word in wanted)  # a word past MAX_QUERY_TERMS is not read
+        self.holders = part_holders(self.splits, stemmed, stem)
+
+    def covered(self, named: set[str], tokens: list[str], extra: list[str]) -> float:
+        """How many of the query's words a page covers: those it ``named`` (stems), those its words
+        (``tokens`` and ``extra``) end with as compounds' heads, and each split compound it names
+        neither way by half a word per part its words hold."""
+        if not self.heads and not self.splits:
+            return float(len(named))
+        words = {*tokens, *extra}
+        named = named.union(self.heads[t] for t in words if t in self.heads)
+        held = {p for t in words if t in self.holders for p in self.holders[t]}
+        parts = sum((s.modifier.stem in held) + (s.head.stem in held) for s in self.splits if s.word not in named)
+        return len(named) + parts / 2
 
 
 _CODE = re.compile(r"[a-z](?:Error|Exception|Warning)\b|\w[._]\w|\w::|\b0x[0-9a-fA-F]|\w\(\)")

@@ -27,8 +27,9 @@ read with it (:data:`SAMPLE_CHARS` of each, at most :data:`POOL_CHARS` in all); 
 clear either (:data:`POOL_CONFIDENCE`, which is also what a query needs when no candidate has
 text), the language is :data:`DEFAULT_LANGUAGE`, English.
 
-German compounds are not split ("Kündigungsfrist" stays one word); coverage and BM25 read a query
-word as the head of a page's compound (:func:`~authorag.relevance.compounds.compound_heads`).
+German compounds stay one word here ("Kündigungsfrist" -> ``kundigungsfrist``); coverage and BM25
+read a query word as the head of a page's compound, and a query compound as its two parts where
+the pages evidence them (:mod:`authorag.relevance.compounds`).
 
 Example:
     >>> detect_language("Welche Unterlagen brauche ich für eine Hypothek?").language
