@@ -43,7 +43,6 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from authorag.platforms import user_post
 from authorag.relevance.base import RelevanceScorer
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.dense import DenseRelevance
@@ -249,8 +248,7 @@ class CascadeRelevance:
         texts, guess, cov = words.texts, words.language, words.coverage
         share = words_share(cov, words.bm25, words.stuffed)
         reader = self._reader_for(guess.language)
-        posts = [user_post(c) for c in candidates]
-        chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top, posts)
+        chosen = self._to_encode(share, cov, guess.language in LEXICAL_LANGUAGES, reader.top, words.posts)
         cosines = reader.dense.similarities(query, [texts[i] for i in chosen])
         best = max(0.0, max(cosines, default=0.0))
         scores = (best * self.below_window * share).tolist()

@@ -5,9 +5,10 @@ The cascade (:mod:`authorag.relevance.cascade`: which pages to encode) and the r
 candidates: the query's language (:func:`~authorag.relevance.language.detect_language`),
 query-term coverage with the words of each address's path and keyword stuffing
 (:func:`~authorag.relevance.coverage.coverage_and_stuffing`), and BM25 in that language
-(:class:`~authorag.relevance.bm25.BM25Relevance`). The reranker reads them once per ranking and
-hands the reading to both, so none is computed twice; each part is computed when first asked for,
-so a ranking that needs no BM25 computes none. The values are those each reader computed on its own.
+(:class:`~authorag.relevance.bm25.BM25Relevance`); and which candidates are users' posts, which
+both read by their meaning. The reranker reads them once per ranking and hands the reading to both,
+so none is computed twice; each part is computed when first asked for, so a ranking that needs no
+BM25 computes none. The values are those each reader computed on its own.
 
 Example:
     >>> from authorag.types import Candidate
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from authorag.errors import ConfigError
+from authorag.platforms import user_post
 from authorag.relevance.bm25 import BM25Relevance
 from authorag.relevance.coverage import address_words, coverage_and_stuffing
 from authorag.relevance.language import LanguageGuess, detect_language
@@ -72,6 +74,13 @@ class WordsReading:
         """Per candidate, the share of the query's content words its address and its lead name
         (:func:`~authorag.relevance.subject.subject_coverage`)."""
         return subject_coverage(self.query, self.texts, [c.url for c in self.candidates], self.language.lexical)
+
+    @cached_property
+    def posts(self) -> list[bool]:
+        """Per candidate, whether it is a user's post on a forum, Q&A, social or video platform
+        (:func:`~authorag.platforms.user_post`): a reply answers its thread's question in its own
+        words, so the cascade encodes it whatever its words and the window reads it by its meaning."""
+        return [user_post(c) for c in self.candidates]
 
     @cached_property
     def bm25(self) -> list[float]:

@@ -34,7 +34,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorag.evidence.text import CUE_NAMES, read_texts
-from authorag.platforms import user_post
 from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
 from authorag.rerankers.restated import restating
@@ -64,7 +63,7 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
                       lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language),
                       subject=reading.subject, restates=restating(query, reading.texts, guess.lexical),
-                      posts=np.array([user_post(c) for c in cands], dtype=np.bool_))
+                      posts=np.asarray(reading.posts, dtype=np.bool_))
     return text, guess.note()
 
 
