@@ -19,6 +19,7 @@ from authorag.benchmarks.tracks.trust_data import (
 )
 from authorag.cli import main
 from authorag.domains import parse_host
+from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and_halves
 
 SIZES = {"trust-pairs-v3": 128, "no-harm-pairs-v3": 64, "rerank-lists-v3": 24}
 PREFIX = {"trust-pairs-v3": "tp3", "no-harm-pairs-v3": "nhp3", "rerank-lists-v3": "rl3"}
@@ -27,24 +28,12 @@ EARLIER = [s for s in FILES if s not in V3_SETS]
 
 @pytest.mark.parametrize("case_set", V3_SETS)
 def test_sizes_ids_and_halves_are_disjoint(case_set: str) -> None:
-    cases = load_cases(case_set)
-    assert len(cases) == SIZES[case_set]
-    dev, test = load_cases(case_set, "dev"), load_cases(case_set, "test")
-    assert len(dev) == len(test) == SIZES[case_set] // 2
-    assert all(c.id.startswith(f"{PREFIX[case_set]}-{c.split}-{c.domain}-") for c in cases)
-    assert len({c.id for c in cases}) == len(cases)
-    assert {c.query.casefold() for c in dev}.isdisjoint({c.query.casefold() for c in test})
-    urls = [p.url for c in cases for p in c.pages]
-    assert len(set(urls)) == len(urls)
+    assert_sizes_ids_and_halves(case_set, SIZES[case_set], PREFIX[case_set])
 
 
 @pytest.mark.parametrize("case_set", V3_SETS)
 def test_no_query_url_or_id_in_common_with_v1_or_v2(case_set: str) -> None:
-    earlier = [c for s in EARLIER for c in load_cases(s)]
-    cases = load_cases(case_set)
-    assert {c.query.casefold() for c in cases}.isdisjoint({c.query.casefold() for c in earlier})
-    assert {p.url for c in cases for p in c.pages}.isdisjoint({p.url for c in earlier for p in c.pages})
-    assert {c.id for c in cases}.isdisjoint({c.id for c in earlier})
+    assert_independent(case_set, EARLIER)
 
 
 @pytest.mark.parametrize("case_set", V3_SETS)

@@ -19,21 +19,17 @@ from authorag.benchmarks.tracks.trust_data import (
     V2_TOPICS,
     V4_SETS,
     V4_TOPICS,
-    RerankCase,
     form_of,
     load_cases,
 )
 from authorag.cli import main
 from authorag.domains import parse_host
+from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and_halves, page_texts
 
 SIZES = {"trust-pairs-v4": 64, "no-harm-pairs-v4": 64, "rerank-lists-v4": 16}
 PREFIX = {"trust-pairs-v4": "tp4", "no-harm-pairs-v4": "nhp4", "rerank-lists-v4": "rl4"}
 EARLIER = [s for s in FILES if s not in V4_SETS]
 SPLITS = ("dev", "test")
-
-
-def _texts(cases: tuple[RerankCase, ...] | list[RerankCase]) -> set[str]:
-    return {" ".join(p.text.split()).casefold() for c in cases for p in c.pages}
 
 
 def test_v4_topics_are_new() -> None:
@@ -44,26 +40,15 @@ def test_v4_topics_are_new() -> None:
 
 @pytest.mark.parametrize("case_set", V4_SETS)
 def test_sizes_ids_and_halves_are_disjoint(case_set: str) -> None:
+    assert_sizes_ids_and_halves(case_set, SIZES[case_set], PREFIX[case_set])
     cases = load_cases(case_set)
-    assert len(cases) == SIZES[case_set]
-    dev, test = load_cases(case_set, "dev"), load_cases(case_set, "test")
-    assert len(dev) == len(test) == SIZES[case_set] // 2
-    assert all(c.id.startswith(f"{PREFIX[case_set]}-{c.split}-{c.domain}-") for c in cases)
-    assert len({c.id for c in cases}) == len(cases)
-    assert {c.query.casefold() for c in dev}.isdisjoint({c.query.casefold() for c in test})
-    urls = [p.url for c in cases for p in c.pages]
-    assert len(set(urls)) == len(urls)
-    assert len(_texts(cases)) == len(urls)
+    assert len(page_texts(cases)) == sum(len(c.pages) for c in cases)
 
 
 @pytest.mark.parametrize("case_set", V4_SETS)
 def test_no_query_url_text_or_id_in_common_with_v1_to_v3(case_set: str) -> None:
-    earlier = [c for s in EARLIER for c in load_cases(s)]
-    cases = load_cases(case_set)
-    assert {c.query.casefold() for c in cases}.isdisjoint({c.query.casefold() for c in earlier})
-    assert {p.url for c in cases for p in c.pages}.isdisjoint({p.url for c in earlier for p in c.pages})
-    assert _texts(cases).isdisjoint(_texts(earlier))
-    assert {c.id for c in cases}.isdisjoint({c.id for c in earlier})
+    assert_independent(case_set, EARLIER)
+    assert page_texts(load_cases(case_set)).isdisjoint(page_texts([c for s in EARLIER for c in load_cases(s)]))
 
 
 @pytest.mark.parametrize("case_set", ["trust-pairs-v4", "no-harm-pairs-v4"])
