@@ -10,7 +10,9 @@ way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and Fr
 2. drops the language's stop words (short function-word lists written for authorag:
    :data:`STOPWORDS`), unless ``drop_stopwords=False`` (BM25 keeps them: its IDF weighs them);
 3. stems each word with the language's Snowball stemmer (``snowballstemmer``; the faster
-   ``PyStemmer`` is used when installed, with the same stems);
+   ``PyStemmer`` is used when installed, with the same stems), each distinct word once: the
+   reduced stems of the last :data:`STEMS_REMEMBERED` words per language are remembered (pages
+   share most of their words, and the pure-Python stemmer costs about 20 µs a word);
 4. folds accents and other diacritics off the stems (``médic`` -> ``medic``), so a query typed
    without accents ("medicament", "vacunacion") matches the page's "médicament", "vacunación".
    The German stemmer already maps umlauts (``kündigung`` -> ``kundig``);
@@ -207,12 +209,35 @@ def fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
-@cache
-def _stemmer(language: str) -> Callable[[list[str]], list[str]]:
-    import snowballstemmer  # pyright: ignore[reportMissingTypeStubs]
+STEMS_REMEMBERED = 50_000
+"""Distinct words per language whose reduced stem :func:`stem_words` remembers; when full, it
+forgets them all and starts again (so memory stays bounded: a few MB per language)."""
 
-    stem: Callable[[list[str]], list[str]] = snowballstemmer.stemmer(_SNOWBALL[language]).stemWords  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    return stem
+
+class _Stems:
+    """One language's words reduced as :func:`stem_words` reduces them (Snowball stem, folded, a
+    German zu-infinitive joined), each distinct word stemmed once while remembered."""
+
+    def __init__(self, language: str) -> None:
+        import snowballstemmer  # pyright: ignore[reportMissingTypeStubs]
+
+        self.language = language
+        self._stem: Callable[[list[str]], list[str]] = snowballstemmer.stemmer(_SNOWBALL[language]).stemWords  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        self._known: dict[str, str] = {}
+
+    def __call__(self, words: list[str]) -> list[str]:
+        known = self._known
+        new = [w for w in dict.fromkeys(words) if w not in known]
+        if new:
+            if len(known) + len(new) > STEMS_REMEMBERED:
+                known.clear()
+            known.update(zip(new, _reduced(self._stem(new), self.language)))
+        return [known[w] for w in words]
+
+
+@cache
+def _stemmer(language: str) -> _Stems:
+    return _Stems(language)
 
 
 def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset(), *,
@@ -229,7 +254,7 @@ def terms(text: str, language: str, extra_stopwords: frozenset[str] = frozenset(
         return tokenize(text, extra_stopwords)
     stop = STOPWORDS[language] if drop_stopwords else frozenset()
     stop = stop | extra_stopwords if extra_stopwords else stop
-    return _reduced(_stemmer(language)(tokenize(text, stop)), language)
+    return _stemmer(language)(tokenize(text, stop))
 
 
 def stem_words(words: list[str], language: str) -> list[str]:
@@ -237,7 +262,7 @@ def stem_words(words: list[str], language: str) -> list[str]:
     :data:`LEXICAL_LANGUAGES`."""
     if language not in _SNOWBALL:
         return words
-    return _reduced(_stemmer(language)(words), language)
+    return _stemmer(language)(words)
 
 
 def _reduced(stems: list[str], language: str) -> list[str]:
@@ -253,5 +278,5 @@ def stopwords_for(language: str) -> frozenset[str]:
 
 
 __all__ = ["DEFAULT_LANGUAGE", "DETECTIONS_REMEMBERED", "LEXICAL_LANGUAGES", "PLAIN", "POOL_CHARS", "POOL_CONFIDENCE", "QUERY_CONFIDENCE",
-           "SAMPLE_CHARS", "STOPWORDS", "LanguageGuess", "LanguageSource", "detect_language", "fold", "stem_words",
+           "SAMPLE_CHARS", "STOPWORDS", "LanguageGuess", "LanguageSource", "STEMS_REMEMBERED", "detect_language", "fold", "stem_words",
            "stopwords_for", "terms", "warm_up"]

@@ -12,6 +12,7 @@ from authorag.relevance.language import (
     LanguageGuess,
     detect_language,
     fold,
+    stem_words,
     terms,
 )
 from authorag.types import Candidate
@@ -96,3 +97,20 @@ def test_bm25_language_is_checked() -> None:
     with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', "
                                           r"got 'german'; use 'plain'"):
         BM25Relevance(language="german")
+
+
+def test_remembered_stems_are_the_stemmers_and_memory_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import snowballstemmer  # pyright: ignore[reportMissingTypeStubs]
+
+    from authorag.relevance import language
+
+    words = ["kündigungsfristen", "abzugeben", "häuser", "kündigungsfristen", "häuser"]
+    fresh = snowballstemmer.stemmer("german").stemWords(words)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    assert stem_words(words, "de") == ["kundigungsfrist", "abgeb", "haus", "kundigungsfrist", "haus"]
+    assert stem_words(words, "de") == [language.join_zu(language.fold(s)) for s in fresh]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    monkeypatch.setattr(language, "STEMS_REMEMBERED", 3)
+    stems = language._Stems("en")  # pyright: ignore[reportPrivateUsage]
+    assert stems(["running", "runs", "ran", "running"]) == ["run", "run", "ran", "run"]
+    assert len(stems._known) == 3  # pyright: ignore[reportPrivateUsage]
+    assert stems(["jumped"]) == ["jump"]
+    assert len(stems._known) == 1  # full: forgot the rest and started again  # pyright: ignore[reportPrivateUsage]
