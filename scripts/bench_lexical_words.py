@@ -16,6 +16,7 @@ import os
 import platform
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,6 +29,15 @@ from authorag.relevance.coverage import coverage_and_stuffing
 from authorag.types import Candidate
 
 Request = tuple[str, list[Candidate]]
+
+
+def cpu_model() -> str | None:
+    """The CPU's model name as Linux reports it (None elsewhere): CPU times differ between machines."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), None)
+    except OSError:
+        return None
 
 
 def requests(language: str, n: int, pages: int, words: int) -> list[Request]:
@@ -88,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
             "language": args.language, "requests": args.requests, "pages": args.pages, "words": args.words,
             "repeat": args.repeat, "scorer": args.scorer, "query": reqs[0][0] if reqs else None,
             "cpu_ms_per_request": round(ms, 3), "cpus": os.cpu_count(),
-            "load_average": os.getloadavg()[0], "python": platform.python_version()}, indent=2) + "\n")
+            "load_average": os.getloadavg()[0], "python": platform.python_version(),
+            "snowballstemmer": version("snowballstemmer"), "cpu_model": cpu_model()}, indent=2) + "\n")
     return 0
 
 
