@@ -29,6 +29,17 @@ from authorag.priors.table import load_prior
     ("reference", "gesundheitsinformation.de", 0.8, "research institute"),
     ("reference", "sepe.es", 0.8, "national agency"),
     ("reference", "lba.de", 0.8, "national agency"),
+    ("reference", "mieterbund.de", 0.75, "housing association"),
+    ("reference", "adac.de", 0.75, "automobile club"),
+    ("reference", "ccoo.es", 0.7, "trade union"),
+    ("reference", "barmer.de", 0.75, "health insurer"),
+    ("reference", "krebshilfe.de", 0.8, "patient charity"),
+    ("reference", "croix-rouge.fr", 0.8, "red cross"),
+    ("reference", "bundesarchiv.de", 0.8, "museum or archive"),
+    ("reference", "charite.de", 0.8, "university hospital"),
+    ("reference", "www.cci.fr", 0.75, "chamber"),
+    ("reference", "autoritedelaconcurrence.fr", 0.8, "national agency"),
+    ("reference", "citizensadvice.org.uk", 0.8, "public information"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
