@@ -12,7 +12,8 @@ way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and Fr
 3. stems each word with the language's Snowball stemmer (``snowballstemmer``; the faster
    ``PyStemmer`` is used when installed, with the same stems), each distinct word once: the
    reduced stems of the last :data:`STEMS_REMEMBERED` words per language are remembered (pages
-   share most of their words, and the pure-Python stemmer costs about 20 µs a word);
+   share most of their words, and the pure-Python stemmer is slow:
+   ``benchmarks/results/relevance_cost/stems/``);
 4. folds accents and other diacritics off the stems (``médic`` -> ``medic``), so a query typed
    without accents ("medicament", "vacunacion") matches the page's "médicament", "vacunación".
    The German stemmer already maps umlauts (``kündigung`` -> ``kundig``);
