@@ -42,6 +42,7 @@ Example:
 """
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -225,15 +226,20 @@ class _Stems:
         self.language = language
         self._stem: Callable[[list[str]], list[str]] = snowballstemmer.stemmer(_SNOWBALL[language]).stemWords  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
         self._known: dict[str, str] = {}
+        self._lock = threading.Lock()  # a Snowball stemmer object keeps its word in itself: one call at a time
 
     def __call__(self, words: list[str]) -> list[str]:
         known = self._known
-        new = [w for w in dict.fromkeys(words) if w not in known]
+        got = {w: known.get(w) for w in dict.fromkeys(words)}  # read once: another thread may forget them
+        new = [w for w, stem in got.items() if stem is None]
         if new:
+            with self._lock:
+                stems = _reduced(self._stem(new), self.language)
+            got.update(zip(new, stems))
             if len(known) + len(new) > STEMS_REMEMBERED:
                 known.clear()
-            known.update(zip(new, _reduced(self._stem(new), self.language)))
-        return [known[w] for w in words]
+            known.update(zip(new, stems))
+        return [got[w] or "" for w in words]
 
 
 @cache
