@@ -18,17 +18,20 @@ _SERVICE_EN = {"refund", "refunds", "tax", "taxes", "login", "signin", "verify",
                "account", "accounts", "support", "helpdesk", "portal", "claim", "claims", "payment", "payments",
                "pay", "benefit", "benefits", "grant", "grants", "relief", "stimulus", "update", "alert", "alerts",
                "online", "service", "services", "help", "auth", "rebate", "fine", "fines", "penalty", "notice",
-               "vaccine", "covid", "parcel", "delivery", "tracking", "pending", "survey"}
+               "vaccine", "covid", "parcel", "delivery", "tracking", "pending", "survey", "application",
+               "compensation", "complaint"}
 _SERVICE_ES = {"devolucion", "devoluciones", "reembolso", "pago", "pagos", "multa", "multas", "cita", "citas",
                "tramite", "tramites", "envio", "envios", "paquete", "entrega", "verificacion", "verificar",
                "cuenta", "acceso", "ayuda", "ayudas", "subsidio", "renta", "impuestos", "notificacion", "aviso",
-               "sancion", "deuda", "pendiente", "encuesta"}
+               "sancion", "deuda", "pendiente", "encuesta", "solicitud", "indemnizacion", "reclamacion",
+               "formulario"}
 _SERVICE_FR = {"remboursement", "paiement", "amende", "amendes", "compte", "connexion", "aide", "aides", "impots",
                "colis", "livraison", "suivi", "avis", "renouvellement", "dossier", "allocation", "allocations",
-               "securise", "attente", "enquete"}
+               "securise", "attente", "enquete", "demande", "indemnisation", "reclamation", "formulaire"}
 _SERVICE_DE = {"erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "konto", "anmeldung", "verifizierung",
                "bestaetigung", "hilfe", "foerderung", "steuer", "steuern", "paket", "sendung", "zustellung",
-               "bussgeld", "mahnung", "warnung", "sicherheit", "umfrage"}
+               "bussgeld", "mahnung", "warnung", "sicherheit", "umfrage", "antrag", "entschaedigung",
+               "beschwerde", "formular"}
 SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE)
 """Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
 

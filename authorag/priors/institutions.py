@@ -37,6 +37,12 @@ PHISHING_VALUE = 0.05
 PREDATORY_VALUE = 0.1
 HIJACKED_VALUE = 0.05
 """A clone made to pass for a real journal: an impersonation, valued as a phishing site."""
+PUBLIC_BODY_KINDS = frozenset({"national agency", "public information", "central bank", "financial supervisor",
+                               "weather service", "health insurer"})
+"""Kinds of ``reference_works.csv`` rows that are public bodies (an agency, a central bank, a
+regulator, a statutory health insurer, an official advice service): a look-alike name that puts
+one's name beside a service word (``kfw-foerderung-antrag.de``) claims it
+(:mod:`authorag.priors.targets`)."""
 
 
 def read_universities(rows: Rows) -> Values:
@@ -108,6 +114,6 @@ def read_hijacked(rows: Rows) -> Values:
         yield r["host"], HIJACKED_VALUE, "hijacked journal"
 
 
-__all__ = ["HIJACKED_VALUE", "OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "policy_only", "read_decodex",
+__all__ = ["HIJACKED_VALUE", "OWNERSHIP_CAP", "PERENNIAL_POLICY_ONLY", "PHISHING_VALUE", "PREDATORY_VALUE", "PUBLIC_BODY_KINDS", "policy_only", "read_decodex",
            "read_government", "read_hijacked", "read_legitphish", "read_municipalities", "read_predatory", "read_reference", "read_universities",
            "read_wikiproject"]

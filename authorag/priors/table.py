@@ -241,8 +241,8 @@ class PriorTable:
                     found.append(sv)
                     matched = k if matched is None or len(k) > len(matched) else matched
                     break
-        if not found and host is not None and host == domain and not host.startswith("www."):
-            found, matched = self._www_fallback(host)  # a bare public suffix: nhs.uk is www.nhs.uk
+        if not found and host is not None and host == domain:
+            found, matched = self._www_fallback(host)  # nhs.uk is www.nhs.uk; www.notaires.fr is notaires.fr
         rule = match_rule(host, self.rules)
         refused = None if rule is None else refusal(rule, host, domain)
         if refused is not None:
@@ -305,9 +305,12 @@ class PriorTable:
         return tuple(out)
 
     def _www_fallback(self, host: str) -> tuple[list[SourceValue], str | None]:
-        www = "www." + host
-        found = [sv for t in self._tables.values() if (sv := t.get(www)) is not None]
-        return found, www if found else None
+        """The entries of the same site under its other name, when a public suffix is itself a site:
+        a source lists ``www.nhs.uk`` (the registrable domain under the suffix ``nhs.uk``) or the
+        bare suffix ``notaires.fr``, whose site is the registrable domain ``www.notaires.fr``."""
+        other = host[4:] if host.startswith("www.") else "www." + host
+        found = [sv for t in self._tables.values() if (sv := t.get(other)) is not None]
+        return found, other if found else None
 
     def score(self, candidates: Sequence[Candidate]) -> list[AuthorityDetail]:
         """One detail per candidate (``AuthorityScorer`` protocol)."""

@@ -13,8 +13,9 @@ suffix (:func:`listed_domains`: the .gov registry, the UK government's gov.uk li
 no popularity list knows is still a name to imitate; and, whatever its trust, a national agency
 or regional government of :func:`public_bodies` or a brand phishing imitates
 (:mod:`authorag.priors.brands`, kind ``brand``): look-alike targets, not trust sources. It is an ``institution`` when a public
-body's suffix rule (government, military, treaty, national health service) vouches for it or a
-registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
+body's suffix rule (government, military, treaty, national health service) vouches for it, the
+``reference`` source lists it as a public body (``kfw.de``, a national agency outside a government
+suffix) or a registry lists it as a national body; ``office-only`` when a registry lists it as a state, county,
 city or council site, or its name is a common word (``treasury.gov``, ``weather.com``: place names
 and words are common in firms' names, ``boston-tax-services``, ``treasury-payment-solutions``);
 ``trusted`` otherwise. Every
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from authorag.domains import parse_host
 from authorag.priors.brands import impersonated_brands
+from authorag.priors.institutions import PUBLIC_BODY_KINDS
 from authorag.priors.registry import DOTGOV_FILE, UK_GOV_FILE, registered_domains
 from authorag.priors.rules import DEFAULT_RULES, NATIONAL_BODIES, match_rule
 from authorag.trust import DEFAULT_TRUST_RULE
@@ -147,9 +149,14 @@ def _label(domain: str, suffix: str) -> str:
     return domain[: -len(suffix) - 1] if suffix and domain.endswith("." + suffix) else domain
 
 
-def _public_body(domain: str) -> bool:
+def _public_body(domain: str, reference: Mapping[str, SourceValue]) -> bool:
+    """A public body's suffix rule vouches for ``domain``, or the ``reference`` source lists it as a
+    public body (:data:`~authorag.priors.institutions.PUBLIC_BODY_KINDS`: ``kfw.de``, a national agency)."""
     rule = match_rule(domain, DEFAULT_RULES)
-    return rule is not None and rule.suffix not in ACADEMIC_SUFFIXES
+    if rule is not None:
+        return rule.suffix not in ACADEMIC_SUFFIXES
+    sv = reference.get(domain)
+    return sv is not None and sv.raw in PUBLIC_BODY_KINDS
 
 
 def _row(prior: PriorSources, domain: str, kind: str) -> Target:
@@ -166,15 +173,16 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
     """
     candidates = _candidates(prior)
     domains = set(registrable_keys(candidates))
+    reference = prior.source_tables.get("reference", {})
     rows: dict[str, Target] = {}
     for d in sorted(domains):
         trust = DEFAULT_TRUST_RULE.value(prior.lookup_host(d, d))
         if trust >= TRUSTED_FROM:
-            rows[d] = _row(prior, d, "institution" if _public_body(d) else "trusted")
+            rows[d] = _row(prior, d, "institution" if _public_body(d, reference) else "trusted")
         elif trust > DEFAULT_TRUST_RULE.unknown_level:
             rows[d] = _row(prior, d, "known")
     named = {p.domain: "institution" for k in candidates if (p := parse_host(k, strict=False)).domain
-             and p.domain != k and _public_body(p.domain)}
+             and p.domain != k and _public_body(p.domain, reference)}
     registry_only: set[str] = set()
     bodies = public_bodies().keys() | impersonated_brands().keys()
     for d, kind in sorted(named.items()) + sorted((listed or {}).items()):

@@ -52,6 +52,10 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("dwd-de.unwetter-warnung.info", "brand claim", "dwd.de"),  # a listed agency beside its country code
     ("cdc-login.com", "brand claim", "cdc.gov"),
     ("census-official.net", "brand claim", "census.gov"),  # a common word beside an office word
+    # agencies outside a government suffix that the reference source lists as public bodies
+    ("kfw-foerderung-antrag.de", "brand claim", "kfw.de"),
+    ("lba-entschaedigung-portal.de", "brand claim", "lba.de"),
+    ("elster-steuer-hilfe.de", "brand claim", "elster.de"),
 ])
 def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
@@ -199,6 +203,19 @@ def test_target_rows_from_lists_under_government_suffixes() -> None:
         ("acmenews.com", "trusted"),
         ("weather.com", "office-only")]  # a firm's name that is a dictionary word of four letters or more
     assert [t for d, _, t, _ in rows if d == "dvla.gov.uk"] == [pytest.approx(0.743)]
+
+
+def test_target_rows_read_public_bodies_from_the_reference_source() -> None:
+    from authorag.priors.sources import SOURCES
+    from authorag.priors.table import PriorTable
+    from authorag.priors.targets import target_rows
+
+    prior = PriorTable([SOURCES["reference"]], rules=(), lookalikes=None)
+    kinds = {d: k for d, _, _, k in target_rows(prior, {})}
+    # an agency, a central bank, a statutory health insurer: claimed by a service word beside the name
+    assert [kinds[d] for d in ("kfw.de", "bundesbank.de", "barmer.de")] == ["institution"] * 3
+    # a newsroom and a research society: claimed only by an office word
+    assert [kinds[d] for d in ("zdf.de", "mpg.de")] == ["trusted"] * 2
 
 
 def _phishing_rows() -> list[tuple[str, str]]:

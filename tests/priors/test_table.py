@@ -65,6 +65,11 @@ def test_credibility_evidence_of_the_new_sources(prior) -> None:  # type: ignore
     # a bare public suffix that is a site (nhs.uk) finds the site's www. entry
     nhs = prior.lookup("nhs.uk")
     assert nhs.tier == "table" and nhs.matched == "www.nhs.uk" and nhs.credibility == 0.85
+    # and the other way: notaires.fr is a public suffix whose site is www.notaires.fr, listed bare
+    notaires = prior.lookup("https://www.notaires.fr/fr")
+    assert notaires.tier == "table" and notaires.matched == "notaires.fr"
+    assert [(s.name, s.value, s.raw) for s in notaires.credibility_sources] == [
+        ("reference", 0.8, "professional body")]
 
 
 def test_host_credibility_reads_below_the_domain_only(prior) -> None:  # type: ignore[no-untyped-def]
