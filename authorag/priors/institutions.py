@@ -38,9 +38,10 @@ PREDATORY_VALUE = 0.1
 HIJACKED_VALUE = 0.05
 """A clone made to pass for a real journal: an impersonation, valued as a phishing site."""
 PUBLIC_BODY_KINDS = frozenset({"national agency", "public information", "central bank", "financial supervisor",
-                               "weather service", "health insurer"})
+                               "weather service", "health insurer", "parliament or court"})
 """Kinds of ``reference_works.csv`` rows that are public bodies (an agency, a central bank, a
-regulator, a statutory health insurer, an official advice service): a look-alike name that puts
+regulator, a statutory health insurer, an official advice service, a parliament or a court; not a
+regional government, whose name is a place: a firm is named after its town): a look-alike name that puts
 one's name beside a service word (``kfw-foerderung-antrag.de``) claims it
 (:mod:`authorag.priors.targets`)."""
 

@@ -40,6 +40,13 @@ from authorag.priors.table import load_prior
     ("reference", "www.cci.fr", 0.75, "chamber"),
     ("reference", "autoritedelaconcurrence.fr", 0.8, "national agency"),
     ("reference", "citizensadvice.org.uk", 0.8, "public information"),
+    ("reference", "comunidad.madrid", 0.7, "regional government"),
+    ("reference", "bger.ch", 0.8, "parliament or court"),
+    ("reference", "ams.at", 0.8, "national agency"),
+    ("reference", "fundeu.es", 0.8, "reference"),
+    ("reference", "stiftung-warentest.de", 0.8, "consumer organisation"),
+    ("reference", "kbv.de", 0.8, "professional body"),
+    ("reference", "landwirtschaftskammer.de", 0.75, "public information"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
