@@ -378,13 +378,16 @@ def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
     """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`), in one pass."""
     from authorag.priors.rules import DEFAULT_RULES
 
+    from authorag.priors.targets import public_bodies
+
     known: list[str] = []
     index = LookalikeIndex((), closed=(r.suffix for r in DEFAULT_RULES))
     names = impersonated_brands()
+    bodies = public_bodies()
     for domain, suffix, kind in rows:
         if kind in _KINDS:
             index.add(domain, suffix, cast(TargetKind, kind), names.get(domain, ()))
-        if kind not in ("common", "office-only"):
+        if kind not in ("common", "office-only") or domain in bodies:  # a regional government spelled out
             known.append(domain)
     index.known = frozenset(known)
     return index

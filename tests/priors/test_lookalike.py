@@ -56,6 +56,9 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("kfw-foerderung-antrag.de", "brand claim", "kfw.de"),
     ("lba-entschaedigung-portal.de", "brand claim", "lba.de"),
     ("elster-steuer-hilfe.de", "brand claim", "elster.de"),
+    # a regional government's domain spelled out, however far the tables trust it
+    ("comunidad-madrid.cita-medica-online.com", "domain spelled", "comunidad.madrid"),
+    ("bayern-de.steuer-hilfe.com", "domain spelled", "bayern.de"),
 ])
 def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
