@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from authorag.rerankers.calibration import named
+
 if TYPE_CHECKING:
     from authorag.rerankers.fusion import WindowText
 
@@ -63,7 +65,8 @@ def no_lead(relevance: Array, stuffed: NDArray[np.bool_] | None, on_topic: float
 
 
 RESTATED_NOTE = "pages that restate the question rank below the least relevant on-topic page that does not"
-"""The note :func:`~authorag.rerankers.fusion.fuse` adds when :func:`restated_no_lead` lowered a candidate's relevance."""
+"""The note :func:`~authorag.rerankers.fusion.fuse` adds when :func:`restated_no_lead` lowered a candidate's relevance
+(followed by the lowered candidates' names, when the window text has them)."""
 
 
 def restated_no_lead(relevance: Array, text: WindowText, on_topic: float) -> tuple[Array, str | None]:
@@ -76,7 +79,8 @@ def restated_no_lead(relevance: Array, text: WindowText, on_topic: float) -> tup
     lead over a page that answers it in its own words: among on-topic pages trust orders them.
     Nothing changes when no on-topic candidate answers without restating it (nothing to measure
     against). Run before :func:`no_lead`, so a stuffed page still ranks below a restating one. The
-    note (:data:`RESTATED_NOTE`) when any was lowered, else None.
+    note (:data:`RESTATED_NOTE`, then ``: NAMES`` of the lowered candidates, :func:`named`, when
+    ``text.names`` has them) when any was lowered, else None.
 
     Example:
         >>> from authorag.rerankers.fusion import WindowText
@@ -101,7 +105,8 @@ def restated_no_lead(relevance: Array, text: WindowText, on_topic: float) -> tup
     lowered = restates & (relevance >= on_topic) & (relevance > kept)
     if not lowered.any():
         return relevance, None
-    return np.where(lowered, kept, relevance), RESTATED_NOTE
+    which = named(lowered, text.names)
+    return np.where(lowered, kept, relevance), f"{RESTATED_NOTE}: {which}" if which else RESTATED_NOTE
 
 
 __all__ = ["ANSWER_WORDS", "NO_LEAD_MARGIN", "NO_LEAD_NOTE", "RESTATED_NOTE", "no_lead", "restated_no_lead"]

@@ -61,7 +61,7 @@ def test_pipeline_bm25_then_authority(store: InMemoryDocumentStore) -> None:
     mayo = out[0].meta["authority"]
     assert mayo["relevance_norm"] == pytest.approx(mix[MAYO] / max(mix[u] for u in s if u != BLOG))
     assert mayo["relevance_note"] == (  # example.biz restates the question: no lead either
-        f"keyword-stuffed, not used as the relevance reference: {BLOG}; {NO_LEAD_NOTE}; {RESTATED_NOTE}")
+        f"keyword-stuffed, not used as the relevance reference: {BLOG}; {NO_LEAD_NOTE}; {RESTATED_NOTE}: {BIZ}")
     assert out[0].score == pytest.approx(0.5 + 0.5 * (0.5 * mayo["relevance_norm"] + 0.5 * mayo["trust"]))
     assert out[1].meta["authority"]["tier"] == "hosted"  # a user's blog on blogspot
     assert out[0].meta["authority"]["relevance"] == pytest.approx(s[MAYO])  # incoming score kept

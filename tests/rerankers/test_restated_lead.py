@@ -88,7 +88,17 @@ def test_between_equally_trusted_pages_the_one_that_answers_comes_first(order: t
     by_url = {c.url: c.scores for c in ranking.candidates}
     assert by_url[FARM][RELEVANCE_NORM_SCORE] == pytest.approx(by_url[SHOP][RELEVANCE_NORM_SCORE] - NO_LEAD_MARGIN)
     assert by_url[FARM][FUSED_SCORE] >= 0.5  # still on topic
-    assert RESTATED_NOTE in ranking.provenance["relevance_note"]
+    assert f"{RESTATED_NOTE}: {FARM}" in ranking.provenance["relevance_note"]
+
+
+def test_the_note_names_the_pages_it_lowered() -> None:
+    # the note is about the lowered pages only: not the answer, not the off-topic one that also restates
+    text = WindowText([1.0] * 4, mask(False, False, False, False), names=["https://a.example/q", "https://b.example/a",
+                                                                          "https://c.example/q2", "https://d.example/o"],
+                      restates=mask(True, False, True, True))
+    cal, note = restated_no_lead(np.array([1.0, 0.7, 0.9, 0.3]), text, 0.55)
+    assert cal[1] == 0.7 and cal[3] == 0.3
+    assert note == f"{RESTATED_NOTE}: https://a.example/q, https://c.example/q2"
 
 
 def test_nothing_changes_when_no_on_topic_page_answers_without_restating() -> None:
