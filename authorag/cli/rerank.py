@@ -5,6 +5,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Mapping
 from typing import Any, get_args
 
 from authorag.adapters import DEFAULT_URL_KEYS, url_from_metadata
@@ -34,8 +35,8 @@ def register(sub: Subparsers[argparse.ArgumentParser]) -> None:
                                                       "a string 'text'")
     add_max_input(p)
     p.add_argument("--json", action="store_true",
-                   help="print one JSON object (query, provenance: scorer, prior stores, policy; results) "
-                        "instead of one JSON line per candidate")
+                   help="print one JSON object (query, provenance: scorer, prior stores, policy, with "
+                        "--suitability the question's topic; results) instead of one JSON line per candidate")
     _add_relevance(p, "cascade-or-bm25")
     add_policy_options(p)
     _add_suitability(p)
@@ -150,7 +151,10 @@ def _rerank(args: argparse.Namespace) -> int:
     if not args.json:
         write_jsonl(results)
         return 0
-    provenance = {k: v for k, v in ranking.provenance.items() if k != "suitability"}  # per candidate: in results
+    provenance = dict(ranking.provenance)
+    suit: Mapping[str, Any] | None = provenance.get("suitability")
+    if suit is not None:  # its per-candidate part is in the results; the question's topic and YMYL flag are not
+        provenance["suitability"] = {k: v for k, v in suit.items() if k != "candidates"}
     print(json.dumps({"version": JSON_VERSION, "query": args.query, "provenance": provenance, "results": results},
                      ensure_ascii=False, indent=1))
     return 0

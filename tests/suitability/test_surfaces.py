@@ -36,6 +36,16 @@ def test_cli_rerank_with_suitability(capsys: pytest.CaptureFixture[str], tmp_pat
     assert rows[1]["authority"]["suitability"] == pytest.approx(0.0025)
 
 
+def test_cli_rerank_json_says_the_question_s_topic(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # every candidate's suitability is read against the question's topic: --json must say which it was
+    code, out, _ = _run(capsys, "rerank", "-q", QUERY, "-i", str(_jsonl(tmp_path)), "--no-learned",
+                        "--suitability", "--json")
+    suit = json.loads(out)["provenance"]["suitability"]
+    assert code == 0
+    assert (suit["query"]["topic"], suit["query"]["ymyl"]) == ("health", True)
+    assert "candidates" not in suit  # per candidate: in the results
+
+
 def test_cli_rerank_without_suitability_has_no_source_type(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _, out, _ = _run(capsys, "rerank", "-q", QUERY, "-i", str(_jsonl(tmp_path)), "--no-learned")
     row = json.loads(out.splitlines()[0])
