@@ -92,8 +92,18 @@ def path_votes(path: str) -> list[Vote]:
     """Votes from the lower-cased URL path (and query): ``/product/``, ``/questions/``, ``/blog/`` ..."""
     if len(path) <= 1 or _ANY_PATH_CUE.search(path) is None:
         return []
-    return [(t, w, "path", f"{why} ({m.group(0)[:30]})") for t, w, why, rx in _PATH_CUES
+    return [(t, w, "path", f"{why} ({_quote(m.group(0))})") for t, w, why, rx in _PATH_CUES
             if (m := rx.search(path)) is not None]
+
+
+_QUOTED = 30
+"""Characters of a matched path part a reason quotes; a longer one is cut and ends in ``…``."""
+
+
+def _quote(part: str) -> str:
+    """``part`` as a reason quotes it: whole up to :data:`_QUOTED` characters, else cut, with ``…``
+    saying it was (``/how-to-revoke-a-leaked-github…``, not a path part the URL does not have)."""
+    return part if len(part) <= _QUOTED else f"{part[:_QUOTED]}…"
 
 
 # Text cues are plain phrases. One regex over page text costs about as much as the whole list of

@@ -35,6 +35,10 @@ def test_text_votes_reads_only_the_prefix() -> None:
     ("/forum/questions/12", [("forum", 0.65, "path", "forum path (/forum/)")]),
     ("/2020/05/01/story", [("news", 0.5, "path", "news path (/2020/05/01/)")]),
     ("/shop/blog/x", [("commercial", 0.6, "path", "shop path (/shop/)"), ("blog", 0.55, "path", "blog path (/blog/)")]),
+    # a long match is cut at 30 characters, and the reason says so: the quote is not the whole path part
+    ("/how-to-revoke-a-leaked-github-personal-access-token",
+     [("content_farm", 0.45, "path", "how-to farm path (/how-to-revoke-a-leaked-github…)")]),
+    ("/what-is-an-etf", [("content_farm", 0.45, "path", "how-to farm path (/what-is-an-etf)")]),
 ])
 def test_path_votes(path: str, votes: list[object]) -> None:
     assert path_votes(path) == votes
