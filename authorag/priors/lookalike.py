@@ -377,7 +377,6 @@ def _read_targets() -> Iterator[tuple[str, str, str]]:
 def index_from_rows(rows: Iterable[tuple[str, str, str]]) -> LookalikeIndex:
     """The index over ``(domain, suffix, kind)`` rows of a target list (:mod:`authorag.priors.targets`), in one pass."""
     from authorag.priors.rules import DEFAULT_RULES
-
     from authorag.priors.targets import public_bodies
 
     known: list[str] = []
