@@ -76,6 +76,8 @@ MIN_EDIT_LENGTH = 6
 """Public bodies' names shorter than this are not compared by edit distance (short names collide by chance)."""
 MIN_MEDIA_EDIT_LENGTH = 9
 """Other targets' names are compared only from this length, and only by a substituted or swapped letter."""
+MAX_JOINED = 3
+"""The most hyphen-joined words of a target's name a look-alike's tokens are read as (``service-public``)."""
 MIN_BRAND_LENGTH = 3
 """A target's name shorter than this is never read as a brand (``go.com``)."""
 TARGETS_FILE = "lookalike_targets.csv.gz"
@@ -337,6 +339,29 @@ class LookalikeIndex:
             weak = [w for w in tokens if w != t and w in claims]
             if office or weak:
                 return Lookalike("brand claim", hit[0], f"{t!r} beside {(office or weak)[0]!r}")
+        return self._joined_claim(tokens)
+
+    def _joined_claim(self, tokens: list[str]) -> Lookalike | None:
+        """A target whose name joins words with hyphens (``service-public.fr``,
+        ``deutsche-rentenversicherung.de``) beside a claim among the other tokens
+        (``deutsche-rentenversicherung-antrag.de``): the name is read as up to :data:`MAX_JOINED`
+        consecutive tokens. A name joined from common words only (``supreme-court.gov``,
+        ``service-public.fr``) is claimed only by an office word, as a common word's name is:
+        ``supreme-court-services.com`` reads as a firm's name, ``service-public-gouv.fr`` does not."""
+        from authorag.priors.targets import dictionary_words
+
+        for size in range(2, min(MAX_JOINED, len(tokens) - 1) + 1):
+            for i in range(len(tokens) - size + 1):
+                name = "-".join(tokens[i:i + size])
+                hit = self._brands.get(name)
+                if hit is None:
+                    continue
+                rest = tokens[:i] + tokens[i + size:]
+                common = all(w in dictionary_words() for w in tokens[i:i + size])
+                claims = frozenset() if common else claim_words(name, hit[0], hit[1])
+                said = [w for w in rest if w in OFFICE_WORDS or w in claims]
+                if said:
+                    return Lookalike("brand claim", hit[0], f"{name!r} beside {said[0]!r}")
         return None
 
     def _glued(self, token: str) -> tuple[str, TargetKind] | None:
@@ -398,5 +423,5 @@ def default_index() -> LookalikeIndex:
     return index_from_rows(_read_targets())
 
 
-__all__ = ["EVERY_CHECK", "IMPERSONATION", "LOOKALIKE_CREDIBILITY", "Lookalike", "LookalikeIndex", "default_index",
+__all__ = ["EVERY_CHECK", "IMPERSONATION", "LOOKALIKE_CREDIBILITY", "MAX_JOINED", "Lookalike", "LookalikeIndex", "default_index",
            "index_from_rows", "mixed_script", "skeleton", "unicode_name"]

@@ -135,7 +135,7 @@ def public_bodies() -> Mapping[str, TargetKind]:
 
 
 @cache
-def _dictionary_words() -> frozenset[str]:
+def dictionary_words() -> frozenset[str]:
     """The shipped English word list (``learned_prior_words.txt.gz``) less the names and acronyms
     in it (``proper_names.txt.gz``: ``nasa``, ``medicare``, ``fbi``): a target's name that is a
     common word (``fire.gov.uk``, ``why.gov``) names no one when a firm's name holds it."""
@@ -195,11 +195,11 @@ def target_rows(prior: PriorSources, listed: Mapping[str, TargetKind] | None = N
             registry_only.update(() if d in named else (d,))
     for d, (_, suffix, trust, kind) in list(rows.items()):
         label = _label(d, suffix)
-        if kind in ("institution", "brand", "trusted", "known") and label in _dictionary_words() and (
+        if kind in ("institution", "brand", "trusted", "known") and label in dictionary_words() and (
                 len(label) >= MIN_WORD_LENGTH or d in registry_only):  # a short word only a registry names: 'why.gov'
             rows[d] = (d, suffix, trust, "common" if kind == "known" else "office-only")
     return sorted(rows.values(), key=lambda r: (-r[2], r[0]))
 
 
-__all__ = ["ACADEMIC_SUFFIXES", "PUBLIC_BODIES_FILE", "TRUSTED_FROM", "Target", "listed_domains", "public_bodies",
+__all__ = ["ACADEMIC_SUFFIXES", "PUBLIC_BODIES_FILE", "TRUSTED_FROM", "Target", "dictionary_words", "listed_domains", "public_bodies",
            "registrable_keys", "target_rows"]

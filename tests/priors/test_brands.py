@@ -12,7 +12,7 @@ from authorag.domains import parse_host
 from authorag.priors.brands import home_country, impersonated_brands
 from authorag.priors.claims import countries
 from authorag.priors.lookalike import IMPERSONATION, LookalikeIndex
-from authorag.priors.targets import _dictionary_words, listed_domains  # pyright: ignore[reportPrivateUsage]
+from authorag.priors.targets import dictionary_words, listed_domains
 from authorag.trust import DEFAULT_TRUST_RULE
 from authorag.types import UNKNOWN_LEVEL, candidates_from
 
@@ -93,7 +93,7 @@ def test_every_listed_brand_is_a_registrable_domain_with_names_that_are_not_word
     brands = impersonated_brands()
     assert len(brands) == 208
     assert [d for d in brands if parse_host(d).domain != d] == []
-    assert sorted(n for names in brands.values() for n in names if n in _dictionary_words()) == ["amazon", "google"]
+    assert sorted(n for names in brands.values() for n in names if n in dictionary_words()) == ["amazon", "google"]
     assert brands["google.com"] == ("google", "gmail")
 
 

@@ -56,6 +56,9 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     ("kfw-foerderung-antrag.de", "brand claim", "kfw.de"),
     ("lba-entschaedigung-portal.de", "brand claim", "lba.de"),
     ("elster-steuer-hilfe.de", "brand claim", "elster.de"),
+    # a name whose words are joined by hyphens, read across the look-alike's tokens
+    ("deutsche-rentenversicherung-antrag.de", "brand claim", "deutsche-rentenversicherung.de"),
+    ("seg-social-cita.es", "brand claim", "seg-social.es"),
     # a regional government's domain spelled out, however far the tables trust it
     ("comunidad-madrid.cita-medica-online.com", "domain spelled", "comunidad.madrid"),
     ("bayern-de.steuer-hilfe.com", "domain spelled", "bayern.de"),
@@ -70,7 +73,9 @@ def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str
 
 @pytest.mark.parametrize("host", ["nihr.ac.uk", "whonet.org", "example-clinic.org", "irs.com", "taxrefundhelp.net",
                                   "gov.uk", "nature-walks.net", "stackexchange.com", "bücher.de", "my-blog.com",
-                                  "nhs.uk", "gov.ie", "govtrack.us", "worldpress.org", "amnews.com", "jython.org"])
+                                  "nhs.uk", "gov.ie", "govtrack.us", "worldpress.org", "amnews.com", "jython.org",
+                                  # joined from common words: beside a service word, a firm's name
+                                  "supreme-court-services.com", "access-board-services.com"])
 def test_ordinary_and_listed_hosts_are_not_lookalikes(host: str) -> None:
     from authorag.domains import parse_host
 
@@ -87,7 +92,9 @@ def test_skeleton_mixed_script_and_unicode_name() -> None:
 def test_index_from_given_targets_only() -> None:
     index = LookalikeIndex([("example-agency.gov", "gov", "institution")])
     found = index.check("example-agency-gov.net", "example-agency-gov.net")
-    assert found is None  # the brand is one token: 'example-agency' splits into two words
+    # a name of two words is read across two tokens; common words both, claimed by an office word only
+    assert found is not None and (found.imitates, found.detail) == ("example-agency.gov", "'example-agency' beside 'gov'")
+    assert index.check("example-agency-payment.net", "example-agency-payment.net") is None
     index = LookalikeIndex([("acme.gov", "gov", "institution"), ("acmecorp.com", "com", "trusted")])
     assert index.check("acme-usa.biz", "acme-usa.biz").imitates == "acme.gov"  # type: ignore[union-attr]
     assert index.check("acme-uk.biz", "acme-uk.biz") is None  # another country's word claims nothing
