@@ -3,7 +3,9 @@
 Layers: ``keywords`` (word lists; decide when one topic has the most hits), then ``prototypes``
 (cosine similarity of the query to a few example questions per topic, with the MiniLM encoder of
 :mod:`authorag.relevance.dense`; only when an encoder is given), then an optional LLM. With no
-evidence the topic is ``other``.
+evidence the topic is ``other``. The word lists and example questions are English
+(:data:`TOPIC_LANGUAGES`): a query in another language is left to the LLM layer, or is ``other``
+with a reason that names its language.
 
 Example:
     >>> clf = TopicClassifier()
@@ -23,9 +25,13 @@ import numpy as np
 
 from authorag.errors import ConfigError
 from authorag.relevance.dense import DenseEncoder
+from authorag.relevance.language import detect_language
 from authorag.suitability.taxonomy import DEFAULT_YMYL, TOPICS, Topic, TopicResult
 from authorag.validation import check_unit
 
+TOPIC_LANGUAGES = ("en",)
+"""Languages the keyword lists and example questions are written in; a query the language identifier
+reads as another language (with the query alone) is left to the LLM layer, else topic ``other``."""
 _W = r"(?:s|es|ing|ed)?\b"
 KEYWORDS: Mapping[Topic, str] = {
     "health": r"\b(?:health|disease|cure|treat|treatment|symptom|cancer|diabet\w*|vaccin\w*|vitamin|"
@@ -132,6 +138,9 @@ class TopicClassifier:
     def _classify(self, query: str) -> TopicResult:
         if not query.strip():
             return self._result("other", 0.0, "none", "empty query")
+        guess = detect_language(query)
+        if guess.source == "query" and guess.language not in TOPIC_LANGUAGES:
+            return self._unread(query, guess.language)
         hits: dict[Topic, set[str]] = {t: {m.group(0).lower() for m in rx.finditer(query)}
                                        for t, rx in self._keywords.items()}
         ranked: list[tuple[int, Topic]] = sorted(((len(h), t) for t, h in hits.items() if h), reverse=True)
@@ -166,6 +175,16 @@ class TopicClassifier:
                 best = (label, float(s))
         return best
 
+    def _unread(self, query: str, language: str) -> TopicResult:
+        """The topic of a query in a language the word lists and example questions are not written
+        in: the LLM layer's, when there is one, else ``other``, saying why."""
+        unread = (f"query language {language!r} not read (topic words and example questions: "
+                  f"{', '.join(TOPIC_LANGUAGES)})")
+        answer = None if self.llm is None else self.llm.topic(query)
+        if answer is not None:
+            return self._result(answer, 0.6, "llm", f"LLM topic; {unread}")
+        return self._result("other", 0.0, "none", unread)
+
     def _result(self, topic: Topic, confidence: float, layer: str, reason: str) -> TopicResult:
         return TopicResult(topic, confidence, topic in self.ymyl, layer, reason)  # type: ignore[arg-type]
 
@@ -173,4 +192,4 @@ class TopicClassifier:
         return f"TopicClassifier(prototypes={self.encoder is not None}, llm={self.llm is not None})"
 
 
-__all__ = ["KEYWORDS", "PROTOTYPES", "TopicClassifier", "TopicLLM"]
+__all__ = ["KEYWORDS", "PROTOTYPES", "TOPIC_LANGUAGES", "TopicClassifier", "TopicLLM"]

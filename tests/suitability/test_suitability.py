@@ -15,6 +15,7 @@ from authorag.suitability import (
 )
 from authorag.suitability.classifier import combine
 from authorag.suitability.llm import LLMSourceTypeLayer, path_pattern
+from authorag.suitability.taxonomy import Topic
 from authorag.testing import FakeBackend
 
 
@@ -91,6 +92,25 @@ def test_llm_unreadable_answer_gives_no_vote() -> None:
 def test_topic_keywords(query: str, topic: str, ymyl: bool) -> None:
     r = TopicClassifier().classify(query)
     assert (r.topic, r.ymyl) == (topic, ymyl)
+
+
+def test_topic_of_a_query_in_another_language_is_left_to_the_llm_or_other() -> None:
+    class Topics:  # an LLM topic layer that reads any language
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        def topic(self, query: str) -> Topic | None:
+            self.asked.append(query)
+            return "legal"
+
+    # 'Visa' and 'Gesetz'-like words must not be read as English topic words
+    r = TopicClassifier().classify("Brauche ich ein Visa für die Einreise nach Kanada?")
+    assert (r.topic, r.ymyl, r.layer) == ("other", False, "none")
+    assert r.reason == "query language 'de' not read (topic words and example questions: en)"
+    llm = Topics()
+    r = TopicClassifier(llm=llm).classify("¿Puede mi casero subir el alquiler sin avisar?")
+    assert (r.topic, r.ymyl, r.layer, llm.asked) == ("legal", True, "llm", ["¿Puede mi casero subir el alquiler sin avisar?"])
+    assert r.reason == "LLM topic; query language 'es' not read (topic words and example questions: en)"
 
 
 def test_matrix_default_cells() -> None:
