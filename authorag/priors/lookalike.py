@@ -67,6 +67,7 @@ from authorag.priors.claims import (
     claim_words,
     countries,
 )
+from authorag.priors.homoglyphs import ZERO_WIDTH, mixed_script, skeleton, unicode_name
 
 LOOKALIKE_CREDIBILITY = 0.05
 """Credibility of a look-alike host (well below the trust rule's low threshold)."""
@@ -89,11 +90,6 @@ EVERY_CHECK = frozenset({"institution", "brand"})
 """Kinds a service word or their own country code claims, compared by edit distance from :data:`MIN_EDIT_LENGTH`."""
 _KINDS = EVERY_CHECK | {"trusted", "office-only"}
 
-_ZERO_WIDTH = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e"
-                         "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
-_ASCII_FOLD = str.maketrans({"0": "o", "1": "l", "|": "l", "i": "l", "5": "s"})
-"""Characters that pass for one another in host names (``i``, ``l``, ``1`` share a class: the
-confusables data maps some look-alikes of ``l`` to ``i``)."""
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
@@ -116,67 +112,6 @@ class Lookalike:
         """One line for a note: ``look-alike of nih.gov (confusable: ...)``."""
         what = f"look-alike of {self.imitates}" if self.imitates else "deceptive host name"
         return f"{what} ({self.kind}: {self.detail})"
-
-
-def unicode_name(host: str) -> str:
-    """``host`` with its punycode labels decoded (``xn--nh-hoc.gov`` → ``nіh.gov``)."""
-    if "xn--" not in host:
-        return host
-    out: list[str] = []
-    for label in host.split("."):
-        if label.startswith("xn--"):
-            try:
-                label = label[4:].encode("ascii").decode("punycode")
-            except UnicodeError:
-                pass
-        out.append(label)
-    return ".".join(out)
-
-
-@cache
-def _confusable_map() -> dict[str, str]:
-    from confusable_homoglyphs import confusables  # pyright: ignore[reportMissingTypeStubs]
-
-    data: dict[str, list[dict[str, str]]] = confusables.confusables_data  # pyright: ignore[reportUnknownMemberType]
-    out: dict[str, str] = {}
-    for char, glyphs in data.items():
-        if len(char) != 1 or char.isascii():
-            continue
-        for g in glyphs:
-            c = g["c"].replace("I", "l").lower()  # capital I reads as l (UTS #39 maps both to l)
-            if c.isascii() and c.isalnum():
-                out[char] = c
-                break
-    return out
-
-
-def skeleton(name: str) -> str:
-    """The confusable skeleton of a (Unicode) name: every character replaced by the ASCII character
-    it is confusable with (UTS #39 data), digits, ``i``/``l`` and ``rn``/``vv`` folded to the
-    letters they mimic.
-
-    Example:
-        >>> skeleton("nіh.gov") == skeleton("nih.gov"), skeleton("rnicrosoft") == skeleton("microsoft")
-        (True, True)
-    """
-    if not name.isascii():
-        table = _confusable_map()
-        name = "".join(table.get(ch, ch) for ch in name.lower())
-    return name.lower().translate(_ASCII_FOLD).replace("rn", "m").replace("vv", "w")
-
-
-def _script(ch: str) -> str | None:
-    if ch.isascii():
-        return "LATIN" if ch.isalpha() else None
-    from confusable_homoglyphs import categories  # pyright: ignore[reportMissingTypeStubs]
-
-    alias = str(categories.alias(ch))  # pyright: ignore[reportUnknownMemberType]
-    return None if alias in ("COMMON", "INHERITED") else alias
-
-
-def mixed_script(label: str) -> bool:
-    """True when ``label`` holds letters of more than one script."""
-    return not label.isascii() and len({s for ch in label if (s := _script(ch)) is not None}) > 1
 
 
 def _label(domain: str, suffix: str) -> str:
@@ -307,8 +242,8 @@ class LookalikeIndex:
         return None
 
     def _unicode(self, name: str, domain: str) -> Lookalike | None:
-        hidden = _ZERO_WIDTH.search(name)
-        target = self._skeletons.get(skeleton(_ZERO_WIDTH.sub("", domain)))
+        hidden = ZERO_WIDTH.search(name)
+        target = self._skeletons.get(skeleton(ZERO_WIDTH.sub("", domain)))
         if hidden is not None:
             return Lookalike("zero-width", target, f"invisible character U+{ord(hidden.group()):04X} in the name")
         mixed = next((lbl for lbl in name.split(".") if mixed_script(lbl)), None)
@@ -423,5 +358,4 @@ def default_index() -> LookalikeIndex:
     return index_from_rows(_read_targets())
 
 
-__all__ = ["EVERY_CHECK", "IMPERSONATION", "LOOKALIKE_CREDIBILITY", "MAX_JOINED", "Lookalike", "LookalikeIndex", "default_index",
-           "index_from_rows", "mixed_script", "skeleton", "unicode_name"]
+__all__ = ["EVERY_CHECK", "IMPERSONATION", "LOOKALIKE_CREDIBILITY", "MAX_JOINED", "Lookalike", "LookalikeIndex", "default_index", "index_from_rows"]

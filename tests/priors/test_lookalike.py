@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from authorag.compose import ScorerSettings, load_scorer
-from authorag.priors.lookalike import LookalikeIndex, default_index, mixed_script, skeleton, unicode_name
+from authorag.priors.homoglyphs import mixed_script, skeleton, unicode_name
+from authorag.priors.lookalike import LookalikeIndex, default_index
 from authorag.priors.registry import refusal
 from authorag.priors.rules import SuffixRule
 from authorag.trust import DEFAULT_TRUST_RULE

@@ -232,7 +232,7 @@ def test_the_prior_lookup_cache_is_bounded() -> None:
     assert table.lookup_host("www.nih.gov", "nih.gov").tier == "table"
 
 
-def test_dense_relevance_stops_at_the_request_deadline() -> None:
+def test_dense_relevance_stops_at_the_request_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Was: dense relevance encoded every new page of a request past its deadline (seconds per
     100 pages), holding its thread for work whose answer was dropped."""
     pytest.importorskip("sentence_transformers")
@@ -242,13 +242,25 @@ def test_dense_relevance_stops_at_the_request_deadline() -> None:
 
     service = RerankService(ServerConfig(relevance="dense", request_deadline_s=2.0, judge_deadline_s=1.0))
     service.warm_up()
+    dense = service.reranker.relevance
+    assert isinstance(dense, DenseRelevance)
     docs = [{"url": f"https://site{i}.org/p", "text": f"Cranberry juice and urinary tract infections, study {i}: "
              "what the randomised trials found in women with recurrent infections."} for i in range(150)]
     request = RerankRequest(query="does cranberry juice prevent urinary tract infections", documents=docs)
+    # the deadline leaves room for the work before encoding on any machine, and passes while the
+    # first batch is encoded (the real encoder, slowed past the deadline)
+    deadline = time.monotonic() + 1.0
+    encode = dense.encoder.encode
+
+    def slow_encode(texts: list[str]) -> object:
+        out = encode(texts)
+        time.sleep(max(0.0, deadline - time.monotonic()) + 0.01)
+        return out
+
+    monkeypatch.setattr(dense.encoder, "encode", slow_encode)
     with pytest.raises(DeadlineExceeded, match=r"did not finish within the server's deadline of 2 s"):
-        service.rerank(request, "v2", deadline=time.monotonic() + 0.05)
-    dense = service.reranker.relevance
-    assert isinstance(dense, DenseRelevance)
+        service.rerank(request, "v2", deadline=deadline)
+    monkeypatch.undo()
     assert len(dense._docs) == DEADLINE_BATCH  # pyright: ignore[reportPrivateUsage]  # one batch, then it stopped
     out = service.rerank(request, "v2")  # no deadline: the rest, the first batch remembered
     assert len(out["results"]) == 150 and len(dense._docs) == 150  # pyright: ignore[reportPrivateUsage]
