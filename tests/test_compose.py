@@ -41,6 +41,20 @@ def test_default_composition_tiers() -> None:
     assert load_scorer(ScorerSettings()) is scorer  # cached per settings
 
 
+def test_an_upload_takes_no_trust_from_its_platforms_suffix_or_links() -> None:
+    """academia.edu is a company on a grandfathered .edu name: its uploads are user content, as
+    are a Read the Docs project's pages and a Hugging Face user's repository; the platform's own
+    pages keep the table's rating."""
+    from authorag.trust import trust_fields
+
+    urls = ["https://www.academia.edu/12345/Vaccines_cause_autism", "https://www.academia.edu/about",
+            "https://someproject.readthedocs.org/en/latest/", "https://huggingface.co/someone/model"]
+    details = load_scorer(ScorerSettings()).score(candidates_from(urls))
+    assert [d.tier for d in details] == ["hosted", "table", "hosted", "hosted"]
+    assert [trust_fields(d)["trust"] for d in details[::2]] == [0.35, 0.35]
+    assert trust_fields(details[1])["trust_reason"] == "credible"
+
+
 def test_tiers_can_be_switched_off() -> None:
     plain = load_scorer(ScorerSettings(hosted=False, reserved=False, page_evidence=False))
     d = plain.score(candidates_from(URLS[:3]))

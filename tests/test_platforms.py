@@ -39,6 +39,17 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://x.webnode.es/", "webnode.es", "x.webnode.es", "site"),
     ("https://telegra.ph/Cure-01-01", "telegra.ph", None, "blog"),
     ("https://www.wer-weiss-was.de/t/frage/1", "wer-weiss-was.de", None, "qa"),
+    # uploads, project hosts and site builders whose own recognition the users' pages had taken
+    ("https://www.academia.edu/12345/A_paper", "academia.edu", None, "document"),
+    ("https://requests.readthedocs.io/en/latest/", "readthedocs.io", "requests.readthedocs.io", "code"),
+    ("https://someone.gitbook.io/notes", "gitbook.io", "someone.gitbook.io", "document"),
+    ("https://sourceforge.net/projects/tool/", "sourceforge.net", "sourceforge.net/projects/tool", "code"),
+    ("https://huggingface.co/someone/model", "huggingface.co", "huggingface.co/someone", "code"),
+    ("https://huggingface.co/spaces/someone/demo", "huggingface.co", "huggingface.co/spaces/someone", "code"),
+    ("https://docs.rs/somecrate/latest/somecrate/", "docs.rs", "docs.rs/somecrate", "code"),
+    ("https://pastebin.com/AbC123", "pastebin.com", None, "document"),
+    ("https://meinverein.de.tl/", "de.tl", "meinverein.de.tl", "site"),
+    ("https://www.trustpilot.com/review/shop.example", "trustpilot.com", None, "social"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)
@@ -50,6 +61,8 @@ def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> N
     "https://github.com/about", "https://github.com/github/docs", "https://x.com/tos",
     "https://www.facebook.com/help/123", "https://sites.google.com/", "https://www.linkedin.com/company/x",
     "https://en.support.wordpress.com/x", "https://medium.com/", "https://fr.quora.com/about",
+    "https://www.academia.edu/about", "https://docs.readthedocs.io/en/stable/", "https://huggingface.co/docs/hub",
+    "https://docs.rs/about", "https://pastebin.com/faq",
 ])
 def test_platform_own_pages_are_official(url: str) -> None:
     hit = match_platform(url)
