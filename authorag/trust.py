@@ -18,8 +18,9 @@ credibility ``c`` at or above      ``u + (1 − u) · s · (credible_share + (1 
                                    lift ``max(0, r − u) / (1 − u)`` (0 when unknown)
 page evidence only                 the page-evidence tier's value (:attr:`AuthorityDetail.page_trust`,
                                    :mod:`authorag.evidence`), already on this scale
-recognition only                   ``u + recognition_share · (r − u)``: a recognised source is
-                                   lifted part of the way, never treated as credible
+recognition only                   ``u + recognition_share · max(0, r − u)``: a recognised source
+                                   is lifted part of the way, never treated as credible; little
+                                   recognition is no evidence against it (it stays at ``u``)
 nothing known                      ``u`` (the unknown level)
 =================================  ===========================================================
 
@@ -130,7 +131,7 @@ class TrustRule:
             return TrustValue(u + (1.0 - u) * strength * share,
                               "credible" if c >= CREDIBLE_FROM else "mixed credibility")
         if r is not None:
-            return TrustValue(u + self.recognition_share * (r - u), "recognition only")
+            return TrustValue(u + self.recognition_share * max(0.0, r - u), "recognition only")
         return TrustValue(u, "unknown")
 
 

@@ -24,7 +24,7 @@ def test_each_branch_worked_by_hand() -> None:
     assert rule.of(detail(0.9, 0.5)).reason == "mixed credibility"
     assert rule.of(detail(0.9, None)).value == pytest.approx(0.3 + 0.5 * 0.6)
     assert rule.of(detail(0.9, None)).reason == "recognition only"
-    assert rule.of(detail(0.1, None)).value == pytest.approx(0.3 - 0.5 * 0.2)
+    assert rule.of(detail(0.1, None)).value == UNKNOWN_LEVEL  # little recognition is no evidence against
     assert rule.of(detail(0.99, 0.07)).value == pytest.approx(0.3 * 0.9 * 0.07 / 0.35)
     assert rule.of(detail(0.99, 0.07)).reason == "low credibility"
     assert rule.of(detail(None, None)).value == UNKNOWN_LEVEL
@@ -34,6 +34,13 @@ def test_each_branch_worked_by_hand() -> None:
 @given(r=st.one_of(st.none(), unit), c=st.floats(0.0, 0.3499))
 def test_known_low_credibility_ends_below_every_unknown_source(r: float | None, c: float) -> None:
     assert DEFAULT_TRUST_RULE.value(detail(r, c)) < DEFAULT_TRUST_RULE.value(detail(None, None))
+
+
+@given(r=unit)
+def test_recognition_alone_never_ends_below_an_unknown_source(r: float) -> None:
+    """A source a recognition table lists at its lowest (a local paper at the bottom of the news
+    crawl's link graph) is better known than one no table lists, never worse."""
+    assert DEFAULT_TRUST_RULE.value(detail(r, None)) >= DEFAULT_TRUST_RULE.value(detail(None, None))
 
 
 @given(r=unit)
