@@ -1,5 +1,5 @@
-"""German compounds and zu-infinitives for lexical relevance: :func:`compound_heads`,
-:func:`split_query`, :func:`join_zu`.
+"""German compounds and zu-infinitives (and -t verb forms) for lexical relevance: :func:`compound_heads`,
+:func:`split_query`, :func:`join_zu`, :func:`verb_stem`.
 
 German writes a compound as one word whose last part, its head, says what it is: an
 *Einkommensteuererklärung* is a *Steuererklärung*, a *Kündigungsfrist* a *Frist*. A separable verb
@@ -39,6 +39,13 @@ them, in German only (:data:`COMPOUND_LANGUAGES`):
    more letters loses the "zu" (``abzugeb`` -> ``abgeb``, ``auszubild`` -> ``ausbild``); the
    language's stems (:func:`~authorag.relevance.language.stem_words`) apply it to query and
    page alike.
+
+4. **-t verb forms** (:func:`verb_stem`): the stemmer leaves the "t" of a past participle or a
+   third person ("verschlüsselt" -> ``verschlusselt``, "beantragt" -> ``beantragt``) while it
+   reduces the infinitive and the noun to the bare stem (``verschlussel``, ``beantrag``); a stem
+   of at least :data:`MIN_T_STEM` letters ending in "l", "r", "g" or "n" before a final "t" loses
+   the "t" (the few nouns so ending, *Gehalt*, *Konzert*, lose it in every form alike). The
+   prefix "ge-" is kept (*Gewalt* is not *Wal*).
 
 A separated verb ("gibt … ab") is not joined: that needs the sentence's syntax. A compound whose
 parts the pages evidence only through further compounds (*Einkommensteuererklärung* with
@@ -82,6 +89,8 @@ PART_WEIGHT = 0.5
 """Weight of each part of a split query compound as a BM25 query term (the compound's own weighs 1)."""
 MIN_VERB = 3
 """Letters a stem needs after a separable prefix and "zu" to lose the "zu"."""
+MIN_T_STEM = 7
+"""Letters a stem needs (its final "t" included) to lose a verb form's final "t" (:func:`verb_stem`)."""
 SEPARABLE_PREFIXES: tuple[str, ...] = (
     "ab", "an", "auf", "aus", "bei", "dar", "ein", "fern", "fest", "fort", "frei", "her", "heraus",
     "herein", "herunter", "hin", "hinaus", "hinein", "hinzu", "los", "mit", "nach", "nieder", "vor",
@@ -90,6 +99,18 @@ SEPARABLE_PREFIXES: tuple[str, ...] = (
 
 _ZU = re.compile("^(" + "|".join(sorted(SEPARABLE_PREFIXES, key=len, reverse=True)) + f")zu(?=.{{{MIN_VERB}}})")
 _UMLAUTS = str.maketrans("äöü", "aou")
+
+
+def verb_stem(stem: str) -> str:
+    """``stem`` without a verb form's final "t" (see the module doc).
+
+    Example:
+        >>> verb_stem("verschlusselt"), verb_stem("beantragt"), verb_stem("welt"), verb_stem("gesicht")
+        ('verschlussel', 'beantrag', 'welt', 'gesicht')
+    """
+    if len(stem) >= MIN_T_STEM and stem[-1] == "t" and stem[-2] in "lrgn":
+        return stem[:-1]
+    return stem
 
 
 def join_zu(stem: str) -> str:
@@ -300,6 +321,6 @@ def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
     return {w: tuple(sorted(held[w])) for w in stems if w in held}
 
 
-__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MAX_EVIDENCE_WORDS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
+__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MIN_T_STEM", "MAX_EVIDENCE_WORDS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
            "MIN_VERB", "PART_WEIGHT", "SEPARABLE_PREFIXES", "Part", "QuerySplit", "compound_heads", "join_zu",
-           "part_holders", "split_query"]
+           "part_holders", "split_query", "verb_stem"]

@@ -18,7 +18,8 @@ way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and Fr
    without accents ("medicament", "vacunacion") matches the page's "médicament", "vacunación".
    The German stemmer already maps umlauts (``kündigung`` -> ``kundig``);
 5. in German, a separable verb's zu-infinitive loses its "zu" (``abzugeben`` -> ``abgeb``, as
-   ``abgeben``: :func:`~authorag.relevance.compounds.join_zu`).
+   ``abgeben``: :func:`~authorag.relevance.compounds.join_zu`), and a participle its final "t"
+   (``verschlüsselt`` -> ``verschlussel``, as ``Verschlüsselung``: :func:`~authorag.relevance.compounds.verb_stem`).
 
 Any other language takes the plain lexical path (:data:`PLAIN`): the same word tokens, no stop
 words, no stemming, no folding; the reranker's note says so.
@@ -49,7 +50,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from authorag.relevance.compounds import COMPOUND_LANGUAGES, join_zu
+from authorag.relevance.compounds import COMPOUND_LANGUAGES, join_zu, verb_stem
 from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 PLAIN = "plain"
@@ -273,9 +274,10 @@ def stem_words(words: list[str], language: str) -> list[str]:
 
 
 def _reduced(stems: list[str], language: str) -> list[str]:
-    """Snowball ``stems`` folded, and in German without a zu-infinitive's "zu" (:func:`join_zu`)."""
+    """Snowball ``stems`` folded, and in German without a zu-infinitive's "zu" (:func:`join_zu`) or a
+    verb form's final "t" (:func:`verb_stem`)."""
     if language in COMPOUND_LANGUAGES:
-        return [join_zu(fold(s)) for s in stems]
+        return [join_zu(verb_stem(fold(s))) for s in stems]
     return [fold(s) for s in stems]
 
 
