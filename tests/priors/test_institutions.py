@@ -47,10 +47,27 @@ from authorag.priors.table import load_prior
     ("reference", "stiftung-warentest.de", 0.8, "consumer organisation"),
     ("reference", "kbv.de", 0.8, "professional body"),
     ("reference", "landwirtschaftskammer.de", 0.75, "public information"),
+    ("reference", "zew.de", 0.8, "research institute"),
+    ("reference", "vidal.fr", 0.8, "reference"),
+    ("reference", "cun.es", 0.8, "university hospital"),
+    ("reference", "anwaltverein.de", 0.8, "professional body"),
+    ("reference", "finanztip.de", 0.7, "consumer organisation"),
+    ("reference", "quarks.de", 0.7, "public broadcaster"),
+    ("reference", "spektrum.de", 0.7, "journal"),
+    ("reference", "herodote.net", 0.75, "reference"),
+    ("reference", "yadvashem.org", 0.75, "museum or archive"),
+    ("reference", "netdoktor.de", 0.65, "reference"),
+    ("reference", "fastapi.tiangolo.com", 0.8, "official docs"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
     assert (sv.value, sv.raw) == (pytest.approx(value), raw)
+
+
+def test_a_doc_site_on_its_authors_domain_is_rated_as_a_host() -> None:
+    prior = load_prior()
+    assert [s.name for s in prior.lookup("fastapi.tiangolo.com").credibility_sources] == ["reference"]
+    assert [s.name for s in prior.lookup("tiangolo.com").credibility_sources] == []
 
 
 def test_ownership_is_capped_and_platforms_are_not_rated() -> None:
