@@ -266,8 +266,8 @@ class PriorTable:
             return AuthorityDetail(rule.authority, rule.confidence, "rule", (sv,), credibility, cred_sv,
                                    matched, note)
         if credibility is not None:
-            return AuthorityDetail(None, 0.0, "unknown", (), credibility, cred_sv, matched,
-                                   "credibility known, authority unknown")
+            return AuthorityDetail(None, 0.0, "table", (), credibility, cred_sv, matched,
+                                   "credibility known, recognition unknown")
         return UNKNOWN_DETAIL if refused is None else AuthorityDetail(None, 0.0, "unknown", note=refused)
 
     def _suspect(self, host: str | None, domain: str | None, refused: str | None) -> AuthorityDetail | None:

@@ -39,7 +39,10 @@ that quotes the question :data:`ECHO_QUOTES` times or more (quotes making at lea
 :data:`ECHO_QUOTED_SHARE` of it), prose around them or not: the page written around the question's
 phrase ("How to descale an espresso machine? … In this guide: how to descale an espresso
 machine …") that content farms publish for every question. Not for a query that is code or an
-error message (:func:`code_like`): pages quote it as they explain it.
+error message (:func:`code_like`): pages quote it as they explain it. For such a query only a text
+that quotes it can be stuffed: documentation that explains an error in its own words uses the
+message's words ("relative import", "package") as densely as a farm does, but never repeats the
+message.
 
 Example:
     >>> [round(c, 3) for c in coverage("does cranberry juice prevent urinary tract infections",
@@ -270,6 +273,8 @@ def _stuffed(words: list[str], wanted: set[str], pairs: frozenset[tuple[str, str
             hits += named
     if echo and len(quotes) >= ECHO_QUOTES and sum(quotes) >= ECHO_QUOTED_SHARE * total:
         return True  # the question's phrase said again and again, prose around it or not
+    if not echo and not quotes:
+        return False  # an error message or code is stuffed by repeating it, not by explaining its words
     if sum(quotes) <= QUOTED_SHARE * total:  # quotes inside prose: each one word
         n, k = total - sum(quotes) + len(quotes), hits + len(quotes)
     else:  # mostly the question again and again: no prose to quote it in

@@ -26,7 +26,8 @@ that :func:`restated_no_lead` measures a restating page against (a page that sha
 mentions the question's words: it sets no floor)."""
 
 
-NO_LEAD_NOTE = "keyword-stuffed pages rank below the least relevant on-topic page that is not"
+NO_LEAD_NOTE = ("keyword-stuffed pages get no lead on relevance: set just below the least relevant on-topic page that is not, "
+                "then ordered with trust as any")
 """The note :func:`~authorag.rerankers.fusion.fuse` adds when :func:`no_lead` lowered a candidate's relevance."""
 
 NO_LEAD_MARGIN = 1e-6
@@ -64,7 +65,8 @@ def no_lead(relevance: Array, stuffed: NDArray[np.bool_] | None, on_topic: float
     return np.where(lowered, floor, relevance), True
 
 
-RESTATED_NOTE = "pages that restate the question rank below the least relevant on-topic page that does not"
+RESTATED_NOTE = ("pages that restate the question get no lead on relevance: set just below the least relevant on-topic "
+                 "page that does not, then ordered with trust as any")
 """The note :func:`~authorag.rerankers.fusion.fuse` adds when :func:`restated_no_lead` lowered a candidate's relevance
 (followed by the lowered candidates' names, when the window text has them)."""
 

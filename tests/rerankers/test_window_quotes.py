@@ -184,3 +184,18 @@ def test_a_long_page_that_names_the_question_three_times_among_much_prose_is_not
              "manual lists a schedule by water hardness and a procedure for each model in the range. ") * 6
     page = f"{_ESPRESSO}. {prose} {_ESPRESSO}? {prose} Again: {_ESPRESSO}."
     assert keyword_stuffed(_ESPRESSO, [page, _MAKER]) == [False, False]
+
+
+def test_documentation_dense_with_an_error_messages_words_is_not_stuffed() -> None:
+    # The reference page explains relative imports in their own words ("relative import" four
+    # times, "package" three): as dense with the message's words as a farm, but it never repeats
+    # the message. The farm repeats it. (Both were called stuffed: found using the product.)
+    docs = ("The import system. Python code in one module gains access to the code in another module by the "
+            "process of importing it. Relative imports use leading dots. A single leading dot indicates a "
+            "relative import, starting with the current package. Relative imports can only be used within a "
+            "package: a module run as a script has no parent package, so __package__ is None and a relative "
+            "import fails.")
+    farm = ("ImportError attempted relative import with no known parent package fix. Fix ImportError attempted "
+            "relative import with no known parent package fast. Download our Python error fixer tool to fix "
+            "ImportError attempted relative import with no known parent package.")
+    assert keyword_stuffed(_IMPORT_Q, [docs, farm]) == [False, True]
