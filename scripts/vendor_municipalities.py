@@ -46,9 +46,11 @@ inhabitants and five times its size is left out (true suburbs with it: precision
 that any default prior source already knows is left out (``orange.fr`` is a telecom company: a
 listed site keeps what its sources say), and so are names shorter than ``MIN_NAME`` letters and
 names two places of ``cities1000`` share in one country with no way to tell whose
-(``rothenburg.de``; ``essen.de`` too, since a town of 8,000 in Lower Saxony is also called Essen),
-whatever their sizes and by any pattern of the country (the same name twice within
-``SAME_PLACE_KM`` is one place listed twice).
+(``rothenburg.de``), by any pattern of the country (the same name twice within ``SAME_PLACE_KM`` is
+one place listed twice), unless one of them has at least ``DOMINANT`` times the inhabitants of
+every other: between equal names the name of overriding renown prevails (the German Federal Court
+of Justice's ``shell.de`` judgment, 2001), so ``essen.de`` is the city of Essen (580,000), not the
+town of 8,000 in Lower Saxony.
 """
 from __future__ import annotations
 
@@ -70,6 +72,7 @@ MIN_POPULATION_WORD = 1000
 DISTRICT_KM = 12.0
 SAME_PLACE_KM = 5.0
 BIG_CITY = 100_000
+DOMINANT = 10
 _GERMAN_WORDS = ("stadt-{}", "gemeinde-{}")
 _FRENCH_WORDS = ("commune-{}", "ville-{}")
 PATTERNS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -162,10 +165,11 @@ def _words(place: Place) -> tuple[str, ...]:
 def municipality_rows(places: list[Place], known: set[str]) -> list[list[str]]:
     """Places → ``[domain, country, place]`` rows: the bare name for a place of ``MIN_POPULATION``
     or more, the name with an institution word for one of ``MIN_POPULATION_WORD`` or more. A
-    domain any two places could claim (by any pattern of the country, whatever their sizes) is
-    left out, and so is a domain a default source already knows."""
+    domain two places could claim (by any pattern of the country) is left out unless one of them has
+    ``DOMINANT`` times the inhabitants of every other (then it is that place's), and so is a domain a
+    default source already knows."""
     owners: dict[str, set[Place]] = defaultdict(set)
-    listed: dict[str, Place] = {}
+    listed: dict[str, set[Place]] = defaultdict(set)
     for place in places:
         forms = labels(place.name, place.country)
         if forms is None:
@@ -175,11 +179,26 @@ def municipality_rows(places: list[Place], known: set[str]) -> list[list[str]]:
         for domain in bare_domains | {w.format(forms[1]) for w in words}:
             owners[domain].add(place)
         if place.population >= MIN_POPULATION:
-            listed.update({d: place for d in bare_domains})
+            for d in bare_domains:
+                listed[d].add(place)
         if place.population >= MIN_POPULATION_WORD:
-            listed.update({w.format(forms[1]): place for w in _words(place)})
-    return [[domain, place.country, place.name] for domain, place in sorted(listed.items())
-            if len(owners[domain]) == 1 and domain not in known]
+            for w in _words(place):
+                listed[w.format(forms[1])].add(place)
+    rows: list[list[str]] = []
+    for domain, places_listing in sorted(listed.items()):
+        owner = _owner(owners[domain])
+        if owner is not None and owner in places_listing and domain not in known:
+            rows.append([domain, owner.country, owner.name])
+    return rows
+
+
+def _owner(claimants: set[Place]) -> Place | None:
+    """The one place a domain belongs to: the only claimant, or the one with ``DOMINANT`` times the
+    inhabitants of every other; None when no one stands out."""
+    ranked = sorted(claimants, key=lambda p: (-p.population, p))
+    if len(ranked) == 1 or ranked[0].population >= DOMINANT * ranked[1].population:
+        return ranked[0]
+    return None
 
 
 def main() -> int:

@@ -36,12 +36,15 @@ def _place(name: str, country: str, population: int = 10_000, canton: str = "") 
 def test_rows_leave_out_known_and_shared_names() -> None:
     places = [_place("Ronda", "ES"), _place("Orange", "FR"), _place("Rothenburg", "DE"),
               _place("Rothenburg ob der Tauber", "DE"), _place("Saint-Saulve", "FR"),
-              _place("Essen", "DE", 593_085), _place("Essen", "DE", 8_185)]  # two towns, whatever their sizes
+              _place("Essen", "DE", 593_085), _place("Essen", "DE", 8_185),  # a city 72 times its namesake's size
+              _place("Lingen", "DE", 55_000), _place("Lingen", "DE", 9_000)]  # 6 times: no one stands out
     rows = vendor.municipality_rows(places, known={"orange.fr"})
-    assert rows == [["ayto-ronda.es", "ES", "Ronda"], ["mairie-orange.fr", "FR", "Orange"],
+    assert rows == [["ayto-ronda.es", "ES", "Ronda"], ["essen.de", "DE", "Essen"], ["gemeinde-essen.de", "DE", "Essen"],
+                    ["mairie-orange.fr", "FR", "Orange"],
                     ["mairie-saint-saulve.fr", "FR", "Saint-Saulve"], ["ronda.es", "ES", "Ronda"],
                     ["saint-saulve.fr", "FR", "Saint-Saulve"], ["saintsaulve.fr", "FR", "Saint-Saulve"],
-                    ["ville-orange.fr", "FR", "Orange"], ["ville-saint-saulve.fr", "FR", "Saint-Saulve"]]
+                    ["stadt-essen.de", "DE", "Essen"], ["ville-orange.fr", "FR", "Orange"],
+                    ["ville-saint-saulve.fr", "FR", "Saint-Saulve"]]
 
 
 def test_a_small_town_gets_only_its_institution_words_in_its_language() -> None:
@@ -57,7 +60,7 @@ def test_a_small_town_gets_only_its_institution_words_in_its_language() -> None:
 @pytest.mark.parametrize(("domain", "listed"), [("ronda.es", True), ("herrenberg.de", True), ("nice.fr", True),
                                                 ("graz.at", True), ("stadt-luzern.ch", True),
                                                 ("ville-fribourg.ch", True), ("biel-bienne.ch", True),
-                                                ("gemeinde-adnet.at", True), ("commune-chancy.ch", True),
+                                                ("gemeinde-adnet.at", True), ("commune-chancy.ch", True), ("essen.de", True),
                                                 ("orange.fr", False), ("carabanchel.es", False),
                                                 ("rothenburg.de", False), ("adnet.at", False),
                                                 ("chancy.ch", False), ("linz.gv.at", False),
