@@ -5,7 +5,7 @@ source              value
 ==================  ====================================================================
 ``universities``    a listed university domain: :data:`OWNERSHIP_CAP`
 ``government``      a US federal or state domain outside .gov: :data:`OWNERSHIP_CAP`
-``municipalities``  a Spanish, French or German town's domain by its country's naming rules
+``municipalities``  a Spanish, French, German, Austrian or Swiss town's domain by its country's naming rules
                     (GeoNames places): :data:`OWNERSHIP_CAP`
 ``wikiproject``     Wikipedia WikiProject source lists: reliable 0.85, no consensus 0.5,
                     unreliable or deprecated 0.2

