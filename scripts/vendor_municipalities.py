@@ -154,11 +154,15 @@ def _words(place: Place) -> tuple[str, ...]:
     bare, words = PATTERNS[place.country]
     if place.country != "CH":
         return words
-    tld = bare.removeprefix("{}")
     if place.region in SWISS_ITALIAN:
-        return ()
-    langs = _FRENCH_WORDS if place.region in SWISS_FRENCH else _GERMAN_WORDS + _FRENCH_WORDS \
-        if place.region in SWISS_BILINGUAL else _GERMAN_WORDS
+        langs: tuple[str, ...] = ()
+    elif place.region in SWISS_FRENCH:
+        langs = _FRENCH_WORDS
+    elif place.region in SWISS_BILINGUAL:
+        langs = _GERMAN_WORDS + _FRENCH_WORDS
+    else:
+        langs = _GERMAN_WORDS
+    tld = bare.removeprefix("{}")
     return tuple(w + tld for w in langs)
 
 

@@ -321,6 +321,6 @@ def part_holders(splits: Sequence[QuerySplit], stems: Mapping[str, str],
     return {w: tuple(sorted(held[w])) for w in stems if w in held}
 
 
-__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MIN_T_STEM", "MAX_EVIDENCE_WORDS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
-           "MIN_VERB", "PART_WEIGHT", "SEPARABLE_PREFIXES", "Part", "QuerySplit", "compound_heads", "join_zu",
+__all__ = ["COMPOUND_LANGUAGES", "LINKS", "MAX_EVIDENCE_WORDS", "MAX_SPLIT_LETTERS", "MAX_SPLIT_WORDS", "MIN_HEAD", "MIN_MODIFIER", "MIN_PART",
+           "MIN_T_STEM", "MIN_VERB", "PART_WEIGHT", "SEPARABLE_PREFIXES", "Part", "QuerySplit", "compound_heads", "join_zu",
            "part_holders", "split_query", "verb_stem"]
