@@ -57,6 +57,15 @@ def _layer(config: dict[str, Any]) -> Any:
         "output": nn.ModuleDict({"dense": nn.Linear(inner, hidden), "LayerNorm": norm()})})
 
 
+def bert_layers(config: dict[str, Any]) -> Any:
+    """The encoder's layers (``num_hidden_layers`` of ``config``) as a ``torch.nn.ModuleList``, named as
+    in a BERT weights file under ``encoder.layer`` (weights to be loaded); run each with
+    :func:`bert_layer_forward`."""
+    from torch import nn
+
+    return nn.ModuleList([_layer(config) for _ in range(int(config["num_hidden_layers"]))])
+
+
 def load_bert(path: Path, config: dict[str, Any]) -> Any:
     """The encoder of ``path`` (:func:`plain_bert` gave ``config``) as a ``torch.nn.ModuleDict`` in
     eval mode, its weights read from :data:`WEIGHTS` (the pooler's are not used); run it with
@@ -74,7 +83,7 @@ def load_bert(path: Path, config: dict[str, Any]) -> Any:
         "position_embeddings": nn.Embedding(int(config["max_position_embeddings"]), hidden),
         "token_type_embeddings": nn.Embedding(int(config.get("type_vocab_size", 2)), hidden),
         "LayerNorm": nn.LayerNorm(hidden, eps=eps)})
-    layers = nn.ModuleList([_layer(config) for _ in range(int(config["num_hidden_layers"]))])
+    layers = bert_layers(config)
     model = nn.ModuleDict({"embeddings": embeddings, "encoder": nn.ModuleDict({"layer": layers})})
     weights = {k: v for k, v in load_file(str(path / WEIGHTS)).items() if not k.startswith("pooler.")}
     weights.pop("embeddings.position_ids", None)
@@ -100,12 +109,14 @@ def bert_tokens(model: Any, heads: int, input_ids: Any, token_type_ids: Any, att
     mask = None if bool(attention_mask.all()) else \
         attention_mask.bool()[:, None, None, :].expand(batch, 1, length, length)
     for layer in model["encoder"]["layer"]:
-        hidden = _layer_forward(layer, hidden, mask, heads)
+        hidden = bert_layer_forward(layer, hidden, mask, heads)
     return hidden
 
 
-def _layer_forward(layer: Any, hidden: Any, mask: Any, heads: int) -> Any:
-    """One encoder layer: self-attention, its residual and norm, then the feed-forward block's."""
+def bert_layer_forward(layer: Any, hidden: Any, mask: Any, heads: int) -> Any:
+    """One encoder layer (:func:`bert_layers`) on ``hidden`` ``(batch, tokens, width)``: self-attention
+    (``mask``: a boolean ``(batch, 1, tokens, tokens)`` padding mask, or None), its residual and norm,
+    then the feed-forward block's."""
     from torch.nn import functional
 
     batch, length, width = hidden.shape
@@ -122,4 +133,4 @@ def _layer_forward(layer: Any, hidden: Any, mask: Any, heads: int) -> Any:
     return out["LayerNorm"](out["dense"](inner) + hidden)
 
 
-__all__ = ["WEIGHTS", "bert_tokens", "load_bert", "plain_bert"]
+__all__ = ["WEIGHTS", "bert_layer_forward", "bert_layers", "bert_tokens", "load_bert", "plain_bert"]

