@@ -58,6 +58,9 @@ from authorag.priors.table import load_prior
     ("reference", "yadvashem.org", 0.75, "museum or archive"),
     ("reference", "netdoktor.de", 0.65, "reference"),
     ("reference", "fastapi.tiangolo.com", 0.8, "official docs"),
+    ("reference", "spain.info", 0.7, "tourism board"),
+    ("reference", "bahn.de", 0.7, "transport operator"),
+    ("reference", "dosb.de", 0.75, "sports federation"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
