@@ -12,9 +12,9 @@ Authority tracks (the default composition is judged on all of them; run by defau
 Rerank tracks (named with ``--tracks``; :mod:`authorag.benchmarks.tracks.rerank` and
 :mod:`authorag.benchmarks.tracks.graded`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-hard``,
 ``no-harm-lists``, ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2``, ``trust-pairs-v3``,
-``no-harm-pairs-v3``, ``rerank-lists-v3``, ``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``
-(the hand-written sets, ``--split dev|test|all``; the v2, v3 and v4 sets span eight topics each,
-v4's new ones, and four languages) and ``graded-trec2019`` (nDCG), each a row per
+``no-harm-pairs-v3``, ``rerank-lists-v3``, ``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``,
+``rerank-lists-v5`` (the hand-written sets, ``--split dev|test|all``; the v2, v3 and v4 sets span
+eight topics each, v4's new ones, and four languages; v5's lists hold 7 pages) and ``graded-trec2019`` (nDCG), each a row per
 relevance of ``--track-relevance``; with it, ``ragauth-trec2019-resampled`` adds the top-k rows
 of each method's fused order. Their methods are compositions with a policy
 (:mod:`authorag.benchmarks.tracks.rerank_methods`: ``relevance-only``, ``today``, ``default``,
@@ -83,6 +83,7 @@ TRACKS: tuple[Track, ...] = (
     Track("trust-pairs-v4", "rerank"),
     Track("no-harm-pairs-v4", "rerank"),
     Track("rerank-lists-v4", "rerank"),
+    Track("rerank-lists-v5", "rerank"),
 )
 DEFAULT_TRACKS = tuple(t.task for t in TRACKS if t.kind != "rerank")
 """What ``bench compare`` runs without ``--tracks``: the authority tracks."""

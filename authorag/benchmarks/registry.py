@@ -77,7 +77,8 @@ RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
 RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", "graded-trec2019",
                 "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
                 "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
-                "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4")
+                "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4",
+                "rerank-lists-v5")
 """Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.tracks.rerank`)."""
 
 

@@ -220,6 +220,8 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written on eight topics v1-v3 do not cover: the no-harm-pairs-v2 form"),
             ("rerank-lists-v4", len(load_cases("rerank-lists-v4")),
              "hand-written on eight topics v1-v3 do not cover: the rerank-lists-v2 form"),
+            ("rerank-lists-v5", len(load_cases("rerank-lists-v5")),
+             "hand-written after v2-v4 were tuned on: 7-page lists, one trusted page in its own words"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

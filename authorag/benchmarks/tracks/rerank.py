@@ -25,7 +25,7 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
 * ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2``: the same rows (lists: trusted
   first, on-topic above off-topic, pairwise order, whole order), broken down by topic, kind and
   language; ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3`` and the v4 sets on new
-  topics (``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``): the rows of their v2
+  topics (``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``) and the 7-page ``rerank-lists-v5``: the rows of their v2
   twins (:func:`~authorag.benchmarks.tracks.trust_data.form_of`).
 
 Example:

@@ -39,6 +39,13 @@ after v2 and v3 were tuned on, test half written first, nothing in common with v
 (``no-harm-pairs-v4``), ``rerank_lists_v4.jsonl.gz`` (``rerank-lists-v4``); a v4 set too is
 read and scored as its v2 twin.
 
+One more in the list form (``data/provenance/rerank_lists_v5.md``), written after v2–v4 were
+tuned on, test half written first: ``rerank_lists_v5.jsonl.gz`` (``rerank-lists-v5``), 24 lists of
+7 pages on topics of v2 and v4 (two trusted on-topic pages, one answering in its own words with at
+most one of the query's content words; an unknown legitimate one; a farm, pseudo-institute,
+look-alike or fake-news page; a wrong user post on a real platform; two trusted off-topic pages),
+three quarters not English; read and scored as ``rerank-lists-v2``.
+
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
 pairs: on-topic 0, off-topic 1; lists: trusted 0, untrusted and unknown 1, off-topic 2). Every
@@ -64,7 +71,7 @@ from authorag.errors import ConfigError
 CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists",
                   "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
                   "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
-                  "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4"]
+                  "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4", "rerank-lists-v5"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
@@ -74,16 +81,20 @@ FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-p
                             "trust-pairs-v3": "trust_pairs_v3.jsonl.gz", "no-harm-pairs-v3": "no_harm_pairs_v3.jsonl.gz",
                             "rerank-lists-v3": "rerank_lists_v3.jsonl.gz",
                             "trust-pairs-v4": "trust_pairs_v4.jsonl.gz", "no-harm-pairs-v4": "no_harm_pairs_v4.jsonl.gz",
-                            "rerank-lists-v4": "rerank_lists_v4.jsonl.gz"}
+                            "rerank-lists-v4": "rerank_lists_v4.jsonl.gz",
+                            "rerank-lists-v5": "rerank_lists_v5.jsonl.gz"}
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
 """The larger, independent sets in the v2 forms, topics, kinds and languages."""
 V4_SETS = ("trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4")
 """Sets in the v2 forms, kinds and languages on topics the tuned sets never cover (:data:`V4_TOPICS`)."""
-MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS)
+V5_SETS = ("rerank-lists-v5",)
+"""Longer lists (7 pages, two trusted: one in its own words) in the v2 list form and languages."""
+MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS)
 """Every multi-topic, multi-language set (rows broken down by language)."""
-_TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True))}
+_TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True)),
+                             "rerank-lists-v5": "rerank-lists-v2"}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
 V4_TOPICS = ("travel", "education", "food", "sport", "environment", "family", "work", "housing")
@@ -145,7 +156,7 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def form_of(case_set: str) -> str:
-    """The set whose row form and rows ``case_set`` shares: a v3 or v4 set is read and scored as its
+    """The set whose row form and rows ``case_set`` shares: a v3, v4 or v5 set is read and scored as its
     v2 twin, every other set as itself.
 
     Example:
