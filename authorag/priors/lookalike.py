@@ -21,7 +21,8 @@ brand with a claim     a label token is a target's name and another token claims
                        public body's or a brand's name (words: :mod:`authorag.priors.claims`)
 brand and country      a sub-domain label puts a target's name beside a country code, and
                        the name offers a service: ``bbc-uk.energy-rebate.co``,
-                       ``bbc.uk-rebate.com``
+                       ``bbc.uk-rebate.com``; an ``office-only`` name only beside the code
+                       its domain sits directly under: ``bahn-de.fahrgastrechte-erstattung.com``
 spelled out            a closed government suffix (``gov-uk``, ``gouv.fr``) or a domain the
                        prior knows (``dwd-de``) written as words of another name
 edit distance one      the name differs by one edit from a public body's name of at least
@@ -32,7 +33,9 @@ edit distance one      the name differs by one edit from a public body's name of
 =====================  ====================================================================
 
 A target of kind ``office-only`` (a town's name, or a name that is a common word: ``weather.com``, ``treasury.gov``)
-is read only beside an office word: beside a service word it cannot be told from a firm's name
+is read only beside an office word, or in a sub-domain label beside the country code it sits directly under when the
+name offers a service (``bahn-de.…-erstattung.com``: a firm does not name itself after a railway and its country in
+a host that offers refunds): beside a service word alone it cannot be told from a firm's name
 (``treasury-payment.com`` reads like ``treasury-payment-solutions.com``). Only names no table knows are checked (a
 listed domain is itself, not a look-alike). A hit gives the ``impersonation`` credibility value
 :data:`LOOKALIKE_CREDIBILITY`: the trust rule puts it below every unknown source, and the note names the imitated
@@ -202,12 +205,16 @@ class LookalikeIndex:
         text = name[: -len(suffix) - 1] if name.endswith("." + suffix) else name
         label = _label(domain, suffix)
         return (self.brand_claim(text) or self.country_claim(name, domain, label) or self.spelled(text, domain)
-                or self._edit(label, suffix, domain))
+                or self.country_claim(name, domain, label, common=True) or self._edit(label, suffix, domain))
 
-    def country_claim(self, name: str, domain: str, label: str) -> Lookalike | None:
+    def country_claim(self, name: str, domain: str, label: str, common: bool = False) -> Lookalike | None:
         """A target's name beside a country code in a sub-domain of a name that offers a service
         (``bbc-uk.energy-rebate.co``, ``correos-es.envio-pendiente.com``, ``bbc.uk-rebate.com``);
-        ``label`` is the registrable domain's own label (``energy-rebate``)."""
+        ``label`` is the registrable domain's own label (``energy-rebate``). ``common``: read only
+        the names that are common words (``office-only`` targets), each only when the target sits
+        directly under a country's code and that code is beside it in its own label:
+        ``bahn-de.fahrgastrechte-erstattung.com`` claims ``bahn.de``; ``bahn-at.…``,
+        ``blog-uk.…`` (``blog.gov.uk``) and ``app-de.…`` claim nothing."""
         tokens = _TOKEN.findall(name.lower())
         if not name.endswith("." + domain) or not any(t in SERVICE_WORDS for t in tokens):
             return None
@@ -215,10 +222,16 @@ class LookalikeIndex:
         for words, after in zip(subs, subs[1:]):
             for t in words:
                 hit = self._brands.get(t)
-                if (hit is None or hit[1] == "office-only" or t in SERVICE_WORDS
+                if (hit is None or (hit[1] == "office-only") != common or t in SERVICE_WORDS
                         or not any(w in SERVICE_WORDS for w in tokens if w != t)):
                     continue
                 near = [w for w in words if w != t] + (after[:1] if words == [t] else [])
+                if common:  # the code of the suffix the target sits directly under, in the same label
+                    code = hit[0].split(".", 1)[1]
+                    if code in COUNTRY_CODES and code in words[words.index(t) + 1:]:
+                        return Lookalike("brand and country", hit[0],
+                                         f"{t!r} beside {code!r} in a sub-domain of {domain}")
+                    continue
                 home = frozenset() if hit[0].rsplit(".", 1)[-1] in GENERIC_CODES else countries(hit[0])
                 # a national site's name beside another country's code claims nothing
                 cc = next((w for w in near if w in home or not home and w in COUNTRY_CODES), None)

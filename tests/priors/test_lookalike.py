@@ -63,6 +63,8 @@ def test_registered_gov_keeps_the_rule_and_unregistered_or_idn_does_not() -> Non
     # a regional government's domain spelled out, however far the tables trust it
     ("comunidad-madrid.cita-medica-online.com", "domain spelled", "comunidad.madrid"),
     ("bayern-de.steuer-hilfe.com", "domain spelled", "bayern.de"),
+    # a common word's name (office-only) beside its own suffix's code, in a sub-domain offering a service
+    ("bahn-de.fahrgastrechte-erstattung.com", "brand and country", "bahn.de"),
 ])
 def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str) -> None:
     from authorag.domains import parse_host
@@ -76,7 +78,11 @@ def test_lookalikes_name_the_imitated_domain(host: str, kind: str, imitates: str
                                   "gov.uk", "nature-walks.net", "stackexchange.com", "bücher.de", "my-blog.com",
                                   "nhs.uk", "gov.ie", "govtrack.us", "worldpress.org", "amnews.com", "jython.org",
                                   # joined from common words: beside a service word, a firm's name
-                                  "supreme-court-services.com", "access-board-services.com"])
+                                  "supreme-court-services.com", "access-board-services.com",
+                                  # a common word's name beside another code, or not directly under a
+                                  # country's code (blog.gov.uk), or with no service offered
+                                  "bahn-at.fahrgastrechte-erstattung.com", "blog-uk.payment-hub.com",
+                                  "bahn-de.reiseblog.com"])
 def test_ordinary_and_listed_hosts_are_not_lookalikes(host: str) -> None:
     from authorag.domains import parse_host
 
