@@ -48,7 +48,7 @@ def pairs(rows: list[dict[str, Any]], kind: str, rr: Any, mode: Any) -> tuple[in
                 shown = bd
         ok, n = ok + sum(wins), n + 2
         if not all(wins):
-            print(f"FAIL{sum(wins)}", d["id"], d["kind"], d["lang"], repr(d["query"]))
+            print(f"FAIL{sum(wins)}", d["id"], d.get("kind", d.get("ontopic_kind")), d["lang"], repr(d["query"]))
             for b in shown:
                 print(_line(b, first if b["url"] == d[first]["url"] else second))
     return ok, n
