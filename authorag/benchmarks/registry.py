@@ -78,7 +78,7 @@ RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists",
                 "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
                 "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
                 "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4",
-                "rerank-lists-v5")
+                "rerank-lists-v5", "trust-pairs-v6", "no-harm-pairs-v6")
 """Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.tracks.rerank`)."""
 
 

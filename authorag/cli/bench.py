@@ -222,6 +222,10 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written on eight topics v1-v3 do not cover: the rerank-lists-v2 form"),
             ("rerank-lists-v5", len(load_cases("rerank-lists-v5")),
              "hand-written after v2-v4 were tuned on: 7-page lists, one trusted page in its own words"),
+            ("trust-pairs-v6", len(load_cases("trust-pairs-v6")),
+             "hand-written in Italian, Portuguese and Dutch: the trust-pairs-v2 form"),
+            ("no-harm-pairs-v6", len(load_cases("no-harm-pairs-v6")),
+             "hand-written in Italian, Portuguese and Dutch: the no-harm-pairs-v2 form"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

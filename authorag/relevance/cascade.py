@@ -9,7 +9,7 @@ best. Encoding every page costs about a hundred times what the words cost, so th
    coverage, which also reads the words of the address's path, mixed with BM25, each relative to
    its best, then relative to the best page that is not keyword-stuffed: :func:`words_share`);
 2. leaves a page whose words are far below the best (under ``lexical_floor`` of it) unencoded,
-   in a language the lexical path reads (en, de, es, fr) and when coverage tells the pages apart:
+   in a language the lexical path reads (en, de, es, fr, it, pt, nl) and when coverage tells the pages apart:
    the window's words veto it whatever its meaning. A page with none of the query's words is
    one of them. A user's post on a forum, Q&A, social or video platform
    (:func:`~authorag.platforms.user_post`) is not: a reply answers its thread's question in its

@@ -11,7 +11,7 @@ characters and four evenly spaced samples of 1,000 from the rest, the window pag
 so their work per candidate is bounded however long the page.
 
 Words are read in the query's language as BM25 reads them
-(:func:`~authorag.relevance.language.terms`: English, German, Spanish and French lose their stop
+(:func:`~authorag.relevance.language.terms`: English, German, Spanish, French, Italian, Portuguese and Dutch lose their stop
 words and are stemmed, so ``cranberries`` matches ``cranberry`` and ``Impfungen`` matches
 ``Impfung``; any other language matches on exact tokens). The language is detected once per call
 (:func:`~authorag.relevance.language.detect_language`) unless the caller gives it. In German a

@@ -2,7 +2,8 @@
 
 BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read a query and its
 candidates in one language, so that the query's words and the pages' words are reduced the same
-way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish and French. For each,
+way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish, French, Italian,
+Portuguese and Dutch. For each,
 :func:`terms`:
 
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
@@ -69,7 +70,8 @@ DETECTIONS_REMEMBERED = 16
 """Detections :func:`detect_language` remembers, each by the query and the candidates' opening text it read
 (at most :data:`POOL_CHARS` characters of it)."""
 
-_SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french"}
+_SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "it": "italian", "pt": "portuguese",
+             "nl": "dutch"}
 
 _STOPWORDS_TEXT = {
     "de": """aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei
@@ -104,6 +106,28 @@ _STOPWORDS_TEXT = {
         seraient sois soit soient as avons avez avais avait avions aviez avaient eu eut aura auront
         aurait auraient étant ayant
         combien quoi lequel laquelle lesquels lesquelles dont ceci cela ça""",
+    "it": """a ad al allo alla ai agli alle anche che chi ci come con contro cui da dal dallo dalla
+        dai dagli dalle dei degli delle del dello della di dove e ed egli ella essa esse essi esso
+        fra gli ha hanno ho i il in io l la le lei li lo loro lui ma mi mia mie miei mio ne negli
+        nel nello nella nei nelle noi non o per perché però più quale quali quando quanto quanta
+        quanti quante quello quella quelli quelle questo questa questi queste se si sia siamo
+        siete sono su sul sullo sulla sui sugli sulle suo sua suoi sue ti tra tu tuo tua tuoi tue
+        un uno una uno vi voi è era erano essere stato stata stati state sarà sarebbe abbiamo
+        avete avere aveva avevano abbia cosa dopo prima durante verso presso
+        d c dell all nell sull dall quell quest""",
+    "pt": """a ao aos as à às com como contra da das de dela dele deles delas do dos e ela elas ele
+        eles em entre era eram essa essas esse esses esta estas este estes eu foi foram há isso
+        isto já lhe lhes mais mas me mesmo meu meus minha minhas muito na nas nem no nos nós o os
+        ou para pela pelas pelo pelos por porque porquê qual quais quando quanto quanta quantos
+        quantas que quem se sem ser seu seus sua suas são também te tem têm teu tua um uma umas
+        uns você vocês vos é está estão estava sido sendo ter tinha tinham será seria pode posso
+        podem onde após antes durante sobre até desde""",
+    "nl": """aan al als bij dan dat de der deze die dit door een en er had heb hebben heeft het hij
+        hoe hun ik in is je jij jou jouw kan kunnen maar me met mijn na naar niet nog of om omdat
+        ons onze ook op over te tegen toch tot u uit uw van veel voor waar waarom wanneer wat
+        welk welke wie wij wil worden wordt werd werden was waren ze zich zij zijn zo zou zouden
+        moet moeten mag mogen hem haar hen ben bent geweest hoeveel hoelang tussen zonder tijdens
+        na sinds binnen""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

@@ -14,8 +14,8 @@ the question, stemmed in its language, stop words kept); what is left competes a
 Only user content on those platforms is read so: a page whose own publisher titles it with the
 question (a credit union's "Building an emergency fund", a blog post) names its subject, and
 without the title an encoder loses the page's subject. The address is not cut (Q&A addresses name
-the thread's question whatever the answer). Languages: stemming in English, German, Spanish and
-French, exact tokens in any other (the words relevance reads in the query's language).
+the thread's question whatever the answer). Languages: stemming in English, German, Spanish,
+French, Italian, Portuguese and Dutch, exact tokens in any other (the words relevance reads in the query's language).
 
 Example:
     >>> restated_spans("do we only use 10 percent of our brain",

@@ -99,7 +99,11 @@ def test_a_language_neither_encoder_reads_stands_aside_with_every_language_named
     query = "Quali documenti servono per chiedere un mutuo per la casa?"
     found = CascadeRelevance().stand_in(query, _cands([("https://a.example.it/", "Documenti per il mutuo: buste paga.")]))
     assert found is not None and found[1] == (
-        "the cascade's encoder reads en, de, es, fr, not the query's language 'it': BM25 relevance on plain "
+        "the cascade's encoder reads en, de, es, fr, not the query's language 'it': BM25 relevance in 'it' instead")
+    polish = "Jakie dokumenty są potrzebne do kredytu hipotecznego na dom?"
+    found = CascadeRelevance().stand_in(polish, _cands([("https://a.example.pl/", "Dokumenty do kredytu: zaświadczenie.")]))
+    assert found is not None and found[1] == (
+        "the cascade's encoder reads en, de, es, fr, not the query's language 'pl': BM25 relevance on plain "
         "word tokens instead")
 
 

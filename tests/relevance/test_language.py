@@ -33,7 +33,12 @@ from authorag.types import Candidate
     ("es", "¿Cuántos días de vacaciones tengo y cuanto cobro?", ["dias", "vacacion", "teng", "cobr"]),
     ("fr", "Congé paternité : combien de jours, et pour quoi faire ?", ["cong", "patern", "jour", "fair"]),
     (PLAIN, "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
-    ("it", "Le vaccinazioni in gravidanza", ["le", "vaccinazioni", "in", "gravidanza"]),
+    ("it", "Le vaccinazioni in gravidanza", ["vaccin", "gravid"]),
+    ("it", "Quanto costa il rinnovo della carta d'identità?", ["cost", "rinnov", "cart", "ident"]),
+    ("pt", "Quanto tempo demora a renovação do cartão de cidadão?", ["temp", "demor", "renov", "carta", "cidada"]),
+    ("nl", "Hoeveel vakantiedagen heb ik recht op bij een fulltime baan?", ["vakantiedaag", "recht", "fulltime",
+                                                                          "baan"]),
+    ("sv", "Hur många semesterdagar har jag?", ["hur", "många", "semesterdagar", "har", "jag"]),
 ])
 def test_terms_per_language(language: str, text: str, want: list[str]) -> None:
     assert terms(text, language) == want
@@ -66,10 +71,12 @@ def test_detect_language_on_short_queries(query: str, texts: list[str], language
 
 
 def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
-    guess = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
-    assert guess.language == "it" and guess.lexical == PLAIN
-    assert guess.note() == ("query language 'it' is not one lexical relevance reads (en, de, es, fr): plain word "
-                            "tokens, no stemming")
+    guess = detect_language("Ile dni urlopu mi przysługuje w tym roku?")
+    assert guess.language == "pl" and guess.lexical == PLAIN
+    assert guess.note() == ("query language 'pl' is not one lexical relevance reads (en, de, es, fr, it, pt, nl): "
+                            "plain word tokens, no stemming")
+    it = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
+    assert (it.language, it.lexical, it.note()) == ("it", "it", None)
     assert LanguageGuess("de", "given", 1.0).note() is None
 
 
@@ -93,9 +100,9 @@ def test_coverage_folds_accents_the_query_lacks() -> None:
 
 
 def test_bm25_language_is_checked() -> None:
-    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr"}
-    with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', "
-                                          r"got 'german'; use 'plain'"):
+    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl"}
+    with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', 'it', "
+                                          r"'pt', 'nl', got 'german'; use 'plain'"):
         BM25Relevance(language="german")
 
 

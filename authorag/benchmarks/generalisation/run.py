@@ -5,7 +5,8 @@ Tracks (each reported on its own, never pooled into one number):
 * hand-written, multi-topic and multi-language (:mod:`authorag.benchmarks.tracks.trust_data`):
   ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2`` and their larger, independent
   successors ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3``, and ``trust-pairs-v4``,
-  ``no-harm-pairs-v4``, ``rerank-lists-v4`` on eight topics none of them covers, and ``rerank-lists-v5`` (7-page lists),
+  ``no-harm-pairs-v4``, ``rerank-lists-v4`` on eight topics none of them covers, ``rerank-lists-v5`` (7-page lists), and
+  ``trust-pairs-v6``, ``no-harm-pairs-v6`` in Italian, Portuguese and Dutch,
   reranked as the surfaces rerank
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped
@@ -53,7 +54,7 @@ METHODS = ("default", "page-evidence-off", "relevance-only")
 BASELINE = "page-evidence-off"
 HAND_TRACKS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2", "trust-pairs-v3", "no-harm-pairs-v3",
                "rerank-lists-v3", "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4",
-               "rerank-lists-v5")
+               "rerank-lists-v5", "trust-pairs-v6", "no-harm-pairs-v6")
 SHARED_TRACKS = ("c3-credibility", "fakebr-pt", "coaid-covid", "decodex-fr", "wikipedia-sources")
 ALL_TRACKS = (*HAND_TRACKS, *SHARED_TRACKS)
 TRACK_EXCLUDES: dict[str, tuple[str, ...]] = {"decodex-fr": ("decodex",),

@@ -46,6 +46,11 @@ most one of the query's content words; an unknown legitimate one; a farm, pseudo
 look-alike or fake-news page; a wrong user post on a real platform; two trusted off-topic pages),
 three quarters not English; read and scored as ``rerank-lists-v2``.
 
+Two more in the pair forms on the v2 topics in three languages no earlier set uses (:data:`V6_LANGS`:
+Italian, Portuguese, Dutch; ``data/provenance/trust_no_harm_v6.md``), test half written first:
+``trust_pairs_v6.jsonl.gz`` (``trust-pairs-v6``) and ``no_harm_pairs_v6.jsonl.gz``
+(``no-harm-pairs-v6``), read and scored as their v2 twins.
+
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
 pairs: on-topic 0, off-topic 1; lists: trusted 0, untrusted and unknown 1, off-topic 2). Every
@@ -71,7 +76,8 @@ from authorag.errors import ConfigError
 CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists",
                   "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
                   "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
-                  "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4", "rerank-lists-v5"]
+                  "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4", "rerank-lists-v5",
+                  "trust-pairs-v6", "no-harm-pairs-v6"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
@@ -82,7 +88,8 @@ FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-p
                             "rerank-lists-v3": "rerank_lists_v3.jsonl.gz",
                             "trust-pairs-v4": "trust_pairs_v4.jsonl.gz", "no-harm-pairs-v4": "no_harm_pairs_v4.jsonl.gz",
                             "rerank-lists-v4": "rerank_lists_v4.jsonl.gz",
-                            "rerank-lists-v5": "rerank_lists_v5.jsonl.gz"}
+                            "rerank-lists-v5": "rerank_lists_v5.jsonl.gz",
+                            "trust-pairs-v6": "trust_pairs_v6.jsonl.gz", "no-harm-pairs-v6": "no_harm_pairs_v6.jsonl.gz"}
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
@@ -91,16 +98,21 @@ V4_SETS = ("trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4")
 """Sets in the v2 forms, kinds and languages on topics the tuned sets never cover (:data:`V4_TOPICS`)."""
 V5_SETS = ("rerank-lists-v5",)
 """Longer lists (7 pages, two trusted: one in its own words) in the v2 list form and languages."""
-MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS)
+V6_SETS = ("trust-pairs-v6", "no-harm-pairs-v6")
+"""Pairs in the v2 forms and topics in Italian, Portuguese and Dutch (:data:`V6_LANGS`)."""
+MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *V6_SETS)
 """Every multi-topic, multi-language set (rows broken down by language)."""
 _TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True)),
-                             "rerank-lists-v5": "rerank-lists-v2"}
+                             "rerank-lists-v5": "rerank-lists-v2",
+                             **dict(zip(V6_SETS, V2_SETS[:2], strict=True))}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
 V4_TOPICS = ("travel", "education", "food", "sport", "environment", "family", "work", "housing")
 """The v4 sets' topics, none of them a topic of v1–v3."""
 V2_KINDS = ("keyword-stuffed", "sober-misinfo", "unknown-legit", "spoofed-authority", "user-content", "fabricated-news")
 V2_LANGS = ("en", "de", "es", "fr")
+V6_LANGS = ("it", "pt", "nl")
+"""The v6 sets' languages, none of them a language of v1–v5."""
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
 ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
 LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
@@ -156,7 +168,7 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def form_of(case_set: str) -> str:
-    """The set whose row form and rows ``case_set`` shares: a v3, v4 or v5 set is read and scored as its
+    """The set whose row form and rows ``case_set`` shares: a v3, v4, v5 or v6 set is read and scored as its
     v2 twin, every other set as itself.
 
     Example:
