@@ -3,15 +3,16 @@
 A phishing name puts a trusted name beside words that make the claim: an office (``gov``,
 ``official``), a service the page pretends to offer (``refund``, ``login``), or a country
 (``correos-es``, ``bbc-uk``). :mod:`authorag.priors.lookalike` reads these sets. The service
-words are English, Spanish, French and German (written without accents, as host names carry
-them); a name in another language makes no service claim this module can read.
+words are English, Spanish, French, German, Italian, Portuguese and Dutch (written without
+accents, as host names carry them); a name in another language makes no service claim this module
+can read.
 """
 from __future__ import annotations
 
 from authorag.priors.brands import home_country
 
 OFFICE_WORDS = frozenset({"gov", "govt", "gouv", "gob", "int", "official", "officiel", "oficial", "offiziell",
-                          "mil"})
+                          "ufficiale", "officieel", "overheid", "mil"})
 """Tokens that claim public office beside any trusted name."""
 
 _SERVICE_EN = {"refund", "refunds", "tax", "taxes", "login", "signin", "verify", "verification", "secure", "security",
@@ -32,7 +33,20 @@ _SERVICE_DE = {"erstattung", "rueckerstattung", "ruckerstattung", "zahlung", "ko
                "bestaetigung", "hilfe", "foerderung", "steuer", "steuern", "paket", "sendung", "zustellung",
                "bussgeld", "mahnung", "warnung", "sicherheit", "umfrage", "antrag", "entschaedigung",
                "beschwerde", "formular"}
-SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE)
+_SERVICE_IT = {"rimborso", "rimborsi", "pagamento", "pagamenti", "multa", "multe", "accesso", "accedi", "verifica",
+               "conto", "assistenza", "aiuto", "pratica", "pratiche", "spedizione", "pacco", "consegna",
+               "tracciamento", "avviso", "notifica", "sanzione", "debito", "sondaggio", "richiesta", "modulo",
+               "rinnovo", "sicurezza", "agevolazioni", "indennizzo", "reclamo"}
+_SERVICE_PT = {"pagamento", "pagamentos", "conta", "acesso", "verificacao", "ajuda", "encomenda", "rastreio",
+               "rastreamento", "notificacao", "divida", "pendente", "inquerito", "devolucao", "restituicao",
+               "renovacao", "seguranca", "beneficio", "auxilio", "imposto", "impostos", "reclamacao",
+               "indemnizacao", "indenizacao"}
+_SERVICE_NL = {"teruggave", "terugbetaling", "betaling", "betalen", "boete", "boetes", "inloggen", "verificatie",
+               "rekening", "hulp", "toeslag", "toeslagen", "bezorging", "levering", "melding", "aanvraag",
+               "formulier", "verlenging", "vernieuwen", "beveiliging", "schadevergoeding", "klacht", "aanmaning",
+               "herinnering"}
+SERVICE_WORDS = frozenset(_SERVICE_EN | _SERVICE_ES | _SERVICE_FR | _SERVICE_DE | _SERVICE_IT | _SERVICE_PT
+                          | _SERVICE_NL)
 """Tokens of the services a phishing page pretends to offer (beside an institution's name)."""
 
 NOT_BRANDS = OFFICE_WORDS | {"www", "web", "home", "mail", "info", "news", "online", "service", "services"}
