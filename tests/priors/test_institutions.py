@@ -61,6 +61,11 @@ from authorag.priors.table import load_prior
     ("reference", "spain.info", 0.7, "tourism board"),
     ("reference", "bahn.de", 0.7, "transport operator"),
     ("reference", "dosb.de", 0.75, "sports federation"),
+    ("reference", "thuisarts.nl", 0.8, "public information"),
+    ("reference", "cnr.it", 0.8, "research institute"),
+    ("reference", "stf.jus.br", 0.8, "parliament or court"),
+    ("reference", "statbel.fgov.be", 0.8, "national agency"),
+    ("reference", "cp.pt", 0.7, "transport operator"),
 ])
 def test_source_values(source: str, key: str, value: float, raw: object) -> None:
     sv = load_source(source)[key]
