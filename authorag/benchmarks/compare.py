@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from authorag.benchmarks.rag.protocol import TOP_KS
+from authorag.benchmarks.tracks.trust_data import MULTI_SETS
 from authorag.errors import ConfigError
 from authorag.policy import DEFAULT_CREDIBILITY_WEIGHT
 from authorag.relevance.dense import LEAD_TOKENS
@@ -75,18 +76,7 @@ TRACKS: tuple[Track, ...] = (
     Track("no-harm-hard", "rerank"),
     Track("no-harm-lists", "rerank"),
     Track("graded-trec2019", "rerank"),
-    Track("trust-pairs-v2", "rerank"),
-    Track("no-harm-pairs-v2", "rerank"),
-    Track("rerank-lists-v2", "rerank"),
-    Track("trust-pairs-v3", "rerank"),
-    Track("no-harm-pairs-v3", "rerank"),
-    Track("rerank-lists-v3", "rerank"),
-    Track("trust-pairs-v4", "rerank"),
-    Track("no-harm-pairs-v4", "rerank"),
-    Track("rerank-lists-v4", "rerank"),
-    Track("rerank-lists-v5", "rerank"),
-    Track("trust-pairs-v6", "rerank"),
-    Track("no-harm-pairs-v6", "rerank"),
+    *(Track(s, "rerank") for s in MULTI_SETS),
 )
 DEFAULT_TRACKS = tuple(t.task for t in TRACKS if t.kind != "rerank")
 """What ``bench compare`` runs without ``--tracks``: the authority tracks."""

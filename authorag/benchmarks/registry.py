@@ -36,6 +36,7 @@ from authorag.benchmarks.tasks import TASK_BUILDERS, RankTask
 from authorag.benchmarks.tracks.methods import track_specs
 from authorag.benchmarks.tracks.rerank_methods import COMPOSITIONS, composition_specs
 from authorag.benchmarks.tracks.tasks import hosted_task, tail_task
+from authorag.benchmarks.tracks.trust_data import MULTI_SETS
 from authorag.errors import ConfigError
 
 
@@ -74,11 +75,7 @@ _TASKS: Mapping[str, Callable[[], RankTask]] = MappingProxyType({
     **TASK_BUILDERS, "tail-trec2019": tail_task, "hosted-urls": hosted_task})
 
 RAG_TASKS = ("ragauth-trec2019", "ragauth-trec2019-resampled")
-RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", "graded-trec2019",
-                "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
-                "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
-                "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4",
-                "rerank-lists-v5", "trust-pairs-v6", "no-harm-pairs-v6")
+RERANK_TASKS = ("trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists", "graded-trec2019", *MULTI_SETS)
 """Tasks that rerank with a method's scorer and policy (:mod:`authorag.benchmarks.tracks.rerank`)."""
 
 

@@ -225,13 +225,13 @@ class LookalikeIndex:
                 if (hit is None or (hit[1] == "office-only") != common or t in SERVICE_WORDS
                         or not any(w in SERVICE_WORDS for w in tokens if w != t)):
                     continue
-                near = [w for w in words if w != t] + (after[:1] if words == [t] else [])
                 if common:  # the code of the suffix the target sits directly under, in the same label
                     code = hit[0].split(".", 1)[1]
                     if code in COUNTRY_CODES and code in words[words.index(t) + 1:]:
                         return Lookalike("brand and country", hit[0],
                                          f"{t!r} beside {code!r} in a sub-domain of {domain}")
                     continue
+                near = [w for w in words if w != t] + (after[:1] if words == [t] else [])
                 home = frozenset() if hit[0].rsplit(".", 1)[-1] in GENERIC_CODES else countries(hit[0])
                 # a national site's name beside another country's code claims nothing
                 cc = next((w for w in near if w in home or not home and w in COUNTRY_CODES), None)

@@ -112,7 +112,7 @@ _STOPWORDS_TEXT = {
         nel nello nella nei nelle noi non o per perché però più quale quali quando quanto quanta
         quanti quante quello quella quelli quelle questo questa questi queste se si sia siamo
         siete sono su sul sullo sulla sui sugli sulle suo sua suoi sue ti tra tu tuo tua tuoi tue
-        un uno una uno vi voi è era erano essere stato stata stati state sarà sarebbe abbiamo
+        un uno una vi voi è era erano essere stato stata stati state sarà sarebbe abbiamo
         avete avere aveva avevano abbia cosa dopo prima durante verso presso
         d c dell all nell sull dall quell quest""",
     "pt": """a ao aos as à às com como contra da das de dela dele deles delas do dos e ela elas ele
@@ -127,7 +127,7 @@ _STOPWORDS_TEXT = {
         ons onze ook op over te tegen toch tot u uit uw van veel voor waar waarom wanneer wat
         welk welke wie wij wil worden wordt werd werden was waren ze zich zij zijn zo zou zouden
         moet moeten mag mogen hem haar hen ben bent geweest hoeveel hoelang tussen zonder tijdens
-        na sinds binnen""",
+        sinds binnen""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

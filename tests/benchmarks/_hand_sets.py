@@ -26,10 +26,13 @@ def assert_sizes_ids_and_halves(case_set: str, size: int, prefix: str) -> None:
     assert len(set(urls)) == len(urls)
 
 
-def assert_independent(case_set: str, earlier_sets: Sequence[str]) -> None:
-    """No query, page address or id of ``case_set`` is in ``earlier_sets``."""
+def assert_independent(case_set: str, earlier_sets: Sequence[str], texts: bool = False) -> None:
+    """No query, page address or id of ``case_set`` is in ``earlier_sets`` (with ``texts``, no page
+    text either: :func:`page_texts`)."""
     earlier = [c for s in earlier_sets for c in load_cases(s)]
     cases = load_cases(case_set)
     assert {c.query.casefold() for c in cases}.isdisjoint({c.query.casefold() for c in earlier})
     assert {p.url for c in cases for p in c.pages}.isdisjoint({p.url for c in earlier for p in c.pages})
     assert {c.id for c in cases}.isdisjoint({c.id for c in earlier})
+    if texts:
+        assert page_texts(cases).isdisjoint(page_texts(earlier))

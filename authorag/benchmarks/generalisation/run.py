@@ -47,14 +47,12 @@ from authorag.benchmarks.generalisation.stats import (
     pooled_spearman_stat,
     row_cells,
 )
-from authorag.benchmarks.tracks.trust_data import check_split
+from authorag.benchmarks.tracks.trust_data import MULTI_SETS, check_split
 from authorag.errors import ConfigError
 
 METHODS = ("default", "page-evidence-off", "relevance-only")
 BASELINE = "page-evidence-off"
-HAND_TRACKS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2", "trust-pairs-v3", "no-harm-pairs-v3",
-               "rerank-lists-v3", "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4",
-               "rerank-lists-v5", "trust-pairs-v6", "no-harm-pairs-v6")
+HAND_TRACKS = MULTI_SETS
 SHARED_TRACKS = ("c3-credibility", "fakebr-pt", "coaid-covid", "decodex-fr", "wikipedia-sources")
 ALL_TRACKS = (*HAND_TRACKS, *SHARED_TRACKS)
 TRACK_EXCLUDES: dict[str, tuple[str, ...]] = {"decodex-fr": ("decodex",),

@@ -25,8 +25,9 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
 * ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2``: the same rows (lists: trusted
   first, on-topic above off-topic, pairwise order, whole order), broken down by topic, kind and
   language; ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3`` and the v4 sets on new
-  topics (``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``), the 7-page ``rerank-lists-v5`` and the Italian, Portuguese and Dutch
-  ``trust-pairs-v6``, ``no-harm-pairs-v6``: the rows of their v2 twins (:func:`~authorag.benchmarks.tracks.trust_data.form_of`).
+  topics (``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``), the 7-page
+  ``rerank-lists-v5`` and the Italian, Portuguese and Dutch ``trust-pairs-v6``, ``no-harm-pairs-v6``:
+  the rows of their v2 twins (:func:`~authorag.benchmarks.tracks.trust_data.form_of`).
 
 Example:
     >>> case_orders(load_cases("trust-pairs")[0], "bm25", seed=0)
@@ -185,7 +186,8 @@ def add_unit(units: Units, row: str, cluster: int, value: float) -> None:
 def _ordered(detail: Units, relevances: Sequence[str]) -> Units:
     """Breakdown rows per relevance, domains in :data:`DOMAINS` order, then kinds in their order."""
     order = [*(f"domain {d}" for d in dict.fromkeys((*DOMAINS, *V2_TOPICS, *V4_TOPICS))),
-             *(f"kind {k}" for k in (*TRUST_KINDS, *ONTOPIC_KINDS, *V2_KINDS)), *(f"lang {g}" for g in (*V2_LANGS, *V6_LANGS))]
+             *(f"kind {k}" for k in (*TRUST_KINDS, *ONTOPIC_KINDS, *V2_KINDS)),
+             *(f"lang {g}" for g in (*V2_LANGS, *V6_LANGS))]
 
     def key(row: str) -> tuple[int, int]:
         head, _, group = row.partition(", ")
