@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from authorag._optional import require
 from authorag.errors import ConfigError
 from authorag.relevance.bm25 import BM25Relevance
-from authorag.relevance.language import PLAIN, detect_language
+from authorag.relevance.language import PAIRED_LANGUAGES, PLAIN, detect_language
 from authorag.validation import check_positive_int
 
 Embeddings = NDArray[np.float32]
@@ -304,7 +304,8 @@ def lexical_stand_in(query: str, texts: Sequence[str], languages: Sequence[str],
     if guess.language in languages:
         return None
     lexical = guess.lexical
-    how = f"in {lexical!r}" if lexical != PLAIN else "on plain word tokens"
+    how = (f"in {lexical!r}" if lexical != PLAIN
+           else "on pairs of characters" if guess.language in PAIRED_LANGUAGES else "on plain word tokens")
     note = (f"{reader} reads {', '.join(languages)}, not the query's language {guess.language!r}: "
             f"BM25 relevance {how} instead")
     return BM25Relevance(language=lexical), note

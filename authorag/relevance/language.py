@@ -23,7 +23,10 @@ Portuguese and Dutch. For each,
    (``verschlüsselt`` -> ``verschlussel``, as ``Verschlüsselung``: :func:`~authorag.relevance.compounds.verb_stem`).
 
 Any other language takes the plain lexical path (:data:`PLAIN`): the same word tokens, no stop
-words, no stemming, no folding; the reranker's note says so.
+words, no stemming, no folding; the reranker's note says so. Chinese, Japanese and Korean
+(:data:`PAIRED_LANGUAGES`) are written without spaces between words: the tokenizer reads their Han
+and Hangul runs as pairs of characters (:func:`authorag.relevance.tokens.tokenize`), and the note
+says that instead.
 
 :func:`detect_language` reads the query with ``py3langid`` (its shipped model). A short query
 is often too short to tell ("mortgage" alone reads as Dutch), so when the query alone is not
@@ -56,6 +59,8 @@ from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 PLAIN = "plain"
 """The lexical path for a language outside :data:`LEXICAL_LANGUAGES`: word tokens only."""
+PAIRED_LANGUAGES = ("zh", "ja", "ko")
+"""Languages the plain path reads as pairs of characters (:data:`~authorag.relevance.tokens.UNSPACED_SCRIPTS`)."""
 DEFAULT_LANGUAGE = "en"
 """The language read when neither the query nor the candidates' text says which clearly."""
 QUERY_CONFIDENCE = 0.9
@@ -168,8 +173,9 @@ class LanguageGuess:
         plain lexical path applied."""
         if self.language in _SNOWBALL:
             return None
+        tokens = "Han and Hangul read as pairs of characters" if self.language in PAIRED_LANGUAGES else "plain word tokens"
         return (f"query language {self.language!r} is not one lexical relevance reads "
-                f"({', '.join(LEXICAL_LANGUAGES)}): plain word tokens, no stemming")
+                f"({', '.join(LEXICAL_LANGUAGES)}): {tokens}, no stemming")
 
 
 @cache
@@ -310,6 +316,6 @@ def stopwords_for(language: str) -> frozenset[str]:
     return STOPWORDS.get(language, frozenset())
 
 
-__all__ = ["DEFAULT_LANGUAGE", "DETECTIONS_REMEMBERED", "LEXICAL_LANGUAGES", "PLAIN", "POOL_CHARS", "POOL_CONFIDENCE", "QUERY_CONFIDENCE",
+__all__ = ["DEFAULT_LANGUAGE", "DETECTIONS_REMEMBERED", "LEXICAL_LANGUAGES", "PAIRED_LANGUAGES", "PLAIN", "POOL_CHARS", "POOL_CONFIDENCE", "QUERY_CONFIDENCE",
            "SAMPLE_CHARS", "STOPWORDS", "LanguageGuess", "LanguageSource", "STEMS_REMEMBERED", "detect_language", "fold", "stem_words",
            "stopwords_for", "terms", "warm_up"]

@@ -7,10 +7,20 @@ reproduced anywhere:
 2. it is split into maximal runs of Unicode letters and digits (regex ``[^\\W_]+``), so
    punctuation, whitespace and underscores separate tokens and accents are kept
    (``"Café-au-lait"`` -> ``["café", "au", "lait"]``);
-3. optionally, tokens found in a stopword set (e.g. :data:`ENGLISH_STOPWORDS`) are dropped.
+3. Chinese, Japanese and Korean (:data:`UNSPACED_SCRIPTS`), written without spaces between words,
+   are cut where the script changes, and each run of Han characters (and of Hangul syllables)
+   becomes its overlapping pairs of characters (``"健康状態"`` -> ``["健康", "康状", "状態"]``; a
+   lone character stays one token), the indexing unit search engines use for these languages when
+   they have no dictionary: a question and a page that share a word share its pairs. A run of
+   Hiragana (Japanese particles and word endings: ``"のが"``) or of Katakana (loanwords:
+   ``"サプリ"``) stays one token, and so do letters and digits of other scripts
+   (``"1日に"`` -> ``["1", "日", "に"]``);
+4. optionally, tokens found in a stopword set (e.g. :data:`ENGLISH_STOPWORDS`) are dropped.
 
-There is no stemming. Scripts written without spaces (Chinese, Japanese) become one token per
-run; bring your own tokenizer for them.
+There is no stemming here (:mod:`authorag.relevance.language` stems seven languages). Thai, Lao,
+Khmer and Burmese, also written without spaces, are not split into pairs: their vowel signs are
+not letters to ``str.isalnum``, so runs already break inside words; bring your own tokenizer for
+them.
 """
 from __future__ import annotations
 
@@ -20,6 +30,24 @@ from collections.abc import Iterable
 from authorag.errors import ConfigError
 
 _TOKEN = re.compile(r"[^\W_]+")
+UNSPACED_SCRIPTS = ("Han", "Hiragana", "Katakana", "Hangul")
+"""Scripts whose runs :func:`tokenize` reads as pairs of characters (Chinese, Japanese, Korean)."""
+_UNSPACED_RANGES = ("\u1100-\u11ff\u3005-\u3007\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
+                    "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f"
+                    "\U00020000-\U000323af")
+"""Code points of :data:`UNSPACED_SCRIPTS`: Hangul Jamo, the iteration and closing marks (々 〆 〇),
+Hiragana, Katakana, Hangul compatibility Jamo, Katakana extensions, CJK ideographs (extension A,
+the unified block, compatibility ideographs, the supplementary planes' extensions B-H),
+Hangul syllables and Jamo extensions, half-width Katakana."""
+_UNSPACED = re.compile(f"[{_UNSPACED_RANGES}]")
+_SCRIPT_RUNS = re.compile("[\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]+"
+                          "|[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]+"
+                          "|[\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
+                          f"|[^{_UNSPACED_RANGES}]+")
+"""One script's run: Han (with 々 〆 〇), Hangul, Hiragana, Katakana, or anything else."""
+_PAIRED = re.compile("[\u1100-\u11ff\u3005-\u3007\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f"
+                     "\uac00-\ud7ff\uf900-\ufaff\U00020000-\U000323af]")
+"""The first character of a run read as pairs (Han and Hangul)."""
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MAX_ODD = 32
 """Distinct non-ASCII separators (quotes, dashes, spaces) up to which they are substituted first."""
@@ -58,7 +86,8 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
 
 
 def _non_ascii_tokens(folded: str) -> list[str]:
-    """The regex's tokens of a text with non-ASCII characters, without running the regex over it.
+    """The regex's tokens of a text with non-ASCII characters, without running the regex over it,
+    Chinese, Japanese and Korean runs cut by script and paired (:func:`_pairs`).
 
     A non-ASCII character is a token character exactly when ``str.isalnum()`` says so (what ``\\w``
     means in Unicode mode, less the underscore; checked over every code point by the tests). The
@@ -66,12 +95,36 @@ def _non_ascii_tokens(folded: str) -> list[str]:
     bytes take a table of the ASCII separators (multi-byte sequences have no ASCII bytes, so letters
     such as ``é`` pass untouched) and ``split`` cuts at the spaces.
     """
-    odd = {c for c in _NON_ASCII.findall(folded) if not c.isalnum()}
+    chars = set(_NON_ASCII.findall(folded))
+    odd = {c for c in chars if not c.isalnum()}
     if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: the regex is cheaper than the substitution
-        return _TOKEN.findall(folded)
-    if odd:
-        folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
-    return folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
+        tokens = _TOKEN.findall(folded)
+    else:
+        if odd:
+            folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
+        tokens = folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
+    if any(_UNSPACED.match(c) for c in chars - odd):  # Chinese, Japanese or Korean: pairs (module doc)
+        return [piece for token in tokens for piece in _pairs(token)]
+    return tokens
+
+
+def _pairs(token: str) -> list[str]:
+    """``token`` cut where its script changes, each run of Han or Hangul read as its overlapping
+    pairs of characters (one character alone stays itself), any other run whole.
+
+    Example:
+        >>> _pairs("1日に何歩歩くのが")
+        ['1', '日', 'に', '何歩', '歩歩', 'くのが']
+    """
+    if _UNSPACED.search(token) is None:
+        return [token]
+    out: list[str] = []
+    for run in _SCRIPT_RUNS.findall(token):
+        if len(run) > 1 and _PAIRED.match(run) is not None:
+            out.extend(run[i:i + 2] for i in range(len(run) - 1))
+        else:
+            out.append(run)
+    return out
 
 
 def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
@@ -86,4 +139,4 @@ def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
     return frozenset(w.casefold() for w in stopwords)
 
 
-__all__ = ["ENGLISH_STOPWORDS", "stopword_set", "tokenize"]
+__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "stopword_set", "tokenize"]

@@ -75,6 +75,10 @@ def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
     assert guess.language == "pl" and guess.lexical == PLAIN
     assert guess.note() == ("query language 'pl' is not one lexical relevance reads (en, de, es, fr, it, pt, nl): "
                             "plain word tokens, no stemming")
+    ja = detect_language("1日に何歩歩くのが健康に良いですか")
+    assert (ja.language, ja.lexical) == ("ja", PLAIN)
+    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl): "
+                         "Han and Hangul read as pairs of characters, no stemming")
     it = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
     assert (it.language, it.lexical, it.note()) == ("it", "it", None)
     assert LanguageGuess("de", "given", 1.0).note() is None
