@@ -40,15 +40,12 @@ Hiragana, Katakana, Hangul compatibility Jamo, Katakana extensions, CJK ideograp
 the unified block, compatibility ideographs, the supplementary planes' extensions B-H),
 Hangul syllables and Jamo extensions, half-width Katakana."""
 _UNSPACED = re.compile(f"[{_UNSPACED_RANGES}]")
-_SCRIPT_RUNS = re.compile("[\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af]+"
-                          "|[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]+"
-                          "|[\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
-                          f"|[^{_UNSPACED_RANGES}]+")
-"""One script's run: Han (with 々 〆 〇), Hangul, Hiragana, Katakana, or anything else."""
-_PAIRED = re.compile("[\u1100-\u11ff\u3005-\u3007\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f"
-                     "\uac00-\ud7ff\uf900-\ufaff\U00020000-\U000323af]")
-"""The first character of a run read as pairs (Han and Hangul)."""
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff"
+_SCRIPT_RUNS = re.compile(f"([{_HAN}]+|[{_HANGUL}]+)|([\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
+                          f"|[^\\s{_UNSPACED_RANGES}]+)")
+"""One script's run in a text of tokens: Han (with 々 〆 〇) or Hangul (first group: read as pairs),
+or Hiragana, Katakana or anything else up to a space (second group: whole)."""
 _MAX_ODD = 32
 """Distinct non-ASCII separators (quotes, dashes, spaces) up to which they are substituted first."""
 _ASCII_SEPARATORS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
@@ -87,7 +84,7 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
 
 def _non_ascii_tokens(folded: str) -> list[str]:
     """The regex's tokens of a text with non-ASCII characters, without running the regex over it,
-    Chinese, Japanese and Korean runs cut by script and paired (:func:`_pairs`).
+    Chinese, Japanese and Korean runs cut by script and paired (:func:`_paired`).
 
     A non-ASCII character is a token character exactly when ``str.isalnum()`` says so (what ``\\w``
     means in Unicode mode, less the underscore; checked over every code point by the tests). The
@@ -95,7 +92,7 @@ def _non_ascii_tokens(folded: str) -> list[str]:
     bytes take a table of the ASCII separators (multi-byte sequences have no ASCII bytes, so letters
     such as ``é`` pass untouched) and ``split`` cuts at the spaces.
     """
-    chars = set(_NON_ASCII.findall(folded))
+    chars = {c for c in set(folded) if c > "\x7f"}  # the distinct non-ASCII characters
     odd = {c for c in chars if not c.isalnum()}
     if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: the regex is cheaper than the substitution
         tokens = _TOKEN.findall(folded)
@@ -104,26 +101,24 @@ def _non_ascii_tokens(folded: str) -> list[str]:
             folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
         tokens = folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
     if any(_UNSPACED.match(c) for c in chars - odd):  # Chinese, Japanese or Korean: pairs (module doc)
-        return [piece for token in tokens for piece in _pairs(token)]
+        return _paired(tokens)
     return tokens
 
 
-def _pairs(token: str) -> list[str]:
-    """``token`` cut where its script changes, each run of Han or Hangul read as its overlapping
+def _paired(tokens: list[str]) -> list[str]:
+    """``tokens`` cut where their script changes, each run of Han or Hangul read as its overlapping
     pairs of characters (one character alone stays itself), any other run whole.
 
     Example:
-        >>> _pairs("1日に何歩歩くのが")
-        ['1', '日', 'に', '何歩', '歩歩', 'くのが']
+        >>> _paired(["1日に何歩歩くのが", "ok"])
+        ['1', '日', 'に', '何歩', '歩歩', 'くのが', 'ok']
     """
-    if _UNSPACED.search(token) is None:
-        return [token]
     out: list[str] = []
-    for run in _SCRIPT_RUNS.findall(token):
-        if len(run) > 1 and _PAIRED.match(run) is not None:
-            out.extend(run[i:i + 2] for i in range(len(run) - 1))
+    for paired, whole in _SCRIPT_RUNS.findall(" ".join(tokens)):
+        if whole or len(paired) == 1:
+            out.append(whole or paired)
         else:
-            out.append(run)
+            out.extend(paired[i:i + 2] for i in range(len(paired) - 1))
     return out
 
 
