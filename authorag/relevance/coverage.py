@@ -58,7 +58,7 @@ from urllib.parse import unquote, urlsplit
 
 from authorag.relevance.compounds import COMPOUND_LANGUAGES, QuerySplit, compound_heads, part_holders, split_query
 from authorag.relevance.language import detect_language, stem_words, stopwords_for
-from authorag.relevance.tokens import tokenize
+from authorag.relevance.tokens import paired, tokenize
 from authorag.text_window import read_window
 
 MAX_QUERY_TERMS = 64
@@ -169,7 +169,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
         found = wanted.intersection(words)
         named = found.union(wanted.intersection(stemmed[t] for t in extra))
         cov.append(compounds.covered(named, words_read, extra) / len(stems))
-        stuffed.append(bool(found) and _stuffed(words, wanted, pairs, len(found), echo))
+        stuffed.append(bool(found) and _stuffed(_chained(words, wanted), wanted, pairs, len(found), echo))
     return cov, stuffed
 
 
@@ -209,6 +209,28 @@ _CODE = re.compile(r"[a-z](?:Error|Exception|Warning)\b|\w[._]\w|\w::|\b0x[0-9a-
 """A word of code or of an error message: an error's class (``ImportError``, ``KeyException``), a
 dot or an underscore inside a word (``os.path``, ``__init__``), a scope (``std::``), a call
 (``main()``) or a hex code; not a brand written in camel case (``WhatsApp``, ``LibreOffice``)."""
+
+
+def _chained(words: list[str], wanted: set[str]) -> list[str]:
+    """``words`` with each chain of query pairs of characters read as one word: a Chinese, Japanese,
+    Korean or Thai word of the query is several overlapping pairs (:func:`~authorag.relevance.tokens.tokenize`),
+    and a page that names it three times is not three times as dense as a page in a spaced language
+    that names a query word three times. A chain is a run of query pairs each starting with the
+    character the one before ends with (``健康`` ``康状`` ``状態``); its first pair stands for it. Words
+    of any other script pass unchanged.
+
+    Example:
+        >>> _chained(["健康", "康状", "状態", "と", "健康"], {"健康", "康状", "状態"})
+        ['健康', 'と', '健康']
+    """
+    out: list[str] = []
+    chain = False  # the word before is a query pair
+    for before, word in zip(("", *words), words):
+        link = word in wanted and paired(word)
+        if not (chain and link and before[-1] == word[0]):
+            out.append(word)
+        chain = link
+    return out
 
 
 def code_like(query: str) -> bool:

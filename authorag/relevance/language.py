@@ -23,9 +23,9 @@ Portuguese and Dutch. For each,
    (``verschlüsselt`` -> ``verschlussel``, as ``Verschlüsselung``: :func:`~authorag.relevance.compounds.verb_stem`).
 
 Any other language takes the plain lexical path (:data:`PLAIN`): the same word tokens, no stop
-words, no stemming, no folding; the reranker's note says so. Chinese, Japanese and Korean
-(:data:`PAIRED_LANGUAGES`) are written without spaces between words: the tokenizer reads their Han
-and Hangul runs as pairs of characters (:func:`authorag.relevance.tokens.tokenize`), and the note
+words, no stemming, no folding; the reranker's note says so. Chinese, Japanese, Korean and Thai
+(:data:`PAIRED_LANGUAGES`) are written without spaces between words: the tokenizer reads their Han,
+Hangul and Thai runs as pairs of characters (:func:`authorag.relevance.tokens.tokenize`), and the note
 says that instead.
 
 :func:`detect_language` reads the query with ``py3langid`` (its shipped model). A short query
@@ -59,7 +59,7 @@ from authorag.relevance.tokens import ENGLISH_STOPWORDS, tokenize
 
 PLAIN = "plain"
 """The lexical path for a language outside :data:`LEXICAL_LANGUAGES`: word tokens only."""
-PAIRED_LANGUAGES = ("zh", "ja", "ko")
+PAIRED_LANGUAGES = ("zh", "ja", "ko", "th")
 """Languages the plain path reads as pairs of characters (:data:`~authorag.relevance.tokens.UNSPACED_SCRIPTS`)."""
 DEFAULT_LANGUAGE = "en"
 """The language read when neither the query nor the candidates' text says which clearly."""
@@ -173,7 +173,7 @@ class LanguageGuess:
         plain lexical path applied."""
         if self.language in _SNOWBALL:
             return None
-        tokens = "Han and Hangul read as pairs of characters" if self.language in PAIRED_LANGUAGES else "plain word tokens"
+        tokens = "Han, Hangul and Thai read as pairs of characters" if self.language in PAIRED_LANGUAGES else "plain word tokens"
         return (f"query language {self.language!r} is not one lexical relevance reads "
                 f"({', '.join(LEXICAL_LANGUAGES)}): {tokens}, no stemming")
 

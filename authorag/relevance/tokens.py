@@ -6,7 +6,8 @@ reproduced anywhere:
 1. the text is case-folded (``str.casefold``: Unicode lowercase, ``"Straße"`` -> ``"strasse"``);
 2. it is split into maximal runs of Unicode letters and digits (regex ``[^\\W_]+``), so
    punctuation, whitespace and underscores separate tokens and accents are kept
-   (``"Café-au-lait"`` -> ``["café", "au", "lait"]``);
+   (``"Café-au-lait"`` -> ``["café", "au", "lait"]``); Thai vowel signs and tone marks, combining
+   marks rather than letters, are read inside a run too;
 3. Chinese, Japanese and Korean (:data:`UNSPACED_SCRIPTS`), written without spaces between words,
    are cut where the script changes, and each run of Han characters (and of Hangul syllables)
    becomes its overlapping pairs of characters (``"健康状態"`` -> ``["健康", "康状", "状態"]``; a
@@ -14,13 +15,14 @@ reproduced anywhere:
    they have no dictionary: a question and a page that share a word share its pairs. A run of
    Hiragana (Japanese particles and word endings: ``"のが"``) or of Katakana (loanwords:
    ``"サプリ"``) stays one token, and so do letters and digits of other scripts
-   (``"1日に"`` -> ``["1", "日", "に"]``);
+   (``"1日に"`` -> ``["1", "日", "に"]``). Thai, also written without spaces, is read the same way
+   once its vowel signs and tone marks are dropped (``"หนังสือ"`` -> ``["หน", "นง", "งส", "สอ"]``):
+   a question typed with or without a tone mark finds the page's word;
 4. optionally, tokens found in a stopword set (e.g. :data:`ENGLISH_STOPWORDS`) are dropped.
 
-There is no stemming here (:mod:`authorag.relevance.language` stems seven languages). Thai, Lao,
-Khmer and Burmese, also written without spaces, are not split into pairs: their vowel signs are
-not letters to ``str.isalnum``, so runs already break inside words; bring your own tokenizer for
-them.
+There is no stemming here (:mod:`authorag.relevance.language` stems seven languages). Lao, Khmer
+and Burmese, also written without spaces, are not read in pairs: their vowel signs are not letters
+to ``str.isalnum``, so their runs break inside words; bring your own tokenizer for them.
 """
 from __future__ import annotations
 
@@ -29,23 +31,33 @@ from collections.abc import Iterable
 
 from authorag.errors import ConfigError
 
-_TOKEN = re.compile(r"[^\W_]+")
-UNSPACED_SCRIPTS = ("Han", "Hiragana", "Katakana", "Hangul")
-"""Scripts whose runs :func:`tokenize` reads as pairs of characters (Chinese, Japanese, Korean)."""
-_UNSPACED_RANGES = ("\u1100-\u11ff\u3005-\u3007\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
+_THAI_MARKS = "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
+"""Thai vowel signs and tone marks written above or below a letter: combining marks, not letters to
+``str.isalnum``, yet inside a word."""
+_THAI_MARK = re.compile(f"[{_THAI_MARKS}]")
+_UNMARKED = dict.fromkeys([0x0E31, *range(0x0E34, 0x0E3B), *range(0x0E47, 0x0E4F)])
+"""``str.translate`` table that drops the Thai marks."""
+_TOKEN = re.compile(f"(?:[^\\W_]|[{_THAI_MARKS}])+")
+UNSPACED_SCRIPTS = ("Han", "Hiragana", "Katakana", "Hangul", "Thai")
+"""Scripts whose runs :func:`tokenize` reads as pairs of characters (Chinese, Japanese, Korean,
+Thai) or cuts where the script changes (Japanese kana)."""
+_THAI = "\u0e01-\u0e3a\u0e40-\u0e4e"
+_UNSPACED_RANGES = (f"{_THAI}\u1100-\u11ff\u3005-\u3007\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
                     "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f"
                     "\U00020000-\U000323af")
 """Code points of :data:`UNSPACED_SCRIPTS`: Hangul Jamo, the iteration and closing marks (々 〆 〇),
 Hiragana, Katakana, Hangul compatibility Jamo, Katakana extensions, CJK ideographs (extension A,
 the unified block, compatibility ideographs, the supplementary planes' extensions B-H),
-Hangul syllables and Jamo extensions, half-width Katakana."""
+Hangul syllables and Jamo extensions, half-width Katakana; the Thai letters and marks before them
+(Thai digits are read as other digits)."""
 _UNSPACED = re.compile(f"[{_UNSPACED_RANGES}]")
 _HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 _HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff"
-_SCRIPT_RUNS = re.compile(f"([{_HAN}]+|[{_HANGUL}]+)|([\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
+_SCRIPT_RUNS = re.compile(f"([{_HAN}]+|[{_HANGUL}]+)|([{_THAI}]+)|([\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
                           f"|[^\\s{_UNSPACED_RANGES}]+)")
 """One script's run in a text of tokens: Han (with 々 〆 〇) or Hangul (first group: read as pairs),
-or Hiragana, Katakana or anything else up to a space (second group: whole)."""
+Thai (second group: read as pairs once its marks are dropped), or Hiragana, Katakana or anything
+else up to a space (third group: whole)."""
 _MAX_ODD = 32
 """Distinct non-ASCII separators (quotes, dashes, spaces) up to which they are substituted first."""
 _ASCII_SEPARATORS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
@@ -93,33 +105,46 @@ def _non_ascii_tokens(folded: str) -> list[str]:
     such as ``é`` pass untouched) and ``split`` cuts at the spaces.
     """
     chars = {c for c in set(folded) if c > "\x7f"}  # the distinct non-ASCII characters
-    odd = {c for c in chars if not c.isalnum()}
+    odd = {c for c in chars if not c.isalnum() and _THAI_MARK.match(c) is None}
     if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: the regex is cheaper than the substitution
         tokens = _TOKEN.findall(folded)
     else:
         if odd:
             folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
         tokens = folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
-    if any(_UNSPACED.match(c) for c in chars - odd):  # Chinese, Japanese or Korean: pairs (module doc)
+    if any(_UNSPACED.match(c) for c in chars - odd):  # Chinese, Japanese, Korean or Thai: pairs (module doc)
         return _paired(tokens)
     return tokens
 
 
 def _paired(tokens: list[str]) -> list[str]:
     """``tokens`` cut where their script changes, each run of Han or Hangul read as its overlapping
-    pairs of characters (one character alone stays itself), any other run whole.
+    pairs of characters (one character alone stays itself), a Thai run likewise once its vowel signs
+    and tone marks are dropped, any other run whole.
 
     Example:
         >>> _paired(["1日に何歩歩くのが", "ok"])
         ['1', '日', 'に', '何歩', '歩歩', 'くのが', 'ok']
     """
     out: list[str] = []
-    for paired, whole in _SCRIPT_RUNS.findall(" ".join(tokens)):
-        if whole or len(paired) == 1:
-            out.append(whole or paired)
-        else:
-            out.extend(paired[i:i + 2] for i in range(len(paired) - 1))
+    for paired, thai, whole in _SCRIPT_RUNS.findall(" ".join(tokens)):
+        run = whole or paired or thai.translate(_UNMARKED)
+        if whole or len(run) == 1:
+            out.append(run)
+        elif run:  # a run of Thai marks alone is no word
+            out.extend(run[i:i + 2] for i in range(len(run) - 1))
     return out
+
+
+def paired(token: str) -> bool:
+    """Whether ``token`` is a pair of characters :func:`tokenize` read from a Chinese, Japanese,
+    Korean or Thai run (two characters of :data:`UNSPACED_SCRIPTS`).
+
+    Example:
+        >>> paired("健康"), paired("に"), paired("ok")
+        (True, False, False)
+    """
+    return len(token) == 2 and _UNSPACED.match(token) is not None and _UNSPACED.match(token, 1) is not None
 
 
 def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
@@ -134,4 +159,4 @@ def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
     return frozenset(w.casefold() for w in stopwords)
 
 
-__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "stopword_set", "tokenize"]
+__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "paired", "stopword_set", "tokenize"]

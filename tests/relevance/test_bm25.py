@@ -193,6 +193,8 @@ def _script(ch: str) -> str | None:
     if ch in "々〆〇":
         return "han"
     name = unicodedata.name(ch, "")
+    if name.startswith("THAI CHARACTER") and (ch.isalnum() or unicodedata.category(ch) == "Mn"):
+        return "thai"
     if name.startswith(("CJK UNIFIED IDEOGRAPH-", "CJK COMPATIBILITY IDEOGRAPH-")):
         return "han"
     if ord(ch) > 0xFFFF:
@@ -204,16 +206,25 @@ def _script(ch: str) -> str | None:
 
 
 def _reference_tokens(text: str) -> list[str]:
-    """The regex's tokens, each cut where the script changes, Han and Hangul runs as overlapping
-    pairs of characters (the module doc of authorag.relevance.tokens)."""
+    """The regex's tokens (Thai combining marks inside them), each cut where the script changes,
+    Han and Hangul runs as overlapping pairs of characters, Thai runs too once their marks are
+    dropped (the module doc of authorag.relevance.tokens)."""
     import itertools
-    import re
+    import unicodedata
 
     out: list[str] = []
-    for token in re.findall(r"[^\W_]+", text.casefold()):
+    folded = text.casefold()
+    inside = [c.isalnum() or _script(c) == "thai" for c in folded]  # a Thai mark is inside a word
+    tokens = ["".join(c for c, _ in run) for keep, run in itertools.groupby(zip(folded, inside), key=lambda x: x[1])
+              if keep]
+    for token in tokens:
         for script, chars in itertools.groupby(token, key=_script):
             run = "".join(chars)
-            if script in ("han", "hangul") and len(run) > 1:
+            if script == "thai":
+                run = "".join(c for c in run if unicodedata.category(c) != "Mn")
+                if not run:
+                    continue
+            if script in ("han", "hangul", "thai") and len(run) > 1:
                 out.extend(run[i:i + 2] for i in range(len(run) - 1))
             else:
                 out.append(run)
@@ -232,18 +243,22 @@ def test_non_ascii_tokenizer_equals_the_reference_for_every_code_point() -> None
     for start in range(0x80, 0x110000, 16):  # 16 at a time: few enough separators for the substitution
         block = [chr(cp) for cp in range(start, min(start + 16, 0x110000))]
         text = " ".join(f"a{c}b" for c in block)
-        plain = not any(_script(c) for c in block)  # no Chinese, Japanese or Korean: the regex alone
+        plain = not any(_script(c) for c in block)  # no Chinese, Japanese, Korean or Thai: the regex alone
         assert tokenize(text) == (regex.findall(text.casefold()) if plain else _reference_tokens(text)), hex(start)
-    for start in (0x3040, 0x30A0, 0x4E00, 0xAC00, 0xFF66, 0x20000):  # runs of one block: pairs or whole
+    for start in (0x0E01, 0x3040, 0x30A0, 0x4E00, 0xAC00, 0xFF66, 0x20000):  # runs of one block: pairs or whole
         text = "".join(chr(cp) for cp in range(start, start + 40)) + " 1" + chr(start + 41) + chr(start + 42)
         assert tokenize(text) == _reference_tokens(text), hex(start)
     rng = random.Random(5)
     pool = [chr(c) for c in range(0x250)] + [chr(c) for c in (0xA0, 0x2000, 0x2014, 0x2019, 0x201C, 0x3000, 0x4E2D,
                                                             0x0660, 0x00B2, 0x2460, 0xFB01, 0x212A, 0x130, 0xDF,
                                                             0xD800, 0xDFFF, 0x1F600, 0x20AC, 0x3005, 0x3042,
-                                                            0x30AB, 0x30FC, 0xAC00, 0x4E8C, 0x20001)]
+                                                            0x30AB, 0x30FC, 0xAC00, 0x4E8C, 0x20001, 0x0E2B,
+                                                            0x0E31, 0x0E48, 0x0E32, 0x0E51, 0x0E3F)]
     for _ in range(5000):
         text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 60)))
         assert tokenize(text) == _reference_tokens(text), repr(text)
     many = " ".join(f"x{chr(0x2000 + i)}y" for i in range(100))
     assert tokenize(many) == regex.findall(many.casefold()) == [c for _ in range(100) for c in "xy"]
+    many_thai = many + " หนังสือ健康状態"  # the regex's path reads Thai marks inside words and pairs as well
+    assert tokenize(many_thai) == _reference_tokens(many_thai) == [*tokenize(many), "หน", "นง", "งส", "สอ",
+                                                                   "健康", "康状", "状態"]

@@ -78,7 +78,7 @@ def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
     ja = detect_language("1日に何歩歩くのが健康に良いですか")
     assert (ja.language, ja.lexical) == ("ja", PLAIN)
     assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl): "
-                         "Han and Hangul read as pairs of characters, no stemming")
+                         "Han, Hangul and Thai read as pairs of characters, no stemming")
     it = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
     assert (it.language, it.lexical, it.note()) == ("it", "it", None)
     assert LanguageGuess("de", "given", 1.0).note() is None

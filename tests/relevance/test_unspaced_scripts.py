@@ -1,5 +1,5 @@
-"""Chinese, Japanese and Korean, written without spaces between words: the tokenizer reads Han and
-Hangul runs as pairs of characters and cuts where the script changes, so BM25, coverage and
+"""Chinese, Japanese, Korean and Thai, written without spaces between words: the tokenizer reads Han,
+Hangul and Thai runs as pairs of characters and cuts where the script changes, so BM25, coverage and
 keyword stuffing find the question's words in a page. Before, a whole clause was one token, no page
 shared one with the question, relevance was equal for every candidate and trust ordered alone: an
 off-topic government page ranked first."""
@@ -22,13 +22,14 @@ def test_han_and_hangul_runs_become_pairs_and_the_script_change_cuts() -> None:
     assert tokenize("여권을 발급받으려면") == ["여권", "권을", "발급", "급받", "받으", "으려", "려면"]
     assert tokenize("サプリメントを購入") == ["サプリメント", "を", "購入"]  # Katakana and Hiragana runs whole
     assert tokenize("々") == ["々"]  # a lone character stays itself
-    assert UNSPACED_SCRIPTS == ("Han", "Hiragana", "Katakana", "Hangul")
+    assert tokenize("หนังสือ ๑๒") == tokenize("หนงสือ ๑๒") == ["หน", "นง", "งส", "สอ", "๑๒"]  # marks dropped
+    assert UNSPACED_SCRIPTS == ("Han", "Hiragana", "Katakana", "Hangul", "Thai")
 
 
 def test_other_scripts_are_read_as_before() -> None:
     assert tokenize("Café-au-lait, Straße, Ελλάδα, Москва", ENGLISH_STOPWORDS) == [
         "café", "au", "lait", "strasse", "ελλάδα", "москва"]
-    assert tokenize("ภาษาไทย") == ["ภาษาไทย"]  # Thai is not split (module doc)
+    assert tokenize("ພາສາລາວ ຂອງ") == ["ພາສາລາວ", "ຂອງ"]  # Lao is not read in pairs (module doc)
 
 
 def test_a_page_that_shares_the_questions_words_covers_them() -> None:
@@ -69,6 +70,13 @@ POOLS = {
          "발급에는 보통 일주일 정도 걸립니다."),
     ], ["https://www.passport.go.kr/home/kor/contents.do?menuPos=36",
         "https://www.gov.kr/portal/service/serviceInfo/PTR000050463"]),
+    "th": ("ต่ออายุหนังสือเดินทางต้องใช้เอกสารอะไรบ้าง", [
+        ("https://www.tmd.go.th/forecast/daily",
+         "กรมอุตุนิยมวิทยาพยากรณ์อากาศวันนี้ ฝนตกหนักบางแห่งในภาคใต้ ประชาชนควรติดตามประกาศเตือนภัยและเตรียมเอกสารสำคัญให้พร้อม"),
+        ("https://www.passport.go.th/th/renewal",
+         "การต่ออายุหนังสือเดินทางต้องยื่นคำร้องด้วยตนเองที่สำนักงานหนังสือเดินทาง "
+         "พร้อมบัตรประจำตัวประชาชนตัวจริงและหนังสือเดินทางเล่มเดิม ใช้เวลาประมาณสามวันทำการ"),
+    ], ["https://www.passport.go.th/th/renewal", "https://www.tmd.go.th/forecast/daily"]),
 }
 
 
@@ -83,6 +91,6 @@ def test_the_on_topic_page_leads_and_the_off_topic_one_is_last(language: str, re
         assert detect_language(query).language == language
         note = ranking.provenance["relevance_note"]
         assert f"query language {language!r} is not one lexical relevance reads" in note
-        assert "Han and Hangul read as pairs of characters, no stemming" in note
+        assert "Han, Hangul and Thai read as pairs of characters, no stemming" in note
         if relevance == "cascade-or-bm25":
             assert f"not the query's language {language!r}: BM25 relevance on pairs of characters instead" in note
