@@ -21,6 +21,7 @@ from authorag.benchmarks.tracks.trust_data import (
     V4_TOPICS,
     V5_SETS,
     V6_SETS,
+    V7_SETS,
     form_of,
     load_cases,
 )
@@ -30,7 +31,7 @@ from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and
 
 SIZES = {"trust-pairs-v4": 64, "no-harm-pairs-v4": 64, "rerank-lists-v4": 16}
 PREFIX = {"trust-pairs-v4": "tp4", "no-harm-pairs-v4": "nhp4", "rerank-lists-v4": "rl4"}
-EARLIER = [s for s in FILES if s not in (*V4_SETS, *V5_SETS, *V6_SETS)]
+EARLIER = [s for s in FILES if s not in (*V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS)]
 SPLITS = ("dev", "test")
 
 
