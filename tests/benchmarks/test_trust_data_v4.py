@@ -147,4 +147,4 @@ def test_reproduce_script_and_dev_rows_script_know_v4() -> None:
     root = Path(__file__).resolve().parents[2]
     script = (root / "benchmarks/results/generalisation/reproduce.sh").read_text(encoding="utf-8")
     assert "trust-pairs-v4,no-harm-pairs-v4,rerank-lists-v4" in script
-    assert 'VERSIONS = ("2", "3", "4", "5", "6")' in (root / "scripts/noharm_dev_rows.py").read_text(encoding="utf-8")
+    assert 'VERSIONS = ("2", "3", "4", "5", "6", "7")' in (root / "scripts/noharm_dev_rows.py").read_text(encoding="utf-8")
