@@ -226,6 +226,10 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written in Italian, Portuguese and Dutch: the trust-pairs-v2 form"),
             ("no-harm-pairs-v6", len(load_cases("no-harm-pairs-v6")),
              "hand-written in Italian, Portuguese and Dutch: the no-harm-pairs-v2 form"),
+            ("trust-pairs-v7", len(load_cases("trust-pairs-v7")),
+             "hand-written in Chinese, Japanese and Korean: the trust-pairs-v2 form"),
+            ("no-harm-pairs-v7", len(load_cases("no-harm-pairs-v7")),
+             "hand-written in Chinese, Japanese and Korean: the no-harm-pairs-v2 form"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks
