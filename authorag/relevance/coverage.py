@@ -44,6 +44,13 @@ that quotes it can be stuffed: documentation that explains an error in its own w
 message's words ("relative import", "package") as densely as a farm does, but never repeats the
 message.
 
+Chinese, Japanese, Korean and Thai are read by pairs of characters
+(:func:`~authorag.relevance.tokens.tokenize`). A Japanese run of Hiragana alone (a particle or a
+word ending: ``の``, ``は``, ``ですか``) is no content word of the query, or every Japanese page would
+be dense with the question's words. Thai pairs are not counted by the keyword-stuffing test
+(:func:`~authorag.relevance.tokens.thai_pair`): common pairs of letters occur in most Thai words, and
+the official page that names the question's long words was read as stuffed; coverage reads them.
+
 Example:
     >>> [round(c, 3) for c in coverage("does cranberry juice prevent urinary tract infections",
     ...     ["Cranberries may prevent some infections of the urinary tract.", "Flu shots."])]
@@ -58,7 +65,7 @@ from urllib.parse import unquote, urlsplit
 
 from authorag.relevance.compounds import COMPOUND_LANGUAGES, QuerySplit, compound_heads, part_holders, split_query
 from authorag.relevance.language import detect_language, stem_words, stopwords_for
-from authorag.relevance.tokens import paired, tokenize
+from authorag.relevance.tokens import hiragana, thai_pair, tokenize
 from authorag.text_window import read_window
 
 MAX_QUERY_TERMS = 64
@@ -104,7 +111,8 @@ _MAX_QUERY_WORDS = 4 * MAX_QUERY_TERMS
 
 def query_stems(query: str, language: str = "en") -> tuple[str, ...]:
     """The distinct content words of ``query`` in ``language`` (stop words dropped, stemmed), in
-    order (at most :data:`MAX_QUERY_TERMS`).
+    order (at most :data:`MAX_QUERY_TERMS`). Runs of Hiragana alone, Japanese particles and word
+    endings, are function words in any language (:func:`~authorag.relevance.tokens.hiragana`).
 
     Example:
         >>> query_stems("Does the MMR vaccine cause autism? autism!")
@@ -112,7 +120,7 @@ def query_stems(query: str, language: str = "en") -> tuple[str, ...]:
     """
     stop = stopwords_for(language)
     seen: dict[str, None] = {}
-    for t in stem_words([w for w in tokenize(query) if w not in stop], language):
+    for t in stem_words([w for w in tokenize(query) if w not in stop and not hiragana(w)], language):
         seen.setdefault(t, None)
         if len(seen) >= MAX_QUERY_TERMS:
             break
@@ -155,6 +163,7 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
     if not stems:
         return [0.0] * len(texts), [False] * len(texts)
     wanted = set(stems)
+    unread = {w for w in wanted if thai_pair(w)}
     pairs = query_pairs(query, lang)
     echo = not code_like(query)
     tokens = [tokenize(read_window(text)) for text in texts]
@@ -169,7 +178,8 @@ def coverage_and_stuffing(query: str, texts: Sequence[str], language: str | None
         found = wanted.intersection(words)
         named = found.union(wanted.intersection(stemmed[t] for t in extra))
         cov.append(compounds.covered(named, words_read, extra) / len(stems))
-        stuffed.append(bool(found) and _stuffed(_chained(words, wanted), wanted, pairs, len(found), echo))
+        found = found - unread  # Thai pairs are not read by the stuffing test (module doc)
+        stuffed.append(bool(found) and _stuffed(words, wanted - unread, pairs, len(found), echo))
     return cov, stuffed
 
 
@@ -209,28 +219,6 @@ _CODE = re.compile(r"[a-z](?:Error|Exception|Warning)\b|\w[._]\w|\w::|\b0x[0-9a-
 """A word of code or of an error message: an error's class (``ImportError``, ``KeyException``), a
 dot or an underscore inside a word (``os.path``, ``__init__``), a scope (``std::``), a call
 (``main()``) or a hex code; not a brand written in camel case (``WhatsApp``, ``LibreOffice``)."""
-
-
-def _chained(words: list[str], wanted: set[str]) -> list[str]:
-    """``words`` with each chain of query pairs of characters read as one word: a Chinese, Japanese,
-    Korean or Thai word of the query is several overlapping pairs (:func:`~authorag.relevance.tokens.tokenize`),
-    and a page that names it three times is not three times as dense as a page in a spaced language
-    that names a query word three times. A chain is a run of query pairs each starting with the
-    character the one before ends with (``健康`` ``康状`` ``状態``); its first pair stands for it. Words
-    of any other script pass unchanged.
-
-    Example:
-        >>> _chained(["健康", "康状", "状態", "と", "健康"], {"健康", "康状", "状態"})
-        ['健康', 'と', '健康']
-    """
-    out: list[str] = []
-    chain = False  # the word before is a query pair
-    for before, word in zip(("", *words), words):
-        link = word in wanted and paired(word)
-        if not (chain and link and before[-1] == word[0]):
-            out.append(word)
-        chain = link
-    return out
 
 
 def code_like(query: str) -> bool:

@@ -136,15 +136,27 @@ def _paired(tokens: list[str]) -> list[str]:
     return out
 
 
-def paired(token: str) -> bool:
-    """Whether ``token`` is a pair of characters :func:`tokenize` read from a Chinese, Japanese,
-    Korean or Thai run (two characters of :data:`UNSPACED_SCRIPTS`).
+def thai_pair(token: str) -> bool:
+    """Whether ``token`` is a pair of Thai letters :func:`tokenize` read from a Thai run. Thai words
+    are several letters long and many pairs (``าง``, ``อง``) occur in most words, so a pair says
+    less of a word than a Chinese or Korean one: the keyword-stuffing test does not count them.
 
     Example:
-        >>> paired("健康"), paired("に"), paired("ok")
+        >>> thai_pair("หน"), thai_pair("健康")
+        (True, False)
+    """
+    return len(token) == 2 and "\u0e01" <= token[0] <= "\u0e4e" and "\u0e01" <= token[1] <= "\u0e4e"
+
+
+def hiragana(token: str) -> bool:
+    """Whether ``token`` is a run of Hiragana alone: in a Japanese text, particles and word endings
+    (``"の"``, ``"は"``, ``"ですか"``), the function words of the language.
+
+    Example:
+        >>> hiragana("のが"), hiragana("健康"), hiragana("ok")
         (True, False, False)
     """
-    return len(token) == 2 and _UNSPACED.match(token) is not None and _UNSPACED.match(token, 1) is not None
+    return bool(token) and all("\u3040" <= c <= "\u309f" for c in token)
 
 
 def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
@@ -159,4 +171,4 @@ def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
     return frozenset(w.casefold() for w in stopwords)
 
 
-__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "paired", "stopword_set", "tokenize"]
+__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "hiragana", "stopword_set", "thai_pair", "tokenize"]
