@@ -8,7 +8,7 @@ reproduced anywhere:
    punctuation, whitespace and underscores separate tokens and accents are kept
    (``"Café-au-lait"`` -> ``["café", "au", "lait"]``); Thai vowel signs and tone marks, combining
    marks rather than letters, are read inside a run too;
-3. Chinese, Japanese and Korean (:data:`UNSPACED_SCRIPTS`), written without spaces between words,
+3. Chinese, Japanese and Korean (of :data:`UNSPACED_SCRIPTS`), written without spaces between words,
    are cut where the script changes, and each run of Han characters (and of Hangul syllables)
    becomes its overlapping pairs of characters (``"健康状態"`` -> ``["健康", "康状", "状態"]``; a
    lone character stays one token), the indexing unit search engines use for these languages when
@@ -95,8 +95,9 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
 
 
 def _non_ascii_tokens(folded: str) -> list[str]:
-    """The regex's tokens of a text with non-ASCII characters, without running the regex over it,
-    Chinese, Japanese and Korean runs cut by script and paired (:func:`_paired`).
+    """The regex's tokens of a text with non-ASCII characters, without running the regex over it
+    (Thai marks kept inside words), Chinese, Japanese, Korean and Thai runs cut by script and
+    paired (:func:`_paired`).
 
     A non-ASCII character is a token character exactly when ``str.isalnum()`` says so (what ``\\w``
     means in Unicode mode, less the underscore; checked over every code point by the tests). The
