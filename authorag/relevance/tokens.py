@@ -3,11 +3,15 @@
 Tokenization is deliberately simple and documented so that scores can be
 reproduced anywhere:
 
-1. the text is case-folded (``str.casefold``: Unicode lowercase, ``"Straße"`` -> ``"strasse"``);
-2. it is split into maximal runs of Unicode letters and digits (regex ``[^\\W_]+``), so
-   punctuation, whitespace and underscores separate tokens and accents are kept
-   (``"Café-au-lait"`` -> ``["café", "au", "lait"]``); Thai vowel signs and tone marks, combining
-   marks rather than letters, are read inside a run too;
+1. the text is case-folded (``str.casefold``: Unicode lowercase, ``"Straße"`` -> ``"strasse"``) and
+   put in Unicode's composed form (NFC);
+2. it is split into maximal runs of Unicode letters and digits (regex ``[^\\W_]+``) and of the
+   combining marks written inside words (vowel signs, viramas, accents: Unicode categories Mn and
+   Mc), so punctuation, whitespace, emoji and underscores separate tokens, accents are kept
+   (``"Café-au-lait"`` -> ``["café", "au", "lait"]``) and a Hindi, Bengali or Tamil word is one
+   token (``"स्वास्थ्य"``); Hebrew and Arabic vowel points and the Arabic stretching stroke, which
+   most text omits, are dropped (``"كَيْفَ"`` -> ``"كيف"``), and so is the dot a case-folded ``İ``
+   leaves (``"İzmir"`` -> ``"izmir"``);
 3. Chinese, Japanese and Korean (of :data:`UNSPACED_SCRIPTS`), written without spaces between words,
    are cut where the script changes, and each run of Han characters (and of Hangul syllables)
    becomes its overlapping pairs of characters (``"健康状態"`` -> ``["健康", "康状", "状態"]``; a
@@ -20,44 +24,48 @@ reproduced anywhere:
    a question typed with or without a tone mark finds the page's word;
 4. optionally, tokens found in a stopword set (e.g. :data:`ENGLISH_STOPWORDS`) are dropped.
 
-There is no stemming here (:mod:`authorag.relevance.language` stems seven languages). Lao, Khmer
-and Burmese, also written without spaces, are not read in pairs: their vowel signs are not letters
-to ``str.isalnum``, so their runs break inside words; bring your own tokenizer for them.
+There is no stemming here (:mod:`authorag.relevance.language` stems some languages). Lao, Khmer
+and Burmese, also written without spaces, are not read in pairs: a run of them up to a space or
+punctuation is one token; bring your own tokenizer for them.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from authorag.errors import ConfigError
 
-_THAI_MARKS = "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
-"""Thai vowel signs and tone marks written above or below a letter: combining marks, not letters to
-``str.isalnum``, yet inside a word."""
-_THAI_MARK = re.compile(f"[{_THAI_MARKS}]")
-_UNMARKED = dict.fromkeys([0x0E31, *range(0x0E34, 0x0E3B), *range(0x0E47, 0x0E4F)])
-"""``str.translate`` table that drops the Thai marks."""
-_TOKEN = re.compile(f"(?:[^\\W_]|[{_THAI_MARKS}])+")
+_THAI = "\u0e01-\u0e3a\u0e40-\u0e4e"
+_HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff"
+_HIRAGANA = "\u3040-\u3098\u309b-\u309f"
+_KATAKANA = "\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
 UNSPACED_SCRIPTS = ("Han", "Hiragana", "Katakana", "Hangul", "Thai")
 """Scripts whose runs :func:`tokenize` reads as pairs of characters (Chinese, Japanese, Korean,
 Thai) or cuts where the script changes (Japanese kana)."""
-_THAI = "\u0e01-\u0e3a\u0e40-\u0e4e"
-_UNSPACED_RANGES = (f"{_THAI}\u1100-\u11ff\u3005-\u3007\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
-                    "\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f"
-                    "\U00020000-\U000323af")
-"""Code points of :data:`UNSPACED_SCRIPTS`: Hangul Jamo, the iteration and closing marks (々 〆 〇),
-Hiragana, Katakana, Hangul compatibility Jamo, Katakana extensions, CJK ideographs (extension A,
-the unified block, compatibility ideographs, the supplementary planes' extensions B-H),
-Hangul syllables and Jamo extensions, half-width Katakana; the Thai letters and marks before them
-(Thai digits are read as other digits)."""
+_UNSPACED_RANGES = _THAI + _HAN + _HANGUL + _HIRAGANA + _KATAKANA
+"""Code points of :data:`UNSPACED_SCRIPTS`: the Thai letters and marks (Thai digits are read as other
+digits); CJK ideographs (extension A, the unified block, compatibility ideographs, the supplementary
+planes' extensions B-H) with the iteration and closing marks (々 〆 〇); Hangul Jamo, compatibility
+Jamo, Jamo extensions and syllables; Hiragana (less the combining voiced sound marks, which NFC has
+put on their letter), Katakana, Katakana extensions, half-width Katakana."""
 _UNSPACED = re.compile(f"[{_UNSPACED_RANGES}]")
-_HAN = "\u3005-\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
-_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff"
-_SCRIPT_RUNS = re.compile(f"([{_HAN}]+|[{_HANGUL}]+)|([{_THAI}]+)|([\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
-                          f"|[^\\s{_UNSPACED_RANGES}]+)")
+_SCRIPT_RUNS = re.compile(f"([{_HAN}]+|[{_HANGUL}]+)|([{_THAI}]+)|([{_HIRAGANA}]+|[{_KATAKANA}]+|[^\\s{_UNSPACED_RANGES}]+)")
 """One script's run in a text of tokens: Han (with 々 〆 〇) or Hangul (first group: read as pairs),
 Thai (second group: read as pairs once its marks are dropped), or Hiragana, Katakana or anything
 else up to a space (third group: whole)."""
+_THAI_MARKS = dict.fromkeys([0x0E31, *range(0x0E34, 0x0E3B), *range(0x0E47, 0x0E4F)])
+"""``str.translate`` table that drops the Thai vowel signs and tone marks written above or below a letter."""
+_POINTS = dict.fromkeys([*range(0x0591, 0x05BE), 0x05BF, 0x05C1, 0x05C2, 0x05C4, 0x05C5, 0x05C7, 0xFB1E,
+                         *range(0x0610, 0x061B), 0x0640, *range(0x064B, 0x0660), 0x0670, *range(0x06D6, 0x06DD),
+                         *range(0x06DF, 0x06E5), 0x06E7, 0x06E8, *range(0x06EA, 0x06EE)])
+"""``str.translate`` table that drops the optional vowel points and cantillation of Hebrew and the
+harakat, Quranic marks and tatweel (the stretching stroke ``ـ``) of Arabic: most text is written
+without them, so a pointed word and its plain spelling are one word."""
+_NOT_WORD_MARKS = re.compile("[\ufe00-\ufe0f\u20d0-\u20ff\U000e0100-\U000e01ef]")
+"""Marks that are not part of a word: variation selectors (the emoji selector after ``❤``) and the
+combining marks for symbols (the keycap around ``1``)."""
 _MAX_ODD = 32
 """Distinct non-ASCII separators (quotes, dashes, spaces) up to which they are substituted first."""
 _ASCII_SEPARATORS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
@@ -94,27 +102,46 @@ def tokenize(text: str, stopwords: frozenset[str] = frozenset()) -> list[str]:
     return [t for t in tokens if t not in stopwords]
 
 
+def _word_mark(c: str) -> bool:
+    """Whether ``c`` is a combining mark written inside a word (a vowel sign, virama, accent or
+    point: Unicode categories Mn and Mc), not a variation selector or a mark for a symbol."""
+    return unicodedata.category(c) in ("Mn", "Mc") and _NOT_WORD_MARKS.match(c) is None
+
+
 def _non_ascii_tokens(folded: str) -> list[str]:
-    """The regex's tokens of a text with non-ASCII characters, without running the regex over it
-    (Thai marks kept inside words), Chinese, Japanese, Korean and Thai runs cut by script and
+    """The tokens of a text with non-ASCII characters: letters, digits and the combining marks
+    inside words (:func:`_word_mark`), with Chinese, Japanese, Korean and Thai runs cut by script and
     paired (:func:`_paired`).
 
-    A non-ASCII character is a token character exactly when ``str.isalnum()`` says so (what ``\\w``
-    means in Unicode mode, less the underscore; checked over every code point by the tests). The
-    others (curly quotes, no-break spaces, dashes, lone surrogates) become spaces; then the UTF-8
-    bytes take a table of the ASCII separators (multi-byte sequences have no ASCII bytes, so letters
-    such as ``é`` pass untouched) and ``split`` cuts at the spaces.
+    The text is put in Unicode's composed form (NFC: ``e`` + ``\u0301`` is ``é``), the dot a capital
+    ``İ`` leaves on ``i`` when case-folded is dropped (``"İstanbul"`` is ``istanbul``), and so are Hebrew
+    and Arabic points (:data:`_POINTS`). A non-ASCII character is then a token character exactly when
+    ``str.isalnum()`` or :func:`_word_mark` says so (checked over every code point by the tests). The
+    others (curly quotes, no-break spaces, dashes, emoji, lone surrogates) become spaces; then the
+    UTF-8 bytes take a table of the ASCII separators (multi-byte sequences have no ASCII bytes, so
+    letters such as ``é`` pass untouched) and ``split`` cuts at the spaces. A run of marks with no
+    letter or digit is no token.
     """
+    if not unicodedata.is_normalized("NFC", folded):
+        folded = unicodedata.normalize("NFC", folded)
     chars = {c for c in set(folded) if c > "\x7f"}  # the distinct non-ASCII characters
-    odd = {c for c in chars if not c.isalnum() and _THAI_MARK.match(c) is None}
-    if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: the regex is cheaper than the substitution
-        tokens = _TOKEN.findall(folded)
-    else:
-        if odd:
-            folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
-        tokens = folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
+    if "\u0307" in chars:
+        folded = folded.replace("i\u0307", "i")
+    points = [c for c in chars if ord(c) in _POINTS]
+    if points:
+        folded = folded.translate(_POINTS)
+        chars.difference_update(points)
+    marks = {c for c in chars if not c.isalnum() and _word_mark(c)}
+    odd = {c for c in chars if not c.isalnum()} - marks
+    if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: one table beats a long character class
+        folded = folded.translate(dict.fromkeys(map(ord, odd), " "))
+    elif odd:
+        folded = re.sub("[" + "".join(re.escape(c) for c in sorted(odd)) + "]", " ", folded)
+    tokens = folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
     if any(_UNSPACED.match(c) for c in chars - odd):  # Chinese, Japanese, Korean or Thai: pairs (module doc)
-        return _paired(tokens)
+        tokens = _paired(tokens)
+    if marks:
+        tokens = [t for t in tokens if any(c.isalnum() for c in t)]
     return tokens
 
 
@@ -129,7 +156,7 @@ def _paired(tokens: list[str]) -> list[str]:
     """
     out: list[str] = []
     for paired, thai, whole in _SCRIPT_RUNS.findall(" ".join(tokens)):
-        run = whole or paired or thai.translate(_UNMARKED)
+        run = whole or paired or thai.translate(_THAI_MARKS)
         if whole or len(run) == 1:
             out.append(run)
         elif run:  # a run of Thai marks alone is no word
