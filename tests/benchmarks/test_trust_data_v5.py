@@ -21,6 +21,7 @@ from authorag.benchmarks.tracks.trust_data import (
     V5_SETS,
     V6_SETS,
     V7_SETS,
+    V8_SETS,
     form_of,
     group_pairs,
     load_cases,
@@ -30,7 +31,7 @@ from authorag.domains import parse_host
 from tests.benchmarks._hand_sets import assert_sizes_ids_and_halves, page_texts
 
 SET = "rerank-lists-v5"
-EARLIER = [s for s in FILES if s not in (*V5_SETS, *V6_SETS, *V7_SETS)]
+EARLIER = [s for s in FILES if s not in (*V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS)]
 ROLES = ["trusted", "trusted", "unknown", "untrusted", "untrusted", "offtopic", "offtopic"]
 KINDS = ("keyword-stuffed", "sober-misinfo", "spoofed-authority", "fabricated-news")
 

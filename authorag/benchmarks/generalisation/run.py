@@ -7,7 +7,8 @@ Tracks (each reported on its own, never pooled into one number):
   successors ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3``, and ``trust-pairs-v4``,
   ``no-harm-pairs-v4``, ``rerank-lists-v4`` on eight topics none of them covers, ``rerank-lists-v5`` (7-page lists), and
   ``trust-pairs-v6``, ``no-harm-pairs-v6`` in Italian, Portuguese and Dutch, ``trust-pairs-v7``,
-  ``no-harm-pairs-v7`` in Chinese, Japanese and Korean,
+  ``no-harm-pairs-v7`` in Chinese, Japanese and Korean, ``trust-pairs-v8``, ``no-harm-pairs-v8`` in Russian,
+  Arabic and Hindi,
   reranked as the surfaces rerank
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped

@@ -53,7 +53,9 @@ Italian, Portuguese, Dutch; ``data/provenance/trust_no_harm_v6.md``), test half 
 (:data:`V7_LANGS`; ``data/provenance/trust_pairs_v7.md``, ``data/provenance/no_harm_pairs_v7.md``),
 written the same way after their text was first read by character pairs:
 ``trust_pairs_v7.jsonl.gz`` (``trust-pairs-v7``) and ``no_harm_pairs_v7.jsonl.gz``
-(``no-harm-pairs-v7``).
+(``no-harm-pairs-v7``). And two in Russian, Arabic and Hindi (:data:`V8_LANGS`;
+``data/provenance/trust_pairs_v8.md``, ``data/provenance/no_harm_pairs_v8.md``), written the same way:
+``trust_pairs_v8.jsonl.gz`` (``trust-pairs-v8``) and ``no_harm_pairs_v8.jsonl.gz`` (``no-harm-pairs-v8``).
 
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
@@ -81,7 +83,8 @@ CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists
                   "trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2",
                   "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
                   "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4", "rerank-lists-v5",
-                  "trust-pairs-v6", "no-harm-pairs-v6", "trust-pairs-v7", "no-harm-pairs-v7"]
+                  "trust-pairs-v6", "no-harm-pairs-v6", "trust-pairs-v7", "no-harm-pairs-v7",
+                  "trust-pairs-v8", "no-harm-pairs-v8"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
@@ -94,7 +97,8 @@ FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-p
                             "rerank-lists-v4": "rerank_lists_v4.jsonl.gz",
                             "rerank-lists-v5": "rerank_lists_v5.jsonl.gz",
                             "trust-pairs-v6": "trust_pairs_v6.jsonl.gz", "no-harm-pairs-v6": "no_harm_pairs_v6.jsonl.gz",
-                            "trust-pairs-v7": "trust_pairs_v7.jsonl.gz", "no-harm-pairs-v7": "no_harm_pairs_v7.jsonl.gz"}
+                            "trust-pairs-v7": "trust_pairs_v7.jsonl.gz", "no-harm-pairs-v7": "no_harm_pairs_v7.jsonl.gz",
+                            "trust-pairs-v8": "trust_pairs_v8.jsonl.gz", "no-harm-pairs-v8": "no_harm_pairs_v8.jsonl.gz"}
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
@@ -107,12 +111,15 @@ V6_SETS = ("trust-pairs-v6", "no-harm-pairs-v6")
 """Pairs in the v2 forms and topics in Italian, Portuguese and Dutch (:data:`V6_LANGS`)."""
 V7_SETS = ("trust-pairs-v7", "no-harm-pairs-v7")
 """Pairs in the v2 forms and topics in Chinese, Japanese and Korean (:data:`V7_LANGS`)."""
-MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS)
+V8_SETS = ("trust-pairs-v8", "no-harm-pairs-v8")
+"""Pairs in the v2 forms and topics in Russian, Arabic and Hindi (:data:`V8_LANGS`)."""
+MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS)
 """Every multi-topic, multi-language set (rows broken down by language)."""
 _TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True)),
                              "rerank-lists-v5": "rerank-lists-v2",
                              **dict(zip(V6_SETS, V2_SETS[:2], strict=True)),
-                             **dict(zip(V7_SETS, V2_SETS[:2], strict=True))}
+                             **dict(zip(V7_SETS, V2_SETS[:2], strict=True)),
+                             **dict(zip(V8_SETS, V2_SETS[:2], strict=True))}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
 V4_TOPICS = ("travel", "education", "food", "sport", "environment", "family", "work", "housing")
@@ -123,6 +130,8 @@ V6_LANGS = ("it", "pt", "nl")
 """The v6 sets' languages, none of them a language of v1–v5."""
 V7_LANGS = ("zh", "ja", "ko")
 """The v7 sets' languages (Chinese in simplified characters), none of them a language of v1–v6."""
+V8_LANGS = ("ru", "ar", "hi")
+"""The v8 sets' languages (Hindi in Devanagari), none of them a language of v1–v7."""
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
 ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
 LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
@@ -178,7 +187,7 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def form_of(case_set: str) -> str:
-    """The set whose row form and rows ``case_set`` shares: a v3, v4, v5, v6 or v7 set is read and scored as its
+    """The set whose row form and rows ``case_set`` shares: a v3, v4, v5, v6, v7 or v8 set is read and scored as its
     v2 twin, every other set as itself.
 
     Example:
