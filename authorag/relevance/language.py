@@ -3,7 +3,7 @@
 BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read a query and its
 candidates in one language, so that the query's words and the pages' words are reduced the same
 way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish, French, Italian,
-Portuguese and Dutch. For each,
+Portuguese, Dutch, Russian, Arabic and Hindi. For each,
 :func:`terms`:
 
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
@@ -76,7 +76,7 @@ DETECTIONS_REMEMBERED = 16
 (at most :data:`POOL_CHARS` characters of it)."""
 
 _SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "it": "italian", "pt": "portuguese",
-             "nl": "dutch"}
+             "nl": "dutch", "ru": "russian", "ar": "arabic", "hi": "hindi"}
 
 _STOPWORDS_TEXT = {
     "de": """aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei
@@ -133,6 +133,20 @@ _STOPWORDS_TEXT = {
         welk welke wie wij wil worden wordt werd werden was waren ze zich zij zijn zo zou zouden
         moet moeten mag mogen hem haar hen ben bent geweest hoeveel hoelang tussen zonder tijdens
         sinds binnen""",
+    "ru": """а без бы был была были было быть в вам вас во вот все всё вы где да для до его её ее если есть
+        же за и из или им их к как какая какие каким какой кем ко когда кого кто ли либо меня мне мной
+        мы на над не нет ни но о об он она они оно от по под при про с со так также там то тот ту ты у
+        уже чем через что чтобы чей чья чьё это эта эти этого этой этом этот этих я сколько почему
+        зачем куда откуда ещё еще будет будут является являются""",
+    "ar": """في من إلى الى على عن مع هل ما ماذا كيف متى أين اين لماذا كم أي اي هذا هذه ذلك تلك هؤلاء هو هي
+        هم هن أنا انا نحن أنت انت أنتم انتم الذي التي الذين اللذان اللتان و أو او ثم لا لم لن قد
+        كان كانت يكون تكون كانوا بين عند حتى إذا اذا إن ان أن لكن بل بعد قبل كل بعض غير أيضا ايضا
+        منذ خلال حول ضد لدى لـ ب ف به بها له لها لهم فيه فيها منه منها عليه عليها إليه اليه""",
+    "hi": """का की के को में से पर और या है हैं था थी थे हो होता होती होते होना होने हुआ हुई हुए ने कि यह
+        वह ये वे इस उस इन उन जो तो भी ही न नहीं ना क्या कैसे क्यों कब कहाँ कहां कितना कितनी कितने कौन
+        किस किसे किसी लिए तक एक साथ बाद पहले द्वारा वाला वाली वाले अपना अपनी अपने मैं मुझे हम आप तुम
+        मेरा मेरी मेरे हमारा हमारी हमारे आपका आपकी आपके कर करें करना करने करते करता करती किया किए
+        सकता सकती सकते चाहिए""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

@@ -9,6 +9,7 @@ from authorag.relevance.language import (
     DEFAULT_LANGUAGE,
     LEXICAL_LANGUAGES,
     PLAIN,
+    STOPWORDS,
     LanguageGuess,
     detect_language,
     fold,
@@ -73,11 +74,11 @@ def test_detect_language_on_short_queries(query: str, texts: list[str], language
 def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
     guess = detect_language("Ile dni urlopu mi przysługuje w tym roku?")
     assert guess.language == "pl" and guess.lexical == PLAIN
-    assert guess.note() == ("query language 'pl' is not one lexical relevance reads (en, de, es, fr, it, pt, nl): "
+    assert guess.note() == ("query language 'pl' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi): "
                             "plain word tokens, no stemming")
     ja = detect_language("1日に何歩歩くのが健康に良いですか")
     assert (ja.language, ja.lexical) == ("ja", PLAIN)
-    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl): "
+    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi): "
                          "Han, Hangul and Thai read as pairs of characters, no stemming")
     it = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
     assert (it.language, it.lexical, it.note()) == ("it", "it", None)
@@ -104,9 +105,9 @@ def test_coverage_folds_accents_the_query_lacks() -> None:
 
 
 def test_bm25_language_is_checked() -> None:
-    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl"}
+    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl", "ru", "ar", "hi"}
     with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', 'it', "
-                                          r"'pt', 'nl', got 'german'; use 'plain'"):
+                                          r"'pt', 'nl', 'ru', 'ar', 'hi', got 'german'; use 'plain'"):
         BM25Relevance(language="german")
 
 
@@ -141,3 +142,21 @@ def test_a_german_verb_form_in_t_meets_its_infinitive_and_noun(query_word: str, 
 
 def test_a_short_word_in_t_keeps_it() -> None:
     assert terms("Welt Gesicht Gehalt", "de") == ["welt", "gesicht", "gehalt"]
+
+
+@pytest.mark.parametrize(("language", "query", "page", "shared"), [
+    # Russian: the question's "загранпаспорт" and "продлить" meet the page's inflected forms; "как" is a stop word
+    ("ru", "Как продлить загранпаспорт?", "Срок действия загранпаспорта истёк: продлить паспорт нельзя, оформляется новый.",
+     ["продл", "загранпаспорт"]),
+    # Arabic: "السفر" and "جوازات" lose the article and the plural; "كيف" is a stop word
+    ("ar", "كيف أجدد جواز السفر؟", "تجديد جوازات السفر للمواطنين عبر المنصة الإلكترونية", ["سفر"]),
+    # Hindi: the oblique plural "पासपोर्टों" meets "पासपोर्ट"; "का", "कैसे", "करें" are stop words
+    ("hi", "पासपोर्ट का नवीनीकरण कैसे करें?", "पासपोर्टों के नवीनीकरण के लिए ऑनलाइन आवेदन", ["पासपोरट", "नवीनीकरण"]),
+])
+def test_russian_arabic_and_hindi_are_stemmed_without_their_stop_words(language: str, query: str, page: str,
+                                                                       shared: list[str]) -> None:
+    assert detect_language(query, [page]).language == language
+    q, d = terms(query, language), terms(page, language)
+    assert [w for w in q if w in d] == shared
+    assert not set(q) & STOPWORDS[language]
+    assert coverage(query, [page], language) == [pytest.approx(len(shared) / len(q))]

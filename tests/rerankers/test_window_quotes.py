@@ -161,7 +161,7 @@ def test_the_plain_path_is_noted_in_the_ranking() -> None:
     ranking = reranker.rerank("Jakie szczepienia są zalecane w ciąży?", cands)
     assert [c.domain for c in ranking] == ["a.pl", "b.pl"]
     assert ranking.provenance["relevance_note"] == ("query language 'pl' is not one lexical relevance reads "
-                                                    "(en, de, es, fr, it, pt, nl): plain word tokens, no stemming")
+                                                    "(en, de, es, fr, it, pt, nl, ru, ar, hi): plain word tokens, no stemming")
 
 
 _ESPRESSO = "how do I descale my espresso machine"
