@@ -50,6 +50,13 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://pastebin.com/AbC123", "pastebin.com", None, "document"),
     ("https://meinverein.de.tl/", "de.tl", "meinverein.de.tl", "site"),
     ("https://www.trustpilot.com/review/shop.example", "trustpilot.com", None, "social"),
+    # Russian users' question, story, blog and wall posts, and a Hindi edition of a Q&A site
+    ("https://otvet.mail.ru/question/238416702", "mail.ru", None, "qa"),
+    ("https://pikabu.ru/story/kak_ya_menyal_zagranpasport_123", "pikabu.ru", None, "forum"),
+    ("https://pikabu.ru/@someone", "pikabu.ru", "pikabu.ru/@someone", "forum"),
+    ("https://dzen.ru/a/ZkT3q8Vv7n1xR2pD", "dzen.ru", None, "blog"),
+    ("https://vk.com/wall-12345_678", "vk.com", None, "social"),
+    ("https://hi.quora.com/some-question", "quora.com", None, "qa"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)

@@ -59,7 +59,9 @@ _CC_GOV = ("gov.uk", "gov.au", "gov.in", "gov.za", "gov.sg", "gov.br", "gc.ca", 
            # more national government suffixes, registration restricted to public bodies
            "gov.pl", "gov.pt", "gov.gr", "gov.il", "gov.tr", "gob.ar", "gob.cl", "gob.pe", "gov.co", "gov.ph",
            "gov.my", "go.id", "go.th", "gov.ng", "go.ke", "gov.eg", "gov.sa", "gov.ae", "gov.hk", "gov.tw",
-           "gouv.qc.ca", "police.uk", "mod.uk")
+           "gouv.qc.ca", "police.uk", "mod.uk",
+           "gov.ru", "gov.ua", "gov.kz", "gov.by", "gov.uz", "nic.in", "gov.pk", "gov.bd", "gov.np", "gov.lk",
+           "gov.jo", "gov.qa", "gov.bh", "gov.om", "gov.kw", "gov.lb", "gov.ma", "gov.dz", "gov.tn")
 NATIONAL_BODIES = (
     # national governments, parliaments and official portals outside a closed suffix (hand-listed)
     "bundesregierung.de", "bundestag.de", "bundesrat.de", "bundesgesundheitsministerium.de",
@@ -72,6 +74,7 @@ NATIONAL_BODIES = (
     "stm.dk", "ft.dk", "sst.dk", "valtioneuvosto.fi", "eduskunta.fi", "thl.fi",
     "belgium.be", "premier.be", "sciensano.be", "gov.lu", "parlament.gv.at",
     "parliament.uk", "parl.ca",
+    "gosuslugi.ru", "government.ru", "cikrf.ru", "mvd.ru", "u.ae", "government.ae", "absher.sa",
     "santepubliquefrance.fr", "has-sante.fr", "inserm.fr", "cnrs.fr", "nice.org.uk",
     "un.org", "unicef.org", "unhcr.org", "undp.org", "unesco.org", "wfp.org", "fao.org", "ilo.org", "iaea.org",
     "wto.org", "paho.org", "oecd.org", "imf.org", "worldbank.org",

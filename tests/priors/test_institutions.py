@@ -155,3 +155,17 @@ def test_institutions_that_inform_the_public_are_credible_in_the_default() -> No
     values = [rule.of(d) for d in load_scorer().score([Candidate.create(u) for u in urls])]
     assert [v.reason for v in values] == ["credible"] * 4
     assert [round(v.value, 3) for v in values] == [0.748, 0.639, 0.639, 0.737]
+
+
+def test_russian_arab_and_indian_public_bodies_are_credible_in_the_default() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://www.gosuslugi.ru/help", "https://minzdrav.gov.ru/x", "https://www.cikrf.ru/analog/",
+            "https://cbr.ru/x", "https://u.ae/ar/x", "https://moh.gov.jo/x", "https://ncert.nic.in/x",
+            "https://rbi.org.in/x"]
+    details = load_scorer().score([Candidate.create(u) for u in urls])
+    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
+    assert [d.credibility for d in details] == [0.8] * len(urls)
