@@ -140,8 +140,8 @@ def _non_ascii_tokens(folded: str) -> list[str]:
     tokens = folded.encode("utf-8").translate(_UTF8_SEPARATORS).decode("utf-8").split()
     if any(_UNSPACED.match(c) for c in chars - odd):  # Chinese, Japanese, Korean or Thai: pairs (module doc)
         tokens = _paired(tokens)
-    if marks:
-        tokens = [t for t in tokens if any(c.isalnum() for c in t)]
+    if marks:  # a token of marks alone starts with one (a token that does not holds a letter or digit)
+        tokens = [t for t in tokens if t[0] not in marks or any(c.isalnum() for c in t)]
     return tokens
 
 
