@@ -1,6 +1,6 @@
 """Shape of the hand-written pair sets in new languages, one parametrised module for all of them:
 ``trust-pairs-v6`` / ``no-harm-pairs-v6`` (Italian, Portuguese, Dutch), ``-v7`` (Chinese, Japanese,
-Korean) and ``-v8`` (Russian, Arabic, Hindi): sizes, halves, topics × languages × kinds,
+Korean), ``-v8`` (Russian, Arabic, Hindi) and ``-v9`` (Turkish, Polish, Indonesian): sizes, halves, topics × languages × kinds,
 independence from the sets written before, and the tracks read and scored by the v2 code path."""
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from authorag.benchmarks.tracks.trust_data import (
     V7_SETS,
     V8_LANGS,
     V8_SETS,
+    V9_LANGS,
+    V9_SETS,
     form_of,
     load_cases,
 )
@@ -48,7 +50,7 @@ class Version:
 
 
 VERSIONS = [Version(6, V6_SETS, V6_LANGS, True), Version(7, V7_SETS, V7_LANGS, False),
-            Version(8, V8_SETS, V8_LANGS, True)]
+            Version(8, V8_SETS, V8_LANGS, True), Version(9, V9_SETS, V9_LANGS, True)]
 SETS = [(v, s) for v in VERSIONS for s in v.sets]
 IDS = [s for _, s in SETS]
 

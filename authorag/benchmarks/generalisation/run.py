@@ -8,7 +8,7 @@ Tracks (each reported on its own, never pooled into one number):
   ``no-harm-pairs-v4``, ``rerank-lists-v4`` on eight topics none of them covers, ``rerank-lists-v5`` (7-page lists), and
   ``trust-pairs-v6``, ``no-harm-pairs-v6`` in Italian, Portuguese and Dutch, ``trust-pairs-v7``,
   ``no-harm-pairs-v7`` in Chinese, Japanese and Korean, ``trust-pairs-v8``, ``no-harm-pairs-v8`` in Russian,
-  Arabic and Hindi,
+  Arabic and Hindi, ``trust-pairs-v9``, ``no-harm-pairs-v9`` in Turkish, Polish and Indonesian,
   reranked as the surfaces rerank
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped
