@@ -57,6 +57,13 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://dzen.ru/a/ZkT3q8Vv7n1xR2pD", "dzen.ru", None, "blog"),
     ("https://vk.com/wall-12345_678", "vk.com", None, "social"),
     ("https://hi.quora.com/some-question", "quora.com", None, "qa"),
+    # Turkish, Polish and Indonesian users' entries, posts, threads, blogs and homework answers
+    ("https://eksisozluk.com/lale-devri--123456", "eksisozluk.com", None, "forum"),
+    ("https://eksisozluk.com/biri/ahmet", "eksisozluk.com", "eksisozluk.com/biri/ahmet", "forum"),
+    ("https://wykop.pl/wpis/7712/x", "wykop.pl", None, "social"),
+    ("https://www.kaskus.co.id/thread/5f1/abc", "kaskus.co.id", None, "forum"),
+    ("https://www.kompasiana.com/budi123/5f0a/judul", "kompasiana.com", "kompasiana.com/budi123", "blog"),
+    ("https://brainly.co.id/tugas/123", "brainly.co.id", None, "qa"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)
@@ -69,7 +76,8 @@ def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> N
     "https://www.facebook.com/help/123", "https://sites.google.com/", "https://www.linkedin.com/company/x",
     "https://en.support.wordpress.com/x", "https://medium.com/", "https://fr.quora.com/about",
     "https://www.academia.edu/about", "https://docs.readthedocs.io/en/stable/", "https://huggingface.co/docs/hub",
-    "https://docs.rs/about", "https://pastebin.com/faq",
+    "https://docs.rs/about", "https://pastebin.com/faq", "https://eksisozluk.com/basliklar/gundem",
+    "https://www.kompasiana.com/tag/politik",
 ])
 def test_platform_own_pages_are_official(url: str) -> None:
     hit = match_platform(url)

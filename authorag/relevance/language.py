@@ -3,7 +3,7 @@
 BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read a query and its
 candidates in one language, so that the query's words and the pages' words are reduced the same
 way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish, French, Italian,
-Portuguese, Dutch, Russian, Arabic and Hindi. For each,
+Portuguese, Dutch, Russian, Arabic, Hindi, Turkish, Polish and Indonesian. For each,
 :func:`terms`:
 
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
@@ -76,7 +76,8 @@ DETECTIONS_REMEMBERED = 16
 (at most :data:`POOL_CHARS` characters of it)."""
 
 _SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "it": "italian", "pt": "portuguese",
-             "nl": "dutch", "ru": "russian", "ar": "arabic", "hi": "hindi"}
+             "nl": "dutch", "ru": "russian", "ar": "arabic", "hi": "hindi", "tr": "turkish", "pl": "polish",
+             "id": "indonesian"}
 
 _STOPWORDS_TEXT = {
     "de": """aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei
@@ -147,6 +148,18 @@ _STOPWORDS_TEXT = {
         किस किसे किसी लिए तक एक साथ बाद पहले द्वारा वाला वाली वाले अपना अपनी अपने मैं मुझे हम आप तुम
         मेरा मेरी मेरे हमारा हमारी हमारे आपका आपकी आपके कर करें करना करने करते करता करती किया किए
         सकता सकती सकते चाहिए""",
+    "tr": """acaba ama ancak bana bazı ben beni benim bir biz bu bunu bunun bunlar çok da daha de değil diye en
+        gibi göre hangi hem her hiç için ile ise kadar kaç ki kim mi mı mu mü midir mıdır mudur müdür
+        nasıl ne neden nerede nereye niçin niye o ona onu onun onlar olan olarak olur oldu olduğu olmak
+        sen siz şu şey ve veya ya yani var yok""",
+    "pl": """a aby albo ale bo by być był była było były będzie będą ci co czego czy dla do gdy gdzie go i ich ile
+        ja jak jaka jaki jakie jakiego jako je jego jej jest jeśli jeżeli już każdy kiedy kto która które
+        który którego lub ma mi mnie może można my na nad nie nim o od oraz po pod przez przy się są ta
+        tak także te tego tej ten to tu ty tym u w we wy z za ze że żeby dlaczego czemu też tylko""",
+    "id": """ada adalah agar akan aku anda apa apakah atau bagaimana bagi bahwa belum berapa bisa bukan dalam
+        dan dapat dari dengan di dia harus hingga ia ini itu jika juga kalau kami kamu kapan karena ke
+        kenapa kita mana masih mengapa mereka oleh pada para saja sampai saya sebagai sebelum sedang
+        sejak seperti setelah siapa sudah supaya telah tentang tersebut tidak untuk yang""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

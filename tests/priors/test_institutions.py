@@ -157,7 +157,7 @@ def test_institutions_that_inform_the_public_are_credible_in_the_default() -> No
     assert [round(v.value, 3) for v in values] == [0.748, 0.639, 0.639, 0.737]
 
 
-def test_russian_arab_and_indian_public_bodies_are_credible_in_the_default() -> None:
+def test_russian_arab_indian_polish_and_turkish_public_bodies_are_credible_in_the_default() -> None:
     from authorag.compose import load_scorer
     from authorag.trust import trust_rule_for
     from authorag.types import Candidate
@@ -165,7 +165,7 @@ def test_russian_arab_and_indian_public_bodies_are_credible_in_the_default() -> 
     rule = trust_rule_for(0.3)
     urls = ["https://www.gosuslugi.ru/help", "https://minzdrav.gov.ru/x", "https://www.cikrf.ru/analog/",
             "https://cbr.ru/x", "https://u.ae/ar/x", "https://moh.gov.jo/x", "https://ncert.nic.in/x",
-            "https://rbi.org.in/x"]
+            "https://rbi.org.in/x", "https://nbp.pl/x", "https://cert.pl/posts/x", "https://www.bddk.org.tr/x"]
     details = load_scorer().score([Candidate.create(u) for u in urls])
     assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
     assert [d.credibility for d in details] == [0.8] * len(urls)
