@@ -238,6 +238,10 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written in Turkish, Polish and Indonesian: the trust-pairs-v2 form"),
             ("no-harm-pairs-v9", len(load_cases("no-harm-pairs-v9")),
              "hand-written in Turkish, Polish and Indonesian: the no-harm-pairs-v2 form"),
+            ("trust-pairs-v10", len(load_cases("trust-pairs-v10")),
+             "hand-written in Vietnamese, Persian and Bengali: the trust-pairs-v2 form"),
+            ("no-harm-pairs-v10", len(load_cases("no-harm-pairs-v10")),
+             "hand-written in Vietnamese, Persian and Bengali: the no-harm-pairs-v2 form"),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

@@ -1,6 +1,7 @@
 """Shape of the hand-written pair sets in new languages, one parametrised module for all of them:
 ``trust-pairs-v6`` / ``no-harm-pairs-v6`` (Italian, Portuguese, Dutch), ``-v7`` (Chinese, Japanese,
-Korean), ``-v8`` (Russian, Arabic, Hindi) and ``-v9`` (Turkish, Polish, Indonesian): sizes, halves, topics × languages × kinds,
+Korean), ``-v8`` (Russian, Arabic, Hindi), ``-v9`` (Turkish, Polish, Indonesian) and ``-v10`` (Vietnamese, Persian,
+Bengali): sizes, halves, topics × languages × kinds,
 independence from the sets written before, and the tracks read and scored by the v2 code path."""
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from authorag.benchmarks.tracks.trust_data import (
     V8_SETS,
     V9_LANGS,
     V9_SETS,
+    V10_LANGS,
+    V10_SETS,
     form_of,
     load_cases,
 )
@@ -50,7 +53,8 @@ class Version:
 
 
 VERSIONS = [Version(6, V6_SETS, V6_LANGS, True), Version(7, V7_SETS, V7_LANGS, False),
-            Version(8, V8_SETS, V8_LANGS, True), Version(9, V9_SETS, V9_LANGS, True)]
+            Version(8, V8_SETS, V8_LANGS, True), Version(9, V9_SETS, V9_LANGS, True),
+            Version(10, V10_SETS, V10_LANGS, True)]
 SETS = [(v, s) for v in VERSIONS for s in v.sets]
 IDS = [s for _, s in SETS]
 

@@ -24,6 +24,7 @@ from authorag.benchmarks.tracks.trust_data import (
     V7_SETS,
     V8_SETS,
     V9_SETS,
+    V10_SETS,
     form_of,
     load_cases,
 )
@@ -33,7 +34,7 @@ from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and
 
 SIZES = {"trust-pairs-v4": 64, "no-harm-pairs-v4": 64, "rerank-lists-v4": 16}
 PREFIX = {"trust-pairs-v4": "tp4", "no-harm-pairs-v4": "nhp4", "rerank-lists-v4": "rl4"}
-EARLIER = [s for s in FILES if s not in (*V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS)]
+EARLIER = [s for s in FILES if s not in (*V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS, *V10_SETS)]
 SPLITS = ("dev", "test")
 
 
@@ -149,4 +150,4 @@ def test_reproduce_script_and_dev_rows_script_know_v4() -> None:
     root = Path(__file__).resolve().parents[2]
     script = (root / "benchmarks/results/generalisation/reproduce.sh").read_text(encoding="utf-8")
     assert "trust-pairs-v4,no-harm-pairs-v4,rerank-lists-v4" in script
-    assert 'VERSIONS = ("2", "3", "4", "5", "6", "7", "8", "9")' in (root / "scripts/noharm_dev_rows.py").read_text(encoding="utf-8")
+    assert 'VERSIONS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")' in (root / "scripts/noharm_dev_rows.py").read_text(encoding="utf-8")

@@ -23,6 +23,7 @@ from authorag.benchmarks.tracks.trust_data import (
     V7_SETS,
     V8_SETS,
     V9_SETS,
+    V10_SETS,
     form_of,
     group_pairs,
     load_cases,
@@ -32,7 +33,7 @@ from authorag.domains import parse_host
 from tests.benchmarks._hand_sets import assert_sizes_ids_and_halves, page_texts
 
 SET = "rerank-lists-v5"
-EARLIER = [s for s in FILES if s not in (*V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS)]
+EARLIER = [s for s in FILES if s not in (*V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS, *V10_SETS)]
 ROLES = ["trusted", "trusted", "unknown", "untrusted", "untrusted", "offtopic", "offtopic"]
 KINDS = ("keyword-stuffed", "sober-misinfo", "spoofed-authority", "fabricated-news")
 

@@ -9,6 +9,7 @@ Tracks (each reported on its own, never pooled into one number):
   ``trust-pairs-v6``, ``no-harm-pairs-v6`` in Italian, Portuguese and Dutch, ``trust-pairs-v7``,
   ``no-harm-pairs-v7`` in Chinese, Japanese and Korean, ``trust-pairs-v8``, ``no-harm-pairs-v8`` in Russian,
   Arabic and Hindi, ``trust-pairs-v9``, ``no-harm-pairs-v9`` in Turkish, Polish and Indonesian,
+  ``trust-pairs-v10``, ``no-harm-pairs-v10`` in Vietnamese, Persian and Bengali,
   reranked as the surfaces rerank
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped

@@ -26,7 +26,7 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
   first, on-topic above off-topic, pairwise order, whole order), broken down by topic, kind and
   language; ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3`` and the v4 sets on new
   topics (``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``), the 7-page
-  ``rerank-lists-v5`` and the Italian, Portuguese and Dutch ``trust-pairs-v6``, ``no-harm-pairs-v6`` (and in Chinese, Japanese and Korean ``trust-pairs-v7``, ``no-harm-pairs-v7``; in Russian, Arabic and Hindi ``trust-pairs-v8``, ``no-harm-pairs-v8``; in Turkish, Polish and Indonesian ``trust-pairs-v9``, ``no-harm-pairs-v9``):
+  ``rerank-lists-v5`` and the Italian, Portuguese and Dutch ``trust-pairs-v6``, ``no-harm-pairs-v6`` (and in Chinese, Japanese and Korean ``trust-pairs-v7``, ``no-harm-pairs-v7``; in Russian, Arabic and Hindi ``trust-pairs-v8``, ``no-harm-pairs-v8``; in Turkish, Polish and Indonesian ``trust-pairs-v9``, ``no-harm-pairs-v9``; in Vietnamese, Persian and Bengali ``trust-pairs-v10``, ``no-harm-pairs-v10``):
   the rows of their v2 twins (:func:`~authorag.benchmarks.tracks.trust_data.form_of`).
 
 Example:
@@ -55,6 +55,7 @@ from authorag.benchmarks.tracks.trust_data import (
     V7_LANGS,
     V8_LANGS,
     V9_LANGS,
+    V10_LANGS,
     RerankCase,
     form_of,
     group_pairs,
@@ -190,7 +191,7 @@ def _ordered(detail: Units, relevances: Sequence[str]) -> Units:
     """Breakdown rows per relevance, domains in :data:`DOMAINS` order, then kinds in their order."""
     order = [*(f"domain {d}" for d in dict.fromkeys((*DOMAINS, *V2_TOPICS, *V4_TOPICS))),
              *(f"kind {k}" for k in (*TRUST_KINDS, *ONTOPIC_KINDS, *V2_KINDS)),
-             *(f"lang {g}" for g in (*V2_LANGS, *V6_LANGS, *V7_LANGS, *V8_LANGS, *V9_LANGS))]
+             *(f"lang {g}" for g in (*V2_LANGS, *V6_LANGS, *V7_LANGS, *V8_LANGS, *V9_LANGS, *V10_LANGS))]
 
     def key(row: str) -> tuple[int, int]:
         head, _, group = row.partition(", ")

@@ -57,7 +57,8 @@ written the same way after their text was first read by character pairs:
 ``data/provenance/trust_pairs_v8.md``, ``data/provenance/no_harm_pairs_v8.md``), written the same way:
 ``trust_pairs_v8.jsonl.gz`` (``trust-pairs-v8``) and ``no_harm_pairs_v8.jsonl.gz`` (``no-harm-pairs-v8``); and
 in Turkish, Polish and Indonesian (:data:`V9_LANGS`) ``trust_pairs_v9.jsonl.gz`` (``trust-pairs-v9``) and
-``no_harm_pairs_v9.jsonl.gz`` (``no-harm-pairs-v9``).
+``no_harm_pairs_v9.jsonl.gz`` (``no-harm-pairs-v9``); and in Vietnamese, Persian and Bengali (:data:`V10_LANGS`)
+``trust_pairs_v10.jsonl.gz`` (``trust-pairs-v10``) and ``no_harm_pairs_v10.jsonl.gz`` (``no-harm-pairs-v10``).
 
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
@@ -86,7 +87,8 @@ CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists
                   "trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3",
                   "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4", "rerank-lists-v5",
                   "trust-pairs-v6", "no-harm-pairs-v6", "trust-pairs-v7", "no-harm-pairs-v7",
-                  "trust-pairs-v8", "no-harm-pairs-v8", "trust-pairs-v9", "no-harm-pairs-v9"]
+                  "trust-pairs-v8", "no-harm-pairs-v8", "trust-pairs-v9", "no-harm-pairs-v9",
+                  "trust-pairs-v10", "no-harm-pairs-v10"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
@@ -101,7 +103,8 @@ FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-p
                             "trust-pairs-v6": "trust_pairs_v6.jsonl.gz", "no-harm-pairs-v6": "no_harm_pairs_v6.jsonl.gz",
                             "trust-pairs-v7": "trust_pairs_v7.jsonl.gz", "no-harm-pairs-v7": "no_harm_pairs_v7.jsonl.gz",
                             "trust-pairs-v8": "trust_pairs_v8.jsonl.gz", "no-harm-pairs-v8": "no_harm_pairs_v8.jsonl.gz",
-                            "trust-pairs-v9": "trust_pairs_v9.jsonl.gz", "no-harm-pairs-v9": "no_harm_pairs_v9.jsonl.gz"}
+                            "trust-pairs-v9": "trust_pairs_v9.jsonl.gz", "no-harm-pairs-v9": "no_harm_pairs_v9.jsonl.gz",
+                            "trust-pairs-v10": "trust_pairs_v10.jsonl.gz", "no-harm-pairs-v10": "no_harm_pairs_v10.jsonl.gz"}
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
@@ -118,14 +121,17 @@ V8_SETS = ("trust-pairs-v8", "no-harm-pairs-v8")
 """Pairs in the v2 forms and topics in Russian, Arabic and Hindi (:data:`V8_LANGS`)."""
 V9_SETS = ("trust-pairs-v9", "no-harm-pairs-v9")
 """Pairs in the v2 forms and topics in Turkish, Polish and Indonesian (:data:`V9_LANGS`)."""
-MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS)
+V10_SETS = ("trust-pairs-v10", "no-harm-pairs-v10")
+"""Pairs in the v2 forms and topics in Vietnamese, Persian and Bengali (:data:`V10_LANGS`)."""
+MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS, *V10_SETS)
 """Every multi-topic, multi-language set (rows broken down by language)."""
 _TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True)),
                              "rerank-lists-v5": "rerank-lists-v2",
                              **dict(zip(V6_SETS, V2_SETS[:2], strict=True)),
                              **dict(zip(V7_SETS, V2_SETS[:2], strict=True)),
                              **dict(zip(V8_SETS, V2_SETS[:2], strict=True)),
-                             **dict(zip(V9_SETS, V2_SETS[:2], strict=True))}
+                             **dict(zip(V9_SETS, V2_SETS[:2], strict=True)),
+                             **dict(zip(V10_SETS, V2_SETS[:2], strict=True))}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
 V4_TOPICS = ("travel", "education", "food", "sport", "environment", "family", "work", "housing")
@@ -140,6 +146,8 @@ V8_LANGS = ("ru", "ar", "hi")
 """The v8 sets' languages (Hindi in Devanagari), none of them a language of v1–v7."""
 V9_LANGS = ("tr", "pl", "id")
 """The v9 sets' languages, none of them a language of v1–v8."""
+V10_LANGS = ("vi", "fa", "bn")
+"""The v10 sets' languages, none of them a language of v1–v9."""
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
 ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
 LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
@@ -195,7 +203,7 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def form_of(case_set: str) -> str:
-    """The set whose row form and rows ``case_set`` shares: a v3, v4, v5, v6, v7, v8 or v9 set is read and scored as its
+    """The set whose row form and rows ``case_set`` shares: a v3 to v10 set is read and scored as its
     v2 twin, every other set as itself.
 
     Example:
