@@ -64,6 +64,12 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://www.kaskus.co.id/thread/5f1/abc", "kaskus.co.id", None, "forum"),
     ("https://www.kompasiana.com/budi123/5f0a/judul", "kompasiana.com", "kompasiana.com/budi123", "blog"),
     ("https://brainly.co.id/tugas/123", "brainly.co.id", None, "qa"),
+    # Vietnamese, Persian and Bengali users' threads and blogs
+    ("https://voz.vn/t/hoi-ve-thue-tncn.912345/", "voz.vn", None, "forum"),
+    ("https://tinhte.vn/thread/cach-go-tieng-viet.3812345/", "tinhte.vn", None, "forum"),
+    ("https://www.ninisite.com/discussion/thread/1234567", "ninisite.com", None, "forum"),
+    ("https://www.somewhereinblog.net/blog/someone/30312345", "somewhereinblog.net", "somewhereinblog.net/blog/someone", "blog"),
+    ("https://virgool.io/@someone/post-abc", "virgool.io", "virgool.io/@someone", "blog"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)

@@ -3,7 +3,7 @@
 BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read a query and its
 candidates in one language, so that the query's words and the pages' words are reduced the same
 way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish, French, Italian,
-Portuguese, Dutch, Russian, Arabic, Hindi, Turkish, Polish and Indonesian. For each,
+Portuguese, Dutch, Russian, Arabic, Hindi, Turkish, Polish, Indonesian and Persian. For each,
 :func:`terms`:
 
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
@@ -77,7 +77,7 @@ DETECTIONS_REMEMBERED = 16
 
 _SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "ru": "russian", "ar": "arabic", "hi": "hindi", "tr": "turkish", "pl": "polish",
-             "id": "indonesian"}
+             "id": "indonesian", "fa": "persian"}
 
 _STOPWORDS_TEXT = {
     "de": """aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei
@@ -160,6 +160,9 @@ _STOPWORDS_TEXT = {
         dan dapat dari dengan di dia harus hingga ia ini itu jika juga kalau kami kamu kapan karena ke
         kenapa kita mana masih mengapa mereka oleh pada para saja sampai saya sebagai sebelum sedang
         sejak seperti setelah siapa sudah supaya telah tentang tersebut tidak untuk yang""",
+    "fa": """و در به از که این آن را با است هست نیست برای یک تا هم بر یا اما ولی اگر هر چه چرا چطور چگونه کجا
+        کی کدام چند چقدر آیا می نمی بود بودن شد شود شده باشد باید ها های ای او ما شما آنها ایشان من تو
+        خود بی پس وقتی کرد کند کنم کنیم کنند کرده کردن همه دیگر چون زیرا ام ایم اید اند""",
 }
 
 STOPWORDS: dict[str, frozenset[str]] = {

@@ -165,7 +165,9 @@ def test_russian_arab_indian_polish_and_turkish_public_bodies_are_credible_in_th
     rule = trust_rule_for(0.3)
     urls = ["https://www.gosuslugi.ru/help", "https://minzdrav.gov.ru/x", "https://www.cikrf.ru/analog/",
             "https://cbr.ru/x", "https://u.ae/ar/x", "https://moh.gov.jo/x", "https://ncert.nic.in/x",
-            "https://rbi.org.in/x", "https://nbp.pl/x", "https://cert.pl/posts/x", "https://www.bddk.org.tr/x"]
+            "https://rbi.org.in/x", "https://nbp.pl/x", "https://cert.pl/posts/x", "https://www.bddk.org.tr/x",
+            "https://xaydungchinhsach.chinhphu.vn/x", "https://moet.gov.vn/x", "https://my.gov.ir/x", "https://www.cbi.ir/x",
+            "https://www.bb.org.bd/x"]
     details = load_scorer().score([Candidate.create(u) for u in urls])
     assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
     assert [d.credibility for d in details] == [0.8] * len(urls)

@@ -74,11 +74,11 @@ def test_detect_language_on_short_queries(query: str, texts: list[str], language
 def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
     guess = detect_language("Hur många semesterdagar har jag rätt till i år?")
     assert guess.language == "sv" and guess.lexical == PLAIN
-    assert guess.note() == ("query language 'sv' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id): "
+    assert guess.note() == ("query language 'sv' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa): "
                             "plain word tokens, no stemming")
     ja = detect_language("1日に何歩歩くのが健康に良いですか")
     assert (ja.language, ja.lexical) == ("ja", PLAIN)
-    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id): "
+    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa): "
                          "Han, Hangul and Thai read as pairs of characters, no stemming")
     it = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
     assert (it.language, it.lexical, it.note()) == ("it", "it", None)
@@ -105,9 +105,9 @@ def test_coverage_folds_accents_the_query_lacks() -> None:
 
 
 def test_bm25_language_is_checked() -> None:
-    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl", "ru", "ar", "hi", "tr", "pl", "id"}
+    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl", "ru", "ar", "hi", "tr", "pl", "id", "fa"}
     with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', 'it', "
-                                          r"'pt', 'nl', 'ru', 'ar', 'hi', 'tr', 'pl', 'id', got 'german'; use 'plain'"):
+                                          r"'pt', 'nl', 'ru', 'ar', 'hi', 'tr', 'pl', 'id', 'fa', got 'german'; use 'plain'"):
         BM25Relevance(language="german")
 
 
@@ -160,6 +160,9 @@ def test_a_short_word_in_t_keeps_it() -> None:
     # Indonesian: "memperpanjang" meets the passive "diperpanjang" and "memperpanjangnya"; "bagaimana" is a stop word
     ("id", "Bagaimana cara memperpanjang paspor?", "Paspor dapat diperpanjang melalui aplikasinya. Cara memperpanjangnya mudah.",
      ["cara", "perpanjang", "paspor"]),
+    # Persian: the verb "می‌بینیم" loses its prefix (a word of its own after the zero-width non-joiner) and ending
+    ("fa", "چرا همیشه فقط یک طرف ماه را از زمین می\u200cبینیم؟", "ما از زمین همیشه یک طرف ماه را می\u200cبینیم.",
+     ["همیشه", "طرف", "ماه", "زمین", "بین"]),
 ])
 def test_languages_added_later_are_stemmed_without_their_stop_words(language: str, query: str, page: str,
                                                                        shared: list[str]) -> None:

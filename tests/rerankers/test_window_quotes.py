@@ -161,7 +161,7 @@ def test_the_plain_path_is_noted_in_the_ranking() -> None:
     ranking = reranker.rerank("Vilka vaccinationer rekommenderas under graviditeten?", cands)
     assert [c.domain for c in ranking] == ["a.se", "b.se"]
     assert ranking.provenance["relevance_note"] == ("query language 'sv' is not one lexical relevance reads "
-                                                    "(en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id): plain word tokens, no stemming")
+                                                    "(en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa): plain word tokens, no stemming")
 
 
 _ESPRESSO = "how do I descale my espresso machine"
