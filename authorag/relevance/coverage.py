@@ -92,6 +92,20 @@ ECHO_MIN_WORDS = 6
 """Shorter texts (a title, a site name) are never called stuffed."""
 QUOTE_MIN_WORDS = 4
 """Words in a row, in the query's order, that make a quote of the query (see the module doc)."""
+SYLLABLE_LANGUAGES = ("vi",)
+"""Languages written with a space between syllables, not words (Vietnamese: ``hộ chiếu``, "passport",
+is two tokens), where a restatement of the question takes twice :data:`QUOTE_MIN_WORDS` tokens."""
+
+
+def quote_min_words(language: str) -> int:
+    """Tokens in a row, in the query's order, that restate it in ``language`` (an ISO 639-1 code):
+    :data:`QUOTE_MIN_WORDS`, twice that in :data:`SYLLABLE_LANGUAGES`.
+
+    Example:
+        >>> quote_min_words("en"), quote_min_words("vi")
+        (4, 8)
+    """
+    return 2 * QUOTE_MIN_WORDS if language in SYLLABLE_LANGUAGES else QUOTE_MIN_WORDS
 QUOTED_SHARE = 1 / 3
 """Quotes count as one word each only while they make up at most this share of a text's words:
 beyond it the text is the question said again and again, not prose that quotes it."""
@@ -322,5 +336,5 @@ def address_words(url: str) -> str:
     return unquote(f"{parts.path} {parts.query}" if parts.query else parts.path)
 
 
-__all__ = ["address_words", "code_like", "follow_runs", "query_pairs", "ECHO_MIN_WORDS", "ECHO_QUOTED_SHARE", "ECHO_QUOTES", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "STUFFED_MIN_WORDS",
+__all__ = ["address_words", "code_like", "follow_runs", "query_pairs", "quote_min_words", "ECHO_MIN_WORDS", "ECHO_QUOTED_SHARE", "ECHO_QUOTES", "ECHO_REPEAT", "ECHO_SHARE", "MAX_FIELD_CHARS", "MAX_QUERY_TERMS", "QUOTED_SHARE", "QUOTE_MIN_WORDS", "SYLLABLE_LANGUAGES", "STUFFED_MIN_WORDS",
            "STUFFED_REPEAT", "STUFFED_SHARE", "coverage", "coverage_and_stuffing", "keyword_stuffed", "query_stems", "stuffed_share"]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 
 from authorag.errors import ConfigError
 
@@ -164,6 +165,39 @@ def _paired(tokens: list[str]) -> list[str]:
     return out
 
 
+@cache
+def word_pattern() -> re.Pattern[str]:
+    """A regex whose matches are the words :func:`tokenize` reads, with their spans in the text:
+    runs of letters, digits and the combining marks written inside words (:func:`_word_mark`), for
+    callers that cut a text where its words are. Built once per process (a scan of the code points
+    that hold marks, under a tenth of a second).
+
+    Example:
+        >>> [m.group(0) for m in word_pattern().finditer("स्वास्थ्य, ok")]
+        ['स्वास्थ्य', 'ok']
+    """
+    ranges: list[str] = []
+    start = None
+    for cp in range(0x0300, 0x20001):
+        mark = cp < 0x20000 and _word_mark(chr(cp))
+        if mark and start is None:
+            start = cp
+        elif not mark and start is not None:
+            ranges.append(f"\\U{start:08x}-\\U{cp - 1:08x}")
+            start = None
+    return re.compile(f"(?:[^\\W_]|[{''.join(ranges)}])+")
+
+
+def without_points(word: str) -> str:
+    """``word`` without the Hebrew and Arabic points :func:`tokenize` drops (:data:`_POINTS`).
+
+    Example:
+        >>> without_points("كَيْفَ")
+        'كيف'
+    """
+    return word.translate(_POINTS)
+
+
 def thai_pair(token: str) -> bool:
     """Whether ``token`` is a pair of Thai letters :func:`tokenize` read from a Thai run. Thai words
     are several letters long and many pairs (``าง``, ``อง``) occur in most words, so a pair says
@@ -199,4 +233,5 @@ def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
     return frozenset(w.casefold() for w in stopwords)
 
 
-__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "hiragana", "stopword_set", "thai_pair", "tokenize"]
+__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "hiragana", "stopword_set", "thai_pair", "tokenize", "without_points",
+           "word_pattern"]

@@ -9,13 +9,15 @@ relevance reference and an official page that answers in its own words falls und
 share, where trust cannot lift it. So relevance (the scorer and the window's words) reads such a
 post without the runs of its text that restate the question (:func:`restated_spans`: at least
 :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words that follow each other as they do in
-the question, stemmed in its language, stop words kept); what is left competes as any page does.
+the question, stemmed in its language, stop words kept; twice as many in Vietnamese, written in
+syllables: :func:`~authorag.relevance.coverage.quote_min_words`); what is left competes as any page does.
 
 Only user content on those platforms is read so: a page whose own publisher titles it with the
 question (a credit union's "Building an emergency fund", a blog post) names its subject, and
 without the title an encoder loses the page's subject. The address is not cut (Q&A addresses name
 the thread's question whatever the answer). Languages: stemming in English, German, Spanish,
-French, Italian, Portuguese and Dutch, exact tokens in any other (the words relevance reads in the query's language).
+French and the other languages :data:`~authorag.relevance.language.LEXICAL_LANGUAGES` names, exact tokens in any
+other (the words relevance reads in the query's language).
 
 Example:
     >>> restated_spans("do we only use 10 percent of our brain",
@@ -25,40 +27,37 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from authorag.platforms import user_post
-from authorag.relevance.coverage import QUOTE_MIN_WORDS, code_like, follow_runs, query_pairs
+from authorag.relevance.coverage import QUOTE_MIN_WORDS, code_like, follow_runs, query_pairs, quote_min_words
 from authorag.relevance.language import detect_language, stem_words
+from authorag.relevance.tokens import without_points, word_pattern
 from authorag.rerankers.calibration import named
 from authorag.text_window import HEAD_CHARS
 from authorag.types import Candidate
 
-_WORD = re.compile(r"[^\W_]+")
-"""A word of a post, as :func:`~authorag.relevance.tokens.tokenize` splits words (its span kept)."""
 
-
-def restated_spans(query: str, text: str, language: str) -> list[tuple[int, int]]:
+def restated_spans(query: str, text: str, language: str, min_words: int = QUOTE_MIN_WORDS) -> list[tuple[int, int]]:
     """Character spans of ``text`` that restate ``query``: runs of at least
     :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words in which each word follows the one
     before as it does in the query (:func:`~authorag.relevance.coverage.follow_runs`, stemmed and
     folded in ``language``, stop words kept), looked for in the text's head
     (:data:`~authorag.text_window.HEAD_CHARS`: where a post says what it is about, and what an
     encoder reads), so the work per page is bounded however long it is."""
-    return _spans(query_pairs(query, language), text, language)
+    return _spans(query_pairs(query, language), text, language, min_words)
 
 
-def _spans(pairs: frozenset[tuple[str, str]], text: str, language: str) -> list[tuple[int, int]]:
+def _spans(pairs: frozenset[tuple[str, str]], text: str, language: str, min_words: int) -> list[tuple[int, int]]:
     """:func:`restated_spans` with the query's word pairs (:func:`~authorag.relevance.coverage.query_pairs`)."""
     if not pairs:
         return []
-    found = list(_WORD.finditer(text, 0, HEAD_CHARS))
-    words = stem_words([m.group(0).casefold() for m in found], language)
-    return [(found[i].start(), found[j].end()) for i, j in follow_runs(words, pairs) if j - i + 1 >= QUOTE_MIN_WORDS]
+    found = list(word_pattern().finditer(text, 0, HEAD_CHARS))  # the words tokenize reads, with their spans
+    words = stem_words([without_points(m.group(0).casefold()) for m in found], language)
+    return [(found[i].start(), found[j].end()) for i, j in follow_runs(words, pairs) if j - i + 1 >= min_words]
 
 
 def without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -86,19 +85,20 @@ def read_without_restated(query: str, cands: Sequence[Candidate]
     posts = [n for n, c in enumerate(cands) if c.text and user_post(c)]
     if not query or not posts:
         return cands, None
-    language = detect_language(query, [c.text for c in cands]).lexical
+    guess = detect_language(query, [c.text for c in cands])
+    language, min_words = guess.lexical, quote_min_words(guess.language)
     pairs = query_pairs(query, language)  # once for every post
     read = list(cands)
     marks = np.zeros(len(cands), dtype=np.bool_)
     for n in posts:
-        spans = _spans(pairs, cands[n].text, language)
+        spans = _spans(pairs, cands[n].text, language, min_words)
         if spans:
             read[n] = dataclasses.replace(cands[n], text=without_spans(cands[n].text, spans))
             marks[n] = True
     return (read, marks) if marks.any() else (cands, None)
 
 
-def restating(query: str, texts: Sequence[str], language: str) -> NDArray[np.bool_]:
+def restating(query: str, texts: Sequence[str], language: str, min_words: int = QUOTE_MIN_WORDS) -> NDArray[np.bool_]:
     """Per text, whether it restates ``query`` (:func:`restated_spans`, read in ``language``): a
     run of :data:`~authorag.relevance.coverage.QUOTE_MIN_WORDS` words in the question's order in
     its head. Never for a query that is code or an error message
@@ -115,7 +115,7 @@ def restating(query: str, texts: Sequence[str], language: str) -> NDArray[np.boo
         return marks
     pairs = query_pairs(query, language)
     for n, text in enumerate(texts):
-        marks[n] = bool(text) and bool(_spans(pairs, text, language))
+        marks[n] = bool(text) and bool(_spans(pairs, text, language, min_words))
     return marks
 
 

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from authorag.evidence.text import CUE_NAMES, read_texts
+from authorag.relevance.coverage import quote_min_words
 from authorag.relevance.words import WordsReading
 from authorag.rerankers.fusion import WindowText
 from authorag.rerankers.restated import restating
@@ -62,7 +63,8 @@ def read_window_text(query: str, cands: Sequence[Candidate], upstream: bool, wor
     lexical = reading.bm25 if words else None
     text = WindowText(reading.coverage, np.asarray(reading.stuffed, dtype=np.bool_), ordinal=ordinal,
                       lexical=lexical, names=[c.url for c in cands], cues=low_cues(reading.texts, guess.language),
-                      subject=reading.subject, restates=restating(query, reading.texts, guess.lexical),
+                      subject=reading.subject, restates=restating(query, reading.texts, guess.lexical,
+                                                                          quote_min_words(guess.language)),
                       posts=np.asarray(reading.posts, dtype=np.bool_))
     return text, guess.note()
 

@@ -7,6 +7,9 @@ import pytest
 
 from authorag.platforms import user_post
 from authorag.relevance.bm25 import BM25Relevance
+from authorag.relevance.coverage import quote_min_words
+from authorag.relevance.language import PLAIN
+from authorag.relevance.tokens import tokenize, word_pattern
 from authorag.rerankers.authority import AuthorityReranker
 from authorag.rerankers.restated import read_without_restated, restated_note, restated_spans, without_spans
 from authorag.scores import RELEVANCE_NORM_SCORE
@@ -126,3 +129,25 @@ def test_with_the_cascade_the_official_page_is_first_and_the_post_is_read_withou
         note = ranking.provenance["relevance_note"]
         assert note.startswith(f"user posts that restate the question, relevance read without the restatement: {post}")
         assert note.count(post) == 1
+
+
+def test_words_with_vowel_signs_and_points_restate_the_question() -> None:
+    # a Hindi word keeps its vowel signs and viramas, a vocalised Arabic word is its plain spelling
+    assert restated_spans("पासपोर्ट का नवीनीकरण कैसे करें", "पासपोर्ट का नवीनीकरण कैसे करें? मैंने पिछले साल किया था।",
+                          "hi") == [(0, 30)]
+    assert restated_spans("كيف أجدد جواز السفر", "كَيْفَ أُجَدِّدُ جَوَازَ السَّفَرِ؟ جددته عبر أبشر", "ar") == [(0, 34)]
+
+
+def test_vietnamese_takes_twice_the_syllables_to_restate() -> None:
+    # "làm lại hộ chiếu" (renew a passport) is four syllables but two words: naming the subject, not restating
+    query = "Làm lại hộ chiếu phổ thông như thế nào"
+    post = "Mình vừa làm lại hộ chiếu tháng trước, nộp online, đóng 200k."
+    assert quote_min_words("vi") == 8
+    assert restated_spans(query, post, PLAIN, quote_min_words("vi")) == []
+    assert restated_spans(query, post, PLAIN) == [(9, 25)]
+    assert restated_spans(query, f"{query}? {post}", PLAIN, quote_min_words("vi")) == [(0, len(query))]
+
+
+def test_the_word_pattern_finds_the_words_tokenize_reads() -> None:
+    text = "Café-au-lait: स्वास्थ्य ❤️ 1️⃣ snake_case বাংলা ভাষা"
+    assert [m.group(0).casefold() for m in word_pattern().finditer(text)] == tokenize(text)
