@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from authorag.benchmarks.tracks.trust_data import RerankCase, load_cases
+from authorag.benchmarks.tracks.trust_data import FILES, RerankCase, load_cases
+
+
+def written_before(case_set: str) -> list[str]:
+    """Every set written before ``case_set`` (:data:`FILES` keeps the order they were written in)."""
+    names = list(FILES)
+    return names[: names.index(case_set)]
 
 
 def page_texts(cases: Sequence[RerankCase]) -> set[str]:

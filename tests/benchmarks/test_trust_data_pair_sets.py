@@ -15,7 +15,6 @@ from authorag.benchmarks.compare import TRACKS
 from authorag.benchmarks.generalisation.run import ALL_TRACKS, HAND_TRACKS
 from authorag.benchmarks.registry import RERANK_TASKS
 from authorag.benchmarks.tracks.trust_data import (
-    FILES,
     MULTI_SETS,
     V2_KINDS,
     V2_TOPICS,
@@ -35,7 +34,7 @@ from authorag.benchmarks.tracks.trust_data import (
 from authorag.cli import main
 from authorag.domains import parse_host
 from authorag.relevance.language import detect_language
-from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and_halves
+from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and_halves, written_before
 
 
 @dataclass(frozen=True)
@@ -47,9 +46,7 @@ class Version:
 
     @property
     def earlier(self) -> list[str]:
-        """Every set written before this version's (FILES keeps the order they were written in)."""
-        names = list(FILES)
-        return names[: names.index(self.sets[0])]
+        return written_before(self.sets[0])
 
 
 VERSIONS = [Version(6, V6_SETS, V6_LANGS, True), Version(7, V7_SETS, V7_LANGS, False),

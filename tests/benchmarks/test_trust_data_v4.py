@@ -12,29 +12,22 @@ from authorag.benchmarks.compare import TRACKS
 from authorag.benchmarks.generalisation.run import ALL_TRACKS, HAND_TRACKS, TracksConfig
 from authorag.benchmarks.registry import RERANK_TASKS
 from authorag.benchmarks.tracks.trust_data import (
-    FILES,
     MULTI_SETS,
     V2_KINDS,
     V2_LANGS,
     V2_TOPICS,
     V4_SETS,
     V4_TOPICS,
-    V5_SETS,
-    V6_SETS,
-    V7_SETS,
-    V8_SETS,
-    V9_SETS,
-    V10_SETS,
     form_of,
     load_cases,
 )
 from authorag.cli import main
 from authorag.domains import parse_host
-from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and_halves, page_texts
+from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and_halves, page_texts, written_before
 
 SIZES = {"trust-pairs-v4": 64, "no-harm-pairs-v4": 64, "rerank-lists-v4": 16}
 PREFIX = {"trust-pairs-v4": "tp4", "no-harm-pairs-v4": "nhp4", "rerank-lists-v4": "rl4"}
-EARLIER = [s for s in FILES if s not in (*V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS, *V10_SETS)]
+EARLIER = written_before(V4_SETS[0])
 SPLITS = ("dev", "test")
 
 

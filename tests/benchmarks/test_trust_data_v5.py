@@ -13,27 +13,21 @@ from authorag.benchmarks.compare import TRACKS
 from authorag.benchmarks.generalisation.run import ALL_TRACKS, HAND_TRACKS, TracksConfig
 from authorag.benchmarks.registry import RERANK_TASKS
 from authorag.benchmarks.tracks.trust_data import (
-    FILES,
     MULTI_SETS,
     V2_LANGS,
     V2_TOPICS,
     V4_TOPICS,
     V5_SETS,
-    V6_SETS,
-    V7_SETS,
-    V8_SETS,
-    V9_SETS,
-    V10_SETS,
     form_of,
     group_pairs,
     load_cases,
 )
 from authorag.cli import main
 from authorag.domains import parse_host
-from tests.benchmarks._hand_sets import assert_sizes_ids_and_halves, page_texts
+from tests.benchmarks._hand_sets import assert_sizes_ids_and_halves, page_texts, written_before
 
 SET = "rerank-lists-v5"
-EARLIER = [s for s in FILES if s not in (*V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS, *V10_SETS)]
+EARLIER = written_before(V5_SETS[0])
 ROLES = ["trusted", "trusted", "unknown", "untrusted", "untrusted", "offtopic", "offtopic"]
 KINDS = ("keyword-stuffed", "sober-misinfo", "spoofed-authority", "fabricated-news")
 
