@@ -64,6 +64,7 @@ _POINTS = dict.fromkeys([*range(0x0591, 0x05BE), 0x05BF, 0x05C1, 0x05C2, 0x05C4,
 """``str.translate`` table that drops the optional vowel points and cantillation of Hebrew and the
 harakat, Quranic marks and tatweel (the stretching stroke ``ـ``) of Arabic: most text is written
 without them, so a pointed word and its plain spelling are one word."""
+_POINT = re.compile("[" + "".join(map(chr, _POINTS)) + "]")
 _NOT_WORD_MARKS = re.compile("[\ufe00-\ufe0f\u20d0-\u20ff\U000e0100-\U000e01ef]")
 """Marks that are not part of a word: variation selectors (the emoji selector after ``❤``) and the
 combining marks for symbols (the keycap around ``1``)."""
@@ -114,24 +115,16 @@ def _non_ascii_tokens(folded: str) -> list[str]:
     inside words (:func:`_word_mark`), with Chinese, Japanese, Korean and Thai runs cut by script and
     paired (:func:`_paired`).
 
-    The text is put in Unicode's composed form (NFC: ``e`` + ``\u0301`` is ``é``), the dot a capital
-    ``İ`` leaves on ``i`` when case-folded is dropped (``"İstanbul"`` is ``istanbul``), and so are Hebrew
-    and Arabic points (:data:`_POINTS`). A non-ASCII character is then a token character exactly when
+    The text is first spelled as :func:`spelled` spells it (composed, no dot on a folded ``İ``, no
+    Hebrew or Arabic points). A non-ASCII character is then a token character exactly when
     ``str.isalnum()`` or :func:`_word_mark` says so (checked over every code point by the tests). The
     others (curly quotes, no-break spaces, dashes, emoji, lone surrogates) become spaces; then the
     UTF-8 bytes take a table of the ASCII separators (multi-byte sequences have no ASCII bytes, so
     letters such as ``é`` pass untouched) and ``split`` cuts at the spaces. A run of marks with no
     letter or digit is no token.
     """
-    if not unicodedata.is_normalized("NFC", folded):
-        folded = unicodedata.normalize("NFC", folded)
+    folded = spelled(folded)
     chars = {c for c in set(folded) if c > "\x7f"}  # the distinct non-ASCII characters
-    if "\u0307" in chars:
-        folded = folded.replace("i\u0307", "i")
-    points = [c for c in chars if ord(c) in _POINTS]
-    if points:
-        folded = folded.translate(_POINTS)
-        chars.difference_update(points)
     marks = {c for c in chars if not c.isalnum() and _word_mark(c)}
     odd = {c for c in chars if not c.isalnum()} - marks
     if len(odd) > _MAX_ODD:  # a text of many scripts' punctuation: one table beats a long character class
@@ -188,14 +181,22 @@ def word_pattern() -> re.Pattern[str]:
     return re.compile(f"(?:[^\\W_]|[{''.join(ranges)}])+")
 
 
-def without_points(word: str) -> str:
-    """``word`` without the Hebrew and Arabic points :func:`tokenize` drops (:data:`_POINTS`).
+def spelled(folded: str) -> str:
+    """A case-folded ``folded`` spelled as :func:`tokenize` reads it: in Unicode's composed form
+    (NFC: ``e`` + ``\u0301`` is ``é``), without the dot a capital ``İ`` leaves on ``i`` when case-folded
+    (``"İstanbul"`` is ``istanbul``) and without Hebrew and Arabic points (:data:`_POINTS`).
 
     Example:
-        >>> without_points("كَيْفَ")
-        'كيف'
+        >>> spelled("كَيْفَ"), spelled("İzmir".casefold())
+        ('كيف', 'izmir')
     """
-    return word.translate(_POINTS)
+    if not unicodedata.is_normalized("NFC", folded):
+        folded = unicodedata.normalize("NFC", folded)
+    if "\u0307" in folded:
+        folded = folded.replace("i\u0307", "i")
+    if _POINT.search(folded):
+        folded = folded.translate(_POINTS)
+    return folded
 
 
 def thai_pair(token: str) -> bool:
@@ -233,5 +234,5 @@ def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
     return frozenset(w.casefold() for w in stopwords)
 
 
-__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "hiragana", "stopword_set", "thai_pair", "tokenize", "without_points",
+__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "hiragana", "spelled", "stopword_set", "thai_pair", "tokenize",
            "word_pattern"]

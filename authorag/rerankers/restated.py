@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from authorag.platforms import user_post
 from authorag.relevance.coverage import QUOTE_MIN_WORDS, code_like, follow_runs, query_pairs, quote_min_words
 from authorag.relevance.language import detect_language, stem_words
-from authorag.relevance.tokens import without_points, word_pattern
+from authorag.relevance.tokens import spelled, word_pattern
 from authorag.rerankers.calibration import named
 from authorag.text_window import HEAD_CHARS
 from authorag.types import Candidate
@@ -56,7 +56,7 @@ def _spans(pairs: frozenset[tuple[str, str]], text: str, language: str, min_word
     if not pairs:
         return []
     found = list(word_pattern().finditer(text, 0, HEAD_CHARS))  # the words tokenize reads, with their spans
-    words = stem_words([without_points(m.group(0).casefold()) for m in found], language)
+    words = stem_words([spelled(m.group(0).casefold()) for m in found], language)
     return [(found[i].start(), found[j].end()) for i, j in follow_runs(words, pairs) if j - i + 1 >= min_words]
 
 

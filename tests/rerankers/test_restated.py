@@ -136,6 +136,9 @@ def test_words_with_vowel_signs_and_points_restate_the_question() -> None:
     assert restated_spans("पासपोर्ट का नवीनीकरण कैसे करें", "पासपोर्ट का नवीनीकरण कैसे करें? मैंने पिछले साल किया था।",
                           "hi") == [(0, 30)]
     assert restated_spans("كيف أجدد جواز السفر", "كَيْفَ أُجَدِّدُ جَوَازَ السَّفَرِ؟ جددته عبر أبشر", "ar") == [(0, 34)]
+    # a capital "İ" reads as the query's "i", as tokenize reads it
+    assert restated_spans("istanbul havalimanına nasıl giderim", "İstanbul Havalimanına nasıl giderim? Metroyla.",
+                          "tr") == [(0, 35)]
 
 
 def test_vietnamese_takes_twice_the_syllables_to_restate() -> None:
