@@ -61,7 +61,8 @@ _CC_GOV = ("gov.uk", "gov.au", "gov.in", "gov.za", "gov.sg", "gov.br", "gc.ca", 
            "gov.my", "go.id", "go.th", "gov.ng", "go.ke", "gov.eg", "gov.sa", "gov.ae", "gov.hk", "gov.tw",
            "gouv.qc.ca", "police.uk", "mod.uk",
            "gov.ru", "gov.ua", "gov.kz", "gov.by", "gov.uz", "nic.in", "gov.pk", "gov.bd", "gov.np", "gov.lk",
-           "gov.jo", "gov.qa", "gov.bh", "gov.om", "gov.kw", "gov.lb", "gov.ma", "gov.dz", "gov.tn", "gov.vn", "gov.ir")
+           "gov.jo", "gov.qa", "gov.bh", "gov.om", "gov.kw", "gov.lb", "gov.ma", "gov.dz", "gov.tn", "gov.vn", "gov.ir",
+           "gov.cz", "gov.ro", "gov.hu")
 NATIONAL_BODIES = (
     # national governments, parliaments and official portals outside a closed suffix (hand-listed)
     "bundesregierung.de", "bundestag.de", "bundesrat.de", "bundesgesundheitsministerium.de",
@@ -75,7 +76,7 @@ NATIONAL_BODIES = (
     "belgium.be", "premier.be", "sciensano.be", "gov.lu", "parlament.gv.at",
     "parliament.uk", "parl.ca",
     "gosuslugi.ru", "government.ru", "cikrf.ru", "mvd.ru", "u.ae", "government.ae", "absher.sa",
-    "chinhphu.vn",
+    "chinhphu.vn", "vlada.cz", "kormany.hu", "magyarorszag.hu",
     "santepubliquefrance.fr", "has-sante.fr", "inserm.fr", "cnrs.fr", "nice.org.uk",
     "un.org", "unicef.org", "unhcr.org", "undp.org", "unesco.org", "wfp.org", "fao.org", "ilo.org", "iaea.org",
     "wto.org", "paho.org", "oecd.org", "imf.org", "worldbank.org",
