@@ -1,8 +1,8 @@
-"""Dev halves only: every v2 / v3 / v4 no-harm pair (v5: lists only; v6-v10: pairs only), rerank list and trust pair through the default
+"""Dev halves only: every v2 / v3 / v4 no-harm pair (v5: lists only; v6 on: pairs only), rerank list and trust pair through the default
 reranker, each in the input orders the tracks use; prints the failing rows with each page's trust
 and window relevance, then the share held. The test halves are never read.
 
-    PYTHONPATH=SRC python -P scripts/noharm_dev_rows.py {pairs|lists|trust} {2|3|4|5|6|7|8|9|10} {bm25|cascade}
+    PYTHONPATH=SRC python -P scripts/noharm_dev_rows.py {pairs|lists|trust} {2|3|4|5|6|...} {bm25|cascade}
 """
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from authorag.adapters import breakdowns, build_reranker, candidates_of
+from authorag.benchmarks.tracks.trust_data import LANGUAGE_VERSIONS
 from authorag.compose import load_scorer
 
 DATA = Path(__file__).resolve().parents[1] / "authorag" / "benchmarks" / "data"
 FILES = {"pairs": "no_harm_pairs_v{}.jsonl.gz", "lists": "rerank_lists_v{}.jsonl.gz", "trust": "trust_pairs_v{}.jsonl.gz"}
 ROLES = {"pairs": ("ontopic", "offtopic"), "trust": ("trusted", "untrusted")}
 GROUPS = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
-VERSIONS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+VERSIONS = ("2", "3", "4", "5", *(str(v.number) for v in LANGUAGE_VERSIONS))
 
 
 def _line(b: dict[str, Any], role: str) -> str:

@@ -13,9 +13,10 @@ Rerank tracks (named with ``--tracks``; :mod:`authorag.benchmarks.tracks.rerank`
 :mod:`authorag.benchmarks.tracks.graded`): ``trust-pairs``, ``no-harm-pairs``, ``no-harm-hard``,
 ``no-harm-lists``, ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2``, ``trust-pairs-v3``,
 ``no-harm-pairs-v3``, ``rerank-lists-v3``, ``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``,
-``rerank-lists-v5``, ``trust-pairs-v6``, ``no-harm-pairs-v6``, ``trust-pairs-v7``, ``no-harm-pairs-v7``, ``trust-pairs-v8``, ``no-harm-pairs-v8``, ``trust-pairs-v9``, ``no-harm-pairs-v9``, ``trust-pairs-v10``, ``no-harm-pairs-v10`` (the hand-written sets, ``--split
+``rerank-lists-v5``, and ``trust-pairs-v6`` / ``no-harm-pairs-v6`` on, one pair of sets per
+:data:`~authorag.benchmarks.tracks.trust_data.LANGUAGE_VERSIONS` entry (the hand-written sets, ``--split
 dev|test|all``; the v2, v3 and v4 sets span eight topics each, v4's new ones, and four languages;
-v5's lists hold 7 pages; v6 is in Italian, Portuguese and Dutch, v7 in Chinese, Japanese and Korean, v8 in Russian, Arabic and Hindi, v9 in Turkish, Polish and Indonesian, v10 in Vietnamese, Persian and Bengali) and ``graded-trec2019`` (nDCG), each a row per
+v5's lists hold 7 pages; each later version is in three languages no earlier set uses) and ``graded-trec2019`` (nDCG), each a row per
 relevance of ``--track-relevance``; with it, ``ragauth-trec2019-resampled`` adds the top-k rows
 of each method's fused order. Their methods are compositions with a policy
 (:mod:`authorag.benchmarks.tracks.rerank_methods`: ``relevance-only``, ``today``, ``default``,

@@ -186,7 +186,7 @@ def _build_task_summaries() -> list[dict[str, Any]]:
     from authorag.benchmarks.rag.tasks import load_rag_task
     from authorag.benchmarks.registry import RAG_TASKS, load_task, task_names
     from authorag.benchmarks.tracks.graded import graded_pools
-    from authorag.benchmarks.tracks.trust_data import load_cases
+    from authorag.benchmarks.tracks.trust_data import LANGUAGE_VERSIONS, form_of, load_cases
 
     tasks: list[dict[str, Any]] = []
     for name in task_names():
@@ -222,26 +222,8 @@ def _build_task_summaries() -> list[dict[str, Any]]:
              "hand-written on eight topics v1-v3 do not cover: the rerank-lists-v2 form"),
             ("rerank-lists-v5", len(load_cases("rerank-lists-v5")),
              "hand-written after v2-v4 were tuned on: 7-page lists, one trusted page in its own words"),
-            ("trust-pairs-v6", len(load_cases("trust-pairs-v6")),
-             "hand-written in Italian, Portuguese and Dutch: the trust-pairs-v2 form"),
-            ("no-harm-pairs-v6", len(load_cases("no-harm-pairs-v6")),
-             "hand-written in Italian, Portuguese and Dutch: the no-harm-pairs-v2 form"),
-            ("trust-pairs-v7", len(load_cases("trust-pairs-v7")),
-             "hand-written in Chinese, Japanese and Korean: the trust-pairs-v2 form"),
-            ("no-harm-pairs-v7", len(load_cases("no-harm-pairs-v7")),
-             "hand-written in Chinese, Japanese and Korean: the no-harm-pairs-v2 form"),
-            ("trust-pairs-v8", len(load_cases("trust-pairs-v8")),
-             "hand-written in Russian, Arabic and Hindi: the trust-pairs-v2 form"),
-            ("no-harm-pairs-v8", len(load_cases("no-harm-pairs-v8")),
-             "hand-written in Russian, Arabic and Hindi: the no-harm-pairs-v2 form"),
-            ("trust-pairs-v9", len(load_cases("trust-pairs-v9")),
-             "hand-written in Turkish, Polish and Indonesian: the trust-pairs-v2 form"),
-            ("no-harm-pairs-v9", len(load_cases("no-harm-pairs-v9")),
-             "hand-written in Turkish, Polish and Indonesian: the no-harm-pairs-v2 form"),
-            ("trust-pairs-v10", len(load_cases("trust-pairs-v10")),
-             "hand-written in Vietnamese, Persian and Bengali: the trust-pairs-v2 form"),
-            ("no-harm-pairs-v10", len(load_cases("no-harm-pairs-v10")),
-             "hand-written in Vietnamese, Persian and Bengali: the no-harm-pairs-v2 form"),
+            *((s, len(load_cases(s)), f"hand-written in {v.names}: the {form_of(s)} form")
+              for v in LANGUAGE_VERSIONS for s in v.sets),
             ("graded-trec2019", len(graded_pools()), "TREC HM 2019 pools of usefulness-graded pages + off-topic pages: nDCG")):
         tasks.append({"name": name, "items": n, "levels": None, "description": text})
     return tasks

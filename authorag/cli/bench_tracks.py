@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from authorag.benchmarks.generalisation.run import ALL_TRACKS
 from authorag.cli._util import Subparsers
 
 
@@ -19,12 +20,7 @@ def add_tracks(bsub: Subparsers[argparse.ArgumentParser]) -> None:
     """Add ``bench tracks``."""
     p = bsub.add_parser("tracks", help="every generalisation track: the default against page evidence off, with CIs")
     p.add_argument("--tracks", default="",
-                   help="comma-separated tracks (default all: trust-pairs-v2, no-harm-pairs-v2, rerank-lists-v2, "
-                        "trust-pairs-v3, no-harm-pairs-v3, rerank-lists-v3, "
-                        "trust-pairs-v4, no-harm-pairs-v4, rerank-lists-v4, rerank-lists-v5, "
-                        "trust-pairs-v6, no-harm-pairs-v6, trust-pairs-v7, no-harm-pairs-v7, trust-pairs-v8, no-harm-pairs-v8, "
-                        "trust-pairs-v9, no-harm-pairs-v9, trust-pairs-v10, no-harm-pairs-v10, "
-                        "c3-credibility, fakebr-pt, coaid-covid, decodex-fr, wikipedia-sources)")
+                   help=f"comma-separated tracks (default all: {', '.join(ALL_TRACKS)})")
     p.add_argument("--data-dir", help="the shared data folder holding C3, Fake.br, CoAID, Décodex and the Wikipedia "
                                       "lists (default $AUTHORAG_SHARED_DATA; without it those tracks are skipped)")
     p.add_argument("--split", default="dev", choices=["dev", "test", "all"],

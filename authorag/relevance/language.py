@@ -3,7 +3,8 @@
 BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read a query and its
 candidates in one language, so that the query's words and the pages' words are reduced the same
 way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish, French, Italian,
-Portuguese, Dutch, Russian, Arabic, Hindi, Turkish, Polish, Indonesian and Persian. For each,
+Portuguese, Dutch, Russian, Arabic, Hindi, Turkish, Polish, Indonesian, Persian, Swedish, Czech, Greek,
+Romanian and Hungarian. For each,
 :func:`terms`:
 
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
@@ -77,7 +78,8 @@ DETECTIONS_REMEMBERED = 16
 
 _SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "ru": "russian", "ar": "arabic", "hi": "hindi", "tr": "turkish", "pl": "polish",
-             "id": "indonesian", "fa": "persian"}
+             "id": "indonesian", "fa": "persian", "sv": "swedish", "cs": "czech", "el": "greek", "ro": "romanian",
+             "hu": "hungarian"}
 
 _STOPWORDS_TEXT = {
     "de": """aber alle allem allen aller alles als also am an ander andere anderen auch auf aus bei
@@ -163,11 +165,63 @@ _STOPWORDS_TEXT = {
     "fa": """و در به از که این آن را با است هست نیست برای یک تا هم بر یا اما ولی اگر هر چه چرا چطور چگونه کجا
         کی کدام چند چقدر آیا می نمی بود بودن شد شود شده باشد باید ها های ای او ما شما آنها ایشان من تو
         خود بی پس وقتی کرد کند کنم کنیم کنند کرده کردن همه دیگر چون زیرا ام ایم اید اند""",
+    "sv": """alla allt andra att av bara blev blir bli de dem den denna deras dess detta det dig din dina ditt du
+        där efter eftersom eller en ett från för ha hade han hans har hennes henne hon honom hur här i
+        inom inte jag kan kunde man med mellan men mig min mina mitt måste ni och om oss på sedan sig
+        sin sina sitt ska skall skulle som till under upp ut utan vad var vara varför vart varit vem
+        vi vid vilka vilken vilket när nu också än är åt över får fick bör kommer hos mot enligt
+        hurdan hurdant hurdana många mycket""",
+    "cs": """a aby ale ani až bez by byl byla byli bylo být co či do i jak jaká jaké jaký jakou jako je jeho
+        její jejich jen jenž ji jí jsem jsi jsme jste jsou k ke kde kdo kdy kdyby když kolik která které
+        který kteří kterou mají mám má mě mi mít mně mnou mohu může můžu můžete mohou musí musím my na
+        nad ne nebo než o od ode po pod pro proč před při s se si tak také tam to ten ta ti tu ty tím
+        u v ve vy z za ze že lze jaké nějaký nějaká nějaké""",
+    "el": """ο η το οι τα του της των τον την στο στη στην στον στα στους στις σε με για από και ή να θα δεν
+        μη μην που πού πως πώς τι ποιος ποια ποιο ποιοι ποιες ποιου ποιας πότε πόσο πόσα πόσοι πόσες
+        γιατί είναι ήταν είμαι είσαι είμαστε έχει έχω έχουμε έχουν μπορώ μπορεί μπορούμε μπορούν πρέπει ένα
+        μια μία ένας ενός μιας αν όταν ως κατά μετά πριν μέχρι έως αυτό αυτή αυτός αυτά αυτοί αυτές
+        μου σου μας σας τους εγώ εσύ εμείς εσείς ότι αλλά επίσης ούτε οποίος οποία οποίο""",
+    "ro": """a al ale am ai are au avea acest această aceasta acestea aceste acel acea ca că care cât câte câți
+        cum când ce cel cea cei cele cu da de deci din după este e era eu fi fie fost i în îi îmi își
+        la le li lor lui mai mă ne nici nu o ori pe pentru poate pot prin să se sau și sunt sînt te tu
+        un una unei unui unor va vor voi noi el ea ei ele dacă unde până spre fără despre între
+        trebuie cine cui""",
+    "hu": """a az egy és vagy de hogy nem is meg már még csak mint ha van volt lesz vannak voltak kell lehet
+        mi mit mikor hol hova hová honnan hogyan miért milyen melyik mennyi mennyit mennyibe ki kit
+        kinek kik én te ő ti ők ez ezt azt ezek azok itt ott be el fel le után előtt alatt felett
+        között nélkül szerint miatt számára által való lett sem pedig illetve valamint kb hány hányan
+        nekem neked neki nekünk nektek nekik""",
 }
+
+def fold(word: str) -> str:
+    """``word`` without diacritics (canonical decomposition, combining marks dropped).
+
+    Example:
+        >>> fold("médic"), fold("straße")
+        ('medic', 'straße')
+    """
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+_SPELLED_VARIANTS = {"el": fold, "ro": lambda word: word.translate(_CEDILLA)}
+"""Stop words also written another common way: Greek without its accents (typed without tonos),
+Romanian with the cedilla letters ş and ţ that older keyboards give for ș and ț."""
+_CEDILLA = str.maketrans("șțȘȚ", "şţŞŢ")
+
+
+def _stopword_set(language: str, text: str) -> frozenset[str]:
+    """The stop words of ``text`` as the tokenizer spells them (case-folded: a Greek final ς is σ),
+    with the language's other common spelling (:data:`_SPELLED_VARIANTS`)."""
+    words = tokenize(text)
+    variant = _SPELLED_VARIANTS.get(language)
+    return frozenset(words + [variant(w) for w in words]) if variant else frozenset(words)
+
 
 STOPWORDS: dict[str, frozenset[str]] = {
     "en": ENGLISH_STOPWORDS,
-    **{lang: frozenset(text.split()) for lang, text in _STOPWORDS_TEXT.items()},
+    **{lang: _stopword_set(lang, text) for lang, text in _STOPWORDS_TEXT.items()},
 }
 """Stop words per language read (function words only: no content word such as "Impfung")."""
 
@@ -258,18 +312,6 @@ def _sample(texts: Sequence[str]) -> str:
         parts.append(part)
         left -= len(part)
     return " ".join(parts)
-
-
-def fold(word: str) -> str:
-    """``word`` without diacritics (canonical decomposition, combining marks dropped).
-
-    Example:
-        >>> fold("médic"), fold("straße")
-        ('medic', 'straße')
-    """
-    if word.isascii():
-        return word
-    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 STEMS_REMEMBERED = 50_000

@@ -1,13 +1,15 @@
 """Shape of the hand-written pair sets in new languages, one parametrised module for all of them:
 ``trust-pairs-v6`` / ``no-harm-pairs-v6`` (Italian, Portuguese, Dutch), ``-v7`` (Chinese, Japanese,
-Korean), ``-v8`` (Russian, Arabic, Hindi), ``-v9`` (Turkish, Polish, Indonesian) and ``-v10`` (Vietnamese, Persian,
-Bengali): sizes, halves, topics × languages × kinds,
+Korean), ``-v8`` (Russian, Arabic, Hindi), ``-v9`` (Turkish, Polish, Indonesian), ``-v10`` (Vietnamese, Persian,
+Bengali), ``-v11`` (Swedish, Czech, Greek) and ``-v12`` (Ukrainian, Romanian, Hungarian): the table
+that registers them, sizes, halves, topics × languages × kinds,
 independence from the sets written before, and the tracks read and scored by the v2 code path."""
 from __future__ import annotations
 
 import json
 from collections import Counter
 from dataclasses import dataclass
+from typing import get_args
 
 import pytest
 
@@ -15,19 +17,13 @@ from authorag.benchmarks.compare import TRACKS
 from authorag.benchmarks.generalisation.run import ALL_TRACKS, HAND_TRACKS
 from authorag.benchmarks.registry import RERANK_TASKS
 from authorag.benchmarks.tracks.trust_data import (
+    FILES,
+    LANGUAGE_VERSIONS,
+    MULTI_LANGS,
     MULTI_SETS,
     V2_KINDS,
     V2_TOPICS,
-    V6_LANGS,
-    V6_SETS,
-    V7_LANGS,
-    V7_SETS,
-    V8_LANGS,
-    V8_SETS,
-    V9_LANGS,
-    V9_SETS,
-    V10_LANGS,
-    V10_SETS,
+    CaseSet,
     form_of,
     load_cases,
 )
@@ -40,20 +36,34 @@ from tests.benchmarks._hand_sets import assert_independent, assert_sizes_ids_and
 @dataclass(frozen=True)
 class Version:
     number: int
-    sets: tuple[str, str]
     langs: tuple[str, ...]
     words: bool  # page length counted in words (else characters: Chinese and Japanese have few spaces)
+
+    @property
+    def sets(self) -> tuple[str, str]:
+        return f"trust-pairs-v{self.number}", f"no-harm-pairs-v{self.number}"
 
     @property
     def earlier(self) -> list[str]:
         return written_before(self.sets[0])
 
 
-VERSIONS = [Version(6, V6_SETS, V6_LANGS, True), Version(7, V7_SETS, V7_LANGS, False),
-            Version(8, V8_SETS, V8_LANGS, True), Version(9, V9_SETS, V9_LANGS, True),
-            Version(10, V10_SETS, V10_LANGS, True)]
+VERSIONS = [Version(6, ("it", "pt", "nl"), True), Version(7, ("zh", "ja", "ko"), False),
+            Version(8, ("ru", "ar", "hi"), True), Version(9, ("tr", "pl", "id"), True),
+            Version(10, ("vi", "fa", "bn"), True), Version(11, ("sv", "cs", "el"), True),
+            Version(12, ("uk", "ro", "hu"), True)]
 SETS = [(v, s) for v in VERSIONS for s in v.sets]
 IDS = [s for _, s in SETS]
+
+
+def test_one_table_registers_every_version() -> None:
+    assert [(v.number, v.languages, v.sets) for v in LANGUAGE_VERSIONS] == [(v.number, v.langs, v.sets) for v in VERSIONS]
+    assert list(FILES)[-len(IDS):] == IDS
+    assert all(FILES[s] == s.replace("-", "_") + ".jsonl.gz" for s in IDS)
+    assert get_args(CaseSet) == tuple(FILES)
+    assert MULTI_SETS[-len(IDS):] == tuple(IDS)
+    assert MULTI_LANGS == ("en", "de", "es", "fr", *(g for v in VERSIONS for g in v.langs))
+    assert len(set(MULTI_LANGS)) == len(MULTI_LANGS)  # no language twice
 
 
 @pytest.mark.parametrize(("version", "case_set"), SETS, ids=IDS)

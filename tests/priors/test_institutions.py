@@ -171,3 +171,20 @@ def test_russian_arab_indian_polish_and_turkish_public_bodies_are_credible_in_th
     details = load_scorer().score([Candidate.create(u) for u in urls])
     assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
     assert [d.credibility for d in details] == [0.8] * len(urls)
+
+
+def test_swedish_czech_greek_romanian_hungarian_and_ukrainian_public_bodies_are_credible() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://www.skatteverket.se/privat/x", "https://www.forsakringskassan.se/x", "https://www.cnb.cz/cs/x",
+            "https://portal.gov.cz/sluzby-vs/x", "https://www.aade.gr/x", "https://www.statistics.gr/x",
+            "https://www.anaf.ro/x", "https://insp.gov.ro/x", "https://www.ksh.hu/x", "https://nav.gov.hu/ado/x",
+            "https://suspilne.media/x", "https://www.kormany.hu/x"]
+    details = load_scorer().score([Candidate.create(u) for u in urls])
+    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
+    assert [d.credibility for d in details] == [0.8] * len(urls)
+    # a government sub-domain is not a look-alike of another country's body of the same name
+    assert [d.note for d in details if "look-alike" in (d.note or "")] == []

@@ -39,7 +39,14 @@ from authorag.types import Candidate
     ("pt", "Quanto tempo demora a renovação do cartão de cidadão?", ["temp", "demor", "renov", "carta", "cidada"]),
     ("nl", "Hoeveel vakantiedagen heb ik recht op bij een fulltime baan?", ["vakantiedaag", "recht", "fulltime",
                                                                           "baan"]),
-    ("sv", "Hur många semesterdagar har jag?", ["hur", "många", "semesterdagar", "har", "jag"]),
+    ("fi", "Kuinka monta lomapäivää minulla on?", ["kuinka", "monta", "lomapäivää", "minulla", "on"]),
+    ("sv", "Hur många semesterdagar har jag rätt till?", ["semesterdag", "ratt"]),
+    ("cs", "Kolik dní dovolené mi náleží?", ["dni", "dovolen", "nalez"]),
+    ("el", "Πόσες μέρες άδεια δικαιούμαι τον χρόνο;", ["μερ", "αδει", "δικαι", "χρον"]),
+    ("el", "Ποσες μερες αδεια δικαιουμαι τον χρονο;", ["μερ", "αδει", "δικαι", "χρον"]),
+    ("ro", "Câte zile de concediu de odihnă îmi se cuvin?", ["zil", "concediu", "odihn", "cuvin"]),
+    ("ro", "Câte zile de concediu de odihnă îmi se cuvin şi cât de repede?", ["zil", "concediu", "odihn", "cuvin", "reped"]),
+    ("hu", "Hány nap szabadság jár nekem egy évben?", ["nap", "szabadsag", "jar", "ev"]),
 ])
 def test_terms_per_language(language: str, text: str, want: list[str]) -> None:
     assert terms(text, language) == want
@@ -72,13 +79,14 @@ def test_detect_language_on_short_queries(query: str, texts: list[str], language
 
 
 def test_a_language_not_read_takes_the_plain_path_and_says_so() -> None:
-    guess = detect_language("Hur många semesterdagar har jag rätt till i år?")
-    assert guess.language == "sv" and guess.lexical == PLAIN
-    assert guess.note() == ("query language 'sv' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa): "
-                            "plain word tokens, no stemming")
+    guess = detect_language("Kuinka monta lomapäivää minulla on oikeus tänä vuonna?")
+    assert guess.language == "fi" and guess.lexical == PLAIN
+    assert guess.note() == ("query language 'fi' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa, "
+                            "sv, cs, el, ro, hu): plain word tokens, no stemming")
     ja = detect_language("1日に何歩歩くのが健康に良いですか")
     assert (ja.language, ja.lexical) == ("ja", PLAIN)
-    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa): "
+    assert ja.note() == ("query language 'ja' is not one lexical relevance reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa, "
+                         "sv, cs, el, ro, hu): "
                          "Han, Hangul and Thai read as pairs of characters, no stemming")
     it = detect_language("Quali vaccinazioni sono raccomandate in gravidanza?")
     assert (it.language, it.lexical, it.note()) == ("it", "it", None)
@@ -105,9 +113,11 @@ def test_coverage_folds_accents_the_query_lacks() -> None:
 
 
 def test_bm25_language_is_checked() -> None:
-    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl", "ru", "ar", "hi", "tr", "pl", "id", "fa"}
+    assert set(LEXICAL_LANGUAGES) == {"en", "de", "es", "fr", "it", "pt", "nl", "ru", "ar", "hi", "tr", "pl", "id", "fa",
+                                      "sv", "cs", "el", "ro", "hu"}
     with pytest.raises(ConfigError, match=r"language must be one of 'auto', 'plain', 'en', 'de', 'es', 'fr', 'it', "
-                                          r"'pt', 'nl', 'ru', 'ar', 'hi', 'tr', 'pl', 'id', 'fa', got 'german'; use 'plain'"):
+                                          r"'pt', 'nl', 'ru', 'ar', 'hi', 'tr', 'pl', 'id', 'fa', 'sv', 'cs', 'el', 'ro', 'hu', "
+                                          r"got 'german'; use 'plain'"):
         BM25Relevance(language="german")
 
 

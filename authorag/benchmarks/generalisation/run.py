@@ -5,11 +5,9 @@ Tracks (each reported on its own, never pooled into one number):
 * hand-written, multi-topic and multi-language (:mod:`authorag.benchmarks.tracks.trust_data`):
   ``trust-pairs-v2``, ``no-harm-pairs-v2``, ``rerank-lists-v2`` and their larger, independent
   successors ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3``, and ``trust-pairs-v4``,
-  ``no-harm-pairs-v4``, ``rerank-lists-v4`` on eight topics none of them covers, ``rerank-lists-v5`` (7-page lists), and
-  ``trust-pairs-v6``, ``no-harm-pairs-v6`` in Italian, Portuguese and Dutch, ``trust-pairs-v7``,
-  ``no-harm-pairs-v7`` in Chinese, Japanese and Korean, ``trust-pairs-v8``, ``no-harm-pairs-v8`` in Russian,
-  Arabic and Hindi, ``trust-pairs-v9``, ``no-harm-pairs-v9`` in Turkish, Polish and Indonesian,
-  ``trust-pairs-v10``, ``no-harm-pairs-v10`` in Vietnamese, Persian and Bengali,
+  ``no-harm-pairs-v4``, ``rerank-lists-v4`` on eight topics none of them covers, ``rerank-lists-v5`` (7-page lists),
+  and the pair sets in new languages, ``trust-pairs-v6``, ``no-harm-pairs-v6`` on, three languages a version
+  (:data:`~authorag.benchmarks.tracks.trust_data.LANGUAGE_VERSIONS`),
   reranked as the surfaces rerank
   (:mod:`authorag.benchmarks.tracks.rerank`), one ``--split``;
 * from the shared data folder (:mod:`~authorag.benchmarks.generalisation.shared_sets`; skipped

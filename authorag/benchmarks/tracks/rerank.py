@@ -26,7 +26,8 @@ Rows (each a share of (case, input order) units, bootstrap 95 % CI resampling ca
   first, on-topic above off-topic, pairwise order, whole order), broken down by topic, kind and
   language; ``trust-pairs-v3``, ``no-harm-pairs-v3``, ``rerank-lists-v3`` and the v4 sets on new
   topics (``trust-pairs-v4``, ``no-harm-pairs-v4``, ``rerank-lists-v4``), the 7-page
-  ``rerank-lists-v5`` and the Italian, Portuguese and Dutch ``trust-pairs-v6``, ``no-harm-pairs-v6`` (and in Chinese, Japanese and Korean ``trust-pairs-v7``, ``no-harm-pairs-v7``; in Russian, Arabic and Hindi ``trust-pairs-v8``, ``no-harm-pairs-v8``; in Turkish, Polish and Indonesian ``trust-pairs-v9``, ``no-harm-pairs-v9``; in Vietnamese, Persian and Bengali ``trust-pairs-v10``, ``no-harm-pairs-v10``):
+  ``rerank-lists-v5`` and the pair sets in new languages, ``trust-pairs-v6`` / ``no-harm-pairs-v6`` on
+  (:data:`~authorag.benchmarks.tracks.trust_data.LANGUAGE_VERSIONS`: Italian, Portuguese and Dutch first):
   the rows of their v2 twins (:func:`~authorag.benchmarks.tracks.trust_data.form_of`).
 
 Example:
@@ -44,18 +45,13 @@ from authorag.benchmarks.rag.protocol import cached_dense
 from authorag.benchmarks.tracks.rerank_methods import RELEVANCE_CHOICES, RerankSetup
 from authorag.benchmarks.tracks.trust_data import (
     DOMAINS,
+    MULTI_LANGS,
     MULTI_SETS,
     ONTOPIC_KINDS,
     TRUST_KINDS,
     V2_KINDS,
-    V2_LANGS,
     V2_TOPICS,
     V4_TOPICS,
-    V6_LANGS,
-    V7_LANGS,
-    V8_LANGS,
-    V9_LANGS,
-    V10_LANGS,
     RerankCase,
     form_of,
     group_pairs,
@@ -191,7 +187,7 @@ def _ordered(detail: Units, relevances: Sequence[str]) -> Units:
     """Breakdown rows per relevance, domains in :data:`DOMAINS` order, then kinds in their order."""
     order = [*(f"domain {d}" for d in dict.fromkeys((*DOMAINS, *V2_TOPICS, *V4_TOPICS))),
              *(f"kind {k}" for k in (*TRUST_KINDS, *ONTOPIC_KINDS, *V2_KINDS)),
-             *(f"lang {g}" for g in (*V2_LANGS, *V6_LANGS, *V7_LANGS, *V8_LANGS, *V9_LANGS, *V10_LANGS))]
+             *(f"lang {g}" for g in MULTI_LANGS)]
 
     def key(row: str) -> tuple[int, int]:
         head, _, group = row.partition(", ")

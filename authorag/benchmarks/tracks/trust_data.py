@@ -46,19 +46,11 @@ most one of the query's content words; an unknown legitimate one; a farm, pseudo
 look-alike or fake-news page; a wrong user post on a real platform; two trusted off-topic pages),
 three quarters not English; read and scored as ``rerank-lists-v2``.
 
-Two more in the pair forms on the v2 topics in three languages no earlier set uses (:data:`V6_LANGS`:
-Italian, Portuguese, Dutch; ``data/provenance/trust_no_harm_v6.md``), test half written first:
-``trust_pairs_v6.jsonl.gz`` (``trust-pairs-v6``) and ``no_harm_pairs_v6.jsonl.gz``
-(``no-harm-pairs-v6``), read and scored as their v2 twins. And two in Chinese, Japanese and Korean
-(:data:`V7_LANGS`; ``data/provenance/trust_pairs_v7.md``, ``data/provenance/no_harm_pairs_v7.md``),
-written the same way after their text was first read by character pairs:
-``trust_pairs_v7.jsonl.gz`` (``trust-pairs-v7``) and ``no_harm_pairs_v7.jsonl.gz``
-(``no-harm-pairs-v7``). And two in Russian, Arabic and Hindi (:data:`V8_LANGS`;
-``data/provenance/trust_pairs_v8.md``, ``data/provenance/no_harm_pairs_v8.md``), written the same way:
-``trust_pairs_v8.jsonl.gz`` (``trust-pairs-v8``) and ``no_harm_pairs_v8.jsonl.gz`` (``no-harm-pairs-v8``); and
-in Turkish, Polish and Indonesian (:data:`V9_LANGS`) ``trust_pairs_v9.jsonl.gz`` (``trust-pairs-v9``) and
-``no_harm_pairs_v9.jsonl.gz`` (``no-harm-pairs-v9``); and in Vietnamese, Persian and Bengali (:data:`V10_LANGS`)
-``trust_pairs_v10.jsonl.gz`` (``trust-pairs-v10``) and ``no_harm_pairs_v10.jsonl.gz`` (``no-harm-pairs-v10``).
+Then, version by version (:data:`LANGUAGE_VERSIONS`, v6 on), two sets in the pair forms on the v2
+topics in three languages no earlier set uses, read and scored as their v2 twins, test half written
+first: ``trust_pairs_v<N>.jsonl.gz`` (``trust-pairs-v<N>``) and ``no_harm_pairs_v<N>.jsonl.gz``
+(``no-harm-pairs-v<N>``), each with its provenance in ``data/provenance/`` (v6 in Italian, Portuguese
+and Dutch, ``trust_no_harm_v6.md``; from v7, ``trust_pairs_v<N>.md`` and ``no_harm_pairs_v<N>.md``).
 
 A case's pages carry a ``group``: the expected order is every page of a lower group above every
 page of a higher one, and nothing inside a group (trust pairs: trusted 0, untrusted 1; no-harm
@@ -88,9 +80,46 @@ CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists
                   "trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4", "rerank-lists-v5",
                   "trust-pairs-v6", "no-harm-pairs-v6", "trust-pairs-v7", "no-harm-pairs-v7",
                   "trust-pairs-v8", "no-harm-pairs-v8", "trust-pairs-v9", "no-harm-pairs-v9",
-                  "trust-pairs-v10", "no-harm-pairs-v10"]
+                  "trust-pairs-v10", "no-harm-pairs-v10", "trust-pairs-v11", "no-harm-pairs-v11",
+                  "trust-pairs-v12", "no-harm-pairs-v12"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageVersion:
+    """One version of the pair sets in languages no earlier set uses: ``trust-pairs-v<number>`` and
+    ``no-harm-pairs-v<number>``, 48 pairs each in the v2 forms, topics and kinds, every topic ×
+    language once per half, read and scored as their v2 twins.
+
+    Attributes:
+        number: the version (6 on).
+        languages: ISO 639-1 codes, none of them a language of an earlier set.
+        names: the languages in words, as the docs and ``authorag bench list`` name them.
+    """
+
+    number: int
+    languages: tuple[str, ...]
+    names: str
+
+    @property
+    def sets(self) -> tuple[str, str]:
+        """The trust-pairs and no-harm-pairs set names of this version."""
+        return f"trust-pairs-v{self.number}", f"no-harm-pairs-v{self.number}"
+
+
+LANGUAGE_VERSIONS: tuple[LanguageVersion, ...] = (
+    LanguageVersion(6, ("it", "pt", "nl"), "Italian, Portuguese and Dutch"),
+    LanguageVersion(7, ("zh", "ja", "ko"), "Chinese (simplified characters), Japanese and Korean"),
+    LanguageVersion(8, ("ru", "ar", "hi"), "Russian, Arabic and Hindi (Devanagari)"),
+    LanguageVersion(9, ("tr", "pl", "id"), "Turkish, Polish and Indonesian"),
+    LanguageVersion(10, ("vi", "fa", "bn"), "Vietnamese, Persian and Bengali"),
+    LanguageVersion(11, ("sv", "cs", "el"), "Swedish, Czech and Greek"),
+    LanguageVersion(12, ("uk", "ro", "hu"), "Ukrainian, Romanian and Hungarian"),
+)
+"""The pair sets in new languages, in the order they were written: the one table the tracks, the
+language rows of their breakdown, ``authorag bench list`` and the tests read."""
+
 FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-pairs": "no_harm_pairs_v1.jsonl.gz",
                             "no-harm-hard": "no_harm_hard_v1.jsonl.gz", "no-harm-lists": "no_harm_lists_v1.jsonl.gz",
                             "trust-pairs-v2": "trust_pairs_v2.jsonl.gz", "no-harm-pairs-v2": "no_harm_pairs_v2.jsonl.gz",
@@ -100,11 +129,8 @@ FILES: Mapping[str, str] = {"trust-pairs": "trust_pairs_v1.jsonl.gz", "no-harm-p
                             "trust-pairs-v4": "trust_pairs_v4.jsonl.gz", "no-harm-pairs-v4": "no_harm_pairs_v4.jsonl.gz",
                             "rerank-lists-v4": "rerank_lists_v4.jsonl.gz",
                             "rerank-lists-v5": "rerank_lists_v5.jsonl.gz",
-                            "trust-pairs-v6": "trust_pairs_v6.jsonl.gz", "no-harm-pairs-v6": "no_harm_pairs_v6.jsonl.gz",
-                            "trust-pairs-v7": "trust_pairs_v7.jsonl.gz", "no-harm-pairs-v7": "no_harm_pairs_v7.jsonl.gz",
-                            "trust-pairs-v8": "trust_pairs_v8.jsonl.gz", "no-harm-pairs-v8": "no_harm_pairs_v8.jsonl.gz",
-                            "trust-pairs-v9": "trust_pairs_v9.jsonl.gz", "no-harm-pairs-v9": "no_harm_pairs_v9.jsonl.gz",
-                            "trust-pairs-v10": "trust_pairs_v10.jsonl.gz", "no-harm-pairs-v10": "no_harm_pairs_v10.jsonl.gz"}
+                            **{s: s.replace("-", "_") + ".jsonl.gz" for v in LANGUAGE_VERSIONS for s in v.sets}}
+"""Each set's file under :data:`PACKAGE`, in the order the sets were written."""
 V2_SETS = ("trust-pairs-v2", "no-harm-pairs-v2", "rerank-lists-v2")
 """The multi-topic, multi-language sets (``data/provenance/trust_no_harm_v2.md``)."""
 V3_SETS = ("trust-pairs-v3", "no-harm-pairs-v3", "rerank-lists-v3")
@@ -113,41 +139,19 @@ V4_SETS = ("trust-pairs-v4", "no-harm-pairs-v4", "rerank-lists-v4")
 """Sets in the v2 forms, kinds and languages on topics the tuned sets never cover (:data:`V4_TOPICS`)."""
 V5_SETS = ("rerank-lists-v5",)
 """Longer lists (7 pages, two trusted: one in its own words) in the v2 list form and languages."""
-V6_SETS = ("trust-pairs-v6", "no-harm-pairs-v6")
-"""Pairs in the v2 forms and topics in Italian, Portuguese and Dutch (:data:`V6_LANGS`)."""
-V7_SETS = ("trust-pairs-v7", "no-harm-pairs-v7")
-"""Pairs in the v2 forms and topics in Chinese, Japanese and Korean (:data:`V7_LANGS`)."""
-V8_SETS = ("trust-pairs-v8", "no-harm-pairs-v8")
-"""Pairs in the v2 forms and topics in Russian, Arabic and Hindi (:data:`V8_LANGS`)."""
-V9_SETS = ("trust-pairs-v9", "no-harm-pairs-v9")
-"""Pairs in the v2 forms and topics in Turkish, Polish and Indonesian (:data:`V9_LANGS`)."""
-V10_SETS = ("trust-pairs-v10", "no-harm-pairs-v10")
-"""Pairs in the v2 forms and topics in Vietnamese, Persian and Bengali (:data:`V10_LANGS`)."""
-MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *V6_SETS, *V7_SETS, *V8_SETS, *V9_SETS, *V10_SETS)
+MULTI_SETS = (*V2_SETS, *V3_SETS, *V4_SETS, *V5_SETS, *(s for v in LANGUAGE_VERSIONS for s in v.sets))
 """Every multi-topic, multi-language set (rows broken down by language)."""
 _TWINS: Mapping[str, str] = {**dict(zip(V3_SETS, V2_SETS, strict=True)), **dict(zip(V4_SETS, V2_SETS, strict=True)),
                              "rerank-lists-v5": "rerank-lists-v2",
-                             **dict(zip(V6_SETS, V2_SETS[:2], strict=True)),
-                             **dict(zip(V7_SETS, V2_SETS[:2], strict=True)),
-                             **dict(zip(V8_SETS, V2_SETS[:2], strict=True)),
-                             **dict(zip(V9_SETS, V2_SETS[:2], strict=True)),
-                             **dict(zip(V10_SETS, V2_SETS[:2], strict=True))}
+                             **{s: twin for v in LANGUAGE_VERSIONS for s, twin in zip(v.sets, V2_SETS[:2], strict=True)}}
 DOMAINS = ("health", "science", "news", "finance", "law", "technology")
 V2_TOPICS = ("finance", "law", "software", "science", "history", "consumer", "news", "health")
 V4_TOPICS = ("travel", "education", "food", "sport", "environment", "family", "work", "housing")
 """The v4 sets' topics, none of them a topic of v1–v3."""
 V2_KINDS = ("keyword-stuffed", "sober-misinfo", "unknown-legit", "spoofed-authority", "user-content", "fabricated-news")
 V2_LANGS = ("en", "de", "es", "fr")
-V6_LANGS = ("it", "pt", "nl")
-"""The v6 sets' languages, none of them a language of v1–v5."""
-V7_LANGS = ("zh", "ja", "ko")
-"""The v7 sets' languages (Chinese in simplified characters), none of them a language of v1–v6."""
-V8_LANGS = ("ru", "ar", "hi")
-"""The v8 sets' languages (Hindi in Devanagari), none of them a language of v1–v7."""
-V9_LANGS = ("tr", "pl", "id")
-"""The v9 sets' languages, none of them a language of v1–v8."""
-V10_LANGS = ("vi", "fa", "bn")
-"""The v10 sets' languages, none of them a language of v1–v9."""
+MULTI_LANGS: tuple[str, ...] = (*V2_LANGS, *(g for v in LANGUAGE_VERSIONS for g in v.languages))
+"""Every language of the multi-language sets, in the order the sets were written."""
 TRUST_KINDS = ("known-misinfo", "content-farm", "hosted-user", "unknown-legit-vs-misinfo")
 ONTOPIC_KINDS = ("unknown", "recognised", "hosted")
 LIST_GROUPS: Mapping[str, int] = {"trusted": 0, "untrusted": 1, "unknown": 1, "offtopic": 2}
@@ -203,8 +207,8 @@ def _page(raw: Mapping[str, Any], role: str, group: int, where: str) -> CasePage
 
 
 def form_of(case_set: str) -> str:
-    """The set whose row form and rows ``case_set`` shares: a v3 to v10 set is read and scored as its
-    v2 twin, every other set as itself.
+    """The set whose row form and rows ``case_set`` shares: a v3 or later set is read and scored as
+    its v2 twin, every other set as itself.
 
     Example:
         >>> form_of("rerank-lists-v3"), form_of("no-harm-hard")

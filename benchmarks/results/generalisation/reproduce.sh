@@ -1,7 +1,7 @@
 #!/bin/bash
 # Generalisation tracks (`authorag bench tracks`: evaluation that cannot be fitted to one collection): every track, the default against
 # page-evidence-off (table + constant) and relevance-only, bootstrap 95 % CIs, seed 0, BM25
-# relevance; the hand-written v2-v10 sets in both halves:
+# relevance; the hand-written sets (v2 on) in both halves:
 #   dev/:  the dev half (tune here);
 #   test/: the test half (report only, never tuned on).
 # The shared sets (C3, Fake.br, CoAID, Décodex, Wikipedia WikiProject lists) are read from the data
@@ -9,7 +9,7 @@
 # user results folder ($AUTHORAG_RESULTS or ~/.local/share/authorag/bench)/generalisation; only
 # compare.md and compare.json are copied here. With NAME=before they are copied to before/ instead
 # (the record of the code before the generalisation work changed any default). Then, when the
-# embeddings extra is installed, the twenty hand-written v2-v10 tracks again with the product's default
+# embeddings extra is installed, every hand-written track (v2 on) again with the product's default
 # relevance (the cascade) into cascade/dev and cascade/test (the shared sets do not read
 # relevance). About 5 minutes on 2 cores, the cascade included.
 #   bash benchmarks/results/generalisation/reproduce.sh /path/to/shared/data
@@ -27,9 +27,10 @@ for split in dev test; do
   cp "$USER_OUT/$split/compare.md" "$USER_OUT/$split/compare.json" "$COMMITTED/$split/"
 done
 if [ -z "${NAME:-}" ] && PYTHONPATH=$PWD "$PY" -c "import transformers" 2>/dev/null; then
+  HAND=$(PYTHONPATH=$PWD "$PY" -c "from authorag.benchmarks.tracks.trust_data import MULTI_SETS; print(','.join(MULTI_SETS))")
   for split in dev test; do
     rm -rf "${USER_OUT:?}/cascade/$split"
-    PYTHONPATH=$PWD "$PY" -m authorag bench tracks --tracks trust-pairs-v2,no-harm-pairs-v2,rerank-lists-v2,trust-pairs-v3,no-harm-pairs-v3,rerank-lists-v3,trust-pairs-v4,no-harm-pairs-v4,rerank-lists-v4,rerank-lists-v5,trust-pairs-v6,no-harm-pairs-v6,trust-pairs-v7,no-harm-pairs-v7,trust-pairs-v8,no-harm-pairs-v8,trust-pairs-v9,no-harm-pairs-v9,trust-pairs-v10,no-harm-pairs-v10 \
+    PYTHONPATH=$PWD "$PY" -m authorag bench tracks --tracks "$HAND" \
       --split "$split" --relevance cascade --seed 0 --out "$USER_OUT/cascade/$split"
     mkdir -p "$COMMITTED/cascade/$split"
     cp "$USER_OUT/cascade/$split/compare.md" "$USER_OUT/cascade/$split/compare.json" "$COMMITTED/cascade/$split/"
