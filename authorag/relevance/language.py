@@ -170,22 +170,23 @@ _STOPWORDS_TEXT = {
         inom inte jag kan kunde man med mellan men mig min mina mitt måste ni och om oss på sedan sig
         sin sina sitt ska skall skulle som till under upp ut utan vad var vara varför vart varit vem
         vi vid vilka vilken vilket när nu också än är åt över får fick bör kommer hos mot enligt
-        hurdan hurdant hurdana många mycket""",
+        hurdan hurdant hurdana många mycket gör göra gjorde gjort""",
     "cs": """a aby ale ani až bez by byl byla byli bylo být co či do i jak jaká jaké jaký jakou jako je jeho
         její jejich jen jenž ji jí jsem jsi jsme jste jsou k ke kde kdo kdy kdyby když kolik která které
         který kteří kterou mají mám má mě mi mít mně mnou mohu může můžu můžete mohou musí musím my na
         nad ne nebo než o od ode po pod pro proč před při s se si tak také tam to ten ta ti tu ty tím
-        u v ve vy z za ze že lze jaké nějaký nějaká nějaké""",
+        u v ve vy z za ze že lze jaké nějaký nějaká nějaké dělat udělat dělám udělám""",
     "el": """ο η το οι τα του της των τον την στο στη στην στον στα στους στις σε με για από και ή να θα δεν
         μη μην που πού πως πώς τι ποιος ποια ποιο ποιοι ποιες ποιου ποιας πότε πόσο πόσα πόσοι πόσες
         γιατί είναι ήταν είμαι είσαι είμαστε έχει έχω έχουμε έχουν μπορώ μπορεί μπορούμε μπορούν πρέπει ένα
         μια μία ένας ενός μιας αν όταν ως κατά μετά πριν μέχρι έως αυτό αυτή αυτός αυτά αυτοί αυτές
-        μου σου μας σας τους εγώ εσύ εμείς εσείς ότι αλλά επίσης ούτε οποίος οποία οποίο""",
+        μου σου μας σας τους εγώ εσύ εμείς εσείς ότι αλλά επίσης ούτε οποίος οποία οποίο τη τα στο στων
+        κάνω κάνεις κάνει κάνουμε κάνετε κάνουν κάνουνε""",
     "ro": """a al ale am ai are au avea acest această aceasta acestea aceste acel acea ca că care cât câte câți
         cum când ce cel cea cei cele cu da de deci din după este e era eu fi fie fost i în îi îmi își
         la le li lor lui mai mă ne nici nu o ori pe pentru poate pot prin să se sau și sunt sînt te tu
         un una unei unui unor va vor voi noi el ea ei ele dacă unde până spre fără despre între
-        trebuie cine cui""",
+        trebuie cine cui fac faci face facem faceți faceti""",
     "hu": """a az egy és vagy de hogy nem is meg már még csak mint ha van volt lesz vannak voltak kell lehet
         mi mit mikor hol hova hová honnan hogyan miért milyen melyik mennyi mennyit mennyibe ki kit
         kinek kik én te ő ti ők ez ezt azt ezek azok itt ott be el fel le után előtt alatt felett
@@ -205,10 +206,17 @@ def fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
-_SPELLED_VARIANTS = {"el": fold, "ro": lambda word: word.translate(_CEDILLA)}
-"""Stop words also written another common way: Greek without its accents (typed without tonos),
-Romanian with the cedilla letters ş and ţ that older keyboards give for ș and ț."""
 _CEDILLA = str.maketrans("șțȘȚ", "şţŞŢ")
+
+
+def _with_cedilla(word: str) -> str:
+    """``word`` with the cedilla letters ş and ţ that older keyboards give for Romanian ș and ț."""
+    return word.translate(_CEDILLA)
+
+
+_SPELLED_VARIANTS: dict[str, Callable[[str], str]] = {"el": fold, "ro": _with_cedilla}
+"""Stop words also written another common way: Greek without its accents (typed without tonos),
+Romanian with the cedilla letters (:func:`_with_cedilla`)."""
 
 
 def _stopword_set(language: str, text: str) -> frozenset[str]:

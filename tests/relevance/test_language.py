@@ -47,6 +47,11 @@ from authorag.types import Candidate
     ("ro", "Câte zile de concediu de odihnă îmi se cuvin?", ["zil", "concediu", "odihn", "cuvin"]),
     ("ro", "Câte zile de concediu de odihnă îmi se cuvin şi cât de repede?", ["zil", "concediu", "odihn", "cuvin", "reped"]),
     ("hu", "Hány nap szabadság jár nekem egy évben?", ["nap", "szabadsag", "jar", "ev"]),
+    # articles and the light verb "do" are not content words (as English "do")
+    ("el", "Μέχρι πότε πρέπει να κάνω τη φορολογική δήλωση;", ["φορολογικ", "δηλωσ"]),
+    ("sv", "Hur gör jag för att ansöka om ett nytt pass?", ["ansok", "nytt", "pass"]),
+    ("ro", "Cum fac declarația unică?", ["declar", "unic"]),
+    ("cs", "Jak mám udělat daňové přiznání?", ["dan", "priznan"]),
 ])
 def test_terms_per_language(language: str, text: str, want: list[str]) -> None:
     assert terms(text, language) == want

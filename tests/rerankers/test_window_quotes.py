@@ -200,3 +200,25 @@ def test_documentation_dense_with_an_error_messages_words_is_not_stuffed() -> No
             "relative import with no known parent package fast. Download our Python error fixer tool to fix "
             "ImportError attempted relative import with no known parent package.")
     assert keyword_stuffed(_IMPORT_Q, [docs, farm]) == [False, True]
+
+
+def test_a_greek_tax_office_answer_in_its_own_words_stays_on_topic() -> None:
+    # found as a newcomer: with the article "τη" and "κάνω" ("do") read as content words, the tax
+    # authority's page (which names neither) fell below the window, under a forum post and a farm
+    reranker, mode = build_reranker(relevance="bm25")
+    pages = [("https://www.aade.gr/polites/forologia-eisodimatos/prothesmies",
+              "Η προθεσμία υποβολής της δήλωσης φορολογίας εισοδήματος φυσικών προσώπων ορίζεται κάθε χρόνο με "
+              "απόφαση του Διοικητή της ΑΑΔΕ. Η υποβολή γίνεται ηλεκτρονικά μέσω της πλατφόρμας myAADE."),
+             ("https://www.insomnia.gr/forums/topic/799123-dilosi/",
+              "Τη δήλωση την κάνεις μόνος σου στο Taxisnet, δεν χρειάζεσαι λογιστή αν έχεις μόνο μισθό. Η προθεσμία "
+              "συνήθως λήγει στα μέσα Ιουλίου."),
+             ("https://foros-dilosi-express.gr/prothesmia-dilosis",
+              "Προθεσμία φορολογικής δήλωσης! Φορολογική δήλωση προθεσμία, φορολογική δήλωση 2026, φορολογική δήλωση "
+              "βοήθεια. Κάντε τη φορολογική δήλωση μαζί μας με 30 ευρώ."),
+             ("https://www.bankofgreece.gr/enimerosi-katanaloti/stegastika",
+              "Πριν πάρετε στεγαστικό δάνειο συγκρίνετε το συνολικό κόστος και το επιτόκιο των τραπεζών.")]
+    cands = candidates([(u, t, None) for u, t in pages], mode)[0]
+    ranking = reranker.rerank("Μέχρι πότε πρέπει να κάνω τη φορολογική δήλωση;", cands)
+    assert [c.domain for c in ranking] == ["aade.gr", "insomnia.gr", "foros-dilosi-express.gr", "bankofgreece.gr"]
+    assert ranking.provenance["relevance_note"].startswith(
+        "keyword-stuffed, not used as the relevance reference: https://foros-dilosi-express.gr/prothesmia-dilosis")
