@@ -32,10 +32,10 @@ from authorag.relevance.language import (
     LanguageGuess,
     detect_language,
     stem_words,
-    stopwords_for,
     terms,
 )
 from authorag.relevance.language import warm_up as load_language_model
+from authorag.relevance.stopwords import stopwords_for
 from authorag.relevance.tokens import stopword_set, tokenize
 from authorag.types import Candidate
 

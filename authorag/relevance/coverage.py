@@ -64,7 +64,8 @@ from functools import partial
 from urllib.parse import unquote, urlsplit
 
 from authorag.relevance.compounds import COMPOUND_LANGUAGES, QuerySplit, compound_heads, part_holders, split_query
-from authorag.relevance.language import detect_language, stem_words, stopwords_for
+from authorag.relevance.language import detect_language, stem_words
+from authorag.relevance.stopwords import stopwords_for
 from authorag.relevance.tokens import hiragana, thai_pair, tokenize
 from authorag.text_window import read_window
 

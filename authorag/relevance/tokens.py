@@ -234,5 +234,17 @@ def stopword_set(stopwords: Iterable[str] | None) -> frozenset[str]:
     return frozenset(w.casefold() for w in stopwords)
 
 
-__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "hiragana", "spelled", "stopword_set", "thai_pair", "tokenize",
+def fold(word: str) -> str:
+    """``word`` without diacritics (canonical decomposition, combining marks dropped).
+
+    Example:
+        >>> fold("médic"), fold("straße")
+        ('medic', 'straße')
+    """
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+__all__ = ["ENGLISH_STOPWORDS", "UNSPACED_SCRIPTS", "fold", "hiragana", "spelled", "stopword_set", "thai_pair", "tokenize",
            "word_pattern"]

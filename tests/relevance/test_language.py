@@ -9,13 +9,13 @@ from authorag.relevance.language import (
     DEFAULT_LANGUAGE,
     LEXICAL_LANGUAGES,
     PLAIN,
-    STOPWORDS,
     LanguageGuess,
     detect_language,
-    fold,
     stem_words,
     terms,
 )
+from authorag.relevance.stopwords import STOPWORDS
+from authorag.relevance.tokens import fold
 from authorag.types import Candidate
 
 
@@ -134,7 +134,7 @@ def test_remembered_stems_are_the_stemmers_and_memory_stays_bounded(monkeypatch:
     words = ["kündigungsfristen", "abzugeben", "häuser", "kündigungsfristen", "häuser"]
     fresh = snowballstemmer.stemmer("german").stemWords(words)  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
     assert stem_words(words, "de") == ["kundigungsfrist", "abgeb", "haus", "kundigungsfrist", "haus"]
-    assert stem_words(words, "de") == [language.join_zu(language.fold(s)) for s in fresh]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    assert stem_words(words, "de") == [language.join_zu(fold(s)) for s in fresh]  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
     monkeypatch.setattr(language, "STEMS_REMEMBERED", 3)
     stems = language._Stems("en")  # pyright: ignore[reportPrivateUsage]
     assert stems(["running", "runs", "ran", "running"]) == ["run", "run", "ran", "run"]
