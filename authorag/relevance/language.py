@@ -10,7 +10,7 @@ Romanian and Hungarian. For each,
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
    letter/digit runs);
 2. drops the language's stop words (short function-word lists written for authorag:
-   :data:`STOPWORDS`), unless ``drop_stopwords=False`` (BM25 keeps them: its IDF weighs them);
+   :data:`~authorag.relevance.stopwords.STOPWORDS`), unless ``drop_stopwords=False`` (BM25 keeps them: its IDF weighs them);
 3. stems each word with the language's Snowball stemmer (``snowballstemmer``; the faster
    ``PyStemmer`` is used when installed, with the same stems), each distinct word once: the
    reduced stems of the last :data:`STEMS_REMEMBERED` words per language are remembered (pages

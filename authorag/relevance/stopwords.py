@@ -109,12 +109,12 @@ _STOPWORDS_TEXT = {
         její jejich jen jenž ji jí jsem jsi jsme jste jsou k ke kde kdo kdy kdyby když kolik která které
         který kteří kterou mají mám má mě mi mít mně mnou mohu může můžu můžete mohou musí musím my na
         nad ne nebo než o od ode po pod pro proč před při s se si tak také tam to ten ta ti tu ty tím
-        u v ve vy z za ze že lze jaké nějaký nějaká nějaké dělat udělat dělám udělám""",
+        u v ve vy z za ze že lze nějaký nějaká nějaké dělat udělat dělám udělám""",
     "el": """ο η το οι τα του της των τον την στο στη στην στον στα στους στις σε με για από και ή να θα δεν
         μη μην που πού πως πώς τι ποιος ποια ποιο ποιοι ποιες ποιου ποιας πότε πόσο πόσα πόσοι πόσες
         γιατί είναι ήταν είμαι είσαι είμαστε έχει έχω έχουμε έχουν μπορώ μπορεί μπορούμε μπορούν πρέπει ένα
         μια μία ένας ενός μιας αν όταν ως κατά μετά πριν μέχρι έως αυτό αυτή αυτός αυτά αυτοί αυτές
-        μου σου μας σας τους εγώ εσύ εμείς εσείς ότι αλλά επίσης ούτε οποίος οποία οποίο τη τα στο στων
+        μου σου μας σας τους εγώ εσύ εμείς εσείς ότι αλλά επίσης ούτε οποίος οποία οποίο τη στων
         κάνω κάνεις κάνει κάνουμε κάνετε κάνουν κάνουνε""",
     "ro": """a al ale am ai are au avea acest această aceasta acestea aceste acel acea ca că care cât câte câți
         cum când ce cel cea cei cele cu da de deci din după este e era eu fi fie fost i în îi îmi își
@@ -157,7 +157,8 @@ STOPWORDS: dict[str, frozenset[str]] = {
 
 
 def stopwords_for(language: str) -> frozenset[str]:
-    """The stop words dropped in ``language`` (none outside :data:`LEXICAL_LANGUAGES`)."""
+    """The stop words dropped in ``language`` (none outside
+    :data:`~authorag.relevance.language.LEXICAL_LANGUAGES`)."""
     return STOPWORDS.get(language, frozenset())
 
 

@@ -75,6 +75,19 @@ def test_config_rejects_unknown_tracks_and_tiny_limits() -> None:
         TracksConfig(split="train")
 
 
+def test_bench_tracks_help_names_every_track_and_bench_list_the_hand_written_ones(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from authorag.benchmarks.generalisation.run import HAND_TRACKS, SHARED_TRACKS
+
+    with pytest.raises(SystemExit):
+        main(["bench", "tracks", "--help"])
+    text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse wraps at hyphens
+    assert all(t in text for t in SHARED_TRACKS) and "'authorag bench list' names" in text
+    assert main(["bench", "list", "--json"]) == 0
+    listed = {t["name"] for t in json.loads(capsys.readouterr().out)["tasks"]}
+    assert set(HAND_TRACKS) <= listed
+
+
 def test_bench_tracks_end_to_end_on_a_subset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = make_shared(tmp_path / "data")
     out = tmp_path / "out"
