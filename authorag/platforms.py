@@ -12,8 +12,9 @@ which sub-domains and first path segments are the platform's own pages (``medium
 :func:`match_platform` answers for one URL: not on a platform (None), the platform's own page
 (``official=True``) or a user's page (``official=False``, with the owner when the URL names
 one: ``johndoe.wordpress.com``, ``medium.com/@john``, ``reddit.com/r/askdocs``). On a site in
-no platform table, a forum's posts are user content too (:func:`forum_page`: ``forum.doctissimo.fr``,
-``www.doctissimo.fr/forum/…``, ``…/viewtopic.php``).
+no platform table, or on a host of a platform that no rule names (``www.yomiuri.co.jp``, whose
+forum is ``komachi.yomiuri.co.jp``), a forum's posts are user content too (:func:`forum_page`:
+``forum.doctissimo.fr``, ``www.doctissimo.fr/forum/…``, ``…/viewtopic.php``).
 
 Example:
     >>> match_platform("https://johndoe.wordpress.com/x")
@@ -150,6 +151,21 @@ class PlatformIndex:
         """Platform domains known to the index."""
         return tuple(self._rules)
 
+    @property
+    def user_domains(self) -> frozenset[str]:
+        """Platform domains whose own host carries user content: a rule covers any host (``*``) or
+        the platform's own name. A rating of such a domain (reddit.com) says nothing of its users'
+        pages. A platform whose rules name only other hosts of it (yomiuri.co.jp: its forum on
+        ``komachi.yomiuri.co.jp``) is a publisher whose rating is of its own pages.
+
+        Example:
+            >>> idx = PlatformIndex([PlatformRule("news.example", "forum.news.example", "page", "/", "forum", frozenset()),
+            ...                      PlatformRule("posts.example", "*", "page", "/t/", "forum", frozenset())])
+            >>> sorted(idx.user_domains)
+            ['posts.example']
+        """
+        return frozenset(p for p, rules in self._rules.items() if any(r.host in ("*", p) for r in rules))
+
     def platform_of(self, host: str | None, domain: str | None) -> str | None:
         """The platform a host is on (its registrable domain, or the private suffix above it)."""
         if not domain or not host:
@@ -178,7 +194,7 @@ class PlatformIndex:
             hit = _apply(rule, platform, bare if rule.host == "*" else rule.host, path)
             if hit is not None:
                 return hit
-        return HostedMatch(platform, None, "", True) if on_host else None
+        return HostedMatch(platform, None, "", True) if on_host else forum_page(url, host, domain)
 
 
 def language_edition(host: str) -> str:

@@ -70,6 +70,22 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://www.ninisite.com/discussion/thread/1234567", "ninisite.com", None, "forum"),
     ("https://www.somewhereinblog.net/blog/someone/30312345", "somewhereinblog.net", "somewhereinblog.net/blog/someone", "blog"),
     ("https://virgool.io/@someone/post-abc", "virgool.io", "virgool.io/@someone", "blog"),
+    # Japanese, Korean and Chinese users' questions, threads and blogs
+    ("https://detail.chiebukuro.yahoo.co.jp/qa/question_detail/q12184736095", "yahoo.co.jp", None, "qa"),
+    ("https://oshiete.goo.ne.jp/qa/1234567.html", "goo.ne.jp", None, "qa"),
+    ("https://note.com/someone/n/n1a2b3c", "note.com", "note.com/someone", "blog"),
+    ("https://kin.naver.com/qna/detail.naver?d1id=1", "naver.com", None, "qa"),
+    ("https://blog.naver.com/someone/2231", "naver.com", "blog.naver.com/someone", "blog"),
+    ("https://tieba.baidu.com/p/8912345678", "baidu.com", None, "forum"),
+    ("https://zhidao.baidu.com/question/1.html", "baidu.com", None, "qa"),
+    ("https://zhuanlan.zhihu.com/p/123", "zhihu.com", None, "blog"),
+    ("https://www.ptt.cc/bbs/Gossiping/M.1.html", "ptt.cc", None, "forum"),
+    ("https://komachi.yomiuri.co.jp/topics/id/1098765", "yomiuri.co.jp", None, "forum"),
+    # Dutch, Swedish, Hungarian and British users' threads and questions
+    ("https://gathering.tweakers.net/forum/list_messages/2241903", "tweakers.net", None, "forum"),
+    ("https://www.flashback.org/t3412345", "flashback.org", None, "forum"),
+    ("https://www.gyakorikerdesek.hu/egeszseg__betegsegek__123-x", "gyakorikerdesek.hu", None, "qa"),
+    ("https://www.mumsnet.com/talk/am_i_being_unreasonable/123-x", "mumsnet.com", None, "forum"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)
@@ -92,6 +108,7 @@ def test_platform_own_pages_are_official(url: str) -> None:
 
 @pytest.mark.parametrize("url,site", [
     ("https://forum.doctissimo.fr/grossesse-bebe/sujet_1.html", "doctissimo.fr"),
+    ("https://www.yomiuri.co.jp/forum/x/1", "yomiuri.co.jp"),  # a platform host no rule names
     ("https://forums.macrumors.com/threads/x.1/", "macrumors.com"),
     ("https://foro.example.es/t/123", "example.es"),
     ("https://community.spotify.com/t5/x", "spotify.com"),

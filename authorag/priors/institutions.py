@@ -73,13 +73,13 @@ def policy_only(domain: str) -> bool:
     from authorag.platforms import default_platforms
 
     bare = domain.strip().lower().removeprefix("www.")
-    return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().platforms
+    return bare in PERENNIAL_POLICY_ONLY or bare in default_platforms().user_domains
 
 
 def _platform(domain: str) -> bool:
     from authorag.platforms import default_platforms
 
-    return domain.removeprefix("www.") in default_platforms().platforms
+    return domain.removeprefix("www.") in default_platforms().user_domains
 
 
 def read_wikiproject(rows: Rows) -> Values:

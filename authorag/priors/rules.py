@@ -76,20 +76,21 @@ NATIONAL_BODIES = (
     "belgium.be", "premier.be", "sciensano.be", "gov.lu", "parlament.gv.at",
     "parliament.uk", "parl.ca",
     "gosuslugi.ru", "government.ru", "cikrf.ru", "mvd.ru", "u.ae", "government.ae", "absher.sa",
-    "chinhphu.vn", "vlada.cz", "kormany.hu", "magyarorszag.hu",
+    "chinhphu.vn", "vlada.cz", "kormany.hu", "magyarorszag.hu", "korea.kr",
     "santepubliquefrance.fr", "has-sante.fr", "inserm.fr", "cnrs.fr", "nice.org.uk",
     "un.org", "unicef.org", "unhcr.org", "undp.org", "unesco.org", "wfp.org", "fao.org", "ilo.org", "iaea.org",
     "wto.org", "paho.org", "oecd.org", "imf.org", "worldbank.org",
 )
 _PUBLIC_HEALTH = ("nhs.uk", "nhs.scot", "nhs.wales", "hse.ie")
 _CC_ACADEMIC = ("ac.uk", "ac.jp", "ac.nz", "ac.za", "ac.in", "ac.kr", "edu.au", "edu.cn", "edu.sg",
-                "edu.br", "edu.mx", "ac.at", "ac.il")
+                "edu.br", "edu.mx", "ac.at", "ac.il", "edu.tw", "ac.cn", "re.kr")
 
 DEFAULT_RULES: tuple[SuffixRule, ...] = tuple(
     _many(("gov", "mil"), 0.85, "US government / military", 0.85)
     + _many(_CC_GOV, 0.8, "national government", 0.8)
     + _many(NATIONAL_BODIES, 0.8, "national government or intergovernmental body (listed domain)", 0.8)
     + _many(_PUBLIC_HEALTH, 0.8, "national health service", 0.85)
+    + _many(("lg.jp",), 0.75, "Japanese local government (registration restricted)", 0.8)
     + _many(("edu",), 0.8, "accredited US higher education", 0.75)
     + _many(_CC_ACADEMIC, 0.75, "academic network", 0.75)
     + _many(("int",), 0.8, "treaty organization", 0.8)

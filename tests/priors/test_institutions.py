@@ -188,3 +188,36 @@ def test_swedish_czech_greek_romanian_hungarian_and_ukrainian_public_bodies_are_
     assert [d.credibility for d in details] == [0.8] * len(urls)
     # a government sub-domain is not a look-alike of another country's body of the same name
     assert [d.note for d in details if "look-alike" in (d.note or "")] == []
+
+
+def test_korean_japanese_chinese_and_taiwanese_public_bodies_are_credible() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://www.kisa.or.kr/x", "https://www.bok.or.kr/x", "https://www.nhis.or.kr/x", "https://www.korea.kr/x",
+            "https://www.jpcert.or.jp/x", "https://www.jaxa.jp/x", "https://www.chinacdc.cn/x", "https://www.cas.cn/x",
+            "https://www.pts.org.tw/x"]
+    details = load_scorer().score([Candidate.create(u) for u in urls])
+    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
+    assert [d.credibility for d in details] == [0.8] * len(urls)
+    # research-institute and local-government names whose registration is restricted
+    hosts = ["kasi.re.kr", "ioz.ac.cn", "www.edu.tw", "city.yokohama.lg.jp"]
+    details = load_scorer().score([Candidate.create(f"https://{h}/x") for h in hosts])
+    assert [d.credibility for d in details] == [0.75, 0.75, 0.75, 0.8]
+
+
+def test_a_publishers_rating_stays_when_only_its_forum_host_is_a_platform() -> None:
+    from authorag.compose import load_scorer
+    from authorag.platforms import default_platforms
+    from authorag.types import Candidate
+
+    users = default_platforms().user_domains
+    assert {"reddit.com", "mumsnet.com", "quora.com"} <= users
+    assert not {"yomiuri.co.jp", "naver.com", "baidu.com", "yahoo.co.jp"} & users
+    details = load_scorer().score([Candidate.create(u) for u in (
+        "https://komachi.yomiuri.co.jp/topics/id/1098765", "https://www.yomiuri.co.jp/national/x",
+        "https://detail.chiebukuro.yahoo.co.jp/qa/question_detail/q1", "https://www.baidu.com/")])
+    assert [d.tier for d in details] == ["hosted", "table", "hosted", "table"]
+    assert details[3].credibility == 0.35  # Wikipedia's rating of baidu.com is kept
