@@ -86,6 +86,8 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://www.flashback.org/t3412345", "flashback.org", None, "forum"),
     ("https://www.gyakorikerdesek.hu/egeszseg__betegsegek__123-x", "gyakorikerdesek.hu", None, "qa"),
     ("https://www.mumsnet.com/talk/am_i_being_unreasonable/123-x", "mumsnet.com", None, "forum"),
+    ("https://keskustelu.suomi24.fi/t/1234567/x", "suomi24.fi", None, "forum"),
+    ("https://www.kvinneguiden.no/forum/topic/123-x/", "kvinneguiden.no", None, "forum"),
 ])
 def test_user_pages(url: str, platform: str, owner: str | None, ctype: str) -> None:
     assert match_platform(url) == HostedMatch(platform, owner, ctype, False)

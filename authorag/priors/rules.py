@@ -77,6 +77,7 @@ NATIONAL_BODIES = (
     "parliament.uk", "parl.ca",
     "gosuslugi.ru", "government.ru", "cikrf.ru", "mvd.ru", "u.ae", "government.ae", "absher.sa",
     "chinhphu.vn", "vlada.cz", "kormany.hu", "magyarorszag.hu", "korea.kr",
+    "suomi.fi", "borger.dk", "norge.no",
     "santepubliquefrance.fr", "has-sante.fr", "inserm.fr", "cnrs.fr", "nice.org.uk",
     "un.org", "unicef.org", "unhcr.org", "undp.org", "unesco.org", "wfp.org", "fao.org", "ilo.org", "iaea.org",
     "wto.org", "paho.org", "oecd.org", "imf.org", "worldbank.org",

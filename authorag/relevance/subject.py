@@ -18,7 +18,7 @@ coverage: the subject only keeps a page out of the window, and a page on a site 
 question's subject (``www.quedlinburg.de`` for its Christmas market) is not a passing mention; a
 look-alike that copies a host gains nothing it did not have. The
 window (:func:`~authorag.rerankers.fusion.subject_off_topic`) reads it. Languages: those
-:func:`~authorag.relevance.language.terms` reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa, sv, cs, el, ro, hu) are stemmed; any other matches
+:func:`~authorag.relevance.language.terms` reads (en, de, es, fr, it, pt, nl, ru, ar, hi, tr, pl, id, fa, sv, cs, el, ro, hu, fi, da, no) are stemmed; any other matches
 on exact tokens, as coverage does.
 
 Example:

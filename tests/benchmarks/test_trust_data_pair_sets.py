@@ -1,7 +1,8 @@
 """Shape of the hand-written pair sets in new languages, one parametrised module for all of them:
 ``trust-pairs-v6`` / ``no-harm-pairs-v6`` (Italian, Portuguese, Dutch), ``-v7`` (Chinese, Japanese,
 Korean), ``-v8`` (Russian, Arabic, Hindi), ``-v9`` (Turkish, Polish, Indonesian), ``-v10`` (Vietnamese, Persian,
-Bengali), ``-v11`` (Swedish, Czech, Greek) and ``-v12`` (Ukrainian, Romanian, Hungarian): the table
+Bengali), ``-v11`` (Swedish, Czech, Greek), ``-v12`` (Ukrainian, Romanian, Hungarian) and ``-v13`` (Finnish,
+Danish, Norwegian): the table
 that registers them, sizes, halves, topics × languages × kinds,
 independence from the sets written before, and the tracks read and scored by the v2 code path."""
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Version:
 VERSIONS = [Version(6, ("it", "pt", "nl"), True), Version(7, ("zh", "ja", "ko"), False),
             Version(8, ("ru", "ar", "hi"), True), Version(9, ("tr", "pl", "id"), True),
             Version(10, ("vi", "fa", "bn"), True), Version(11, ("sv", "cs", "el"), True),
-            Version(12, ("uk", "ro", "hu"), True)]
+            Version(12, ("uk", "ro", "hu"), True), Version(13, ("fi", "da", "no"), True)]
 SETS = [(v, s) for v in VERSIONS for s in v.sets]
 IDS = [s for _, s in SETS]
 

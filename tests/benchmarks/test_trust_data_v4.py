@@ -150,4 +150,4 @@ def test_reproduce_script_and_dev_rows_script_know_every_version() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.VERSIONS == ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12")
+    assert module.VERSIONS == ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13")

@@ -221,3 +221,17 @@ def test_a_publishers_rating_stays_when_only_its_forum_host_is_a_platform() -> N
         "https://detail.chiebukuro.yahoo.co.jp/qa/question_detail/q1", "https://www.baidu.com/")])
     assert [d.tier for d in details] == ["hosted", "table", "hosted", "table"]
     assert details[3].credibility == 0.35  # Wikipedia's rating of baidu.com is kept
+
+
+def test_finnish_danish_and_norwegian_public_bodies_are_credible() -> None:
+    from authorag.compose import load_scorer
+    from authorag.trust import trust_rule_for
+    from authorag.types import Candidate
+
+    rule = trust_rule_for(0.3)
+    urls = ["https://www.vero.fi/x", "https://www.kela.fi/x", "https://www.suomi.fi/x", "https://www.skat.dk/x",
+            "https://www.borger.dk/x", "https://www.sundhed.dk/x", "https://www.nav.no/x", "https://www.skatteetaten.no/x",
+            "https://lovdata.no/x"]
+    details = load_scorer().score([Candidate.create(u) for u in urls])
+    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
+    assert [d.credibility for d in details] == [0.8] * len(urls)

@@ -45,7 +45,7 @@ def _rank(cascade: CascadeRelevance, query: str, pages: Sequence[tuple[str, str]
 
 def test_a_german_query_s_pages_are_encoded_by_e5_and_scored_by_meaning() -> None:
     cascade = CascadeRelevance()
-    assert cascade.multilingual is not None and cascade.languages == ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu")
+    assert cascade.multilingual is not None and cascade.languages == ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu", "da", "no")
     scores, encoded, note = cascade.score_encoded(QUERY_DE, _cands(PAGES_DE))
     assert encoded == [True, True, False] and note == NOTE_DE
     cosines = DenseRelevance(encoder=E5SmallEncoder(max_tokens=MULTILINGUAL_TOKENS)).cosines(
@@ -99,12 +99,12 @@ def test_a_language_neither_encoder_reads_stands_aside_with_every_language_named
     query = "Quali documenti servono per chiedere un mutuo per la casa?"
     found = CascadeRelevance().stand_in(query, _cands([("https://a.example.it/", "Documenti per il mutuo: buste paga.")]))
     assert found is not None and found[1] == (
-        "the cascade's encoder reads en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, not the query's language 'it': "
+        "the cascade's encoder reads en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, da, no, not the query's language 'it': "
         "BM25 relevance in 'it' instead")
-    finnish = "Mitä asiakirjoja tarvitaan asuntolainaan?"
-    found = CascadeRelevance().stand_in(finnish, _cands([("https://a.example.fi/", "Asuntolainan asiakirjat: palkkatodistus.")]))
+    estonian = "Milliseid dokumente on vaja eluasemelaenu jaoks?"
+    found = CascadeRelevance().stand_in(estonian, _cands([("https://a.example.ee/", "Eluasemelaenu dokumendid: palgatõend.")]))
     assert found is not None and found[1] == (
-        "the cascade's encoder reads en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, not the query's language 'fi': "
+        "the cascade's encoder reads en, de, es, fr, zh, ja, ko, ru, ar, hi, tr, pl, id, fa, bn, sv, cs, uk, ro, hu, da, no, not the query's language 'et': "
         "BM25 relevance on plain word tokens instead")
     greek = "Ποια έγγραφα χρειάζομαι για στεγαστικό δάνειο;"
     found = CascadeRelevance().stand_in(greek, _cands([("https://a.example.gr/", "Έγγραφα για στεγαστικό δάνειο.")]))

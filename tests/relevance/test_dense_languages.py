@@ -61,11 +61,11 @@ def test_english_query_gets_dense_scores(dense: DenseRelevance) -> None:
 
 
 def test_a_language_lexical_relevance_does_not_stem_reads_plain_words() -> None:
-    found = lexical_stand_in("Mitä asiakirjoja tarvitaan asuntolainaan?", [], ("en",))
+    found = lexical_stand_in("Milliseid dokumente on vaja eluasemelaenu jaoks?", [], ("en",))
     assert found is not None
     scorer, note = found
     assert scorer.language == "plain"
-    assert note == "dense relevance reads en, not the query's language 'fi': BM25 relevance on plain word tokens instead"
+    assert note == "dense relevance reads en, not the query's language 'et': BM25 relevance on plain word tokens instead"
     italian = lexical_stand_in("Quali documenti servono per chiedere un mutuo per la casa?", [], ("en",))
     assert italian is not None and italian[0].language == "it"
     assert italian[1] == "dense relevance reads en, not the query's language 'it': BM25 relevance in 'it' instead"

