@@ -64,6 +64,8 @@ from authorag.tiers.reserved import host_of, maybe_special, special_host
     ("https://www.kaskus.co.id/thread/5f1/abc", "kaskus.co.id", None, "forum"),
     ("https://www.kompasiana.com/budi123/5f0a/judul", "kompasiana.com", "kompasiana.com/budi123", "blog"),
     ("https://brainly.co.id/tugas/123", "brainly.co.id", None, "qa"),
+    ("https://brainly.com.br/tarefa/123", "brainly.com.br", None, "qa"),
+    ("https://brainly.lat/tarea/123", "brainly.lat", None, "qa"),
     # Vietnamese, Persian and Bengali users' threads and blogs
     ("https://voz.vn/t/hoi-ve-thue-tncn.912345/", "voz.vn", None, "forum"),
     ("https://tinhte.vn/thread/cach-go-tieng-viet.3812345/", "tinhte.vn", None, "forum"),
