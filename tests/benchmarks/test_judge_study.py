@@ -24,7 +24,7 @@ def test_prior_only_run_reproduces_the_committed_lists_and_prior_row(tmp_path: P
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
     code = main(["bench", "judges", "--methods", "prior", "--lists", "20", "--seed", "0", "--out", str(tmp_path / "j")])
-    assert code == 0 and "prior rho 0.165 over 20 lists" in capsys.readouterr().out
+    assert code == 0 and "prior rho 0.160 over 20 lists" in capsys.readouterr().out
     result = json.loads((tmp_path / "j.json").read_text(encoding="utf-8"))
     assert result["lists"] == committed["lists"] and result["judges"] == {}
     new, old = result["prior_only"], committed["prior_only"]
