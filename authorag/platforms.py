@@ -142,6 +142,7 @@ class PlatformIndex:
         self._rules: Mapping[str, tuple[PlatformRule, ...]] = {
             p: tuple(sorted(rs, key=lambda r: (r.host == "*", r.owner_at == "subdomain", -len(r.prefix))))
             for p, rs in by_platform.items()}
+        self._user_domains = frozenset(p for p, rs in self._rules.items() if any(r.host in ("*", p) for r in rs))
 
     def __len__(self) -> int:
         return len(self._rules)
@@ -164,7 +165,7 @@ class PlatformIndex:
             >>> sorted(idx.user_domains)
             ['posts.example']
         """
-        return frozenset(p for p, rules in self._rules.items() if any(r.host in ("*", p) for r in rules))
+        return self._user_domains
 
     def platform_of(self, host: str | None, domain: str | None) -> str | None:
         """The platform a host is on (its registrable domain, or the private suffix above it)."""

@@ -8,6 +8,7 @@ import pytest
 from authorag.priors.institutions import OWNERSHIP_CAP
 from authorag.priors.sources import load_source, sources_derived_from
 from authorag.priors.table import load_prior
+from authorag.types import AuthorityDetail
 
 
 @pytest.mark.parametrize(("source", "key", "value", "raw"), [
@@ -158,50 +159,32 @@ def test_institutions_that_inform_the_public_are_credible_in_the_default() -> No
 
 
 def test_russian_arab_indian_polish_and_turkish_public_bodies_are_credible_in_the_default() -> None:
-    from authorag.compose import load_scorer
-    from authorag.trust import trust_rule_for
-    from authorag.types import Candidate
-
-    rule = trust_rule_for(0.3)
     urls = ["https://www.gosuslugi.ru/help", "https://minzdrav.gov.ru/x", "https://www.cikrf.ru/analog/",
             "https://cbr.ru/x", "https://u.ae/ar/x", "https://moh.gov.jo/x", "https://ncert.nic.in/x",
             "https://rbi.org.in/x", "https://nbp.pl/x", "https://cert.pl/posts/x", "https://www.bddk.org.tr/x",
             "https://xaydungchinhsach.chinhphu.vn/x", "https://moet.gov.vn/x", "https://my.gov.ir/x", "https://www.cbi.ir/x",
             "https://www.bb.org.bd/x"]
-    details = load_scorer().score([Candidate.create(u) for u in urls])
-    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
-    assert [d.credibility for d in details] == [0.8] * len(urls)
+    _credible_at_the_national_rules_value(urls)
 
 
 def test_swedish_czech_greek_romanian_hungarian_and_ukrainian_public_bodies_are_credible() -> None:
-    from authorag.compose import load_scorer
-    from authorag.trust import trust_rule_for
-    from authorag.types import Candidate
-
-    rule = trust_rule_for(0.3)
     urls = ["https://www.skatteverket.se/privat/x", "https://www.forsakringskassan.se/x", "https://www.cnb.cz/cs/x",
             "https://portal.gov.cz/sluzby-vs/x", "https://www.aade.gr/x", "https://www.statistics.gr/x",
             "https://www.anaf.ro/x", "https://insp.gov.ro/x", "https://www.ksh.hu/x", "https://nav.gov.hu/ado/x",
             "https://suspilne.media/x", "https://www.kormany.hu/x"]
-    details = load_scorer().score([Candidate.create(u) for u in urls])
-    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
-    assert [d.credibility for d in details] == [0.8] * len(urls)
+    details = _credible_at_the_national_rules_value(urls)
     # a government sub-domain is not a look-alike of another country's body of the same name
     assert [d.note for d in details if "look-alike" in (d.note or "")] == []
 
 
 def test_korean_japanese_chinese_and_taiwanese_public_bodies_are_credible() -> None:
     from authorag.compose import load_scorer
-    from authorag.trust import trust_rule_for
     from authorag.types import Candidate
 
-    rule = trust_rule_for(0.3)
     urls = ["https://www.kisa.or.kr/x", "https://www.bok.or.kr/x", "https://www.nhis.or.kr/x", "https://www.korea.kr/x",
             "https://www.jpcert.or.jp/x", "https://www.jaxa.jp/x", "https://www.chinacdc.cn/x", "https://www.cas.cn/x",
             "https://www.pts.org.tw/x"]
-    details = load_scorer().score([Candidate.create(u) for u in urls])
-    assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
-    assert [d.credibility for d in details] == [0.8] * len(urls)
+    _credible_at_the_national_rules_value(urls)
     # research-institute and local-government names whose registration is restricted
     hosts = ["kasi.re.kr", "ioz.ac.cn", "www.edu.tw", "city.yokohama.lg.jp"]
     details = load_scorer().score([Candidate.create(f"https://{h}/x") for h in hosts])
@@ -224,14 +207,20 @@ def test_a_publishers_rating_stays_when_only_its_forum_host_is_a_platform() -> N
 
 
 def test_finnish_danish_and_norwegian_public_bodies_are_credible() -> None:
+    urls = ["https://www.vero.fi/x", "https://www.kela.fi/x", "https://www.suomi.fi/x", "https://www.skat.dk/x",
+            "https://www.borger.dk/x", "https://www.sundhed.dk/x", "https://www.nav.no/x", "https://www.skatteetaten.no/x",
+            "https://lovdata.no/x"]
+    _credible_at_the_national_rules_value(urls)
+
+
+def _credible_at_the_national_rules_value(urls: list[str]) -> list[AuthorityDetail]:
+    """Score ``urls`` with the default scorer and check each is credible at the national rule's 0.8."""
     from authorag.compose import load_scorer
     from authorag.trust import trust_rule_for
     from authorag.types import Candidate
 
     rule = trust_rule_for(0.3)
-    urls = ["https://www.vero.fi/x", "https://www.kela.fi/x", "https://www.suomi.fi/x", "https://www.skat.dk/x",
-            "https://www.borger.dk/x", "https://www.sundhed.dk/x", "https://www.nav.no/x", "https://www.skatteetaten.no/x",
-            "https://lovdata.no/x"]
     details = load_scorer().score([Candidate.create(u) for u in urls])
     assert [rule.of(d).reason for d in details] == ["credible"] * len(urls)
     assert [d.credibility for d in details] == [0.8] * len(urls)
+    return details
